@@ -1,0 +1,64 @@
+#ifndef GPUT_CLI_H
+#define GPUT_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "xfer.h"
+
+#define GPUT_VERSION      "1.0.0"
+#define GPUT_DEFAULT_PORT 5037
+#define GPUT_DEFAULT_COUNT 2048
+#define GPUT_DEFAULT_LEN  4096
+/* nttcp's default -f format: one field per column of the table. */
+#define GPUT_DEFAULT_FORMAT "%9b%8.2rt%8.2ct%12.4rbr%12.4cbr%8c%10.2rcr%10.1ccr"
+
+enum gput_mode { MODE_CLIENT, MODE_DAEMON, MODE_PREDICT, MODE_HELP, MODE_VERSION };
+
+/* Options that may differ between the local side and the partner's side. */
+struct side_opts {
+	uint32_t len;         /* -l */
+	uint64_t count;       /* -n */
+	uint64_t total;       /* -x (0: count * len) */
+	uint32_t window;      /* -w, bytes */
+	uint32_t gap_us;      /* -g */
+	uint32_t seed;        /* -S */
+	uint8_t  nodelay, verify, stream, verbose;
+	const char *format;   /* -f */
+};
+
+struct config {
+	enum gput_mode mode;
+	uint8_t  proto;       /* -u */
+	uint8_t  role;        /* the local side's role: -t / -r */
+	int      title;       /* -T */
+	int      family;      /* -4 / -6: AF_INET, AF_INET6, or 0 */
+	uint16_t port;        /* -p */
+	int      port_set;
+	const char *host;     /* the partner */
+	struct side_opts loc, rem;
+	double   link_bps;    /* --link, 0 = not given */
+	unsigned mtu;         /* --mtu (--predict) */
+	int      no_ts;       /* --no-timestamps (--predict) */
+	char    *env_store[2];/* GPUT_LOC_OPT / GPUT_REM_OPT tokens (cli_free) */
+};
+
+/*
+ * Parse the command line, with GPUT_LOC_OPT (loc_env) before the local
+ * options and GPUT_REM_OPT (rem_env) before the remote ones; either may be
+ * NULL. Returns 0, or -1 with a one-line reason in err (a usage error).
+ */
+int  cli_parse(int argc, char **argv, const char *loc_env, const char *rem_env,
+               struct config *c, char *err, size_t errlen);
+
+/* The two halves of the test: this side's and the partner's parameters. */
+void cli_params(const struct config *c, struct xfer_params *local,
+                struct xfer_params *remote);
+
+/* Free what cli_parse kept for the environment options. */
+void cli_free(struct config *c);
+
+void cli_usage(FILE *f);
+
+#endif

@@ -1,0 +1,18 @@
+#ifndef GPUT_DAEMON_H
+#define GPUT_DAEMON_H
+
+#include "cli.h"
+
+/* Seconds the partner waits for each control message and data connection. */
+#define DAEMON_CTL_TIMEOUT_MS  10000
+/* A data connection idle this long (no byte moved) is given up. */
+#define DATA_IDLE_TIMEOUT_MS   10000
+
+/*
+ * gput -i: listen on c->port (0: a free one), announce "listening on ADDR
+ * port N" on stderr, and serve clients until killed, each in its own child
+ * process with bounded timeouts. Returns only on a setup failure: 1.
+ */
+int run_daemon(const struct config *c);
+
+#endif

@@ -1,0 +1,48 @@
+#ifndef GPUT_METER_H
+#define GPUT_METER_H
+
+#include <stdint.h>
+
+/* One monotonic clock type for the whole program (CLOCK_MONOTONIC, ns). */
+typedef uint64_t mono_ns;
+
+/* What one side measured; filled by the data paths, rendered by report.c,
+ * carried to the other side in a CTL_RESULT message. Counters are 64-bit. */
+struct gput_result {
+	uint64_t bytes;         /* payload bytes this side moved */
+	uint64_t calls;         /* data read/write calls (a UDP sender's markers too) */
+	uint64_t real_ns;       /* wall time of the transfer window */
+	uint64_t cpu_ns;        /* user + system CPU over the same window */
+	uint64_t dgrams;        /* UDP: data datagrams sent or received */
+	uint64_t dgrams_sent;   /* UDP receiver: datagrams the sender says it sent (0 = unknown) */
+	uint64_t verify_bad;    /* -c: bytes that differ from the pattern */
+	uint64_t verify_first;  /* -c: stream offset of the first bad byte */
+	uint64_t unsent;        /* TCP sender: bytes not yet sent when the last write returned */
+	uint64_t unacked;       /* TCP sender: bytes sent but not acknowledged then */
+	uint32_t flags;         /* RES_* */
+};
+
+#define RES_MARKER   0x01u  /* UDP receiver: an end marker arrived */
+#define RES_IDLE     0x02u  /* UDP receiver: ended on the idle timeout */
+#define RES_VERIFIED 0x04u  /* -c: data was checked */
+#define RES_QUEUE    0x08u  /* TCP sender: unsent/unacked are valid */
+#define RES_ALL      0x0fu
+
+/* A measurement window: the clock and the process CPU time at its start. */
+struct meter {
+	mono_ns  t0;
+	uint64_t cpu0;
+};
+
+mono_ns  mono_now(void);
+/* User + system CPU time of this process so far, in ns (getrusage). */
+uint64_t meter_cpu_ns(void);
+/* Open the window now. */
+void     meter_start(struct meter *m);
+/* Open the window at an earlier moment t0 already read from the clock. */
+void     meter_start_at(struct meter *m, mono_ns t0);
+/* Close the window at time t1 and store real and CPU time in r. */
+void     meter_stop_at(const struct meter *m, mono_ns t1, struct gput_result *r);
+void     meter_stop(const struct meter *m, struct gput_result *r);
+
+#endif

@@ -1,0 +1,43 @@
+#ifndef GPUT_NET_H
+#define GPUT_NET_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+/* Text form of an address, for messages: "127.0.0.1", "::1". */
+#define NET_ADDRSTRLEN 64
+
+/* Resolve host and connect a TCP socket within timeout_ms, trying every
+ * address. Returns the socket, or -1 with err naming host and port. */
+int      net_connect(const char *host, uint16_t port, int family, int timeout_ms,
+                     char *err, size_t errlen);
+/* Connect a new socket of the given type to sa within timeout_ms; with
+ * window > 0 set the socket buffers first (so TCP can scale its window). */
+int      net_connect_sa(const struct sockaddr_storage *sa, int type,
+                        uint32_t window, int timeout_ms, char *err, size_t errlen);
+/* Listening TCP socket on port (0: the kernel picks), on every address
+ * (IPv6 and IPv4 where possible). Returns the socket, or -1 with err. */
+int      net_listen_any(uint16_t port, char *err, size_t errlen);
+/* Socket of the given type bound to local's address with port 0; for TCP
+ * also listening. Returns the socket, or -1 with err. */
+int      net_bind_like(const struct sockaddr_storage *local, int type,
+                       char *err, size_t errlen);
+/* Accept one connection within timeout_ms, from peer's address only (others
+ * are closed and waited past). Returns the socket, or -1 with err. */
+int      net_accept_from(int lfd, const struct sockaddr_storage *peer,
+                         int timeout_ms, char *err, size_t errlen);
+uint16_t net_port(const struct sockaddr_storage *sa);
+void     net_set_port(struct sockaddr_storage *sa, uint16_t port);
+/* Local port of a bound socket, 0 on failure. */
+uint16_t net_local_port(int fd);
+const char *net_ntop(const struct sockaddr_storage *sa, char *buf, size_t len);
+int      net_same_addr(const struct sockaddr_storage *a,
+                       const struct sockaddr_storage *b);
+/* Receive and send timeouts (0 = none). Returns 0, or -1 with err. */
+int      net_set_timeouts(int fd, int rcv_ms, int snd_ms, char *err, size_t errlen);
+/* -w: socket buffers in bytes; -D: TCP_NODELAY. Return 0, or -1 with err. */
+int      net_set_window(int fd, uint32_t bytes, char *err, size_t errlen);
+int      net_set_nodelay(int fd, char *err, size_t errlen);
+
+#endif

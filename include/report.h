@@ -1,0 +1,41 @@
+#ifndef GPUT_REPORT_H
+#define GPUT_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "meter.h"
+
+/*
+ * One side's line of the table: the measurement plus the two parameters the
+ * -f tags %l and %n print. Rates are computed here, once, from the counts.
+ */
+struct report_row {
+	char     tag;           /* 'l' local, '1' partner */
+	uint32_t len;           /* %l: this side's buffer length */
+	uint64_t count;         /* %n: this side's buffer count */
+	const struct gput_result *r;
+};
+
+/* Is fmt a valid -f format? Returns 0, or -1 with the reason in err. */
+int    report_check_format(const char *fmt, char *err, size_t errlen);
+
+/* The -T title line for fmt: each column's name right-aligned in its width. */
+void   report_title(FILE *f, const char *fmt);
+
+/* One table line: the tag, then fmt rendered. A rate whose time is zero is
+ * printed as "-" (it has no value), never as a division by zero. */
+void   report_line(FILE *f, const char *fmt, const struct report_row *row);
+
+/* MBit/s (10^6 bit/s) for bytes over ns; 0 when ns is 0. */
+double report_mbit(uint64_t bytes, uint64_t ns);
+
+/* The lines under the table. sender/receiver are the two sides' results and
+ * tags. */
+void   report_udp_arrivals(FILE *f, char rtag, const struct gput_result *recv,
+                           const struct gput_result *send, int idle_ms);
+void   report_verify(FILE *f, char tag, const struct gput_result *r);
+void   report_tcp_queue(FILE *f, char tag, const struct gput_result *r);
+
+#endif

@@ -1,0 +1,111 @@
+#ifndef GPUT_XFER_H
+#define GPUT_XFER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "meter.h"
+
+enum { PROTO_TCP = 0, PROTO_UDP = 1 };
+enum { ROLE_SEND = 0, ROLE_RECV = 1 };
+
+/* Largest UDP payload over IPv4 (65535 - 20 - 8); also gput's -l limit for UDP. */
+#define XFER_UDP_MAX   65507u
+/* Largest -l for TCP: buffers are allocated once, so keep them sane. */
+#define XFER_TCP_MAX   (64u << 20)
+/* Period of the -s stream pattern: a prime above XFER_UDP_MAX, so a datagram
+ * never holds a whole period and consecutive datagrams differ. */
+#define XFER_STREAM_PERIOD 65521u
+
+/* Everything one side needs to run its half of a transfer. The data_* fields
+ * describe the sender's stream and are the same on both sides. */
+struct xfer_params {
+	uint8_t  proto;       /* PROTO_TCP or PROTO_UDP */
+	uint8_t  role;        /* ROLE_SEND or ROLE_RECV */
+	uint8_t  nodelay;     /* -D: TCP_NODELAY */
+	uint8_t  verify;      /* -c: receiver checks the pattern */
+	uint8_t  verbose;     /* -v */
+	uint32_t len;         /* -l: bytes per read/write call */
+	uint64_t count;       /* -n: buffers (as given; see data_bytes) */
+	uint32_t window;      /* -w: socket buffer in bytes; 0 = system default */
+	uint32_t gap_us;      /* -g: gap between sends, µs */
+	/* The sender's stream, shared by both sides: */
+	uint32_t data_len;    /* sender's -l */
+	uint64_t data_bytes;  /* total payload bytes the sender sends (-n * -l or -x) */
+	uint32_t data_gap_us; /* sender's -g (the UDP receiver's idle timeout grows with it) */
+	uint32_t seed;        /* pattern seed (-S) */
+	uint8_t  stream;      /* -s: pattern runs on across datagrams */
+};
+
+/* Number of write calls (datagrams) the sender makes for its stream. */
+uint64_t xfer_data_calls(const struct xfer_params *p);
+/* Length of the sender's last write: data_len, or shorter with -x. */
+uint32_t xfer_last_len(const struct xfer_params *p);
+
+/* A data pattern: period bytes repeated, laid out so that any stretch of up to
+ * maxlen bytes starting at any phase is contiguous in buf. */
+struct pattern {
+	uint8_t *buf;
+	size_t   period;
+	size_t   size;
+};
+
+/* Fill a pattern for p's stream. Returns 0, or -1 with err filled (no memory). */
+int      pattern_init(struct pattern *pt, const struct xfer_params *p,
+                      size_t maxlen, char *err, size_t errlen);
+void     pattern_free(struct pattern *pt);
+/* Compare n received bytes that start at stream offset off; return how many
+ * differ and, if any do and *first is UINT64_MAX, set *first to the offset of the first. */
+uint64_t pattern_check(const struct pattern *pt, uint64_t off,
+                       const uint8_t *data, size_t n, uint64_t *first);
+/* 32-bit seed for a -S string (FNV-1a). */
+uint32_t pattern_seed(const char *s);
+
+/*
+ * UDP end-of-transfer markers. The sender sends three, MARKER_SPACING_MS apart,
+ * so that losing one or two does not leave the receiver waiting. A marker's
+ * length differs from every data datagram's length (data_len and the last,
+ * shorter one under -x), so a marker can never be mistaken for data:
+ *   0 "GPUE", 4 version u8 (1), 5 index u8 (1..3), 6 zero u16,
+ *   8 datagrams sent u64, 16 bytes sent u64, 24 zero u64, then zero padding.
+ */
+#define MARKER_BASE_LEN    32u
+#define MARKER_MAX_LEN     34u
+#define MARKER_COUNT       3
+#define MARKER_SPACING_MS  2
+
+uint32_t xfer_marker_len(const struct xfer_params *p);
+/* Build marker idx in buf (at least MARKER_MAX_LEN bytes); returns its length. */
+size_t   xfer_marker_encode(const struct xfer_params *p, uint8_t *buf, uint8_t idx,
+                            uint64_t dgrams, uint64_t bytes);
+/* Is buf[0..n) a valid marker for p's stream? Stores what it says. */
+int      xfer_marker_decode(const struct xfer_params *p, const uint8_t *buf,
+                            size_t n, uint8_t *idx, uint64_t *dgrams);
+/* The UDP receiver's idle timeout once data has started, in ms. */
+int      xfer_udp_idle_ms(const struct xfer_params *p);
+
+/* Set by a signal handler; the data loops stop when it becomes non-zero. */
+extern volatile int xfer_stop;
+
+/*
+ * The data paths. Each returns 0 with r filled, or -1 with err filled
+ * ("peer vanished", a timeout, a failed call with strerror). fd is connected.
+ */
+int xfer_tcp_send(int fd, const struct xfer_params *p, struct gput_result *r,
+                  char *err, size_t errlen);
+int xfer_tcp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
+                  char *err, size_t errlen);
+int xfer_udp_send(int fd, const struct xfer_params *p, struct gput_result *r,
+                  char *err, size_t errlen);
+int xfer_udp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
+                  char *err, size_t errlen);
+
+/* Sleep until the absolute monotonic time t (the -g schedule); a signal
+ * that sets xfer_stop cuts it short. */
+void xfer_sleep_until(mono_ns t);
+
+/* Dispatch on p->proto and p->role. */
+int xfer_run(int fd, const struct xfer_params *p, struct gput_result *r,
+             char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,451 @@
+/* cli.c: the command line (and GPUT_LOC_OPT/GPUT_REM_OPT) into a config. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "report.h"
+#include "units.h"
+
+enum { OPT_LINK = 256, OPT_PREDICT, OPT_MTU, OPT_NOTS, OPT_MAX };
+
+#define SHORTOPTS "+:46cDf:g:hil:n:p:rsS:tTuvVw:x:"
+
+static const struct option longopts[] = {
+	{ "ipv4",     no_argument,       NULL, '4' },
+	{ "ipv6",     no_argument,       NULL, '6' },
+	{ "verify",   no_argument,       NULL, 'c' },
+	{ "nodelay",  no_argument,       NULL, 'D' },
+	{ "format",   required_argument, NULL, 'f' },
+	{ "gap",      required_argument, NULL, 'g' },
+	{ "help",     no_argument,       NULL, 'h' },
+	{ "daemon",   no_argument,       NULL, 'i' },
+	{ "length",   required_argument, NULL, 'l' },
+	{ "count",    required_argument, NULL, 'n' },
+	{ "port",     required_argument, NULL, 'p' },
+	{ "receive",  no_argument,       NULL, 'r' },
+	{ "stream",   no_argument,       NULL, 's' },
+	{ "seed",     required_argument, NULL, 'S' },
+	{ "transmit", no_argument,       NULL, 't' },
+	{ "title",    no_argument,       NULL, 'T' },
+	{ "udp",      no_argument,       NULL, 'u' },
+	{ "verbose",  no_argument,       NULL, 'v' },
+	{ "version",  no_argument,       NULL, 'V' },
+	{ "window",   required_argument, NULL, 'w' },
+	{ "bytes",    required_argument, NULL, 'x' },
+	{ "link",     required_argument, NULL, OPT_LINK },
+	{ "predict",  no_argument,       NULL, OPT_PREDICT },
+	{ "mtu",      required_argument, NULL, OPT_MTU },
+	{ "no-timestamps", no_argument,  NULL, OPT_NOTS },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Options that may follow the partner name (they set the partner's side). */
+static const char remote_ok[] = "cDfglnsSvwx";
+/* Options each mode accepts besides its own; the rest are usage errors. */
+static const char daemon_ok[] = "ipv";
+static const char predict_ok[] = "46Dluv";
+
+void
+cli_usage(FILE *f)
+{
+	fputs("usage: gput [-46cDrsTtuv] [-f format] [-g gap] [-l length] [-n count]\n"
+	      "            [-p port] [-S seed] [-w kbytes] [-x bytes] [--link rate]\n"
+	      "            partner [remote options]\n"
+	      "       gput -i [-v] [-p port]\n"
+	      "       gput --predict [-46Du] [-l length] [--mtu mtu] [--no-timestamps]\n"
+	      "            [--link rate]\n"
+	      "       gput -h | -V\n", f);
+}
+
+/* The name of option code o as a user typed it, for messages. */
+static const char *
+opt_name(int o, char *buf, size_t len)
+{
+	const struct option *lo;
+
+	if (o < 256) {
+		snprintf(buf, len, "-%c", o);
+		return buf;
+	}
+	for (lo = longopts; lo->name != NULL; lo++)
+		if (lo->val == o)
+			break;
+	snprintf(buf, len, "--%s", lo->name ? lo->name : "?");
+	return buf;
+}
+
+struct parse_state {
+	struct config *c;
+	struct side_opts *s;
+	int remote;
+	unsigned char seen[OPT_MAX];
+	char *err;
+	size_t errlen;
+};
+
+/* Prefix a value error with the option's name. */
+static int
+bad_value(struct parse_state *ps, int o, const char *why)
+{
+	char nm[32];
+
+	snprintf(ps->err, ps->errlen, "%s: %s", opt_name(o, nm, sizeof nm), why);
+	return -1;
+}
+
+static int
+parse_side_opt(struct parse_state *ps, int o, const char *arg)
+{
+	struct side_opts *s = ps->s;
+	char why[160];
+	uint64_t v;
+
+	switch (o) {
+	case 'c': s->verify = 1; return 0;
+	case 'D': s->nodelay = 1; return 0;
+	case 's': s->stream = 1; return 0;
+	case 'v': s->verbose = 1; return 0;
+	case 'S':
+		if (*arg == '\0' || strlen(arg) > 256)
+			return bad_value(ps, o, "seed must be 1 to 256 characters");
+		s->seed = pattern_seed(arg);
+		return 0;
+	case 'f':
+		if (report_check_format(arg, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		s->format = arg;
+		return 0;
+	case 'l':
+		if (units_parse_size(arg, 1, XFER_TCP_MAX, &v, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		s->len = (uint32_t)v;
+		return 0;
+	case 'n':
+		if (units_parse_int(arg, 1, 1ULL << 62, &v, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		s->count = v;
+		s->total = 0;                   /* -n replaces an inherited -x */
+		return 0;
+	case 'x':
+		if (units_parse_size(arg, 1, 1ULL << 62, &v, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		s->total = v;
+		return 0;
+	case 'w':
+		if (units_parse_int(arg, 1, 1u << 20, &v, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		s->window = (uint32_t)v * 1024u;
+		return 0;
+	case 'g':
+		if (units_parse_int(arg, 0, 10000000, &v, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		s->gap_us = (uint32_t)v;
+		return 0;
+	}
+	return 1;                               /* not a per-side option */
+}
+
+static int
+parse_global_opt(struct parse_state *ps, int o, const char *arg)
+{
+	struct config *c = ps->c;
+	char why[160];
+	uint64_t v;
+
+	switch (o) {
+	case '4': c->family = AF_INET; return 0;
+	case '6': c->family = AF_INET6; return 0;
+	case 'h': c->mode = MODE_HELP; return 0;
+	case 'V': c->mode = MODE_VERSION; return 0;
+	case 'i': c->mode = MODE_DAEMON; return 0;
+	case OPT_PREDICT: c->mode = MODE_PREDICT; return 0;
+	case 'r': c->role = ROLE_RECV; return 0;
+	case 't': c->role = ROLE_SEND; return 0;
+	case 'T': c->title = 1; return 0;
+	case 'u': c->proto = PROTO_UDP; return 0;
+	case OPT_NOTS: c->no_ts = 1; return 0;
+	case 'p':
+		if (units_parse_int(arg, 0, 65535, &v, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		c->port = (uint16_t)v;
+		c->port_set = 1;
+		return 0;
+	case OPT_MTU:
+		if (units_parse_int(arg, 68, 65535, &v, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		c->mtu = (unsigned)v;
+		return 0;
+	case OPT_LINK:
+		if (units_parse_rate(arg, 1e3, 1e13, &c->link_bps, why,
+		    sizeof why) == -1)
+			return bad_value(ps, o, why);
+		return 0;
+	}
+	return bad_value(ps, o, "unknown option");
+}
+
+/* Parse argv[0..argc) (argv[0] is a placeholder). Returns the index of the
+ * first operand, or -1 with err filled. */
+static int
+parse_opts(struct parse_state *ps, int argc, char **argv)
+{
+	char nm[32];
+	int o, li;
+
+	optind = 0;                             /* GNU: fully reinitialise */
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, SHORTOPTS, longopts, &li)) != -1) {
+		if (o == '?' || o == ':') {
+			const char *a = argv[optind - 1];
+			if (optopt != 0)
+				snprintf(ps->err, ps->errlen, o == '?' ? "unknown option -%c"
+				         : "option -%c needs a value", optopt);
+			else
+				snprintf(ps->err, ps->errlen, o == '?' ? "unknown option %s"
+				         : "option %s needs a value", a);
+			return -1;
+		}
+		if (ps->remote && (o >= 256 || strchr(remote_ok, o) == NULL)) {
+			snprintf(ps->err, ps->errlen, "%s must come before the partner "
+			         "name (it applies to both sides)", opt_name(o, nm, sizeof nm));
+			return -1;
+		}
+		ps->seen[o] = 1;
+		switch (parse_side_opt(ps, o, optarg)) {
+		case -1: return -1;
+		case 0:  continue;
+		}
+		if (parse_global_opt(ps, o, optarg) == -1)
+			return -1;
+	}
+	return optind;
+}
+
+/* Split an environment value on white space into a fresh argv with a
+ * placeholder argv[0], followed by extra[0..nextra). The tokens live in
+ * *store until cli_free(). */
+static char **
+env_argv(const char *val, char **extra, int nextra, int *argc, char **store)
+{
+	size_t cap = 2 + (size_t)nextra + (val ? strlen(val) / 2 + 1 : 0);
+	char **v = calloc(cap, sizeof *v), *copy, *tok, *save = NULL;
+	int n = 0, i;
+
+	if (v == NULL)
+		abort();
+	v[n++] = "gput";
+	copy = val ? strdup(val) : NULL;
+	*store = copy;
+	for (tok = copy ? strtok_r(copy, " \t\n", &save) : NULL; tok != NULL;
+	    tok = strtok_r(NULL, " \t\n", &save))
+		v[n++] = tok;
+	for (i = 0; i < nextra; i++)
+		v[n++] = extra[i];
+	v[n] = NULL;
+	*argc = n;
+	return v;
+}
+
+static void
+side_defaults(struct side_opts *s)
+{
+	memset(s, 0, sizeof *s);
+	s->len = GPUT_DEFAULT_LEN;
+	s->count = GPUT_DEFAULT_COUNT;
+	s->format = GPUT_DEFAULT_FORMAT;
+}
+
+/* Parse one option list (environment or command line) into side s. */
+static int
+parse_pass(struct config *c, struct side_opts *s, int remote, int argc,
+           char **argv, unsigned char *seen, char *err, size_t errlen)
+{
+	struct parse_state ps;
+	int first, i;
+
+	memset(&ps, 0, sizeof ps);
+	ps.c = c;
+	ps.s = s;
+	ps.remote = remote;
+	ps.err = err;
+	ps.errlen = errlen;
+	first = parse_opts(&ps, argc, argv);
+	if (first == -1)
+		return -1;
+	if (ps.seen['n'] && ps.seen['x']) {
+		snprintf(err, errlen, "-n and -x cannot be used together");
+		return -1;
+	}
+	for (i = 0; i < OPT_MAX; i++)
+		seen[i] |= ps.seen[i];
+	return first;
+}
+
+/* Options given that the chosen mode does not take. */
+static int
+check_mode(const struct config *c, const unsigned char *seen, char *err,
+           size_t errlen)
+{
+	const char *ok = c->mode == MODE_DAEMON ? daemon_ok : predict_ok;
+	char nm[32];
+	int o;
+
+	if (c->mode == MODE_CLIENT) {
+		if (seen[OPT_MTU] || seen[OPT_NOTS]) {
+			snprintf(err, errlen, "%s only applies to --predict",
+			         opt_name(seen[OPT_MTU] ? OPT_MTU : OPT_NOTS, nm, sizeof nm));
+			return -1;
+		}
+		return 0;
+	}
+	if (c->mode != MODE_DAEMON && c->mode != MODE_PREDICT)
+		return 0;
+	for (o = 0; o < OPT_MAX; o++) {
+		if (!seen[o] || o == 'i' || o == OPT_PREDICT)
+			continue;
+		if (c->mode == MODE_PREDICT && (o == OPT_MTU || o == OPT_NOTS ||
+		    o == OPT_LINK))
+			continue;
+		if (o < 256 && strchr(ok, o) != NULL)
+			continue;
+		snprintf(err, errlen, "%s has no meaning with %s", opt_name(o, nm,
+		         sizeof nm), c->mode == MODE_DAEMON ? "-i" : "--predict");
+		return -1;
+	}
+	return 0;
+}
+
+/* Cross-option checks once both sides are known. */
+static int
+check_client(const struct config *c, char *err, size_t errlen)
+{
+	const struct side_opts *snd = c->role == ROLE_SEND ? &c->loc : &c->rem;
+
+	if (c->host == NULL) {
+		snprintf(err, errlen, "no partner host given (start the partner "
+		         "with gput -i)");
+		return -1;
+	}
+	if (c->port == 0) {
+		snprintf(err, errlen, "-p: port 0 only makes sense with -i");
+		return -1;
+	}
+	if (c->proto == PROTO_UDP && snd->len > XFER_UDP_MAX) {
+		snprintf(err, errlen, "-l: a UDP datagram carries at most %u bytes",
+		         XFER_UDP_MAX);
+		return -1;
+	}
+	if (snd->total == 0 && snd->count > (1ULL << 62) / snd->len) {
+		snprintf(err, errlen, "-n times -l is too large");
+		return -1;
+	}
+	return 0;
+}
+
+int
+cli_parse(int argc, char **argv, const char *loc_env, const char *rem_env,
+          struct config *c, char *err, size_t errlen)
+{
+	unsigned char seen[OPT_MAX] = { 0 };
+	char **v;
+	int n, first;
+
+	memset(c, 0, sizeof *c);
+	c->mode = MODE_CLIENT;
+	c->port = GPUT_DEFAULT_PORT;
+	c->mtu = 1500;
+	side_defaults(&c->loc);
+	err[0] = '\0';
+	/* Local options: the environment's first, then the command line's. */
+	v = env_argv(loc_env, NULL, 0, &n, &c->env_store[0]);
+	first = parse_pass(c, &c->loc, 0, n, v, seen, err, errlen);
+	if (first != -1 && first < n) {
+		snprintf(err, errlen, "GPUT_LOC_OPT holds a non-option '%s'", v[first]);
+		first = -1;
+	}
+	free(v);
+	if (first == -1)
+		return -1;
+	first = parse_pass(c, &c->loc, 0, argc, argv, seen, err, errlen);
+	if (first == -1)
+		return -1;
+	if (first < argc)
+		c->host = argv[first++];
+	/* Remote options: start from the local ones, then override. */
+	c->rem = c->loc;
+	v = env_argv(rem_env, argv + first, argc - first, &n, &c->env_store[1]);
+	first = (c->host != NULL || n > 1) ? parse_pass(c, &c->rem, 1, n, v, seen,
+	    err, errlen) : n;
+	if (first != -1 && first < n) {
+		snprintf(err, errlen, "unexpected argument '%s' after the partner's "
+		         "options", v[first]);
+		first = -1;
+	}
+	free(v);
+	if (first == -1)
+		return -1;
+	if (c->mode != MODE_CLIENT && c->host != NULL &&
+	    c->mode != MODE_HELP && c->mode != MODE_VERSION) {
+		snprintf(err, errlen, "%s takes no partner host",
+		         c->mode == MODE_DAEMON ? "-i" : "--predict");
+		return -1;
+	}
+	if (check_mode(c, seen, err, errlen) == -1)
+		return -1;
+	if (c->mode == MODE_PREDICT && c->proto == PROTO_UDP &&
+	    c->loc.len > XFER_UDP_MAX) {
+		snprintf(err, errlen, "-l: a UDP datagram carries at most %u bytes",
+		         XFER_UDP_MAX);
+		return -1;
+	}
+	return c->mode == MODE_CLIENT ? check_client(c, err, errlen) : 0;
+}
+
+static void
+side_params(const struct config *c, const struct side_opts *s, uint8_t role,
+            struct xfer_params *p)
+{
+	memset(p, 0, sizeof *p);
+	p->proto = c->proto;
+	p->role = role;
+	p->nodelay = s->nodelay;
+	p->verify = s->verify;
+	p->verbose = s->verbose;
+	p->len = s->len;
+	p->count = s->total ? (s->total + s->len - 1) / s->len : s->count;
+	p->window = s->window;
+	p->gap_us = s->gap_us;
+}
+
+void
+cli_params(const struct config *c, struct xfer_params *local,
+           struct xfer_params *remote)
+{
+	const struct side_opts *snd = c->role == ROLE_SEND ? &c->loc : &c->rem;
+	struct xfer_params data;
+
+	memset(&data, 0, sizeof data);
+	data.data_len = snd->len;
+	data.data_bytes = snd->total ? snd->total : snd->count * snd->len;
+	data.data_gap_us = snd->gap_us;
+	data.seed = snd->seed;
+	data.stream = snd->stream;
+	side_params(c, &c->loc, c->role, local);
+	side_params(c, &c->rem, c->role == ROLE_SEND ? ROLE_RECV : ROLE_SEND, remote);
+	local->data_len = remote->data_len = data.data_len;
+	local->data_bytes = remote->data_bytes = data.data_bytes;
+	local->data_gap_us = remote->data_gap_us = data.data_gap_us;
+	local->seed = remote->seed = data.seed;
+	local->stream = remote->stream = data.stream;
+}
+
+void
+cli_free(struct config *c)
+{
+	free(c->env_store[0]);
+	free(c->env_store[1]);
+	c->env_store[0] = c->env_store[1] = NULL;
+}

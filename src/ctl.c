@@ -1,0 +1,408 @@
+/* ctl.c: the control protocol: framing, encode, bounds-checked decode. */
+#include "ctl.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "meter.h"
+
+#define FLAG_NODELAY 0x01u
+#define FLAG_VERIFY  0x02u
+#define FLAG_STREAM  0x04u
+#define FLAG_VERBOSE 0x08u
+
+/* Writers at named offsets. */
+static void put_u8(uint8_t *b, size_t off, uint8_t v) { b[off] = v; }
+static void put_u16(uint8_t *b, size_t off, uint16_t v)
+{ v = htobe16(v); memcpy(b + off, &v, 2); }
+static void put_u32(uint8_t *b, size_t off, uint32_t v)
+{ v = htobe32(v); memcpy(b + off, &v, 4); }
+static void put_u64(uint8_t *b, size_t off, uint64_t v)
+{ v = htobe64(v); memcpy(b + off, &v, 8); }
+
+/* Bounds-checked readers: a read past len sets *bad and yields 0. */
+struct rd {
+	const uint8_t *b;
+	size_t len;
+	int bad;
+};
+
+static int
+rd_ok(struct rd *r, size_t off, size_t n)
+{
+	if (off > r->len || n > r->len - off) {
+		r->bad = 1;
+		return 0;
+	}
+	return 1;
+}
+
+static uint8_t get_u8(struct rd *r, size_t off)
+{ return rd_ok(r, off, 1) ? r->b[off] : 0; }
+
+static uint16_t
+get_u16(struct rd *r, size_t off)
+{
+	uint16_t v = 0;
+
+	if (rd_ok(r, off, 2))
+		memcpy(&v, r->b + off, 2);
+	return be16toh(v);
+}
+
+static uint32_t
+get_u32(struct rd *r, size_t off)
+{
+	uint32_t v = 0;
+
+	if (rd_ok(r, off, 4))
+		memcpy(&v, r->b + off, 4);
+	return be32toh(v);
+}
+
+static uint64_t
+get_u64(struct rd *r, size_t off)
+{
+	uint64_t v = 0;
+
+	if (rd_ok(r, off, 8))
+		memcpy(&v, r->b + off, 8);
+	return be64toh(v);
+}
+
+static size_t
+encode_params(const struct ctl_msg *m, uint8_t *p)
+{
+	const struct xfer_params *x = &m->params;
+	uint8_t flags = (x->nodelay ? FLAG_NODELAY : 0) |
+	    (x->verify ? FLAG_VERIFY : 0) | (x->stream ? FLAG_STREAM : 0) |
+	    (x->verbose ? FLAG_VERBOSE : 0);
+
+	memset(p, 0, CTL_PARAMS_LEN);
+	put_u8(p, 0, x->proto);
+	put_u8(p, 1, x->role);
+	put_u8(p, 2, flags);
+	put_u32(p, 4, x->len);
+	put_u64(p, 8, x->count);
+	put_u32(p, 16, x->window);
+	put_u32(p, 20, x->gap_us);
+	put_u32(p, 24, x->data_len);
+	put_u32(p, 28, x->seed);
+	put_u64(p, 32, x->data_bytes);
+	put_u16(p, 40, m->udp_port);
+	put_u32(p, 44, x->data_gap_us);
+	return CTL_PARAMS_LEN;
+}
+
+static size_t
+encode_result(const struct gput_result *r, uint8_t *p)
+{
+	const uint64_t v[] = { r->bytes, r->calls, r->real_ns, r->cpu_ns,
+	    r->dgrams, r->dgrams_sent, r->verify_bad, r->verify_first,
+	    r->unsent, r->unacked };
+	size_t i;
+
+	for (i = 0; i < sizeof v / sizeof v[0]; i++)
+		put_u64(p, 8 * i, v[i]);
+	put_u32(p, 80, r->flags);
+	return CTL_RESULT_LEN;
+}
+
+size_t
+ctl_encode(const struct ctl_msg *m, uint8_t *buf)
+{
+	uint8_t *p = buf + CTL_HDR_LEN;
+	size_t n = 0;
+
+	switch (m->type) {
+	case CTL_PARAMS:
+		n = encode_params(m, p);
+		break;
+	case CTL_READY:
+		put_u16(p, 0, m->data_port);
+		put_u16(p, 2, 0);
+		n = CTL_READY_LEN;
+		break;
+	case CTL_RESULT:
+		n = encode_result(&m->result, p);
+		break;
+	case CTL_ERROR:
+		n = strnlen(m->text, CTL_MAX_TEXT);
+		memcpy(p, m->text, n);
+		break;
+	}
+	memcpy(buf, CTL_MAGIC, 4);
+	put_u8(buf, 4, CTL_VERSION);
+	put_u8(buf, 5, m->type);
+	put_u16(buf, 6, (uint16_t)n);
+	return CTL_HDR_LEN + n;
+}
+
+int
+ctl_decode_header(const uint8_t *hdr, uint8_t *type, uint16_t *plen,
+                  char *err, size_t errlen)
+{
+	struct rd r = { hdr, CTL_HDR_LEN, 0 };
+	uint8_t ver = get_u8(&r, 4), t = get_u8(&r, 5);
+	uint16_t n = get_u16(&r, 6);
+
+	if (memcmp(hdr, CTL_MAGIC, 4) != 0) {
+		snprintf(err, errlen, "not a gput control message (bad magic)");
+		return -1;
+	}
+	if (ver != CTL_VERSION) {
+		snprintf(err, errlen, "control protocol version %u not supported "
+		         "(this gput speaks %u)", ver, CTL_VERSION);
+		return -1;
+	}
+	if (t < CTL_PARAMS || t > CTL_ERROR) {
+		snprintf(err, errlen, "unknown control message type %u", t);
+		return -1;
+	}
+	if (n > CTL_MAX_PAYLOAD) {
+		snprintf(err, errlen, "control message too long (%u bytes, at most %u)",
+		         n, CTL_MAX_PAYLOAD);
+		return -1;
+	}
+	*type = t;
+	*plen = n;
+	return 0;
+}
+
+/* Range checks shared by every PARAMS a partner accepts. */
+static const char *
+params_invalid(const struct xfer_params *x, uint16_t udp_port)
+{
+	uint32_t maxlen = x->proto == PROTO_UDP ? XFER_UDP_MAX : XFER_TCP_MAX;
+
+	if (x->proto > PROTO_UDP)
+		return "unknown protocol";
+	if (x->role > ROLE_RECV)
+		return "unknown role";
+	if (x->len == 0 || x->len > XFER_TCP_MAX)
+		return "buffer length out of range";
+	if (x->data_len == 0 || x->data_len > maxlen)
+		return "sender's buffer length out of range";
+	if (x->role == ROLE_SEND && x->len != x->data_len)
+		return "sender's buffer length disagrees with its stream";
+	if (x->count == 0 || x->data_bytes == 0 || x->data_bytes > (1ULL << 62))
+		return "transfer size out of range";
+	if (x->window > (1u << 30))
+		return "socket buffer size out of range";
+	if (x->gap_us > 10000000u || x->data_gap_us > 10000000u)
+		return "gap out of range";
+	if ((x->proto == PROTO_UDP) != (udp_port != 0))
+		return "UDP port missing or given for TCP";
+	return NULL;
+}
+
+static int
+decode_params(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
+{
+	struct xfer_params *x = &m->params;
+	uint8_t flags = get_u8(r, 2);
+	const char *why;
+
+	memset(x, 0, sizeof *x);
+	x->proto = get_u8(r, 0);
+	x->role = get_u8(r, 1);
+	x->nodelay = (flags & FLAG_NODELAY) != 0;
+	x->verify = (flags & FLAG_VERIFY) != 0;
+	x->stream = (flags & FLAG_STREAM) != 0;
+	x->verbose = (flags & FLAG_VERBOSE) != 0;
+	x->len = get_u32(r, 4);
+	x->count = get_u64(r, 8);
+	x->window = get_u32(r, 16);
+	x->gap_us = get_u32(r, 20);
+	x->data_len = get_u32(r, 24);
+	x->seed = get_u32(r, 28);
+	x->data_bytes = get_u64(r, 32);
+	m->udp_port = get_u16(r, 40);
+	x->data_gap_us = get_u32(r, 44);
+	if ((flags & ~0x0fu) != 0 || get_u8(r, 3) != 0 || get_u16(r, 42) != 0)
+		why = "reserved bits set";
+	else
+		why = params_invalid(x, m->udp_port);
+	if (why != NULL) {
+		snprintf(err, errlen, "bad PARAMS message: %s", why);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+decode_result(struct rd *r, struct gput_result *res, char *err, size_t errlen)
+{
+	uint64_t *v[] = { &res->bytes, &res->calls, &res->real_ns, &res->cpu_ns,
+	    &res->dgrams, &res->dgrams_sent, &res->verify_bad,
+	    &res->verify_first, &res->unsent, &res->unacked };
+	size_t i;
+
+	for (i = 0; i < sizeof v / sizeof v[0]; i++)
+		*v[i] = get_u64(r, 8 * i);
+	res->flags = get_u32(r, 80);
+	if ((res->flags & ~RES_ALL) != 0) {
+		snprintf(err, errlen, "bad RESULT message: reserved bits set");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+decode_text(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
+{
+	size_t i;
+
+	if (r->len == 0 || r->len > CTL_MAX_TEXT) {
+		snprintf(err, errlen, "bad ERROR message: text of %zu bytes", r->len);
+		return -1;
+	}
+	for (i = 0; i < r->len; i++) {
+		if (r->b[i] < 0x20 || r->b[i] > 0x7e) {
+			snprintf(err, errlen, "bad ERROR message: unprintable text");
+			return -1;
+		}
+		m->text[i] = (char)r->b[i];
+	}
+	m->text[i] = '\0';
+	return 0;
+}
+
+int
+ctl_decode_payload(uint8_t type, const uint8_t *p, size_t plen,
+                   struct ctl_msg *m, char *err, size_t errlen)
+{
+	static const size_t want[] = { [CTL_PARAMS] = CTL_PARAMS_LEN,
+	    [CTL_READY] = CTL_READY_LEN, [CTL_RESULT] = CTL_RESULT_LEN };
+	struct rd r = { p, plen, 0 };
+	int rc = 0;
+
+	if (type < CTL_PARAMS || type > CTL_ERROR) {
+		snprintf(err, errlen, "unknown control message type %u", type);
+		return -1;
+	}
+	if (type != CTL_ERROR && plen != want[type]) {
+		snprintf(err, errlen, "control message type %u has %zu bytes, "
+		         "expected %zu", type, plen, want[type]);
+		return -1;
+	}
+	m->type = type;
+	switch (type) {
+	case CTL_PARAMS:
+		rc = decode_params(&r, m, err, errlen);
+		break;
+	case CTL_READY:
+		m->data_port = get_u16(&r, 0);
+		if (m->data_port == 0 || get_u16(&r, 2) != 0) {
+			snprintf(err, errlen, "bad READY message: port 0 or reserved bits set");
+			rc = -1;
+		}
+		break;
+	case CTL_RESULT:
+		rc = decode_result(&r, &m->result, err, errlen);
+		break;
+	case CTL_ERROR:
+		rc = decode_text(&r, m, err, errlen);
+		break;
+	}
+	if (rc == 0 && r.bad) {          /* cannot happen after the length check */
+		snprintf(err, errlen, "truncated control message");
+		rc = -1;
+	}
+	return rc;
+}
+
+void
+ctl_error(struct ctl_msg *m, const char *text)
+{
+	size_t i;
+
+	memset(m, 0, sizeof *m);
+	m->type = CTL_ERROR;
+	for (i = 0; text[i] != '\0' && i < CTL_MAX_TEXT; i++)
+		m->text[i] = (text[i] >= 0x20 && text[i] <= 0x7e) ? text[i] : '?';
+	if (i == 0)
+		m->text[i++] = '?';
+	m->text[i] = '\0';
+}
+
+int
+ctl_send(int fd, const struct ctl_msg *m, char *err, size_t errlen)
+{
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
+	size_t len = ctl_encode(m, buf), done = 0;
+
+	while (done < len) {
+		ssize_t n = send(fd, buf + done, len - done, MSG_NOSIGNAL);
+		if (n == -1 && errno == EINTR && !xfer_stop)
+			continue;
+		if (n <= 0) {
+			snprintf(err, errlen, "sending control message: %s",
+			         n == 0 ? "connection closed" : strerror(errno));
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/* Read exactly n bytes before the deadline. Returns 0, or -1 with err filled. */
+static int
+read_full(int fd, uint8_t *buf, size_t n, mono_ns deadline, const char *what,
+          char *err, size_t errlen)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		mono_ns now = mono_now();
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		ssize_t got;
+		int pr;
+
+		if (now >= deadline || xfer_stop) {
+			snprintf(err, errlen, "%s waiting for %s", xfer_stop ?
+			         "interrupted" : "timed out", what);
+			return -1;
+		}
+		pr = poll(&pfd, 1, (int)((deadline - now + 999999) / 1000000));
+		if (pr == -1 && errno == EINTR)
+			continue;
+		if (pr <= 0)
+			continue;               /* timeout: the loop re-checks the deadline */
+		got = recv(fd, buf + done, n - done, 0);
+		if (got == -1 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (got <= 0) {
+			snprintf(err, errlen, "connection closed while waiting for %s%s%s",
+			         what, got == 0 ? "" : ": ", got == 0 ? "" : strerror(errno));
+			return -1;
+		}
+		done += (size_t)got;
+	}
+	return 0;
+}
+
+int
+ctl_recv(int fd, struct ctl_msg *m, int timeout_ms, char *err, size_t errlen)
+{
+	uint8_t hdr[CTL_HDR_LEN], payload[CTL_MAX_PAYLOAD];
+	mono_ns deadline = mono_now() + (mono_ns)timeout_ms * 1000000u;
+	uint16_t plen;
+	uint8_t type;
+
+	if (read_full(fd, hdr, sizeof hdr, deadline, "a control message", err,
+	    errlen) == -1)
+		return -1;
+	if (ctl_decode_header(hdr, &type, &plen, err, errlen) == -1)
+		return -1;
+	if (read_full(fd, payload, plen, deadline, "the rest of a control message",
+	    err, errlen) == -1)
+		return -1;
+	memset(m, 0, sizeof *m);
+	return ctl_decode_payload(type, payload, plen, m, err, errlen);
+}

@@ -1,0 +1,182 @@
+/* daemon.c: gput -i, the partner side. */
+#include "daemon.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "ctl.h"
+#include "net.h"
+
+/* Everything one client's session knows. */
+struct session {
+	int ctl, data, verbose;
+	struct sockaddr_storage local, peer;
+	char who[NET_ADDRSTRLEN + 16];  /* "ADDR port N", for log lines */
+};
+
+static void
+logmsg(const struct session *s, const char *what, const char *detail)
+{
+	fprintf(stderr, "gput: client %s: %s%s%s\n", s->who, what,
+	        detail ? ": " : "", detail ? detail : "");
+}
+
+/* Report a failure to the log and, best effort, to the client. */
+static void
+fail(struct session *s, const char *what, const char *detail)
+{
+	struct ctl_msg m;
+	char text[CTL_MAX_TEXT + 1], err[128];
+
+	logmsg(s, what, detail);
+	snprintf(text, sizeof text, "%s%s%s", what, detail ? ": " : "",
+	         detail ? detail : "");
+	ctl_error(&m, text);
+	(void)ctl_send(s->ctl, &m, err, sizeof err);
+}
+
+/* Create the data socket for p and tell the client its port. For TCP the
+ * connection is then accepted from the client's address only. */
+static int
+setup_data(struct session *s, const struct ctl_msg *req)
+{
+	const struct xfer_params *p = &req->params;
+	int type = p->proto == PROTO_UDP ? SOCK_DGRAM : SOCK_STREAM;
+	struct ctl_msg ready = { .type = CTL_READY };
+	char err[256];
+	int fd = net_bind_like(&s->local, type, err, sizeof err);
+
+	if (fd == -1 || (p->window && net_set_window(fd, p->window, err,
+	    sizeof err) == -1))
+		goto bad;
+	if (p->proto == PROTO_UDP) {
+		struct sockaddr_storage to = s->peer;   /* only ever the client */
+		net_set_port(&to, req->udp_port);
+		if (connect(fd, (struct sockaddr *)&to, sizeof to) == -1) {
+			snprintf(err, sizeof err, "connect UDP: %s", strerror(errno));
+			goto bad;
+		}
+	}
+	ready.data_port = net_local_port(fd);
+	if (ctl_send(s->ctl, &ready, err, sizeof err) == -1)
+		goto bad;
+	if (p->proto == PROTO_TCP) {
+		int lfd = fd;
+		fd = net_accept_from(lfd, &s->peer, DAEMON_CTL_TIMEOUT_MS, err,
+		    sizeof err);
+		close(lfd);
+		if (fd == -1)
+			goto bad;
+		if (p->nodelay && net_set_nodelay(fd, err, sizeof err) == -1)
+			goto bad;
+	}
+	if (net_set_timeouts(fd, DATA_IDLE_TIMEOUT_MS, DATA_IDLE_TIMEOUT_MS, err,
+	    sizeof err) == -1)
+		goto bad;
+	s->data = fd;
+	return 0;
+bad:
+	if (fd != -1)
+		close(fd);
+	fail(s, "data connection", err);
+	return -1;
+}
+
+/* One client, start to end. Returns the child's exit status. */
+static int
+serve(struct session *s)
+{
+	struct ctl_msg req, res = { .type = CTL_RESULT };
+	char err[256];
+
+	if (ctl_recv(s->ctl, &req, DAEMON_CTL_TIMEOUT_MS, err, sizeof err) == -1) {
+		fail(s, "bad request", err);
+		return 1;
+	}
+	if (req.type != CTL_PARAMS) {
+		fail(s, "bad request", "expected a PARAMS message");
+		return 1;
+	}
+	s->verbose |= req.params.verbose;
+	if (setup_data(s, &req) == -1)
+		return 1;
+	if (xfer_run(s->data, &req.params, &res.result, err, sizeof err) == -1) {
+		fail(s, "transfer", err);
+		return 1;
+	}
+	if (s->verbose)
+		fprintf(stderr, "gput: client %s: %s %s %llu bytes in %llu calls\n",
+		        s->who, req.params.proto == PROTO_UDP ? "udp" : "tcp",
+		        req.params.role == ROLE_SEND ? "sent" : "received",
+		        (unsigned long long)res.result.bytes,
+		        (unsigned long long)res.result.calls);
+	if (ctl_send(s->ctl, &res, err, sizeof err) == -1) {
+		logmsg(s, "sending results", err);
+		return 1;
+	}
+	return 0;
+}
+
+/* The child's whole life: set up, serve, exit. */
+static void
+child(int lfd, int cfd, const struct config *c)
+{
+	struct session s = { .ctl = cfd, .data = -1, .verbose = c->loc.verbose };
+	socklen_t sl = sizeof s.peer, ll = sizeof s.local;
+	char addr[NET_ADDRSTRLEN], err[128];
+	int rc = 1;
+
+	close(lfd);
+	signal(SIGCHLD, SIG_DFL);
+	if (getpeername(cfd, (struct sockaddr *)&s.peer, &sl) == 0 &&
+	    getsockname(cfd, (struct sockaddr *)&s.local, &ll) == 0) {
+		snprintf(s.who, sizeof s.who, "%s port %u",
+		         net_ntop(&s.peer, addr, sizeof addr), net_port(&s.peer));
+		if (net_set_timeouts(cfd, DAEMON_CTL_TIMEOUT_MS, DAEMON_CTL_TIMEOUT_MS,
+		    err, sizeof err) == 0)
+			rc = serve(&s);
+	}
+	if (s.data != -1)
+		close(s.data);
+	close(cfd);
+	_exit(rc);
+}
+
+int
+run_daemon(const struct config *c)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof ss;
+	char err[256], addr[NET_ADDRSTRLEN];
+	int lfd = net_listen_any(c->port, err, sizeof err);
+
+	if (lfd == -1) {
+		fprintf(stderr, "gput: %s\n", err);
+		return 1;
+	}
+	signal(SIGCHLD, SIG_IGN);               /* children reap themselves */
+	signal(SIGPIPE, SIG_IGN);
+	getsockname(lfd, (struct sockaddr *)&ss, &sl);
+	fprintf(stderr, "gput: listening on %s port %u\n",
+	        net_ntop(&ss, addr, sizeof addr), net_port(&ss));
+	for (;;) {
+		int cfd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+		pid_t pid;
+
+		if (cfd == -1) {
+			if (errno != EINTR && errno != ECONNABORTED)
+				fprintf(stderr, "gput: accept: %s\n", strerror(errno));
+			continue;
+		}
+		pid = fork();
+		if (pid == 0)
+			child(lfd, cfd, c);
+		if (pid == -1)
+			fprintf(stderr, "gput: fork: %s\n", strerror(errno));
+		close(cfd);
+	}
+}

@@ -1,0 +1,43 @@
+/* main.c: parse, validate, dispatch. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "client.h"
+#include "ctl.h"
+#include "daemon.h"
+#include "linkpred.h"
+
+int
+main(int argc, char **argv)
+{
+	struct config c;
+	char err[300];
+	int rc = 0;
+
+	if (cli_parse(argc, argv, getenv("GPUT_LOC_OPT"), getenv("GPUT_REM_OPT"),
+	    &c, err, sizeof err) == -1) {
+		fprintf(stderr, "gput: %s\n", err);
+		cli_free(&c);
+		return 2;
+	}
+	switch (c.mode) {
+	case MODE_HELP:
+		cli_usage(stdout);
+		break;
+	case MODE_VERSION:
+		printf("gput %s (control protocol %d)\n", GPUT_VERSION, CTL_VERSION);
+		break;
+	case MODE_DAEMON:
+		rc = run_daemon(&c);
+		break;
+	case MODE_PREDICT:
+		rc = run_predict(&c);
+		break;
+	case MODE_CLIENT:
+		rc = run_client(&c);
+		break;
+	}
+	cli_free(&c);
+	return rc;
+}

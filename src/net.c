@@ -1,0 +1,284 @@
+/* net.c: socket plumbing with deadlines; every failure fills err. */
+#include "net.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "meter.h"
+
+uint16_t
+net_port(const struct sockaddr_storage *sa)
+{
+	if (sa->ss_family == AF_INET6)
+		return ntohs(((const struct sockaddr_in6 *)sa)->sin6_port);
+	return ntohs(((const struct sockaddr_in *)sa)->sin_port);
+}
+
+void
+net_set_port(struct sockaddr_storage *sa, uint16_t port)
+{
+	if (sa->ss_family == AF_INET6)
+		((struct sockaddr_in6 *)sa)->sin6_port = htons(port);
+	else
+		((struct sockaddr_in *)sa)->sin_port = htons(port);
+}
+
+uint16_t
+net_local_port(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof ss;
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &len) == -1)
+		return 0;
+	return net_port(&ss);
+}
+
+static socklen_t
+sa_len(const struct sockaddr_storage *sa)
+{
+	return sa->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+	    : sizeof(struct sockaddr_in);
+}
+
+const char *
+net_ntop(const struct sockaddr_storage *sa, char *buf, size_t len)
+{
+	const void *a = sa->ss_family == AF_INET6
+	    ? (const void *)&((const struct sockaddr_in6 *)sa)->sin6_addr
+	    : (const void *)&((const struct sockaddr_in *)sa)->sin_addr;
+
+	if (inet_ntop(sa->ss_family, a, buf, (socklen_t)len) == NULL)
+		snprintf(buf, len, "?");
+	return buf;
+}
+
+int
+net_same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return 0;
+	if (a->ss_family == AF_INET6)
+		return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+		    &((const struct sockaddr_in6 *)b)->sin6_addr, 16) == 0;
+	return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+	    ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+}
+
+/* Wait until fd is ready for events or the deadline passes. 1 ready, 0 timeout. */
+static int
+wait_fd(int fd, short events, mono_ns deadline)
+{
+	for (;;) {
+		mono_ns now = mono_now();
+		struct pollfd pfd = { fd, events, 0 };
+		int r;
+
+		if (now >= deadline)
+			return 0;
+		r = poll(&pfd, 1, (int)((deadline - now + 999999) / 1000000));
+		if (r > 0)
+			return 1;
+		if (r == -1 && errno != EINTR)
+			return 1;               /* let the caller's call report it */
+	}
+}
+
+int
+net_connect_sa(const struct sockaddr_storage *sa, int type, uint32_t window,
+               int timeout_ms, char *err, size_t errlen)
+{
+	mono_ns deadline = mono_now() + (mono_ns)timeout_ms * 1000000u;
+	int fd, soerr = 0;
+	socklen_t sl = sizeof soerr;
+
+	fd = socket(sa->ss_family, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd == -1) {
+		snprintf(err, errlen, "socket: %s", strerror(errno));
+		return -1;
+	}
+	if (window != 0 && net_set_window(fd, window, err, errlen) == -1) {
+		close(fd);
+		return -1;
+	}
+	if (connect(fd, (const struct sockaddr *)sa, sa_len(sa)) == -1) {
+		if (errno != EINPROGRESS) {
+			soerr = errno;
+		} else if (!wait_fd(fd, POLLOUT, deadline)) {
+			soerr = ETIMEDOUT;
+		} else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) == -1) {
+			soerr = errno;
+		}
+	}
+	if (soerr != 0) {
+		snprintf(err, errlen, "%s", strerror(soerr));
+		close(fd);
+		return -1;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+int
+net_connect(const char *host, uint16_t port, int family, int timeout_ms,
+            char *err, size_t errlen)
+{
+	struct addrinfo hints = { .ai_family = family, .ai_socktype = SOCK_STREAM },
+	    *res, *ai;
+	char pstr[8], why[128] = "no address";
+	int rc, fd = -1;
+
+	snprintf(pstr, sizeof pstr, "%u", port);
+	rc = getaddrinfo(host, pstr, &hints, &res);
+	if (rc != 0) {
+		snprintf(err, errlen, "unknown host %s (port %u): %s", host, port,
+		         gai_strerror(rc));
+		return -1;
+	}
+	for (ai = res; ai != NULL && fd == -1; ai = ai->ai_next) {
+		struct sockaddr_storage ss;
+
+		memset(&ss, 0, sizeof ss);
+		memcpy(&ss, ai->ai_addr, ai->ai_addrlen);
+		fd = net_connect_sa(&ss, SOCK_STREAM, 0, timeout_ms, why, sizeof why);
+	}
+	freeaddrinfo(res);
+	if (fd == -1)
+		snprintf(err, errlen, "cannot connect to %s port %u: %s", host, port,
+		         why);
+	return fd;
+}
+
+int
+net_listen_any(uint16_t port, char *err, size_t errlen)
+{
+	struct sockaddr_in6 s6 = { .sin6_family = AF_INET6, .sin6_port = htons(port),
+	    .sin6_addr = IN6ADDR_ANY_INIT };
+	struct sockaddr_in s4 = { .sin_family = AF_INET, .sin_port = htons(port),
+	    .sin_addr.s_addr = htonl(INADDR_ANY) };
+	int one = 1, zero = 0, fd;
+
+	fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd != -1) {
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero);
+		if (bind(fd, (struct sockaddr *)&s6, sizeof s6) == 0 &&
+		    listen(fd, 16) == 0)
+			return fd;
+		if (errno == EADDRINUSE)
+			goto fail;
+		close(fd);
+	}
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd == -1)
+		goto fail;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	if (bind(fd, (struct sockaddr *)&s4, sizeof s4) == 0 && listen(fd, 16) == 0)
+		return fd;
+fail:
+	snprintf(err, errlen, "cannot listen on port %u: %s", port, strerror(errno));
+	if (fd != -1)
+		close(fd);
+	return -1;
+}
+
+int
+net_bind_like(const struct sockaddr_storage *local, int type, char *err,
+              size_t errlen)
+{
+	struct sockaddr_storage ss = *local;
+	int fd;
+
+	net_set_port(&ss, 0);
+	fd = socket(ss.ss_family, type | SOCK_CLOEXEC, 0);
+	if (fd == -1) {
+		snprintf(err, errlen, "socket: %s", strerror(errno));
+		return -1;
+	}
+	if (bind(fd, (struct sockaddr *)&ss, sa_len(&ss)) == -1 ||
+	    (type == SOCK_STREAM && listen(fd, 4) == -1)) {
+		snprintf(err, errlen, "cannot bind a data socket: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int
+net_accept_from(int lfd, const struct sockaddr_storage *peer, int timeout_ms,
+                char *err, size_t errlen)
+{
+	mono_ns deadline = mono_now() + (mono_ns)timeout_ms * 1000000u;
+
+	while (wait_fd(lfd, POLLIN, deadline)) {
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof ss;
+		int fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
+
+		if (fd == -1) {
+			if (errno == EINTR || errno == ECONNABORTED || errno == EAGAIN)
+				continue;
+			snprintf(err, errlen, "accept: %s", strerror(errno));
+			return -1;
+		}
+		if (peer == NULL || net_same_addr(&ss, peer))
+			return fd;
+		close(fd);                      /* not our client: keep waiting */
+	}
+	snprintf(err, errlen, "timed out waiting for the data connection");
+	return -1;
+}
+
+int
+net_set_timeouts(int fd, int rcv_ms, int snd_ms, char *err, size_t errlen)
+{
+	struct timeval r = { rcv_ms / 1000, (rcv_ms % 1000) * 1000 };
+	struct timeval s = { snd_ms / 1000, (snd_ms % 1000) * 1000 };
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &r, sizeof r) == -1 ||
+	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &s, sizeof s) == -1) {
+		snprintf(err, errlen, "setsockopt timeouts: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int
+net_set_window(int fd, uint32_t bytes, char *err, size_t errlen)
+{
+	int v = (int)bytes;
+
+	/* The FORCE variants pass net.core.[rw]mem_max when we may (root);
+	 * otherwise the kernel caps the plain ones there. */
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &v, sizeof v) == -1 &&
+	    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof v) == -1)
+		goto bad;
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &v, sizeof v) == -1 &&
+	    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof v) == -1)
+		goto bad;
+	return 0;
+bad:
+	snprintf(err, errlen, "setsockopt SO_SNDBUF/SO_RCVBUF %u: %s", bytes,
+	         strerror(errno));
+	return -1;
+}
+
+int
+net_set_nodelay(int fd, char *err, size_t errlen)
+{
+	int one = 1;
+
+	if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) == -1) {
+		snprintf(err, errlen, "setsockopt TCP_NODELAY: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,213 @@
+/* report.c: the table, the -f format and the lines under the table. */
+#include "report.h"
+
+#include <ctype.h>
+#include <string.h>
+
+/* The -f tags, their column names and what they print. */
+enum tag_kind { T_BYTES, T_LEN, T_COUNT, T_CALLS, T_RT, T_CT, T_RBR, T_CBR,
+	T_RCR, T_CCR };
+
+static const struct tag {
+	const char *name;       /* as written after % and the width */
+	const char *title;      /* -T column name */
+	enum tag_kind kind;
+} tags[] = {                    /* longest names first: %rbr before %rt */
+	{ "rbr", "Real-MBit/s", T_RBR },
+	{ "cbr", "CPU-MBit/s",  T_CBR },
+	{ "rcr", "Real-C/s",    T_RCR },
+	{ "ccr", "CPU-C/s",     T_CCR },
+	{ "rt",  "Real s",      T_RT },
+	{ "ct",  "CPU s",       T_CT },
+	{ "b",   "Bytes",       T_BYTES },
+	{ "l",   "Length",      T_LEN },
+	{ "n",   "Count",       T_COUNT },
+	{ "c",   "Calls",       T_CALLS },
+};
+
+#define MAX_WIDTH 64
+#define MAX_PREC  12
+
+/* One parsed "%W.Ptag". */
+struct spec {
+	int width, prec;        /* prec -1: not given */
+	const struct tag *tag;  /* NULL for "%%" */
+	size_t len;             /* characters consumed, '%' included */
+};
+
+/* Parse the directive at fmt (which points at '%'). Returns 0 or -1. */
+static int
+parse_spec(const char *fmt, struct spec *sp, char *err, size_t errlen)
+{
+	const char *p = fmt + 1;
+	size_t i;
+
+	sp->width = 0;
+	sp->prec = -1;
+	sp->tag = NULL;
+	if (*p == '%') {
+		sp->len = 2;
+		return 0;
+	}
+	while (isdigit((unsigned char)*p) && sp->width <= MAX_WIDTH)
+		sp->width = sp->width * 10 + (*p++ - '0');
+	if (*p == '.') {
+		p++;
+		sp->prec = 0;
+		while (isdigit((unsigned char)*p) && sp->prec <= MAX_PREC)
+			sp->prec = sp->prec * 10 + (*p++ - '0');
+	}
+	if (sp->width > MAX_WIDTH || sp->prec > MAX_PREC || isdigit((unsigned char)*p)) {
+		snprintf(err, errlen, "width at most %d, precision at most %d",
+		         MAX_WIDTH, MAX_PREC);
+		return -1;
+	}
+	for (i = 0; i < sizeof tags / sizeof tags[0]; i++) {
+		size_t n = strlen(tags[i].name);
+		if (strncmp(p, tags[i].name, n) == 0) {
+			sp->tag = &tags[i];
+			sp->len = (size_t)(p - fmt) + n;
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "unknown tag in '%.*s' (tags: %%b %%l %%n %%c %%rt "
+	         "%%ct %%rbr %%cbr %%rcr %%ccr)", (int)(p - fmt + 1), fmt);
+	return -1;
+}
+
+int
+report_check_format(const char *fmt, char *err, size_t errlen)
+{
+	struct spec sp;
+
+	if (*fmt == '\0') {
+		snprintf(err, errlen, "empty format");
+		return -1;
+	}
+	for (; *fmt != '\0'; fmt++) {
+		if ((unsigned char)*fmt < 0x20 && *fmt != '\t') {
+			snprintf(err, errlen, "control character in format");
+			return -1;
+		}
+		if (*fmt != '%')
+			continue;
+		if (parse_spec(fmt, &sp, err, errlen) == -1)
+			return -1;
+		fmt += sp.len - 1;
+	}
+	return 0;
+}
+
+double
+report_mbit(uint64_t bytes, uint64_t ns)
+{
+	return ns == 0 ? 0 : (double)bytes * 8.0 * 1000.0 / (double)ns;
+}
+
+/* Render one value; a rate over zero time prints "-". */
+static void
+put_value(FILE *f, const struct spec *sp, const struct report_row *row)
+{
+	const struct gput_result *r = row->r;
+	int prec = sp->prec >= 0 ? sp->prec : 6;
+	double num, den;
+
+	switch (sp->tag->kind) {
+	case T_BYTES: fprintf(f, "%*llu", sp->width, (unsigned long long)r->bytes); return;
+	case T_LEN:   fprintf(f, "%*u", sp->width, row->len); return;
+	case T_COUNT: fprintf(f, "%*llu", sp->width, (unsigned long long)row->count); return;
+	case T_CALLS: fprintf(f, "%*llu", sp->width, (unsigned long long)r->calls); return;
+	case T_RT:    fprintf(f, "%*.*f", sp->width, prec, (double)r->real_ns / 1e9); return;
+	case T_CT:    fprintf(f, "%*.*f", sp->width, prec, (double)r->cpu_ns / 1e9); return;
+	case T_RBR: num = (double)r->bytes * 8 / 1e6; den = (double)r->real_ns / 1e9; break;
+	case T_CBR: num = (double)r->bytes * 8 / 1e6; den = (double)r->cpu_ns / 1e9; break;
+	case T_RCR: num = (double)r->calls; den = (double)r->real_ns / 1e9; break;
+	case T_CCR: num = (double)r->calls; den = (double)r->cpu_ns / 1e9; break;
+	default: return;
+	}
+	if (den > 0)
+		fprintf(f, "%*.*f", sp->width, prec, num / den);
+	else
+		fprintf(f, "%*s", sp->width, "-");
+}
+
+/* Walk fmt; for each tag call put_value, or print its title when row is NULL. */
+static void
+render(FILE *f, const char *fmt, const struct report_row *row)
+{
+	char err[160];
+	struct spec sp;
+
+	for (; *fmt != '\0'; fmt++) {
+		if (*fmt != '%') {
+			fputc(*fmt, f);
+			continue;
+		}
+		if (parse_spec(fmt, &sp, err, sizeof err) == -1)
+			return;                 /* cli.c checked the format already */
+		fmt += sp.len - 1;
+		if (sp.tag == NULL)
+			fputc('%', f);
+		else if (row == NULL)
+			fprintf(f, "%*s", sp.width, sp.tag->title);
+		else
+			put_value(f, &sp, row);
+	}
+}
+
+void
+report_title(FILE *f, const char *fmt)
+{
+	fputc(' ', f);                          /* over the side tag */
+	render(f, fmt, NULL);
+	fputc('\n', f);
+}
+
+void
+report_line(FILE *f, const char *fmt, const struct report_row *row)
+{
+	fputc(row->tag, f);
+	render(f, fmt, row);
+	fputc('\n', f);
+}
+
+void
+report_udp_arrivals(FILE *f, char rtag, const struct gput_result *recv,
+                    const struct gput_result *send, int idle_ms)
+{
+	uint64_t sent = send->dgrams, got = recv->dgrams;
+	uint64_t lost = sent > got ? sent - got : 0;
+
+	fprintf(f, "%c: received %llu of %llu datagrams, %llu lost (%.2f%%)", rtag,
+	        (unsigned long long)got, (unsigned long long)sent,
+	        (unsigned long long)lost, sent ? 100.0 * (double)lost / (double)sent : 0.0);
+	if (recv->flags & RES_IDLE)
+		fprintf(f, "; no end marker arrived, receiver stopped after %.1f s idle",
+		        idle_ms / 1000.0);
+	fputc('\n', f);
+}
+
+void
+report_verify(FILE *f, char tag, const struct gput_result *r)
+{
+	if (!(r->flags & RES_VERIFIED))
+		return;
+	if (r->verify_bad == 0)
+		fprintf(f, "%c: verified %llu bytes, all match the pattern\n", tag,
+		        (unsigned long long)r->bytes);
+	else
+		fprintf(f, "%c: verify FAILED: %llu of %llu bytes differ from the "
+		        "pattern, the first at offset %llu\n", tag,
+		        (unsigned long long)r->verify_bad, (unsigned long long)r->bytes,
+		        (unsigned long long)r->verify_first);
+}
+
+void
+report_tcp_queue(FILE *f, char tag, const struct gput_result *r)
+{
+	if (!(r->flags & RES_QUEUE))
+		return;
+	fprintf(f, "%c: when the last write returned, %llu bytes were not yet sent "
+	        "and %llu not yet acknowledged\n", tag,
+	        (unsigned long long)r->unsent, (unsigned long long)r->unacked);
+}

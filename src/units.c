@@ -1,0 +1,135 @@
+/* units.c: the one place where numbers typed by users are parsed. */
+#include "units.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Parse leading decimal digits of s into *v; returns pointer past them or NULL. */
+static const char *
+parse_digits(const char *s, uint64_t *v, char *err, size_t errlen)
+{
+	uint64_t acc = 0;
+	const char *p = s;
+
+	if (!isdigit((unsigned char)*p)) {
+		snprintf(err, errlen, "'%s' is not a number", s);
+		return NULL;
+	}
+	for (; isdigit((unsigned char)*p); p++) {
+		unsigned d = (unsigned)(*p - '0');
+		if (acc > (UINT64_MAX - d) / 10) {
+			snprintf(err, errlen, "'%s' is too large", s);
+			return NULL;
+		}
+		acc = acc * 10 + d;
+	}
+	*v = acc;
+	return p;
+}
+
+static int
+check_range(const char *s, uint64_t v, uint64_t min, uint64_t max, char *err,
+            size_t errlen)
+{
+	if (v < min || v > max) {
+		snprintf(err, errlen, "'%s' is out of range (%llu to %llu)", s,
+		         (unsigned long long)min, (unsigned long long)max);
+		return -1;
+	}
+	return 0;
+}
+
+int
+units_parse_int(const char *s, uint64_t min, uint64_t max, uint64_t *out,
+                char *err, size_t errlen)
+{
+	uint64_t v;
+	const char *end = parse_digits(s, &v, err, errlen);
+
+	if (end == NULL)
+		return -1;
+	if (*end != '\0') {
+		snprintf(err, errlen, "'%s' is not a whole number", s);
+		return -1;
+	}
+	if (check_range(s, v, min, max, err, errlen) == -1)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int
+units_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out,
+                 char *err, size_t errlen)
+{
+	uint64_t v, mult = 1;
+	const char *end = parse_digits(s, &v, err, errlen);
+
+	if (end == NULL)
+		return -1;
+	switch (*end) {
+	case '\0': break;
+	case 'k': case 'K': mult = 1ULL << 10; end++; break;
+	case 'm': case 'M': mult = 1ULL << 20; end++; break;
+	case 'g': case 'G': mult = 1ULL << 30; end++; break;
+	default: end = NULL; break;
+	}
+	if (end == NULL || *end != '\0') {
+		snprintf(err, errlen, "'%s' is not a size (use a number with an "
+		         "optional K, M or G suffix)", s);
+		return -1;
+	}
+	if (v > UINT64_MAX / mult) {
+		snprintf(err, errlen, "'%s' is too large", s);
+		return -1;
+	}
+	v *= mult;
+	if (check_range(s, v, min, max, err, errlen) == -1)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int
+units_parse_rate(const char *s, double min, double max, double *out,
+                 char *err, size_t errlen)
+{
+	char *end;
+	double v, mult = 1;
+
+	if (!isdigit((unsigned char)*s) && *s != '.') {
+		snprintf(err, errlen, "'%s' is not a rate", s);
+		return -1;
+	}
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || !isfinite(v)) {
+		snprintf(err, errlen, "'%s' is not a rate", s);
+		return -1;
+	}
+	switch (*end) {
+	case 'k': case 'K': mult = 1e3; end++; break;
+	case 'm': case 'M': mult = 1e6; end++; break;
+	case 'g': case 'G': mult = 1e9; end++; break;
+	default: break;
+	}
+	if (*end != '\0' && strcasecmp(end, "bit") != 0 &&
+	    strcasecmp(end, "bps") != 0 && strcasecmp(end, "b/s") != 0) {
+		snprintf(err, errlen, "'%s' is not a rate (use e.g. 10M, 1G, "
+		         "100k)", s);
+		return -1;
+	}
+	v *= mult;
+	if (!(v >= min && v <= max)) {
+		snprintf(err, errlen, "'%s' is out of range (%.0f to %.0f bit/s)",
+		         s, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}

@@ -1,0 +1,275 @@
+/* xfer_udp.c: the UDP data path, sender with end markers and receiver. */
+#include "xfer.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "net.h"
+
+/* How long a UDP receiver waits for the first datagram. */
+#define UDP_START_MS 10000
+/* Idle time that ends a UDP receive when every marker was lost. */
+#define UDP_IDLE_MS  1000
+
+uint32_t
+xfer_marker_len(const struct xfer_params *p)
+{
+	uint32_t m = MARKER_BASE_LEN, last = xfer_last_len(p);
+
+	while (m == p->data_len || m == last)
+		m++;
+	return m;                           /* at most MARKER_BASE_LEN + 2 */
+}
+
+size_t
+xfer_marker_encode(const struct xfer_params *p, uint8_t *buf, uint8_t idx,
+                   uint64_t dgrams, uint64_t bytes)
+{
+	uint32_t len = xfer_marker_len(p);
+	uint64_t v;
+
+	memset(buf, 0, len);
+	memcpy(buf, "GPUE", 4);
+	buf[4] = 1;
+	buf[5] = idx;
+	v = htobe64(dgrams);
+	memcpy(buf + 8, &v, 8);
+	v = htobe64(bytes);
+	memcpy(buf + 16, &v, 8);
+	return len;
+}
+
+int
+xfer_marker_decode(const struct xfer_params *p, const uint8_t *buf, size_t n,
+                   uint8_t *idx, uint64_t *dgrams)
+{
+	uint64_t v;
+
+	if (n != xfer_marker_len(p) || memcmp(buf, "GPUE", 4) != 0 || buf[4] != 1 ||
+	    buf[5] < 1 || buf[5] > MARKER_COUNT)
+		return 0;
+	memcpy(&v, buf + 8, 8);
+	*dgrams = be64toh(v);
+	*idx = buf[5];
+	return 1;
+}
+
+int
+xfer_udp_idle_ms(const struct xfer_params *p)
+{
+	/* Twice the sender's gap on top, so pacing never looks like the end. */
+	return UDP_IDLE_MS + (int)(2 * (uint64_t)p->data_gap_us / 1000u);
+}
+
+static void
+send_error(int e, char *err, size_t errlen)
+{
+	if (xfer_stop)
+		snprintf(err, errlen, "interrupted");
+	else if (e == ECONNREFUSED)
+		snprintf(err, errlen, "the receiver's UDP port refused datagrams "
+		         "(receiver gone)");
+	else
+		snprintf(err, errlen, "sending datagrams: %s", strerror(e));
+}
+
+/* Send the three markers. Their calls are counted; their fate is not
+ * checked: the receiver may already have closed after the last datagram. */
+static void
+send_markers(int fd, const struct xfer_params *p, struct gput_result *r)
+{
+	uint8_t mk[MARKER_MAX_LEN];
+	uint8_t i;
+
+	for (i = 1; i <= MARKER_COUNT && !xfer_stop; i++) {
+		size_t n = xfer_marker_encode(p, mk, i, r->dgrams, r->bytes);
+
+		if (i > 1)
+			xfer_sleep_until(mono_now() +
+			    MARKER_SPACING_MS * (mono_ns)1000000u);
+		(void)send(fd, mk, n, 0);
+		r->calls++;
+	}
+}
+
+int
+xfer_udp_send(int fd, const struct xfer_params *p, struct gput_result *r,
+              char *err, size_t errlen)
+{
+	struct pattern pt;
+	struct meter m;
+	uint64_t left = p->data_bytes, calls = 0;
+	size_t off = 0, len = p->len;
+	mono_ns gap = (mono_ns)p->gap_us * 1000u, next;
+	int rc = 0;
+
+	if (pattern_init(&pt, p, len, err, errlen) == -1)
+		return -1;
+	meter_start(&m);
+	next = m.t0;
+	while (left > 0) {
+		size_t want = left < len ? (size_t)left : len;
+		ssize_t n = send(fd, pt.buf + off, want, 0);
+
+		if (n < 0) {                    /* the one place send errors land */
+			if ((errno == EINTR || errno == ENOBUFS) && !xfer_stop)
+				continue;
+			send_error(errno, err, errlen);
+			rc = -1;
+			break;
+		}
+		calls++;
+		left -= (uint64_t)n;
+		if (p->stream) {                /* -s: the pattern runs on */
+			off += (size_t)n;
+			if (off >= pt.period)
+				off -= pt.period;
+		}
+		if (gap != 0 && left > 0)       /* -g: absolute schedule, no drift */
+			xfer_sleep_until(next += gap);
+	}
+	meter_stop(&m, r);                  /* the window ends with the last datagram */
+	r->bytes = p->data_bytes - left;
+	r->calls = r->dgrams = calls;
+	if (rc == 0)
+		send_markers(fd, p, r);
+	pattern_free(&pt);
+	return rc;
+}
+
+/* Receive state: one msghdr set up once and reused for every call. */
+struct udp_rx {
+	struct msghdr msg;
+	struct iovec iov;
+	union {                             /* room for one SCM_TIMESTAMPNS */
+		struct cmsghdr align;
+		uint8_t buf[CMSG_SPACE(sizeof(struct timespec))];
+	} cm;
+	struct timespec ts;                 /* kernel arrival time of the last datagram */
+};
+
+/* One recvmsg. Returns the datagram's real length (MSG_TRUNC), or -1. */
+static ssize_t
+udp_rx_one(int fd, struct udp_rx *rx)
+{
+	ssize_t n;
+	struct cmsghdr *c;
+
+	rx->msg.msg_controllen = sizeof rx->cm.buf;
+	n = recvmsg(fd, &rx->msg, MSG_TRUNC);
+	c = CMSG_FIRSTHDR(&rx->msg);
+	if (n >= 0 && c != NULL && c->cmsg_level == SOL_SOCKET &&
+	    c->cmsg_type == SCM_TIMESTAMPNS)
+		memcpy(&rx->ts, CMSG_DATA(c), sizeof rx->ts);
+	return n;
+}
+
+static uint64_t
+ts_ns(const struct timespec *t)
+{
+	return (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_nsec;
+}
+
+/* Receive until every datagram, a marker or the idle timeout. Returns 0 or -1. */
+static int
+udp_rx_loop(int fd, const struct xfer_params *p, struct udp_rx *rx,
+            struct gput_result *r, const struct pattern *pt, uint64_t *first_ts,
+            char *err, size_t errlen)
+{
+	uint64_t want = xfer_data_calls(p), last_ts = 0;
+	uint32_t dlen = p->data_len, last = xfer_last_len(p);
+	struct meter m = { 0 };
+
+	for (;;) {
+		ssize_t n = udp_rx_one(fd, rx);
+		uint8_t idx;
+
+		if (n < 0) {                    /* the one place recv errors land */
+			if (errno == EINTR && !xfer_stop)
+				continue;
+			if ((errno == EAGAIN || errno == EWOULDBLOCK) && r->dgrams > 0) {
+				r->flags |= RES_IDLE;   /* every marker lost: idle end */
+				break;
+			}
+			snprintf(err, errlen, "%s", xfer_stop ? "interrupted" :
+			    errno == EAGAIN ? "no datagram arrived within the start timeout"
+			    : strerror(errno));
+			return -1;
+		}
+		if ((uint32_t)n == dlen || ((uint32_t)n == last && n > 0)) {
+			if (r->dgrams == 0) {   /* first datagram opens the window */
+				*first_ts = ts_ns(&rx->ts);
+				meter_start(&m);
+				net_set_timeouts(fd, xfer_udp_idle_ms(p), 0, err, errlen);
+			}
+			if (p->verify)
+				r->verify_bad += pattern_check(pt, p->stream ?
+				    r->dgrams * dlen : 0, rx->iov.iov_base, (size_t)n,
+				    &r->verify_first);
+			r->calls++;
+			r->dgrams++;
+			r->bytes += (uint64_t)n;
+			last_ts = ts_ns(&rx->ts);
+			if (r->dgrams == want)  /* everything arrived: the exact end */
+				break;
+		} else if (xfer_marker_decode(p, rx->iov.iov_base, (size_t)n, &idx,
+		    &r->dgrams_sent)) {
+			r->flags |= RES_MARKER; /* the sender is done */
+			break;
+		}                               /* anything else: not ours, ignored */
+	}
+	if (r->dgrams > 0) {
+		meter_stop(&m, r);
+		r->real_ns = last_ts - *first_ts; /* first to last data datagram */
+	}
+	return 0;
+}
+
+int
+xfer_udp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
+              char *err, size_t errlen)
+{
+	struct pattern pt = { 0 };
+	struct udp_rx rx;
+	size_t cap = p->len > p->data_len ? p->len : p->data_len;
+	uint64_t first_ts = 0;
+	int one = 1, rc;
+
+	if (cap < MARKER_MAX_LEN)
+		cap = MARKER_MAX_LEN;
+	memset(&rx, 0, sizeof rx);
+	rx.iov.iov_base = malloc(cap);
+	rx.iov.iov_len = cap;
+	rx.msg.msg_iov = &rx.iov;
+	rx.msg.msg_iovlen = 1;
+	rx.msg.msg_control = rx.cm.buf;
+	if (rx.iov.iov_base == NULL) {
+		snprintf(err, errlen, "cannot allocate %zu bytes", cap);
+		return -1;
+	}
+	if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) == -1) {
+		snprintf(err, errlen, "setsockopt SO_TIMESTAMPNS: %s", strerror(errno));
+		free(rx.iov.iov_base);
+		return -1;
+	}
+	rc = net_set_timeouts(fd, UDP_START_MS, 0, err, errlen);
+	if (rc == 0 && p->verify)
+		rc = pattern_init(&pt, p, cap, err, errlen);
+	r->verify_first = UINT64_MAX;
+	if (rc == 0)
+		rc = udp_rx_loop(fd, p, &rx, r, &pt, &first_ts, err, errlen);
+	if (p->verify) {
+		r->flags |= RES_VERIFIED;
+		if (r->verify_bad == 0)
+			r->verify_first = 0;
+	} else {
+		r->verify_first = 0;
+	}
+	pattern_free(&pt);
+	free(rx.iov.iov_base);
+	return rc;
+}

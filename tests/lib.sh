@@ -1,0 +1,67 @@
+# Shared helpers for the live tests (sourced, POSIX sh).
+# Every wait has a deadline; nothing sleeps to synchronise.
+set -u
+GPUT=${GPUT:-./gput}
+GPUT_PCAP=${GPUT_PCAP:-./gput-pcap}
+T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/gput-test.XXXXXX")
+T_PIDS=""
+T_FAILED=0
+
+t_cleanup() {
+	for p in $T_PIDS; do kill "$p" 2>/dev/null; done
+	for p in $T_PIDS; do wait "$p" 2>/dev/null; done
+	rm -rf "$T_TMP"
+}
+trap t_cleanup EXIT
+trap 'exit 130' INT TERM
+
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; T_FAILED=1; }
+skip() { echo "SKIP: $*"; }
+
+# check NAME COND-COMMAND...: PASS when the command succeeds.
+check() {
+	_n=$1; shift
+	if "$@"; then pass "$_n"; else fail "$_n"; fi
+}
+
+# wait_for_line FILE REGEX SECONDS: wait until FILE has a line matching REGEX,
+# polling with a deadline (the daemon announces readiness on stderr).
+wait_for_line() {
+	_deadline=$(( $(date +%s) + $3 ))
+	while ! grep -Eq "$2" "$1" 2>/dev/null; do
+		[ "$(date +%s)" -ge "$_deadline" ] && return 1
+		# poll the file; the wait is bounded by the deadline above
+		read -r _ </dev/null -t 0.02 2>/dev/null || sleep 0.02
+	done
+	return 0
+}
+
+# start_daemon [ARGS...]: start "gput -i -p 0 ARGS" in the background and set
+# D_PID and D_PORT from its "listening on ... port N" line.
+start_daemon() {
+	_log="$T_TMP/daemon.$$.$(date +%s%N).log"
+	"$GPUT" -i -p 0 "$@" 2>"$_log" >/dev/null &
+	D_PID=$!
+	T_PIDS="$T_PIDS $D_PID"
+	D_LOG=$_log
+	if ! wait_for_line "$_log" 'listening on .* port [0-9]+' 5; then
+		echo "daemon did not announce its port:"; cat "$_log"
+		D_PORT=0
+		return 1
+	fi
+	D_PORT=$(sed -n 's/.*listening on .* port \([0-9][0-9]*\).*/\1/p' "$_log" | head -n 1)
+}
+
+# run_t SECONDS CMD...: run with a deadline; sets RC, OUT (stdout file), ERR.
+run_t() {
+	_t=$1; shift
+	OUT="$T_TMP/out"; ERR="$T_TMP/err"
+	timeout -k 2 "$_t" "$@" >"$OUT" 2>"$ERR"
+	RC=$?
+}
+
+# field TAG COLUMN: the COLUMN-th field of the line whose first field is TAG.
+field() { awk -v t="$1" -v c="$2" '$1 == t { print $c; exit }' "$OUT"; }
+
+t_done() { exit "$T_FAILED"; }
