@@ -81,6 +81,10 @@ size_t   xfer_marker_encode(const struct xfer_params *p, uint8_t *buf, uint8_t i
 /* Is buf[0..n) a valid marker for p's stream? Stores what it says. */
 int      xfer_marker_decode(const struct xfer_params *p, const uint8_t *buf,
                             size_t n, uint8_t *idx, uint64_t *dgrams);
+/* Make a new UDP socket ready to receive: ask for kernel arrival timestamps.
+ * Call it before the sender may start: a datagram queued before this is
+ * stamped only when it is read. Returns 0, or -1 with err filled. */
+int      xfer_udp_prepare(int fd, char *err, size_t errlen);
 /* The UDP receiver's idle timeout once data has started, in ms. */
 int      xfer_udp_idle_ms(const struct xfer_params *p);
 

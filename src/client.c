@@ -69,7 +69,8 @@ open_data(struct run *r)
 	if (udp) {
 		r->data = net_bind_like(&r->local, SOCK_DGRAM, why, sizeof why);
 		if (r->data == -1 || (p->window && net_set_window(r->data, p->window,
-		    why, sizeof why) == -1))
+		    why, sizeof why) == -1) || (p->role == ROLE_RECV &&
+		    xfer_udp_prepare(r->data, why, sizeof why) == -1))
 			goto bad;
 	}
 	port = negotiate(r, udp ? net_local_port(r->data) : 0);
@@ -181,7 +182,8 @@ run_client(const struct config *c)
 	r.ctl = net_connect(c->host, c->port, c->family, CLIENT_CTL_TIMEOUT_MS,
 	    r.err, sizeof r.err);
 	if (r.ctl == -1) {
-		fprintf(stderr, "gput: %s (is gput -i running there?)\n", r.err);
+		fprintf(stderr, "gput: %s%s\n", r.err, strstr(r.err, "refused") ?
+		        " (is gput -i running there?)" : "");
 		return 1;
 	}
 	if (getsockname(r.ctl, (struct sockaddr *)&r.local, &sl) == -1 ||

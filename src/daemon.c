@@ -53,6 +53,9 @@ setup_data(struct session *s, const struct ctl_msg *req)
 	if (fd == -1 || (p->window && net_set_window(fd, p->window, err,
 	    sizeof err) == -1))
 		goto bad;
+	if (p->proto == PROTO_UDP && p->role == ROLE_RECV &&
+	    xfer_udp_prepare(fd, err, sizeof err) == -1)
+		goto bad;
 	if (p->proto == PROTO_UDP) {
 		struct sockaddr_storage to = s->peer;   /* only ever the client */
 		net_set_port(&to, req->udp_port);
@@ -152,12 +155,19 @@ run_daemon(const struct config *c)
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof ss;
 	char err[256], addr[NET_ADDRSTRLEN];
-	int lfd = net_listen_any(c->port, err, sizeof err);
+	int lfd = net_listen_any(c->port, err, sizeof err), tsfd;
 
 	if (lfd == -1) {
 		fprintf(stderr, "gput: %s\n", err);
 		return 1;
 	}
+	/* The kernel turns receive timestamping on lazily, after the first socket
+	 * asks for it; a datagram that arrives before then is stamped when it is
+	 * read. Holding one stamping socket for the daemon's life keeps it on, so
+	 * every UDP receive window starts at a true arrival time. */
+	tsfd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (tsfd == -1 || xfer_udp_prepare(tsfd, err, sizeof err) == -1)
+		fprintf(stderr, "gput: warning: %s\n", tsfd == -1 ? strerror(errno) : err);
 	signal(SIGCHLD, SIG_IGN);               /* children reap themselves */
 	signal(SIGPIPE, SIG_IGN);
 	getsockname(lfd, (struct sockaddr *)&ss, &sl);

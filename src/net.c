@@ -52,11 +52,17 @@ sa_len(const struct sockaddr_storage *sa)
 const char *
 net_ntop(const struct sockaddr_storage *sa, char *buf, size_t len)
 {
-	const void *a = sa->ss_family == AF_INET6
-	    ? (const void *)&((const struct sockaddr_in6 *)sa)->sin6_addr
-	    : (const void *)&((const struct sockaddr_in *)sa)->sin_addr;
+	const struct in6_addr *a6 = &((const struct sockaddr_in6 *)sa)->sin6_addr;
+	const void *a = &((const struct sockaddr_in *)sa)->sin_addr;
+	int af = AF_INET;
 
-	if (inet_ntop(sa->ss_family, a, buf, (socklen_t)len) == NULL)
+	if (sa->ss_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(a6))
+		a = &a6->s6_addr[12];           /* ::ffff:a.b.c.d prints as a.b.c.d */
+	else if (sa->ss_family == AF_INET6) {
+		a = a6;
+		af = AF_INET6;
+	}
+	if (inet_ntop(af, a, buf, (socklen_t)len) == NULL)
 		snprintf(buf, len, "?");
 	return buf;
 }

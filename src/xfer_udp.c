@@ -59,6 +59,18 @@ xfer_marker_decode(const struct xfer_params *p, const uint8_t *buf, size_t n,
 }
 
 int
+xfer_udp_prepare(int fd, char *err, size_t errlen)
+{
+	int one = 1;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) == -1) {
+		snprintf(err, errlen, "setsockopt SO_TIMESTAMPNS: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int
 xfer_udp_idle_ms(const struct xfer_params *p)
 {
 	/* Twice the sender's gap on top, so pacing never looks like the end. */
@@ -224,7 +236,8 @@ udp_rx_loop(int fd, const struct xfer_params *p, struct udp_rx *rx,
 	}
 	if (r->dgrams > 0) {
 		meter_stop(&m, r);
-		r->real_ns = last_ts - *first_ts; /* first to last data datagram */
+		/* first to last data datagram, on the kernel's arrival clock */
+		r->real_ns = last_ts > *first_ts ? last_ts - *first_ts : 0;
 	}
 	return 0;
 }
@@ -237,7 +250,7 @@ xfer_udp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
 	struct udp_rx rx;
 	size_t cap = p->len > p->data_len ? p->len : p->data_len;
 	uint64_t first_ts = 0;
-	int one = 1, rc;
+	int rc;
 
 	if (cap < MARKER_MAX_LEN)
 		cap = MARKER_MAX_LEN;
@@ -251,12 +264,9 @@ xfer_udp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
 		snprintf(err, errlen, "cannot allocate %zu bytes", cap);
 		return -1;
 	}
-	if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) == -1) {
-		snprintf(err, errlen, "setsockopt SO_TIMESTAMPNS: %s", strerror(errno));
-		free(rx.iov.iov_base);
-		return -1;
-	}
-	rc = net_set_timeouts(fd, UDP_START_MS, 0, err, errlen);
+	rc = xfer_udp_prepare(fd, err, errlen);
+	if (rc == 0)
+		rc = net_set_timeouts(fd, UDP_START_MS, 0, err, errlen);
 	if (rc == 0 && p->verify)
 		rc = pattern_init(&pt, p, cap, err, errlen);
 	r->verify_first = UINT64_MAX;

@@ -1,4 +1,4 @@
-# Shared helpers for the live tests (sourced, POSIX sh).
+# Shared helpers for the live tests (sourced by bash).
 # Every wait has a deadline; nothing sleeps to synchronise.
 set -u
 GPUT=${GPUT:-./gput}
@@ -28,11 +28,10 @@ check() {
 # wait_for_line FILE REGEX SECONDS: wait until FILE has a line matching REGEX,
 # polling with a deadline (the daemon announces readiness on stderr).
 wait_for_line() {
-	_deadline=$(( $(date +%s) + $3 ))
+	_deadline=$(( $(date +%s%N) / 1000000 + $3 * 1000 ))
 	while ! grep -Eq "$2" "$1" 2>/dev/null; do
-		[ "$(date +%s)" -ge "$_deadline" ] && return 1
-		# poll the file; the wait is bounded by the deadline above
-		read -r _ </dev/null -t 0.02 2>/dev/null || sleep 0.02
+		[ "$(( $(date +%s%N) / 1000000 ))" -ge "$_deadline" ] && return 1
+		sleep 0.02      # poll interval; the deadline above bounds the wait
 	done
 	return 0
 }
@@ -65,3 +64,17 @@ run_t() {
 field() { awk -v t="$1" -v c="$2" '$1 == t { print $c; exit }' "$OUT"; }
 
 t_done() { exit "$T_FAILED"; }
+
+# wait_until SECONDS CMD...: poll CMD until it succeeds or the deadline passes.
+wait_until() {
+	_deadline=$(( $(date +%s%N) / 1000000 + $1 * 1000 )); shift
+	until "$@"; do
+		[ "$(( $(date +%s%N) / 1000000 ))" -ge "$_deadline" ] && return 1
+		sleep 0.02      # poll interval; the deadline above bounds the wait
+	done
+}
+
+# eq NAME GOT WANT: PASS when the two strings are equal, else show both.
+eq() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1 (got '$2', want '$3')"; fi
+}

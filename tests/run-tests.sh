@@ -10,7 +10,7 @@ for t in "$@"; do
 	name=$(basename "$t")
 	log="tests/out/$name.log"
 	case "$t" in
-	*.sh) sh "$t" >"$log" 2>&1 ;;
+	*.sh) bash "$t" >"$log" 2>&1 ;;
 	*)    "./$t" >"$log" 2>&1 ;;
 	esac
 	rc=$?
