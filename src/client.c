@@ -2,6 +2,8 @@
 #include "client.h"
 
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -97,6 +99,31 @@ bad:
 	return -1;
 }
 
+/* -v: what the data connection really got, on stderr. */
+static void
+describe_data(const struct run *r)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof ss, il = sizeof(int);
+	char a[NET_ADDRSTRLEN], b[NET_ADDRSTRLEN];
+	int snd = 0, rcv = 0, mss = 0;
+
+	if (getpeername(r->data, (struct sockaddr *)&ss, &sl) == -1)
+		return;
+	getsockopt(r->data, SOL_SOCKET, SO_SNDBUF, &snd, &il);
+	il = sizeof(int);
+	getsockopt(r->data, SOL_SOCKET, SO_RCVBUF, &rcv, &il);
+	fprintf(stderr, "gput: data %s %s port %u -> %s port %u, socket buffers "
+	        "send %d receive %d bytes", r->lp.proto == PROTO_UDP ? "udp" : "tcp",
+	        net_ntop(&r->local, a, sizeof a), net_local_port(r->data),
+	        net_ntop(&ss, b, sizeof b), net_port(&ss), snd, rcv);
+	il = sizeof(int);
+	if (r->lp.proto == PROTO_TCP &&
+	    getsockopt(r->data, IPPROTO_TCP, TCP_MAXSEG, &mss, &il) == 0)
+		fprintf(stderr, ", MSS %d", mss);
+	fputc('\n', stderr);
+}
+
 /* Run the local half, then collect the partner's result. */
 static int
 transfer(struct run *r)
@@ -104,6 +131,8 @@ transfer(struct run *r)
 	struct ctl_msg m;
 	char why[256];
 
+	if (r->lp.verbose)
+		describe_data(r);
 	if (xfer_run(r->data, &r->lp, &r->lr, why, sizeof why) == -1) {
 		snprintf(r->err, sizeof r->err, "%s", why);
 		return -1;

@@ -1,0 +1,31 @@
+#!/bin/bash
+# The documentation says what the programs do: man pages lint-clean, usage()
+# equal to SYNOPSIS, every long option documented.
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v mandoc >/dev/null; then
+	skip "docs (mandoc not installed: apt-get install mandoc)"
+	t_done
+fi
+for m in man/*.1; do
+	eq "mandoc -Tlint $m" "$(mandoc -Tlint -W warning "$m" 2>&1)" ""
+done
+
+# Words of the SYNOPSIS as mandoc renders it, and of usage().
+synopsis() {
+	mandoc -Tascii "$1" 2>/dev/null | col -bx |
+	    sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d;$d' | tr -s ' \n' '  ' |
+	    sed 's/^ *//; s/ *$//'
+}
+usage_words() { "$1" -h | sed 's/^usage://' | tr -s ' \n' '  ' | sed 's/^ *//; s/ *$//'; }
+eq "gput: usage() matches SYNOPSIS" "$(usage_words "$GPUT")" "$(synopsis man/gput.1)"
+if [ -x "$GPUT_PCAP" ] && [ -f man/gput-pcap.1 ]; then
+	eq "gput-pcap: usage() matches SYNOPSIS" "$(usage_words "$GPUT_PCAP")" \
+	    "$(synopsis man/gput-pcap.1)"
+fi
+
+# Every long option in the source is in the man page.
+for o in $(sed -n 's/^[[:space:]]*{ "\([a-z0-9-]*\)",.*/\1/p' src/cli.c); do
+	check "gput.1 documents --$o" grep -q "^\.It .*Fl -$o\b" man/gput.1
+done
+t_done
