@@ -53,7 +53,7 @@ xfer_tcp_send(int fd, const struct xfer_params *p, struct gput_result *r,
 		return -1;
 	meter_start(&m);
 	next = m.t0;
-	while (left > 0) {
+	while (left > 0 && !xfer_stop) {     /* a signal ends the loop */
 		size_t want = left < len ? (size_t)left : len;
 		ssize_t n = send(fd, pt.buf + off, want, MSG_NOSIGNAL);
 
@@ -71,6 +71,10 @@ xfer_tcp_send(int fd, const struct xfer_params *p, struct gput_result *r,
 			off %= pt.period;
 		if (gap != 0 && left > 0)       /* -g: absolute schedule, no drift */
 			xfer_sleep_until(next += gap);
+	}
+	if (xfer_stop && rc == 0) {
+		snprintf(err, errlen, "interrupted");
+		rc = -1;
 	}
 	meter_stop(&m, r);                  /* nttcp: the clock stops here */
 	r->bytes = p->data_bytes - left;

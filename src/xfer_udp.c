@@ -123,7 +123,7 @@ xfer_udp_send(int fd, const struct xfer_params *p, struct gput_result *r,
 		return -1;
 	meter_start(&m);
 	next = m.t0;
-	while (left > 0) {
+	while (left > 0 && !xfer_stop) {     /* a signal ends the loop */
 		size_t want = left < len ? (size_t)left : len;
 		ssize_t n = send(fd, pt.buf + off, want, 0);
 
@@ -143,6 +143,10 @@ xfer_udp_send(int fd, const struct xfer_params *p, struct gput_result *r,
 		}
 		if (gap != 0 && left > 0)       /* -g: absolute schedule, no drift */
 			xfer_sleep_until(next += gap);
+	}
+	if (xfer_stop && rc == 0) {
+		snprintf(err, errlen, "interrupted");
+		rc = -1;
 	}
 	meter_stop(&m, r);                  /* the window ends with the last datagram */
 	r->bytes = p->data_bytes - left;

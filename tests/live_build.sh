@@ -1,0 +1,26 @@
+#!/bin/bash
+# The build a packager drives: warning-free, install/uninstall with DESTDIR
+# and PREFIX.
+. "$(dirname "$0")/lib.sh"
+
+# A warning-free build from a copy of the sources (-Werror on the project's
+# own warning flags; the copy keeps the tree's objects untouched).
+mkdir -p "$T_TMP/src"
+cp -r Makefile src include tests man "$T_TMP/src/" 2>/dev/null
+rm -f "$T_TMP"/src/src/*.o "$T_TMP"/src/src/*.a "$T_TMP"/src/src/*.d
+if make -s -C "$T_TMP/src" CFLAGS='-O2 -Werror' gput gput-pcap >"$T_TMP/build.log" 2>&1; then
+	pass "gput and gput-pcap build with -Wall -Wextra -Werror"
+else
+	fail "warning-free build:"; sed 's/^/    /' "$T_TMP/build.log"
+fi
+
+D="$T_TMP/dest"
+make -s install DESTDIR="$D" PREFIX=/usr >/dev/null 2>&1
+for f in /usr/bin/gput /usr/bin/gput-pcap /usr/share/man/man1/gput.1 \
+    /usr/share/man/man1/gput-pcap.1; do
+	check "make install puts $f under DESTDIR" test -f "$D$f"
+done
+check "installed gput runs" "$D/usr/bin/gput" -V
+make -s uninstall DESTDIR="$D" PREFIX=/usr >/dev/null 2>&1
+eq "make uninstall removes every file" "$(find "$D" -type f | wc -l)" 0
+t_done
