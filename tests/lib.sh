@@ -37,10 +37,12 @@ wait_for_line() {
 }
 
 # start_daemon [ARGS...]: start "gput -i -p 0 ARGS" in the background and set
-# D_PID and D_PORT from its "listening on ... port N" line.
+# D_PID and D_PORT from its "listening on ... port N" line. With D_WRAP set
+# (an array, e.g. (ip netns exec NS)) the daemon runs under that command.
+D_WRAP=()
 start_daemon() {
 	_log="$T_TMP/daemon.$$.$(date +%s%N).log"
-	"$GPUT" -i -p 0 "$@" 2>"$_log" >/dev/null &
+	"${D_WRAP[@]}" "$GPUT" -i -p 0 "$@" 2>"$_log" >/dev/null &
 	D_PID=$!
 	T_PIDS="$T_PIDS $D_PID"
 	D_LOG=$_log
