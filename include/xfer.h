@@ -108,6 +108,17 @@ int xfer_udp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
  * that sets xfer_stop cuts it short. */
 void xfer_sleep_until(mono_ns t);
 
+/* The sending loop both protocols share: p->data_bytes in writes of p->len
+ * from the pattern, -g pacing, no clock read per call. Fills bytes, calls,
+ * real and CPU time. Returns 0, or -1 with err filled. With period = len a
+ * full write brings the pattern phase back to 0, so a UDP datagram starts
+ * the pattern anew unless -s made the period longer. */
+int  xfer_send_loop(int fd, const struct xfer_params *p, struct gput_result *r,
+                    char *err, size_t errlen);
+/* A failed data call e while doing what ("sending", "receiving"), in words
+ * a user can act on. */
+void xfer_io_error(int e, const char *what, char *err, size_t errlen);
+
 /* Dispatch on p->proto and p->role. */
 int xfer_run(int fd, const struct xfer_params *p, struct gput_result *r,
              char *err, size_t errlen);

@@ -77,18 +77,6 @@ xfer_udp_idle_ms(const struct xfer_params *p)
 	return UDP_IDLE_MS + (int)(2 * (uint64_t)p->data_gap_us / 1000u);
 }
 
-static void
-send_error(int e, char *err, size_t errlen)
-{
-	if (xfer_stop)
-		snprintf(err, errlen, "interrupted");
-	else if (e == ECONNREFUSED)
-		snprintf(err, errlen, "the receiver's UDP port refused datagrams "
-		         "(receiver gone)");
-	else
-		snprintf(err, errlen, "sending datagrams: %s", strerror(e));
-}
-
 /* Send the three markers. Their calls are counted; their fate is not
  * checked: the receiver may already have closed after the last datagram. */
 static void
@@ -112,48 +100,12 @@ int
 xfer_udp_send(int fd, const struct xfer_params *p, struct gput_result *r,
               char *err, size_t errlen)
 {
-	struct pattern pt;
-	struct meter m;
-	uint64_t left = p->data_bytes, calls = 0;
-	size_t off = 0, len = p->len;
-	mono_ns gap = (mono_ns)p->gap_us * 1000u, next;
-	int rc = 0;
+	/* the window ends with the last data datagram, before the markers */
+	int rc = xfer_send_loop(fd, p, r, err, errlen);
 
-	if (pattern_init(&pt, p, len, err, errlen) == -1)
-		return -1;
-	meter_start(&m);
-	next = m.t0;
-	while (left > 0 && !xfer_stop) {     /* a signal ends the loop */
-		size_t want = left < len ? (size_t)left : len;
-		ssize_t n = send(fd, pt.buf + off, want, 0);
-
-		if (n < 0) {                    /* the one place send errors land */
-			if ((errno == EINTR || errno == ENOBUFS) && !xfer_stop)
-				continue;
-			send_error(errno, err, errlen);
-			rc = -1;
-			break;
-		}
-		calls++;
-		left -= (uint64_t)n;
-		if (p->stream) {                /* -s: the pattern runs on */
-			off += (size_t)n;
-			if (off >= pt.period)
-				off -= pt.period;
-		}
-		if (gap != 0 && left > 0)       /* -g: absolute schedule, no drift */
-			xfer_sleep_until(next += gap);
-	}
-	if (xfer_stop && rc == 0) {
-		snprintf(err, errlen, "interrupted");
-		rc = -1;
-	}
-	meter_stop(&m, r);                  /* the window ends with the last datagram */
-	r->bytes = p->data_bytes - left;
-	r->calls = r->dgrams = calls;
+	r->dgrams = r->calls;
 	if (rc == 0)
 		send_markers(fd, p, r);
-	pattern_free(&pt);
 	return rc;
 }
 
