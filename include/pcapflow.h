@@ -1,0 +1,84 @@
+#ifndef GPUT_PCAPFLOW_H
+#define GPUT_PCAPFLOW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pcapdecode.h"
+
+/* A hole in a direction's TCP sequence space: bytes not seen yet below the
+ * highest byte seen (lost before the capture point, or reordered). */
+struct pflow_hole { uint64_t from, to; };
+
+/* One direction of a flow. Every frame adds to packets, the layer sums and
+ * wire, so that
+ *   payload + retrans + marker_bytes + l4 + l3 + l2 + pad + l1 == wire. */
+struct pflow_dir {
+	uint64_t packets;          /* frames */
+	uint64_t data_packets;     /* frames that carried new payload */
+	uint64_t retrans_packets;  /* TCP frames that carried payload seen before */
+	uint64_t fragments;        /* IP fragments (first and later ones) */
+	uint64_t markers;          /* gput UDP end markers: control, not data */
+	uint64_t payload;          /* new payload bytes (goodput) */
+	uint64_t retrans;          /* TCP payload bytes seen before */
+	uint64_t marker_bytes;     /* UDP payload bytes of the markers */
+	uint64_t l4, l3, l2, pad, l1;  /* header bytes per layer, l2 with FCS */
+	uint64_t wire;             /* bytes on the wire, every frame */
+	uint64_t data_wire;        /* bytes on the wire of the data frames */
+	int64_t  first_ns, last_ns;  /* timestamps of the first / last data frame */
+	uint64_t first_payload;    /* new payload of the first data frame */
+	/* TCP sequence space, in 64-bit positions (RFC 9293 3.4, modulo 2^32) */
+	int      seq_init;
+	uint64_t seq_max;          /* one past the highest byte seen */
+	struct pflow_hole *holes;
+	size_t   nholes;
+	uint64_t holes_dropped;    /* bytes of holes forgotten (too many holes) */
+};
+
+/* A TCP or UDP flow: both directions between two endpoints; a is the
+ * endpoint that sent the first packet seen. */
+struct pflow_key { uint8_t k[40]; };
+
+struct pflow {
+	struct pflow_key key;   /* first: the hash table compares it */
+	uint8_t  proto;    /* 6 or 17 */
+	int      ipv;      /* 4 or 6 */
+	uint8_t  a[16], b[16];
+	uint16_t aport, bport;
+	struct pflow_dir dir[2];  /* [0]: a to b, [1]: b to a */
+};
+
+/* A fragmented datagram: the flow and direction its first fragment named,
+ * or, until that fragment appears, the later fragments seen so far. */
+struct pflow_frag {
+	struct pflow_key key;   /* first, as in struct pflow */
+	long             flow;  /* index into flows, -1 while unknown */
+	int              dir;
+	struct pflow_dir pending;
+};
+
+struct pflow_table {
+	struct pflow      *flows;   /* in order of first appearance */
+	size_t             nflows, capflows;
+	uint32_t          *fslot;   /* open addressing: flow index + 1, 0 empty */
+	size_t             fslots;
+	struct pflow_frag *frags;
+	size_t             nfrags, capfrags;
+	uint32_t          *gslot;   /* the same for frags */
+	size_t             gslots;
+};
+
+/* Account one decoded frame seen at ts_ns. Returns 0, or -1 with err filled
+ * when memory runs out. */
+int pflow_add(struct pflow_table *t, const struct pdec_frame *fr,
+              int64_t ts_ns, char *err, size_t errlen);
+
+/* Fragments whose first fragment never appeared, summed. */
+void pflow_orphans(const struct pflow_table *t, struct pflow_dir *sum);
+
+/* Bytes of sequence space still missing in a TCP direction. */
+uint64_t pflow_missing(const struct pflow_dir *d);
+
+void pflow_free(struct pflow_table *t);
+
+#endif

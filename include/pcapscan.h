@@ -1,0 +1,71 @@
+#ifndef GPUT_PCAPSCAN_H
+#define GPUT_PCAPSCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pcapflow.h"
+
+/* A flow as reported: its data direction (the one that carried more payload)
+ * chosen, and what follows from it. */
+struct pscan_flow {
+	const struct pflow     *f;
+	const uint8_t          *src, *dst;   /* of the data direction */
+	uint16_t                sport, dport;
+	const struct pflow_dir *data, *rev;
+	int      has_eta;      /* 0 when no frame carried new payload */
+	double   eta;          /* payload / data_wire */
+	int      has_goodput;  /* 0 with fewer than two data frames or no time */
+	double   duration_s;   /* last data frame - first data frame */
+	double   goodput_bps;  /* (payload - first data frame's) * 8 / duration */
+	uint64_t missing;      /* TCP sequence bytes never seen in the capture */
+};
+
+/* What a capture holds. Fill with pscan_file(), or pscan_init(),
+ * pscan_packet() for each frame and pscan_finish(); then pscan_free(). */
+struct pscan {
+	unsigned mtu;          /* frames with a longer IP packet are oversized */
+	int      dlt;
+	char     linkname[32];
+	uint32_t snaplen;
+	uint64_t packets;      /* records read (that passed the filter) */
+	uint64_t other;        /* not TCP or UDP over IPv4/IPv6 */
+	uint64_t cut;          /* captured shorter than they were on the wire */
+	uint64_t cut_skipped;  /* of those, cut before their TCP/UDP header */
+	uint64_t oversized;    /* IP packet longer than mtu */
+	unsigned max_ip;       /* longest IP packet */
+	struct pflow_table table;
+	struct pflow_dir   orphans;   /* later fragments of no known flow */
+	struct pscan_flow *flows;     /* after pscan_finish: most payload first */
+	size_t             nflows;
+	char             **warnings;
+	size_t             nwarnings;
+};
+
+#define PSCAN_EBAD   (-1)  /* cannot read the capture, or it is malformed */
+#define PSCAN_EUSAGE (-2)  /* the filter expression is wrong */
+
+void pscan_init(struct pscan *s, unsigned mtu, int dlt);
+
+/* Account one frame: ts_ns its timestamp, caplen bytes captured out of len.
+ * Returns 0, or PSCAN_EBAD with err filled (malformed frame, no memory). */
+int pscan_packet(struct pscan *s, int64_t ts_ns, uint32_t caplen,
+                 uint32_t len, const uint8_t *bytes, char *err, size_t errlen);
+
+/* Choose directions, compute eta and goodput, sort, collect warnings.
+ * Returns 0 or PSCAN_EBAD (out of memory). */
+int pscan_finish(struct pscan *s, char *err, size_t errlen);
+
+/* Read a pcap or pcapng file ("-": standard input) with nanosecond
+ * timestamps, optionally through a BPF filter, and finish. Returns 0,
+ * PSCAN_EBAD or PSCAN_EUSAGE with err filled (one line, no prefix). */
+int pscan_file(struct pscan *s, const char *path, const char *filter,
+               unsigned mtu, char *err, size_t errlen);
+
+/* Text form of an address of a flow (IPv4 or IPv6). */
+const char *pscan_addr(const struct pflow *f, const uint8_t *addr, char *buf,
+                       size_t len);
+
+void pscan_free(struct pscan *s);
+
+#endif

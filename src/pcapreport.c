@@ -1,0 +1,253 @@
+/* pcapreport.c: gput-pcap's table, CSV and JSON. */
+#include "pcapreport.h"
+
+#include <arpa/inet.h>
+#include <inttypes.h>
+
+/* What --link adds to a flow. */
+struct linkfig {
+	int    has_expected, has_ratio;
+	double link_mbit, expected_mbit, ratio;
+};
+
+static void
+link_figures(const struct pscan_flow *r, double link_bps, struct linkfig *l)
+{
+	l->link_mbit = link_bps / 1e6;
+	l->has_expected = link_bps > 0 && r->has_eta;
+	l->expected_mbit = l->has_expected ? r->eta * l->link_mbit : 0;
+	l->has_ratio = l->has_expected && r->has_goodput && l->expected_mbit > 0;
+	l->ratio = l->has_ratio ? r->goodput_bps / 1e6 / l->expected_mbit : 0;
+}
+
+static const char *
+proto_name(const struct pflow *f, int upper)
+{
+	if (f->proto == 6)
+		return upper ? "TCP" : "tcp";
+	return upper ? "UDP" : "udp";
+}
+
+/* ---- table ---- */
+
+static void
+table_flow(FILE *f, const struct pscan_flow *r, size_t n, double link_bps)
+{
+	const struct pflow_dir *d = r->data, *v = r->rev;
+	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
+	const char *lb = r->f->ipv == 6 ? "[" : "", *rb = r->f->ipv == 6 ? "]" : "";
+	struct linkfig l;
+
+	link_figures(r, link_bps, &l);
+	fprintf(f, "flow %zu: %s %s%s%s:%u -> %s%s%s:%u\n", n,
+	        proto_name(r->f, 1), lb, pscan_addr(r->f, r->src, a, sizeof(a)),
+	        rb, r->sport, lb, pscan_addr(r->f, r->dst, b, sizeof(b)), rb,
+	        r->dport);
+	fprintf(f, "  packets        %" PRIu64 " (%" PRIu64 " with new payload, "
+	        "%" PRIu64 " retransmitted, %" PRIu64 " fragments)\n",
+	        d->packets, d->data_packets, d->retrans_packets, d->fragments);
+	fprintf(f, "  payload        %" PRIu64 " bytes\n", d->payload);
+	fprintf(f, "  retransmitted  %" PRIu64 " bytes\n", d->retrans);
+	if (d->markers > 0)
+		fprintf(f, "  end markers    %" PRIu64 " bytes in %" PRIu64
+		        " gput UDP end markers (not payload)\n", d->marker_bytes,
+		        d->markers);
+	fprintf(f, "  headers        L4 %" PRIu64 ", L3 %" PRIu64 ", L2 %" PRIu64
+	        ", padding %" PRIu64 ", L1 %" PRIu64 " bytes\n",
+	        d->l4, d->l3, d->l2, d->pad, d->l1);
+	fprintf(f, "  wire           %" PRIu64 " bytes (%" PRIu64 " in data "
+	        "frames)\n", d->wire, d->data_wire);
+	if (r->has_eta)
+		fprintf(f, "  eta            %.4f\n", r->eta);
+	else
+		fprintf(f, "  eta            - (no frame with new payload)\n");
+	if (r->has_goodput)
+		fprintf(f, "  goodput        %.4f MBit/s over %.6f s\n",
+		        r->goodput_bps / 1e6, r->duration_s);
+	else
+		fprintf(f, "  goodput        - (fewer than two data frames)\n");
+	if (l.has_expected)
+		fprintf(f, "  expected       %.4f MBit/s on a %g MBit/s link\n",
+		        l.expected_mbit, l.link_mbit);
+	if (l.has_ratio)
+		fprintf(f, "  ratio          %.4f (goodput / expected)\n", l.ratio);
+	fprintf(f, "  reverse        %" PRIu64 " packets, %" PRIu64 " payload "
+	        "bytes, %" PRIu64 " wire bytes\n", v->packets, v->payload,
+	        v->wire);
+}
+
+void
+preport_table(FILE *f, const struct pscan *s, const char *file,
+              double link_bps)
+{
+	size_t i;
+
+	fprintf(f, "capture %s: %" PRIu64 " packets (%" PRIu64 " not TCP/UDP), "
+	        "link type %s, MTU %u\n", file, s->packets, s->other,
+	        s->linkname, s->mtu);
+	for (i = 0; i < s->nflows; i++)
+		table_flow(f, &s->flows[i], i + 1, link_bps);
+}
+
+/* ---- CSV ---- */
+
+static const char csv_header[] =
+	"flow,proto,ip_version,src,sport,dst,dport,packets,data_packets,"
+	"retrans_packets,fragments,payload_bytes,retrans_bytes,l4_bytes,"
+	"l3_bytes,l2_bytes,pad_bytes,l1_bytes,wire_bytes,data_wire_bytes,"
+	"missing_bytes,eta,duration_s,goodput_mbit,link_mbit,expected_mbit,"
+	"ratio,rev_packets,rev_payload_bytes,rev_wire_bytes,markers,"
+	"marker_bytes\n";
+
+/* A number, or nothing when it is undefined. */
+static void
+csv_num(FILE *f, int has, int prec, double v)
+{
+	if (has)
+		fprintf(f, "%.*f", prec, v);
+	fputc(',', f);
+}
+
+void
+preport_csv(FILE *f, const struct pscan *s, double link_bps)
+{
+	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
+	size_t i;
+
+	fputs(csv_header, f);
+	for (i = 0; i < s->nflows; i++) {
+		const struct pscan_flow *r = &s->flows[i];
+		const struct pflow_dir *d = r->data, *v = r->rev;
+		struct linkfig l;
+
+		link_figures(r, link_bps, &l);
+		fprintf(f, "%zu,%s,%d,%s,%u,%s,%u,%" PRIu64 ",%" PRIu64 ",%"
+		        PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+		        ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%"
+		        PRIu64 ",%" PRIu64 ",%" PRIu64 ",", i + 1,
+		        proto_name(r->f, 0), r->f->ipv,
+		        pscan_addr(r->f, r->src, a, sizeof(a)), r->sport,
+		        pscan_addr(r->f, r->dst, b, sizeof(b)), r->dport,
+		        d->packets, d->data_packets, d->retrans_packets,
+		        d->fragments, d->payload, d->retrans, d->l4, d->l3, d->l2,
+		        d->pad, d->l1, d->wire, d->data_wire, r->missing);
+		csv_num(f, r->has_eta, 6, r->eta);
+		csv_num(f, r->has_goodput, 9, r->duration_s);
+		csv_num(f, r->has_goodput, 6, r->goodput_bps / 1e6);
+		csv_num(f, link_bps > 0, 6, l.link_mbit);
+		csv_num(f, l.has_expected, 6, l.expected_mbit);
+		csv_num(f, l.has_ratio, 6, l.ratio);
+		fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%"
+		        PRIu64 "\n", v->packets, v->payload, v->wire, d->markers,
+		        d->marker_bytes);
+	}
+}
+
+/* ---- JSON ---- */
+
+static void
+json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* "name": number or null, then the separator. */
+static void
+json_num(FILE *f, const char *name, int has, int prec, double v,
+         const char *sep)
+{
+	fprintf(f, "\"%s\": ", name);
+	if (has)
+		fprintf(f, "%.*f", prec, v);
+	else
+		fputs("null", f);
+	fputs(sep, f);
+}
+
+static void
+json_flow(FILE *f, const struct pscan_flow *r, size_t n, double link_bps)
+{
+	const struct pflow_dir *d = r->data, *v = r->rev;
+	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
+	struct linkfig l;
+
+	link_figures(r, link_bps, &l);
+	fprintf(f, "    {\"flow\": %zu, \"proto\": \"%s\", \"ip_version\": %d, "
+	        "\"src\": \"%s\", \"sport\": %u, \"dst\": \"%s\", \"dport\": %u,\n",
+	        n, proto_name(r->f, 0), r->f->ipv,
+	        pscan_addr(r->f, r->src, a, sizeof(a)), r->sport,
+	        pscan_addr(r->f, r->dst, b, sizeof(b)), r->dport);
+	fprintf(f, "     \"packets\": %" PRIu64 ", \"data_packets\": %" PRIu64
+	        ", \"retrans_packets\": %" PRIu64 ", \"fragments\": %" PRIu64
+	        ", \"markers\": %" PRIu64 ",\n", d->packets, d->data_packets,
+	        d->retrans_packets, d->fragments, d->markers);
+	fprintf(f, "     \"payload_bytes\": %" PRIu64 ", \"retrans_bytes\": %"
+	        PRIu64 ", \"missing_bytes\": %" PRIu64 ", \"marker_bytes\": %"
+	        PRIu64 ",\n", d->payload, d->retrans, r->missing,
+	        d->marker_bytes);
+	fprintf(f, "     \"l4_bytes\": %" PRIu64 ", \"l3_bytes\": %" PRIu64
+	        ", \"l2_bytes\": %" PRIu64 ", \"pad_bytes\": %" PRIu64
+	        ", \"l1_bytes\": %" PRIu64 ",\n", d->l4, d->l3, d->l2, d->pad,
+	        d->l1);
+	fprintf(f, "     \"wire_bytes\": %" PRIu64 ", \"data_wire_bytes\": %"
+	        PRIu64 ",\n     ", d->wire, d->data_wire);
+	json_num(f, "eta", r->has_eta, 6, r->eta, ", ");
+	json_num(f, "duration_s", r->has_goodput, 9, r->duration_s, ", ");
+	json_num(f, "goodput_mbit", r->has_goodput, 6,
+	         r->goodput_bps / 1e6, ",\n     ");
+	if (link_bps > 0) {
+		json_num(f, "link_mbit", 1, 6, l.link_mbit, ", ");
+		json_num(f, "expected_mbit", l.has_expected, 6,
+		         l.expected_mbit, ", ");
+		json_num(f, "ratio", l.has_ratio, 6, l.ratio, ",\n     ");
+	}
+	fprintf(f, "\"reverse\": {\"packets\": %" PRIu64 ", \"payload_bytes\": %"
+	        PRIu64 ", \"wire_bytes\": %" PRIu64 "}}", v->packets, v->payload,
+	        v->wire);
+}
+
+void
+preport_json(FILE *f, const struct pscan *s, const char *file,
+             double link_bps)
+{
+	size_t i;
+
+	fputs("{\n  \"file\": ", f);
+	json_str(f, file);
+	fprintf(f, ",\n  \"link_type\": \"%s\", \"mtu\": %u, \"packets\": %"
+	        PRIu64 ", \"other_packets\": %" PRIu64 ",\n  ", s->linkname,
+	        s->mtu, s->packets, s->other);
+	json_num(f, "link_mbit", link_bps > 0, 6, link_bps / 1e6, ",\n");
+	fputs("  \"flows\": [", f);
+	for (i = 0; i < s->nflows; i++) {
+		fputs(i == 0 ? "\n" : ",\n", f);
+		json_flow(f, &s->flows[i], i + 1, link_bps);
+	}
+	fputs(s->nflows > 0 ? "\n  ],\n" : "],\n", f);
+	fputs("  \"warnings\": [", f);
+	for (i = 0; i < s->nwarnings; i++) {
+		fputs(i == 0 ? "\n    " : ",\n    ", f);
+		json_str(f, s->warnings[i]);
+	}
+	fputs(s->nwarnings > 0 ? "\n  ]\n}\n" : "]\n}\n", f);
+}
+
+void
+preport_warnings(FILE *f, const struct pscan *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nwarnings; i++)
+		fprintf(f, "gput-pcap: warning: %s\n", s->warnings[i]);
+}

@@ -1,0 +1,146 @@
+#!/bin/sh
+# Live: capture real loopback gput transfers (TCP, then UDP) with tcpdump and
+# check that gput-pcap finds the data flow and exactly gput's Bytes in it.
+. "$(dirname "$0")/lib.sh"
+
+if [ "$(id -u)" -ne 0 ]; then
+	skip "live pcap (capturing on lo needs root; run make check as root)"
+	t_done
+fi
+if ! command -v tcpdump >/dev/null 2>&1; then
+	skip "live pcap (tcpdump is not installed: apt-get install tcpdump)"
+	t_done
+fi
+if [ ! -x "$GPUT" ] || [ ! -x "$GPUT_PCAP" ]; then
+	skip "live pcap ($GPUT or $GPUT_PCAP is not built)"
+	t_done
+fi
+
+CAP="$T_TMP/lo.pcap"
+CSV="$T_TMP/flows.csv"
+
+start_daemon || { fail "daemon announces its port"; t_done; }
+
+# -U writes every packet as it comes, so the file can be read while tcpdump
+# runs; "listening on" is printed once the capture is active. Headers are
+# enough (gput-pcap takes sizes from them): -s 128 and a large buffer keep
+# the kernel from dropping packets when other traffic runs on lo.
+tcpdump -i lo -U -s 128 -B 32768 -w "$CAP" host 127.0.0.1 and tcp \
+	2>"$T_TMP/tcpdump.err" >/dev/null &
+TD=$!
+T_PIDS="$T_PIDS $TD"
+if ! wait_for_line "$T_TMP/tcpdump.err" 'listening on' 5; then
+	fail "tcpdump starts capturing on lo"; cat "$T_TMP/tcpdump.err"; t_done
+fi
+
+run_t 30 "$GPUT" -v -T -n 1000 -l 1448 -p "$D_PORT" 127.0.0.1
+eq "gput transfer: exit status" "$RC" 0
+BYTES=$(field 1 2)
+eq "gput transfer: partner Bytes" "$BYTES" 1448000
+# -v names the data connection ("data tcp A port S -> B port D"); without
+# it, the flow with the most payload is taken, which is gput's when no
+# other traffic runs on lo
+PORTS=$(sed -n 's/.*data tcp [^ ]* port \([0-9]*\) -> [^ ]* port \([0-9]*\).*/\1,\2/p' "$ERR")
+PORTS=${PORTS:-any}
+
+# The CSV row (0 = none) of the data flow in file $1.
+data_row() {
+	awk -F, -v p="$PORTS" 'NR > 1 && (p == "any" || $5 "," $7 == p) { print NR - 1; exit }' "$1"
+}
+row() { awk -F, -v n="$1" -v c="$2" 'NR == n + 1 { print $c }' "$OUT"; }
+
+# The capture is complete once the data flow holds every byte gput counted;
+# poll gput-pcap until then (a read may hit a record tcpdump is writing).
+complete() {
+	"$GPUT_PCAP" --csv "$CAP" >"$CSV" 2>/dev/null || return 1
+	_r=$(data_row "$CSV")
+	[ -n "$_r" ] && [ "$(awk -F, -v n="$_r" 'NR == n + 1 { print $12 }' "$CSV")" = "$BYTES" ]
+}
+wait_until 10 complete
+kill "$TD" 2>/dev/null
+wait "$TD" 2>/dev/null
+
+run_t 10 "$GPUT_PCAP" --csv --link 10G "$CAP"
+eq "gput-pcap: exit status" "$RC" 0
+R=$(data_row "$OUT")
+R=${R:-0}
+check "gput-pcap: finds the data flow ($PORTS)" [ "$R" -gt 0 ]
+eq "gput-pcap: data flow is TCP" "$(row "$R" 2)" tcp
+eq "gput-pcap: its payload bytes equal gput's Bytes" "$(row "$R" 12)" "$BYTES"
+eq "gput-pcap: no retransmitted bytes on loopback" "$(row "$R" 13)" 0
+not_ctl() { [ "$(row "$R" 5)" != "$D_PORT" ] && [ "$(row "$R" 7)" != "$D_PORT" ]; }
+check "gput-pcap: the data flow is not the control connection" not_ctl
+CTL=$(awk -F, -v p="$D_PORT" 'NR > 1 && ($5 == p || $7 == p) { print $1; exit }' "$OUT")
+ctl_later() { [ -n "$CTL" ] && [ "$CTL" -gt "$R" ]; }
+check "gput-pcap: the control connection is a separate flow, listed after" ctl_later
+eta_ok() { awk -F, -v n="$R" 'NR == n + 1 && $22 > 0.9 && $22 < 1 && $24 > 0 { ok = 1 } END { exit !ok }' "$OUT"; }
+check "gput-pcap: eta and goodput are numbers" eta_ok
+
+run_t 10 "$GPUT_PCAP" --json "$CAP"
+eq "gput-pcap --json: exit status" "$RC" 0
+if command -v python3 >/dev/null 2>&1; then
+	check "gput-pcap --json: valid JSON, same payload, warnings array" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = d["flows"][int(sys.argv[3]) - 1]
+sys.exit(f["payload_bytes"] != int(sys.argv[2]) or not isinstance(d["warnings"], list))' "$OUT" "$BYTES" "$R"
+else
+	skip "gput-pcap --json: JSON check (python3 is not installed)"
+fi
+
+# UDP: the sender follows its 200 datagrams with three 32-byte end markers;
+# gput-pcap counts them apart, so the flow's payload is exactly the
+# receiver's Bytes and its eta the model's. The remote -w 4096 (4 MiB
+# receive buffer) keeps the partner from dropping datagrams.
+# The partner keeps its socket open until the client is done, so all three
+# markers reach the wire; gput-pcap's count is also checked against
+# tcpdump's own filter on the same file (magic "GPUE" after the UDP header,
+# UDP length 8 + 32).
+# --immediate-mode: packets reach the file as they arrive, so stopping
+# tcpdump cannot lose the last ones (the markers) in its buffer; -Z root:
+# T_TMP is root's alone.
+UCAP="$T_TMP/lo-udp.pcap"
+tcpdump -i lo -U --immediate-mode -Z root -s 128 -B 32768 -w "$UCAP" \
+	host 127.0.0.1 and udp 2>"$T_TMP/tcpdump-udp.err" >/dev/null &
+TD=$!
+T_PIDS="$T_PIDS $TD"
+if ! wait_for_line "$T_TMP/tcpdump-udp.err" 'listening on' 5; then
+	fail "tcpdump starts capturing UDP on lo"; cat "$T_TMP/tcpdump-udp.err"; t_done
+fi
+run_t 30 "$GPUT" -v -u -n 200 -l 1000 -p "$D_PORT" 127.0.0.1 -w 4096
+eq "gput UDP transfer: exit status" "$RC" 0
+BYTES=$(field 1 2)
+eq "gput UDP transfer: partner Bytes" "$BYTES" 200000
+eq "gput UDP transfer: sender Calls, 200 + 3 markers" "$(field l 7)" 203
+PORTS=$(sed -n 's/.*data udp [^ ]* port \([0-9]*\) -> [^ ]* port \([0-9]*\).*/\1,\2/p' "$ERR")
+PORTS=${PORTS:-any}
+ETA=$("$GPUT" --predict -u -l 1000 | awk '$1 == "eta" { print $2 }')
+
+# Complete once the data flow holds every byte and the three markers.
+udp_complete() {
+	"$GPUT_PCAP" --csv "$UCAP" >"$CSV" 2>/dev/null || return 1
+	_r=$(data_row "$CSV")
+	[ -n "$_r" ] && awk -F, -v n="$_r" -v b="$BYTES" \
+	    'NR == n + 1 { ok = $12 == b && $31 == 3 } END { exit !ok }' "$CSV"
+}
+wait_until 10 udp_complete
+kill "$TD" 2>/dev/null
+wait "$TD" 2>/dev/null
+
+run_t 10 "$GPUT_PCAP" --csv "$UCAP"
+eq "gput-pcap UDP: exit status" "$RC" 0
+R=$(data_row "$OUT")
+R=${R:-0}
+check "gput-pcap UDP: finds the data flow ($PORTS)" [ "$R" -gt 0 ]
+eq "gput-pcap UDP: data flow is UDP" "$(row "$R" 2)" udp
+eq "gput-pcap UDP: its payload bytes equal gput's Bytes" "$(row "$R" 12)" "$BYTES"
+eq "gput-pcap UDP: 200 data frames" "$(row "$R" 9)" 200
+MKF='udp[4:2] = 40 and udp[8:4] = 0x47505545'
+[ "$PORTS" = any ] || MKF="$MKF and src port ${PORTS%,*} and dst port ${PORTS#*,}"
+MK=$(tcpdump -nn -r "$UCAP" "$MKF" 2>/dev/null | wc -l)
+eq "tcpdump: 3 gput end markers in the capture" "$MK" 3
+eq "gput-pcap UDP: end markers, as tcpdump counts them" "$(row "$R" 31)" "$MK"
+eq "gput-pcap UDP: 32 marker bytes each" "$(row "$R" 32)" "$((MK * 32))"
+eq "gput-pcap UDP: eta equals the model's" \
+	"$(awk -v e="$(row "$R" 22)" 'BEGIN { printf "%.4f", e }')" "$ETA"
+t_done

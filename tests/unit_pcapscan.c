@@ -1,0 +1,960 @@
+/* unit_pcapscan.c: captures built frame by frame and written with
+ * pcap_dump, read back through pscan_file(), every number checked.
+ * `unit_pcapscan --captures DIR` only writes the captures (for the golden
+ * test and tests/golden/regen.sh). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <math.h>
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pcapscan.h"
+
+#define T0     1700000000000000000LL  /* first timestamp, ns */
+#define FT_10M(wire) ((int64_t)(wire) * 800)  /* ns a frame takes on 10 Mb/s */
+
+/* ---- frames ---- */
+
+/* What to put in one frame. */
+struct spec {
+	int      dlt;
+	int      tags, qinq, pppoe;
+	int      v6;
+	int      proto;         /* 6 or 17 */
+	const char *src, *dst;
+	uint16_t sport, dport;
+	uint32_t seq;
+	uint8_t  flags;         /* TCP flags; ACK is always set */
+	unsigned tcp_opts;
+	unsigned ip_opts;
+	unsigned payload;       /* application bytes */
+	/* IPv4 fragments: l4 bytes (UDP header + data) this fragment carries,
+	 * the offset in 8-byte units, more-fragments; udp_len the datagram's */
+	int      frag;
+	unsigned frag_bytes, frag_off8, mf, udp_len;
+	uint16_t id;
+	int      bad_ihl, bad_doff;  /* malformed on purpose */
+	unsigned bad_total;
+	unsigned pad_to;        /* pad the captured frame with a trailer */
+	unsigned cut_to;        /* a frame that really was this short */
+	const uint8_t *head;    /* the first payload bytes (the rest is 'x') */
+	size_t   head_len;
+};
+
+static void
+put16(uint8_t *b, uint16_t v)
+{
+	b[0] = (uint8_t)(v >> 8);
+	b[1] = (uint8_t)v;
+}
+
+static void
+put32(uint8_t *b, uint32_t v)
+{
+	put16(b, (uint16_t)(v >> 16));
+	put16(b + 2, (uint16_t)v);
+}
+
+/* The link header for s; returns its length. */
+static size_t
+put_link(uint8_t *b, const struct spec *s)
+{
+	uint16_t type = s->v6 ? 0x86dd : 0x0800;
+	size_t n = 0;
+	int i;
+
+	switch (s->dlt) {
+	case DLT_EN10MB:
+		memset(b, 0, 12);
+		b[5] = 1, b[11] = 2;
+		n = 12;
+		if (s->qinq)
+			put16(b + n, 0x88a8), put16(b + n + 2, 100), n += 4;
+		for (i = 0; i < s->tags; i++)
+			put16(b + n, 0x8100), put16(b + n + 2, 10), n += 4;
+		if (s->pppoe) {
+			put16(b + n, 0x8864);
+			b[n + 2] = 0x11, b[n + 3] = 0;
+			put16(b + n + 4, 7);
+			put16(b + n + 8, s->v6 ? 0x0057 : 0x0021);
+			return n + 10;
+		}
+		put16(b + n, type);
+		return n + 2;
+	case DLT_LINUX_SLL:
+		memset(b, 0, 16);
+		put16(b + 2, 1);
+		put16(b + 14, type);
+		return 16;
+	case DLT_LINUX_SLL2:
+		memset(b, 0, 20);
+		put16(b, type);
+		put16(b + 8, 1);
+		return 20;
+	case DLT_NULL:  /* host byte order (little-endian here) */
+		memset(b, 0, 4);
+		b[0] = s->v6 ? 30 : 2;
+		return 4;
+	case DLT_LOOP:
+		put32(b, s->v6 ? 24 : 2);
+		return 4;
+	default:
+		return 0;
+	}
+}
+
+static void
+put_addr(uint8_t *b, int v6, const char *a)
+{
+	assert_int_equal(inet_pton(v6 ? AF_INET6 : AF_INET, a, b), 1);
+}
+
+static size_t
+put_ip(uint8_t *b, const struct spec *s, unsigned l4len)
+{
+	unsigned hl = s->v6 ? 40 : 20 + s->ip_opts;
+
+	memset(b, 0, hl);
+	if (s->v6) {
+		b[0] = 0x60;
+		put16(b + 4, (uint16_t)l4len);
+		b[6] = (uint8_t)s->proto;
+		b[7] = 64;
+		put_addr(b + 8, 1, s->src);
+		put_addr(b + 24, 1, s->dst);
+		return 40;
+	}
+	b[0] = (uint8_t)(0x40 | (s->bad_ihl ? 15 : hl / 4));
+	put16(b + 2, (uint16_t)(s->bad_total ? s->bad_total : hl + l4len));
+	put16(b + 4, s->id);
+	put16(b + 6, (uint16_t)(s->frag ? (s->mf ? 0x2000 : 0) | s->frag_off8
+	                                : 0x4000));
+	b[8] = 64;
+	b[9] = (uint8_t)s->proto;
+	put_addr(b + 12, 0, s->src);
+	put_addr(b + 16, 0, s->dst);
+	if (s->ip_opts > 0)
+		memset(b + 20, 1, s->ip_opts);  /* NOPs */
+	return hl;
+}
+
+/* Build the frame for s into b; returns the frame's length. */
+static size_t
+build(uint8_t *b, const struct spec *s)
+{
+	size_t n = put_link(b, s);
+	unsigned l4 = s->proto == 6 ? 20 + s->tcp_opts : 8;
+	unsigned l4len = s->frag ? s->frag_bytes : l4 + s->payload;
+	uint8_t *t;
+
+	n += put_ip(b + n, s, l4len);
+	t = b + n;
+	memset(t, 'x', l4len);
+	if (s->frag && s->frag_off8 > 0)
+		return n + l4len;
+	put16(t, s->sport);
+	put16(t + 2, s->dport);
+	if (s->proto == 6) {
+		put32(t + 4, s->seq);
+		put32(t + 8, 1);
+		t[12] = (uint8_t)((s->bad_doff ? 15 : l4 / 4) << 4);
+		t[13] = (uint8_t)(0x10 | s->flags);
+		if (s->tcp_opts == 12)  /* NOP NOP timestamps, RFC 7323 */
+			memcpy(t + 20, "\x01\x01\x08\x0a\0\0\0\1\0\0\0\2", 12);
+	} else {
+		put16(t + 4, (uint16_t)(s->frag ? s->udp_len : l4len));
+		put16(t + 6, 0);
+	}
+	if (s->head != NULL)
+		memcpy(t + l4, s->head, s->head_len < l4len - l4 ? s->head_len :
+		       l4len - l4);
+	n += l4len;
+	if (s->pad_to > n) {
+		memset(b + n, 0, s->pad_to - n);
+		n = s->pad_to;
+	}
+	return s->cut_to > 0 && s->cut_to < n ? s->cut_to : n;
+}
+
+/* ---- captures ---- */
+
+struct cap {
+	pcap_t        *p;
+	pcap_dumper_t *d;
+	int            snaplen;
+	uint8_t        buf[70000];
+};
+
+static void
+cap_open(struct cap *c, const char *dir, const char *name, int dlt,
+         int snaplen)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	c->snaplen = snaplen;
+	c->p = pcap_open_dead_with_tstamp_precision(dlt, snaplen,
+	                                            PCAP_TSTAMP_PRECISION_NANO);
+	assert_non_null(c->p);
+	c->d = pcap_dump_open(c->p, path);
+	assert_non_null(c->d);
+}
+
+static void
+cap_put(struct cap *c, const struct spec *s, int64_t ts)
+{
+	struct pcap_pkthdr h;
+	size_t n = build(c->buf, s);
+
+	h.ts.tv_sec = ts / 1000000000;
+	h.ts.tv_usec = ts % 1000000000;  /* nanoseconds in a NANO dumper */
+	h.len = (bpf_u_int32)n;
+	h.caplen = (bpf_u_int32)(n < (size_t)c->snaplen ? n : (size_t)c->snaplen);
+	pcap_dump((u_char *)c->d, &h, c->buf);
+}
+
+static void
+cap_close(struct cap *c)
+{
+	pcap_dump_close(c->d);
+	pcap_close(c->p);
+}
+
+static struct spec
+tcp4(int dlt, uint32_t seq, unsigned payload, unsigned opts)
+{
+	struct spec s = { .dlt = dlt, .proto = 6, .src = "10.0.0.1",
+	                  .dst = "10.0.0.2", .sport = 40000, .dport = 5038,
+	                  .seq = seq, .tcp_opts = opts, .payload = payload };
+	return s;
+}
+
+static struct spec
+ack_of(const struct spec *d)
+{
+	struct spec a = *d;
+
+	a.src = d->dst, a.dst = d->src;
+	a.sport = d->dport, a.dport = d->sport;
+	a.seq = 1, a.payload = 0, a.flags = 0;
+	return a;
+}
+
+/* A TCP transfer: handshake, n full segments of mss bytes back to back at
+ * 10 Mb/s (one frame time apart), an ACK every second segment, FIN. */
+static void
+write_tcp(const char *dir, const char *name, struct spec d, unsigned n,
+          int snaplen)
+{
+	struct cap *c = malloc(sizeof(*c));
+	struct spec syn = d, a = ack_of(&d);
+	uint64_t wire = d.payload + 20 + d.tcp_opts + (d.v6 ? 40 : 20) + 38 +
+	                4u * (unsigned)d.tags + (d.pppoe ? 8 : 0);
+	int64_t t = T0;
+	unsigned i;
+
+	assert_non_null(c);
+	cap_open(c, dir, name, d.dlt, snaplen);
+	syn.seq = 999, syn.payload = 0, syn.flags = PDEC_TCP_SYN;
+	cap_put(c, &syn, t);
+	a.flags = PDEC_TCP_SYN;
+	cap_put(c, &a, t += 100000);
+	syn.flags = 0, syn.seq = 1000;
+	cap_put(c, &syn, t += 100000);
+	a.flags = 0;
+	for (i = 0; i < n; i++) {
+		d.seq = 1000 + i * d.payload;
+		cap_put(c, &d, t += FT_10M(wire));
+		if (i % 2 == 1)
+			cap_put(c, &a, t + 1000);
+	}
+	syn.seq = 1000 + n * d.payload, syn.flags = PDEC_TCP_FIN;
+	cap_put(c, &syn, t += 100000);
+	cap_close(c);
+	free(c);
+}
+
+/* n UDP datagrams of the given size back to back at 10 Mb/s. */
+static void
+write_udp(const char *dir, const char *name, struct spec d, unsigned n,
+          uint64_t wire)
+{
+	struct cap *c = malloc(sizeof(*c));
+	unsigned i;
+
+	assert_non_null(c);
+	cap_open(c, dir, name, d.dlt, 65535);
+	for (i = 0; i < n; i++)
+		cap_put(c, &d, T0 + (int64_t)i * FT_10M(wire));
+	cap_close(c);
+	free(c);
+}
+
+/* UDP datagrams of 8192 bytes in 6 IPv4 fragments each (1480 * 5 + 800
+ * bytes of UDP data); datagram 3 arrives with its last fragment first,
+ * and one fragment of a datagram whose first fragment is missing. */
+static void
+write_frag(const char *dir)
+{
+	struct cap *c = malloc(sizeof(*c));
+	struct spec f = { .dlt = DLT_EN10MB, .proto = 17, .src = "10.0.0.1",
+	                  .dst = "10.0.0.2", .sport = 40001, .dport = 5038,
+	                  .frag = 1, .udp_len = 8200 };
+	int64_t t = T0;
+	unsigned dg, k;
+
+	assert_non_null(c);
+	cap_open(c, dir, "udp_frag.pcap", DLT_EN10MB, 65535);
+	for (dg = 0; dg < 10; dg++) {
+		f.id = (uint16_t)(100 + dg);
+		for (k = 0; k < 6; k++) {
+			unsigned j = dg == 3 ? (k + 5) % 6 : k;
+
+			f.frag_off8 = j * 185;
+			f.frag_bytes = j < 5 ? 1480 : 800;
+			f.mf = j < 5;
+			t += FT_10M(j < 5 ? 1538 : 858);  /* stamped at the end */
+			cap_put(c, &f, t);
+		}
+	}
+	f.id = 999, f.frag_off8 = 185, f.frag_bytes = 1480, f.mf = 1;
+	cap_put(c, &f, t);
+	cap_close(c);
+	free(c);
+}
+
+/* Frames that are not what crossed the wire: a 65483-byte TSO "segment"
+ * and snaplen-cut frames (96 bytes), one cut before its TCP header. */
+static void
+write_untrusted(const char *dir)
+{
+	struct cap *c = malloc(sizeof(*c));
+	struct spec d = tcp4(DLT_EN10MB, 1000, 65483, 12);
+
+	assert_non_null(c);
+	cap_open(c, dir, "tso.pcap", DLT_EN10MB, 262144);
+	cap_put(c, &d, T0);
+	d.seq += 65483;
+	cap_put(c, &d, T0 + 1000000);
+	cap_close(c);
+	cap_open(c, dir, "snaplen.pcap", DLT_EN10MB, 96);
+	d.payload = 1448;
+	for (d.seq = 1000; d.seq < 1000 + 4 * 1448; d.seq += 1448)
+		cap_put(c, &d, T0 + d.seq * 1000LL);
+	cap_close(c);
+	cap_open(c, dir, "snaplen40.pcap", DLT_EN10MB, 40);
+	cap_put(c, &d, T0);
+	cap_close(c);
+	free(c);
+}
+
+/* A retransmitted segment, a segment missing from the capture, and data
+ * both ways on a second flow. */
+static void
+write_tcp_odd(const char *dir)
+{
+	struct cap *c = malloc(sizeof(*c));
+	struct spec d = tcp4(DLT_EN10MB, 0, 1448, 12), r;
+	static const unsigned order[] = { 0, 1, 2, 1, 3, 5, 6 };  /* 4 lost */
+	int64_t t = T0;
+	unsigned i;
+
+	assert_non_null(c);
+	cap_open(c, dir, "tcp_odd.pcap", DLT_EN10MB, 65535);
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		d.seq = 5000 + order[i] * 1448;
+		cap_put(c, &d, t += 1000000);
+	}
+	d.sport = 40002, d.dport = 80;
+	r = ack_of(&d);
+	r.payload = 1000;
+	for (i = 0; i < 12; i++) {
+		d.seq = 1 + i * 1448, r.seq = 1 + i * 1000;
+		cap_put(c, &d, t += 1000000);
+		cap_put(c, &r, t += 1000000);
+	}
+	cap_close(c);
+	free(c);
+}
+
+/* Small datagrams: 4 bytes over Ethernet with the receiver's padding
+ * trailer, 10 bytes over SLL without; IPv4 options; RAW, NULL, LOOP. */
+static void
+write_small(const char *dir)
+{
+	struct cap *c = malloc(sizeof(*c));
+	struct spec u = { .dlt = DLT_EN10MB, .proto = 17, .src = "192.168.1.1",
+	                  .dst = "192.168.1.2", .sport = 9, .dport = 9,
+	                  .payload = 4, .pad_to = 60 };
+	struct spec t = tcp4(DLT_RAW, 1, 1000, 0);
+	int i;
+
+	assert_non_null(c);
+	cap_open(c, dir, "udp_small.pcap", DLT_EN10MB, 65535);
+	for (i = 0; i < 10; i++)
+		cap_put(c, &u, T0 + i * FT_10M(84));
+	cap_close(c);
+	cap_open(c, dir, "sll_small.pcap", DLT_LINUX_SLL, 65535);
+	u.dlt = DLT_LINUX_SLL, u.payload = 10, u.pad_to = 0;
+	for (i = 0; i < 10; i++)
+		cap_put(c, &u, T0 + i * FT_10M(84));
+	cap_close(c);
+	cap_open(c, dir, "raw_ipopts.pcap", DLT_RAW, 65535);
+	t.ip_opts = 8;
+	for (i = 0; i < 4; i++, t.seq += 1000)
+		cap_put(c, &t, T0 + i * 1000000LL);
+	cap_close(c);
+	cap_open(c, dir, "null.pcap", DLT_NULL, 65535);
+	t.dlt = DLT_NULL, t.ip_opts = 0;
+	cap_put(c, &t, T0);
+	cap_close(c);
+	cap_open(c, dir, "loop6.pcap", DLT_LOOP, 65535);
+	u.dlt = DLT_LOOP, u.v6 = 1, u.src = "2001:db8::1", u.dst = "2001:db8::2";
+	cap_put(c, &u, T0);
+	cap_close(c);
+	free(c);
+}
+
+/* A gput UDP end marker (gput(1), UDP end markers): magic, version, index,
+ * two zero bytes, datagrams and bytes sent (big-endian), zeros to 32. */
+static void
+put_marker(uint8_t *b, const char *magic, uint8_t ver, uint8_t idx,
+           uint64_t dgrams, uint64_t bytes)
+{
+	memset(b, 0, 32);
+	memcpy(b, magic, 4);
+	b[4] = ver;
+	b[5] = idx;
+	put32(b + 8, (uint32_t)(dgrams >> 32));
+	put32(b + 12, (uint32_t)dgrams);
+	put32(b + 16, (uint32_t)(bytes >> 32));
+	put32(b + 20, (uint32_t)bytes);
+}
+
+/* A gput UDP run of 10 datagrams of 1000 bytes, back to back at 10 Mb/s,
+ * then its 3 end markers 2 ms apart. After datagram 4 come a 32-byte
+ * datagram that is not a marker ("GPUX") and a marker with 4 bytes of IPv4
+ * options. Written twice: udp_markers.pcap with a snaplen of 48, which keeps
+ * exactly the 6 bytes of a marker that identify it (14 + 20 + 8 + 6) but
+ * cuts the one with IP options before its magic, so that one counts as
+ * data; and udp_markers_full.pcap, uncut, where it is a marker. */
+static void
+write_markers(const char *dir)
+{
+	struct cap *c = malloc(sizeof(*c));
+	struct spec d = { .dlt = DLT_EN10MB, .proto = 17, .src = "10.0.0.1",
+	                  .dst = "10.0.0.2", .sport = 40003, .dport = 5038,
+	                  .payload = 1000 };
+	struct spec m = d, x = d, o = d;
+	uint8_t mk[32], bad[32], cut[32];
+	static const char *const names[] = { "udp_markers.pcap",
+	                                     "udp_markers_full.pcap" };
+	static const int snaplens[] = { 48, 65535 };
+	int64_t t;
+	unsigned i, k;
+
+	assert_non_null(c);
+	m.payload = x.payload = o.payload = 32;
+	m.head = mk, m.head_len = sizeof(mk);
+	put_marker(bad, "GPUX", 1, 1, 10, 10000);
+	x.head = bad, x.head_len = sizeof(bad);
+	put_marker(cut, "GPUE", 1, 1, 10, 10000);
+	o.head = cut, o.head_len = sizeof(cut), o.ip_opts = 4;
+	for (k = 0; k < 2; k++) {
+		cap_open(c, dir, names[k], DLT_EN10MB, snaplens[k]);
+		t = T0;
+		for (i = 0; i < 10; i++) {
+			cap_put(c, &d, t += FT_10M(1066));
+			if (i == 4) {
+				cap_put(c, &x, t += FT_10M(98));
+				cap_put(c, &o, t += FT_10M(102));
+			}
+		}
+		for (i = 1; i <= 3; i++) {
+			put_marker(mk, "GPUE", 1, (uint8_t)i, 10, 10000);
+			cap_put(c, &m, t += 2000000);
+		}
+		cap_close(c);
+	}
+	free(c);
+}
+
+/* Captures that must be refused, each with its own error. */
+static void
+write_bad(const char *dir)
+{
+	struct cap *c = malloc(sizeof(*c));
+	struct spec d = tcp4(DLT_EN10MB, 1, 100, 0);
+	char path[512];
+	FILE *f;
+
+	assert_non_null(c);
+	snprintf(path, sizeof(path), "%s/bad_text.pcap", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("this is not a capture\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/bad_empty.pcap", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fclose(f);
+	cap_open(c, dir, "bad_nopackets.pcap", DLT_EN10MB, 65535);
+	cap_close(c);
+	cap_open(c, dir, "bad_linktype.pcap", DLT_IEEE802_11, 65535);
+	cap_close(c);
+	cap_open(c, dir, "bad_truncated.pcap", DLT_EN10MB, 65535);
+	cap_put(c, &d, T0);
+	cap_put(c, &d, T0 + 1000);
+	cap_close(c);
+	snprintf(path, sizeof(path), "%s/bad_truncated.pcap", dir);
+	assert_int_equal(truncate(path, 24 + 2 * 16 + 154 + 50), 0);
+	d.bad_ihl = 1, d.payload = 0, d.bad_total = 40;
+	cap_open(c, dir, "bad_ihl.pcap", DLT_EN10MB, 65535);
+	cap_put(c, &d, T0);
+	cap_close(c);
+	d.bad_ihl = 0, d.bad_total = 0, d.bad_doff = 1;
+	cap_open(c, dir, "bad_doff.pcap", DLT_EN10MB, 65535);
+	cap_put(c, &d, T0);
+	cap_close(c);
+	d.bad_doff = 0, d.bad_total = 1500;
+	cap_open(c, dir, "bad_iplen.pcap", DLT_EN10MB, 65535);
+	cap_put(c, &d, T0);
+	cap_close(c);
+	d.cut_to = 10;
+	cap_open(c, dir, "bad_short.pcap", DLT_EN10MB, 65535);
+	cap_put(c, &d, T0);
+	cap_close(c);
+	free(c);
+}
+
+/* Every capture the tests and tests/golden/cases use. */
+static void
+write_captures(const char *dir)
+{
+	struct spec d = tcp4(DLT_EN10MB, 0, 1448, 12);
+	struct spec u = { .dlt = DLT_EN10MB, .proto = 17, .src = "10.0.0.1",
+	                  .dst = "10.0.0.2", .sport = 40001, .dport = 5038,
+	                  .payload = 1472 };
+
+	write_tcp(dir, "tcp_ts.pcap", d, 100, 65535);
+	d.tcp_opts = 0, d.payload = 1460;
+	write_tcp(dir, "tcp_nots.pcap", d, 100, 65535);
+	d.tcp_opts = 12, d.payload = 1448, d.tags = 1;
+	write_tcp(dir, "tcp_vlan.pcap", d, 100, 65535);
+	d.tags = 0, d.pppoe = 1, d.payload = 1440;
+	write_tcp(dir, "tcp_pppoe.pcap", d, 100, 65535);
+	d.pppoe = 0, d.dlt = DLT_LINUX_SLL2, d.v6 = 1, d.payload = 1428;
+	d.src = "fd00::1", d.dst = "fd00::2";
+	write_tcp(dir, "tcp6_sll2.pcap", d, 100, 65535);
+	write_udp(dir, "udp1472.pcap", u, 100, 1538);
+	u.qinq = 1, u.tags = 1;
+	write_udp(dir, "udp_qinq.pcap", u, 100, 1546);
+	write_frag(dir);
+	write_untrusted(dir);
+	write_tcp_odd(dir);
+	write_small(dir);
+	write_markers(dir);
+	write_bad(dir);
+}
+
+/* ---- tests ---- */
+
+static char dir[256];
+
+static int
+setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/unit_pcapscan.XXXXXX",
+	         getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (mkdtemp(dir) == NULL)
+		return -1;
+	write_captures(dir);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	char cmd[600];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void
+scan(struct pscan *s, const char *name, const char *filter)
+{
+	char path[512], err[512] = "";
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (pscan_file(s, path, filter, 1500, err, sizeof(err)) != 0)
+		fail_msg("%s: %s", name, err);
+}
+
+/* Expected figures of a flow's data direction. */
+struct want {
+	const char *name;
+	size_t   flow;
+	uint64_t packets, data_packets, retrans_packets, fragments;
+	uint64_t payload, retrans, l4, l3, l2, pad, l1, wire, data_wire;
+	double   eta, goodput_mbit;   /* 4 decimals; goodput < 0: none */
+	uint64_t rev_packets, rev_payload, rev_wire;
+	size_t   nwarnings;
+	uint64_t markers, marker_bytes;
+};
+
+static void
+check_flow(const struct want *w)
+{
+	struct pscan s;
+	const struct pscan_flow *r;
+	const struct pflow_dir *d;
+
+	print_message("%s\n", w->name);
+	scan(&s, w->name, NULL);
+	assert_true(s.nflows > w->flow);
+	r = &s.flows[w->flow];
+	d = r->data;
+	assert_int_equal(d->packets, w->packets);
+	assert_int_equal(d->data_packets, w->data_packets);
+	assert_int_equal(d->retrans_packets, w->retrans_packets);
+	assert_int_equal(d->fragments, w->fragments);
+	assert_int_equal(d->payload, w->payload);
+	assert_int_equal(d->retrans, w->retrans);
+	assert_int_equal(d->l4, w->l4);
+	assert_int_equal(d->l3, w->l3);
+	assert_int_equal(d->l2, w->l2);
+	assert_int_equal(d->pad, w->pad);
+	assert_int_equal(d->l1, w->l1);
+	assert_int_equal(d->wire, w->wire);
+	assert_int_equal(d->data_wire, w->data_wire);
+	assert_int_equal(d->markers, w->markers);
+	assert_int_equal(d->marker_bytes, w->marker_bytes);
+	assert_int_equal(d->payload + d->retrans + d->marker_bytes + d->l4 +
+	                 d->l3 + d->l2 + d->pad + d->l1, d->wire);
+	assert_true(r->has_eta);
+	assert_true(fabs(r->eta - w->eta) < 0.00005);
+	if (w->goodput_mbit < 0)
+		assert_false(r->has_goodput);
+	else
+		assert_true(fabs(r->goodput_bps / 1e6 - w->goodput_mbit) < 0.00005);
+	assert_int_equal(r->rev->packets, w->rev_packets);
+	assert_int_equal(r->rev->payload, w->rev_payload);
+	assert_int_equal(r->rev->wire, w->rev_wire);
+	assert_int_equal(s.nwarnings, w->nwarnings);
+	pscan_free(&s);
+}
+
+static const struct want wants[] = {
+	/* 100 x 1448 + SYN (74 -> 98 wire) + ACK + FIN (66 -> 90);
+	 * L4 32 per segment, 40 on the SYN (options as built: none) */
+	{ "tcp_ts.pcap", 0, 103, 100, 0, 0, 144800, 0,
+	  3200 + 3 * 32, 103 * 20, 103 * 18, 0, 103 * 20, 153800 + 3 * 90,
+	  153800, 0.9415, 9.4148, 51, 0, 51 * 90, 0, 0, 0 },
+	{ "tcp_nots.pcap", 0, 103, 100, 0, 0, 146000, 0,
+	  2000 + 60, 103 * 20, 103 * 18, 3 * 6, 103 * 20,
+	  153800 + 3 * 84, 153800, 0.9493, 9.4928, 51, 0, 51 * 84, 0, 0, 0 },
+	{ "tcp_vlan.pcap", 0, 103, 100, 0, 0, 144800, 0,
+	  3296, 2060, 103 * 22, 0, 2060, 154200 + 3 * 94, 154200,
+	  0.9390, 9.3904, 51, 0, 51 * 94, 0, 0, 0 },
+	{ "tcp_pppoe.pcap", 0, 103, 100, 0, 0, 144000, 0,
+	  3296, 2060, 103 * 26, 0, 2060, 153800 + 3 * 98, 153800,
+	  0.9363, 9.3628, 51, 0, 51 * 98, 0, 0, 0 },
+	{ "tcp6_sll2.pcap", 0, 103, 100, 0, 0, 142800, 0,
+	  3296, 103 * 40, 103 * 18, 0, 2060, 153800 + 3 * 110, 153800,
+	  0.9285, 9.2848, 51, 0, 51 * 110, 0, 0, 0 },
+	{ "udp1472.pcap", 0, 100, 100, 0, 0, 147200, 0, 800, 2000, 1800, 0,
+	  2000, 153800, 153800, 0.9571, 9.5709, 0, 0, 0, 0, 0, 0 },
+	{ "udp_qinq.pcap", 0, 100, 100, 0, 0, 147200, 0, 800, 2000, 2600, 0,
+	  2000, 154600, 154600, 0.9521, 9.5213, 0, 0, 0, 0, 0, 0 },
+	/* 10 datagrams of 6 fragments; 1 orphan fragment warned about.
+	 * Datagram 3's last fragment came first, so the first data frame is
+	 * still datagram 0's first fragment (1472 bytes) */
+	{ "udp_frag.pcap", 0, 60, 60, 0, 60, 81920, 0, 80, 1200, 1080, 0,
+	  1200, 85480, 85480, 0.9584, 9.5838, 0, 0, 0, 1, 0, 0 },
+	{ "udp_small.pcap", 0, 10, 10, 0, 0, 40, 0, 80, 200, 180, 140, 200,
+	  840, 840, 0.0476, 0.4762, 0, 0, 0, 0, 0, 0 },
+	{ "sll_small.pcap", 0, 10, 10, 0, 0, 100, 0, 80, 200, 180, 80, 200,
+	  840, 840, 0.1190, 1.1905, 0, 0, 0, 0, 0, 0 },
+	/* IPv4 options 8 bytes, no TCP options, 1000-byte segments */
+	{ "raw_ipopts.pcap", 0, 4, 4, 0, 0, 4000, 0, 80, 112, 72, 0, 80,
+	  4344, 4344, 0.9208, 8.0000, 0, 0, 0, 0, 0, 0 },
+	/* 4 segments: 0 1 2 1(again) 3 5 6: 1 retransmitted, 4 never seen */
+	{ "tcp_odd.pcap", 1, 7, 6, 1, 0, 6 * 1448, 1448, 224, 140, 126, 0,
+	  140, 7 * 1538, 6 * 1538, 0.9415, 9.6533, 0, 0, 0, 2, 0, 0 },
+	/* 10 x 1000 (1066 wire) + "GPUX" 32 (98) + the marker with IP options
+	 * (102, cut before its magic: data) + 3 markers (98 each). Payload
+	 * 10000 + 32 + 32; the data frames span 9 x 1066 + 98 + 102 = 9794
+	 * byte times after the first, whose 1000 bytes are left out: goodput
+	 * 9064 / 9794 x 10 Mb/s; the markers (2 ms later) are not in it.
+	 * Warning: 15 frames cut by the snaplen */
+	{ "udp_markers.pcap", 0, 15, 12, 0, 0, 10064, 0, 15 * 8,
+	  14 * 20 + 24, 15 * 18, 0, 15 * 20, 10660 + 98 + 102 + 3 * 98,
+	  10660 + 98 + 102, 0.9267, 9.2546, 0, 0, 0, 1, 3, 96 },
+	/* the same uncut: the marker with IP options is a marker, 4 in all */
+	{ "udp_markers_full.pcap", 0, 15, 11, 0, 0, 10032, 0, 15 * 8,
+	  14 * 20 + 24, 15 * 18, 0, 15 * 20, 10660 + 98 + 102 + 3 * 98,
+	  10660 + 98, 0.9325, 9.2220, 0, 0, 0, 0, 4, 128 },
+};
+
+static void
+test_flows(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(wants) / sizeof(wants[0]); i++)
+		check_flow(&wants[i]);
+}
+
+/* Captures that cannot be trusted: still read, with warnings. */
+static void
+test_untrusted(void **state)
+{
+	struct pscan s;
+
+	(void)state;
+	scan(&s, "tso.pcap", NULL);
+	assert_int_equal(s.oversized, 2);
+	assert_int_equal(s.max_ip, 65535);
+	assert_int_equal(s.nflows, 1);
+	assert_int_equal(s.flows[0].data->payload, 2 * 65483);
+	assert_int_equal(s.nwarnings, 1);
+	assert_true(strncmp(s.warnings[0], "frames longer than the 1500-byte "
+	                    "MTU: 2 of 2 (largest IP packet: 65535 bytes); "
+	                    "TSO/GSO/GRO was on", 85) == 0);
+	assert_non_null(strstr(s.warnings[0],
+	                       "ethtool -K IF tso off gso off gro off"));
+	pscan_free(&s);
+
+	scan(&s, "snaplen.pcap", NULL);
+	assert_int_equal(s.cut, 4);
+	assert_int_equal(s.cut_skipped, 0);
+	assert_int_equal(s.flows[0].data->payload, 4 * 1448);
+	assert_int_equal(s.flows[0].data->wire, 4 * 1538);
+	assert_int_equal(s.nwarnings, 1);
+	assert_string_equal(s.warnings[0], "packets cut short by the capture's "
+	                    "snaplen (96 bytes): 4; their sizes are taken from "
+	                    "the IP headers");
+	pscan_free(&s);
+
+	scan(&s, "snaplen40.pcap", NULL);
+	assert_int_equal(s.cut_skipped, 1);
+	assert_int_equal(s.nflows, 0);
+	assert_int_equal(s.nwarnings, 2);
+	assert_string_equal(s.warnings[0], "packets cut by the snaplen (40 "
+	                    "bytes) before their TCP/UDP header, not counted: 1; "
+	                    "capture with tcpdump -s 0");
+	pscan_free(&s);
+
+	scan(&s, "tcp_odd.pcap", NULL);
+	assert_int_equal(s.nflows, 2);
+	assert_int_equal(s.flows[0].sport, 40002);
+	assert_int_equal(s.flows[0].rev->payload, 12000);
+	assert_int_equal(s.flows[1].missing, 1448);
+	assert_string_equal(s.warnings[0], "flow 1 (TCP 10.0.0.1:40002 -> "
+	                    "10.0.0.2:80) carries data in both directions (17376 "
+	                    "and 12000 payload bytes): the larger is reported as "
+	                    "data, the other as reverse traffic");
+	pscan_free(&s);
+}
+
+/* Which datagrams the decoder takes for gput end markers. */
+static void
+test_marker_decode(void **state)
+{
+	static const struct {
+		const char *what;
+		unsigned payload;
+		const char *magic;
+		uint8_t  ver, idx;
+		unsigned captured;  /* bytes of UDP payload captured; 0: all */
+		int      v6, frag, tcp;
+		int      marker;
+	} cases[] = {
+		{ "32 bytes, index 1", 32, "GPUE", 1, 1, 0, 0, 0, 0, 1 },
+		{ "33 bytes, index 2", 33, "GPUE", 1, 2, 0, 0, 0, 0, 1 },
+		{ "34 bytes, index 3", 34, "GPUE", 1, 3, 0, 0, 0, 0, 1 },
+		{ "31 bytes", 31, "GPUE", 1, 1, 0, 0, 0, 0, 0 },
+		{ "35 bytes", 35, "GPUE", 1, 1, 0, 0, 0, 0, 0 },
+		{ "index 0", 32, "GPUE", 1, 0, 0, 0, 0, 0, 0 },
+		{ "index 4", 32, "GPUE", 1, 4, 0, 0, 0, 0, 0 },
+		{ "version 2", 32, "GPUE", 2, 1, 0, 0, 0, 0, 0 },
+		{ "magic GPUX", 32, "GPUX", 1, 1, 0, 0, 0, 0, 0 },
+		{ "6 bytes captured", 32, "GPUE", 1, 1, 6, 0, 0, 0, 1 },
+		{ "5 bytes captured", 32, "GPUE", 1, 1, 5, 0, 0, 0, 0 },
+		{ "IPv6", 32, "GPUE", 1, 1, 0, 1, 0, 0, 1 },
+		{ "first IP fragment", 32, "GPUE", 1, 1, 0, 0, 1, 0, 0 },
+		{ "TCP", 32, "GPUE", 1, 1, 0, 0, 0, 1, 0 },
+	};
+	uint8_t buf[256], mk[32];
+	struct pdec_frame fr;
+	char why[160];
+	size_t i, n, hdr;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct spec u = { .dlt = DLT_EN10MB, .proto = 17,
+		                  .src = "10.0.0.1", .dst = "10.0.0.2",
+		                  .sport = 40003, .dport = 5038, .head = mk,
+		                  .head_len = sizeof(mk) };
+
+		print_message("%s\n", cases[i].what);
+		put_marker(mk, cases[i].magic, cases[i].ver, cases[i].idx, 10,
+		           10000);
+		u.payload = cases[i].payload;
+		if (cases[i].v6)
+			u.v6 = 1, u.src = "fd00::1", u.dst = "fd00::2";
+		if (cases[i].frag)
+			u.frag = 1, u.mf = 1, u.udp_len = 1000,
+			u.frag_bytes = 8 + cases[i].payload;
+		if (cases[i].tcp)
+			u.proto = 6;
+		n = build(buf, &u);
+		hdr = 14 + (u.v6 ? 40 : 20) + (u.proto == 6 ? 20 : 8);
+		assert_int_equal(pdec_frame(DLT_EN10MB, buf, cases[i].captured ?
+		                 (uint32_t)(hdr + cases[i].captured) :
+		                 (uint32_t)n, (uint32_t)n, &fr, why,
+		                 sizeof(why)), PDEC_OK);
+		assert_int_equal(fr.payload, cases[i].payload);
+		assert_int_equal(fr.marker, cases[i].marker);
+	}
+}
+
+/* The snaplen of udp_markers.pcap cuts every frame; markers are still
+ * known by their first 6 bytes. */
+static void
+test_markers(void **state)
+{
+	struct pscan s;
+
+	(void)state;
+	scan(&s, "udp_markers.pcap", NULL);
+	assert_int_equal(s.packets, 15);
+	assert_int_equal(s.cut, 15);
+	assert_int_equal(s.cut_skipped, 0);
+	assert_int_equal(s.nflows, 1);
+	assert_int_equal(s.flows[0].data->first_ns, T0 + FT_10M(1066));
+	assert_int_equal(s.flows[0].data->last_ns,
+	                 T0 + FT_10M(10 * 1066 + 98 + 102));
+	assert_int_equal(s.flows[0].data->first_payload, 1000);
+	assert_true(fabs(s.flows[0].duration_s - 9794 * 800e-9) < 1e-12);
+	assert_int_equal(s.nwarnings, 1);
+	assert_string_equal(s.warnings[0], "packets cut short by the capture's "
+	                    "snaplen (48 bytes): 15; their sizes are taken from "
+	                    "the IP headers");
+	pscan_free(&s);
+}
+
+static void
+test_link_types(void **state)
+{
+	struct pscan s;
+
+	(void)state;
+	scan(&s, "null.pcap", NULL);
+	assert_string_equal(s.linkname, "NULL");
+	assert_int_equal(s.flows[0].data->payload, 1000);
+	assert_int_equal(s.flows[0].data->wire, 1078);
+	assert_false(s.flows[0].has_goodput);
+	pscan_free(&s);
+	scan(&s, "loop6.pcap", NULL);
+	assert_string_equal(s.linkname, "LOOP");
+	assert_int_equal(s.flows[0].f->ipv, 6);
+	assert_int_equal(s.flows[0].data->payload, 10);
+	assert_int_equal(s.flows[0].data->wire, 96);
+	pscan_free(&s);
+}
+
+static void
+test_filter(void **state)
+{
+	struct pscan s;
+	char path[512], err[512];
+
+	(void)state;
+	scan(&s, "tcp_odd.pcap", "port 5038");
+	assert_int_equal(s.packets, 7);
+	assert_int_equal(s.nflows, 1);
+	assert_int_equal(s.flows[0].data->retrans, 1448);
+	pscan_free(&s);
+	snprintf(path, sizeof(path), "%s/tcp_odd.pcap", dir);
+	assert_int_equal(pscan_file(&s, path, "port", 1500, err, sizeof(err)),
+	                 PSCAN_EUSAGE);
+	assert_string_equal(err, "bad filter 'port': can't parse filter "
+	                    "expression: syntax error");
+	pscan_free(&s);
+	assert_int_equal(pscan_file(&s, path, "udp", 1500, err, sizeof(err)),
+	                 PSCAN_EBAD);
+	assert_non_null(strstr(err, "tcp_odd.pcap: no packet matches the "
+	                            "filter 'udp'"));
+	pscan_free(&s);
+}
+
+/* Bad input: the exact error after "DIR/NAME: ". */
+static const struct { const char *name, *err; } bads[] = {
+	{ "bad_text.pcap", "not a pcap or pcapng capture" },
+	{ "bad_empty.pcap", "the file is empty, not a capture" },
+	{ "bad_nopackets.pcap", "the capture holds no packets" },
+	{ "bad_linktype.pcap", "unsupported link type IEEE802_11 (105); "
+	  "gput-pcap reads EN10MB, LINUX_SLL, LINUX_SLL2, RAW, IPV4, IPV6, NULL "
+	  "and LOOP" },
+	{ "bad_truncated.pcap", "packet 2 is cut off: truncated dump file; "
+	  "tried to read 154 captured bytes, only got 50" },
+	{ "bad_ihl.pcap", "packet 1: IPv4 total length 40 is shorter than its "
+	  "60-byte header" },
+	{ "bad_doff.pcap", "packet 1: TCP header length 60 does not fit a "
+	  "20-byte IP payload" },
+	{ "bad_iplen.pcap", "packet 1: IPv4 total length 1500 runs past the "
+	  "end of the frame (40 bytes after the link header)" },
+	{ "bad_short.pcap", "packet 1: link-layer header of 14 bytes at offset "
+	  "0 runs past the 10 captured bytes" },
+};
+
+static void
+test_bad(void **state)
+{
+	char path[512], want[1024], err[512];
+	struct pscan s;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bads) / sizeof(bads[0]); i++) {
+		print_message("%s\n", bads[i].name);
+		snprintf(path, sizeof(path), "%s/%s", dir, bads[i].name);
+		snprintf(want, sizeof(want), "%s: %s", path, bads[i].err);
+		err[0] = '\0';
+		assert_int_equal(pscan_file(&s, path, NULL, 1500, err,
+		                            sizeof(err)), PSCAN_EBAD);
+		assert_string_equal(err, want);
+		pscan_free(&s);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_flows),
+		cmocka_unit_test(test_untrusted),
+		cmocka_unit_test(test_marker_decode),
+		cmocka_unit_test(test_markers),
+		cmocka_unit_test(test_link_types),
+		cmocka_unit_test(test_filter),
+		cmocka_unit_test(test_bad),
+	};
+
+	if (argc == 3 && strcmp(argv[1], "--captures") == 0) {
+		write_captures(argv[2]);
+		return 0;
+	}
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
