@@ -2,6 +2,7 @@
 #include "daemon.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -89,6 +90,19 @@ bad:
 	return -1;
 }
 
+/* Keep the data socket open until the client closes the control connection
+ * after reading RESULT (at most DAEMON_CTL_TIMEOUT_MS): a UDP receiver ends
+ * at the first marker or the last datagram, and closing at once would turn
+ * the sender's remaining markers into ICMP port-unreachable errors. */
+static void
+linger(const struct session *s)
+{
+	struct pollfd pfd = { s->ctl, POLLIN, 0 };
+
+	while (poll(&pfd, 1, DAEMON_CTL_TIMEOUT_MS) == -1 && errno == EINTR)
+		;
+}
+
 /* One client, start to end. Returns the child's exit status. */
 static int
 serve(struct session *s)
@@ -121,6 +135,7 @@ serve(struct session *s)
 		logmsg(s, "sending results", err);
 		return 1;
 	}
+	linger(s);
 	return 0;
 }
 

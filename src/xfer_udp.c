@@ -77,8 +77,9 @@ xfer_udp_idle_ms(const struct xfer_params *p)
 	return UDP_IDLE_MS + (int)(2 * (uint64_t)p->data_gap_us / 1000u);
 }
 
-/* Send the three markers. Their calls are counted; their fate is not
- * checked: the receiver may already have closed after the last datagram. */
+/* Send the three markers; each one the kernel accepted counts as a call.
+ * A refused one is not retried: the receiver has ended (the partner keeps
+ * its socket open until the client is done, so normally all three go). */
 static void
 send_markers(int fd, const struct xfer_params *p, struct gput_result *r)
 {
@@ -91,8 +92,8 @@ send_markers(int fd, const struct xfer_params *p, struct gput_result *r)
 		if (i > 1)
 			xfer_sleep_until(mono_now() +
 			    MARKER_SPACING_MS * (mono_ns)1000000u);
-		(void)send(fd, mk, n, 0);
-		r->calls++;
+		if (send(fd, mk, n, MSG_NOSIGNAL) == (ssize_t)n)
+			r->calls++;
 	}
 }
 
