@@ -6,10 +6,10 @@
 
 /*
  * One rule for every number a user types (documented in gput(1), UNITS):
- *   sizes  (-l, -x, -w):  suffix K, M, G = 2^10, 2^20, 2^30 bytes (either case);
+ *   sizes  (-l, -x):      suffix K, M, G = 2^10, 2^20, 2^30 bytes (either case);
  *   rates  (--link):      suffix k, M, G = 10^3, 10^6, 10^9 bit/s (either case),
  *                         fractions allowed ("9.5M");
- *   counts (-n, -p, -g):  plain decimal integers.
+ *   counts (-n, -p, -g, -w KB): plain decimal integers.
  * Every parser checks the range and, on failure, writes a one-line reason to
  * err (without the option name) and returns -1.
  */

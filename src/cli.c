@@ -199,13 +199,14 @@ parse_opts(struct parse_state *ps, int argc, char **argv)
 	opterr = 0;
 	while ((o = getopt_long(argc, argv, SHORTOPTS, longopts, &li)) != -1) {
 		if (o == '?' || o == ':') {
+			/* glibc sets optopt for long options too: look at the word */
 			const char *a = argv[optind - 1];
-			if (optopt != 0)
-				snprintf(ps->err, ps->errlen, o == '?' ? "unknown option -%c"
-				         : "option -%c needs a value", optopt);
-			else
+			if (strncmp(a, "--", 2) == 0)
 				snprintf(ps->err, ps->errlen, o == '?' ? "unknown option %s"
 				         : "option %s needs a value", a);
+			else
+				snprintf(ps->err, ps->errlen, o == '?' ? "unknown option -%c"
+				         : "option -%c needs a value", optopt);
 			return -1;
 		}
 		if (ps->remote && (o >= 256 || strchr(remote_ok, o) == NULL)) {
@@ -225,14 +226,13 @@ parse_opts(struct parse_state *ps, int argc, char **argv)
 }
 
 /* Split an environment value on white space into a fresh argv with a
- * placeholder argv[0], followed by extra[0..nextra). The tokens live in
- * *store until cli_free(). */
+ * placeholder argv[0]. The tokens live in *store until cli_free(). */
 static char **
-env_argv(const char *val, char **extra, int nextra, int *argc, char **store)
+env_argv(const char *val, int *argc, char **store)
 {
-	size_t cap = 2 + (size_t)nextra + (val ? strlen(val) / 2 + 1 : 0);
+	size_t cap = 2 + (val ? strlen(val) / 2 + 1 : 0);
 	char **v = calloc(cap, sizeof *v), *copy, *tok, *save = NULL;
-	int n = 0, i;
+	int n = 0;
 
 	if (v == NULL)
 		abort();
@@ -242,8 +242,6 @@ env_argv(const char *val, char **extra, int nextra, int *argc, char **store)
 	for (tok = copy ? strtok_r(copy, " \t\n", &save) : NULL; tok != NULL;
 	    tok = strtok_r(NULL, " \t\n", &save))
 		v[n++] = tok;
-	for (i = 0; i < nextra; i++)
-		v[n++] = extra[i];
 	v[n] = NULL;
 	*argc = n;
 	return v;
@@ -282,6 +280,29 @@ parse_pass(struct config *c, struct side_opts *s, int remote, int argc,
 	for (i = 0; i < OPT_MAX; i++)
 		seen[i] |= ps.seen[i];
 	return first;
+}
+
+/* Parse the options of environment variable name into s, in a pass of their
+ * own so that the command line can override them. They do not count for
+ * the mode checks: GPUT_LOC_OPT set for clients must not stop gput -i. */
+static int
+parse_env(struct config *c, struct side_opts *s, int remote, const char *name,
+          const char *val, char **store, char *err, size_t errlen)
+{
+	unsigned char seen[OPT_MAX] = { 0 };
+	char why[256] = "";
+	int n, first;
+	char **v = env_argv(val, &n, store);
+
+	first = parse_pass(c, s, remote, n, v, seen, why, sizeof why);
+	if (first != -1 && first < n) {
+		snprintf(why, sizeof why, "'%s' is not an option", v[first]);
+		first = -1;
+	}
+	if (first == -1)
+		snprintf(err, errlen, "%s: %s", name, why);
+	free(v);
+	return first == -1 ? -1 : 0;
 }
 
 /* Options given that the chosen mode does not take. */
@@ -360,33 +381,31 @@ cli_parse(int argc, char **argv, const char *loc_env, const char *rem_env,
 	side_defaults(&c->loc);
 	err[0] = '\0';
 	/* Local options: the environment's first, then the command line's. */
-	v = env_argv(loc_env, NULL, 0, &n, &c->env_store[0]);
-	first = parse_pass(c, &c->loc, 0, n, v, seen, err, errlen);
-	if (first != -1 && first < n) {
-		snprintf(err, errlen, "GPUT_LOC_OPT holds a non-option '%s'", v[first]);
-		first = -1;
-	}
-	free(v);
-	if (first == -1)
+	if (parse_env(c, &c->loc, 0, "GPUT_LOC_OPT", loc_env, &c->env_store[0],
+	    err, errlen) == -1)
 		return -1;
 	first = parse_pass(c, &c->loc, 0, argc, argv, seen, err, errlen);
 	if (first == -1)
 		return -1;
-	if (first < argc)
-		c->host = argv[first++];
-	/* Remote options: start from the local ones, then override. */
 	c->rem = c->loc;
-	v = env_argv(rem_env, argv + first, argc - first, &n, &c->env_store[1]);
-	first = (c->host != NULL || n > 1) ? parse_pass(c, &c->rem, 1, n, v, seen,
-	    err, errlen) : n;
-	if (first != -1 && first < n) {
-		snprintf(err, errlen, "unexpected argument '%s' after the partner's "
-		         "options", v[first]);
-		first = -1;
+	if (first < argc) {
+		/* Remote options: the local ones, then GPUT_REM_OPT, then the
+		 * words after the partner's name (which stands in for argv[0]). */
+		c->host = argv[first++];
+		if (parse_env(c, &c->rem, 1, "GPUT_REM_OPT", rem_env,
+		    &c->env_store[1], err, errlen) == -1)
+			return -1;
+		n = argc - first + 1;
+		v = argv + first - 1;
+		first = parse_pass(c, &c->rem, 1, n, v, seen, err, errlen);
+		if (first == -1)
+			return -1;
+		if (first < n) {
+			snprintf(err, errlen, "unexpected argument '%s' after the "
+			         "partner's options", v[first]);
+			return -1;
+		}
 	}
-	free(v);
-	if (first == -1)
-		return -1;
 	if (c->mode != MODE_CLIENT && c->host != NULL &&
 	    c->mode != MODE_HELP && c->mode != MODE_VERSION) {
 		snprintf(err, errlen, "%s takes no partner host",

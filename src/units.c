@@ -99,19 +99,18 @@ int
 units_parse_rate(const char *s, double min, double max, double *out,
                  char *err, size_t errlen)
 {
-	char *end;
+	size_t digits = strspn(s, "0123456789."), dots = 0, i;
 	double v, mult = 1;
+	char *end;
 
-	if (!isdigit((unsigned char)*s) && *s != '.') {
-		snprintf(err, errlen, "'%s' is not a rate", s);
-		return -1;
-	}
+	for (i = 0; i < digits; i++)
+		dots += s[i] == '.';
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno != 0 || end == s || !isfinite(v)) {
-		snprintf(err, errlen, "'%s' is not a rate", s);
-		return -1;
-	}
+	/* Plain decimal only: strtod would also take hex, exponents and inf. */
+	if (digits == dots || dots > 1 || end != s + digits || errno != 0 ||
+	    !isfinite(v))
+		goto bad;
 	switch (*end) {
 	case 'k': case 'K': mult = 1e3; end++; break;
 	case 'm': case 'M': mult = 1e6; end++; break;
@@ -119,11 +118,8 @@ units_parse_rate(const char *s, double min, double max, double *out,
 	default: break;
 	}
 	if (*end != '\0' && strcasecmp(end, "bit") != 0 &&
-	    strcasecmp(end, "bps") != 0 && strcasecmp(end, "b/s") != 0) {
-		snprintf(err, errlen, "'%s' is not a rate (use e.g. 10M, 1G, "
-		         "100k)", s);
-		return -1;
-	}
+	    strcasecmp(end, "bps") != 0 && strcasecmp(end, "b/s") != 0)
+		goto bad;
 	v *= mult;
 	if (!(v >= min && v <= max)) {
 		snprintf(err, errlen, "'%s' is out of range (%.0f to %.0f bit/s)",
@@ -132,4 +128,7 @@ units_parse_rate(const char *s, double min, double max, double *out,
 	}
 	*out = v;
 	return 0;
+bad:
+	snprintf(err, errlen, "'%s' is not a rate (use e.g. 10M, 1G, 100k)", s);
+	return -1;
 }

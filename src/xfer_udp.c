@@ -49,9 +49,14 @@ xfer_marker_decode(const struct xfer_params *p, const uint8_t *buf, size_t n,
 {
 	uint64_t v;
 
+	size_t i;
+
 	if (n != xfer_marker_len(p) || memcmp(buf, "GPUE", 4) != 0 || buf[4] != 1 ||
-	    buf[5] < 1 || buf[5] > MARKER_COUNT)
+	    buf[5] < 1 || buf[5] > MARKER_COUNT || buf[6] != 0 || buf[7] != 0)
 		return 0;
+	for (i = 24; i < n; i++)            /* reserved and padding: zero */
+		if (buf[i] != 0)
+			return 0;
 	memcpy(&v, buf + 8, 8);
 	*dgrams = be64toh(v);
 	*idx = buf[5];
@@ -143,6 +148,19 @@ ts_ns(const struct timespec *t)
 	return (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_nsec;
 }
 
+/* -c on one datagram. Without -s every datagram starts the pattern anew, but
+ * the first bad byte is still reported by its offset in the stream. */
+static void
+udp_verify(const struct xfer_params *p, const struct pattern *pt,
+           const uint8_t *buf, size_t n, struct gput_result *r)
+{
+	uint64_t at = r->dgrams * (uint64_t)p->data_len, first = UINT64_MAX;
+
+	r->verify_bad += pattern_check(pt, p->stream ? at : 0, buf, n, &first);
+	if (first != UINT64_MAX && r->verify_first == UINT64_MAX)
+		r->verify_first = p->stream ? first : at + first;
+}
+
 /* Receive until every datagram, a marker or the idle timeout. Returns 0 or -1. */
 static int
 udp_rx_loop(int fd, const struct xfer_params *p, struct udp_rx *rx,
@@ -176,9 +194,7 @@ udp_rx_loop(int fd, const struct xfer_params *p, struct udp_rx *rx,
 				net_set_timeouts(fd, xfer_udp_idle_ms(p), 0, err, errlen);
 			}
 			if (p->verify)
-				r->verify_bad += pattern_check(pt, p->stream ?
-				    r->dgrams * dlen : 0, rx->iov.iov_base, (size_t)n,
-				    &r->verify_first);
+				udp_verify(p, pt, rx->iov.iov_base, (size_t)n, r);
 			r->calls++;
 			r->dgrams++;
 			r->bytes += (uint64_t)n;

@@ -1,0 +1,752 @@
+/* unit_ctl.c: the control protocol: round trips of every message, the wire
+ * bytes at their documented offsets, every malformed case with its exact
+ * message, and ctl_send/ctl_recv over a socketpair. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "ctl.h"
+
+#define P62 (1ULL << 62)
+
+static int misses;
+#define MISS(fmt, ...) (print_error(fmt "\n", __VA_ARGS__), misses++)
+#define MISSED() do { int m_ = misses; misses = 0; \
+	if (m_ != 0) fail_msg("%d mismatch(es) above", m_); } while (0)
+
+/* A PARAMS message whose every field has a distinct, valid value. */
+static struct ctl_msg
+params_msg(void)
+{
+	struct ctl_msg m;
+
+	memset(&m, 0, sizeof m);
+	m.type = CTL_PARAMS;
+	m.params.proto = PROTO_UDP;
+	m.params.role = ROLE_RECV;
+	m.params.nodelay = 1;
+	m.params.stream = 1;
+	m.params.len = 0x01020304;
+	m.params.count = 0x1112131415161718ULL;
+	m.params.window = 0x21222324;
+	m.params.gap_us = 10000000;             /* 0x00989680 */
+	m.params.data_len = 65507;              /* 0x0000ffe3 */
+	m.params.seed = 0xa1a2a3a4u;
+	m.params.data_bytes = 0x0102030405060708ULL;
+	m.params.data_gap_us = 1000000;         /* 0x000f4240 */
+	m.udp_port = 0xc1c2;
+	return m;
+}
+
+static const uint8_t params_wire[] = {
+	'G', 'P', 'U', 'T', 0x01, 0x01, 0x00, 0x30,
+	/*  0 */ 0x01, 0x01, 0x05, 0x00,
+	/*  4 */ 0x01, 0x02, 0x03, 0x04,
+	/*  8 */ 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
+	/* 16 */ 0x21, 0x22, 0x23, 0x24,
+	/* 20 */ 0x00, 0x98, 0x96, 0x80,
+	/* 24 */ 0x00, 0x00, 0xff, 0xe3,
+	/* 28 */ 0xa1, 0xa2, 0xa3, 0xa4,
+	/* 32 */ 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
+	/* 40 */ 0xc1, 0xc2, 0x00, 0x00,
+	/* 44 */ 0x00, 0x0f, 0x42, 0x40,
+};
+
+static void
+assert_bytes(const uint8_t *got, const uint8_t *want, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (got[i] != want[i])
+			MISS("byte %zu (payload offset %ld): 0x%02x, want 0x%02x", i,
+			     (long)i - CTL_HDR_LEN, got[i], want[i]);
+	MISSED();
+}
+
+static void
+assert_params_equal(const struct xfer_params *a, const struct xfer_params *b)
+{
+	assert_int_equal(a->proto, b->proto);
+	assert_int_equal(a->role, b->role);
+	assert_int_equal(a->nodelay, b->nodelay);
+	assert_int_equal(a->verify, b->verify);
+	assert_int_equal(a->stream, b->stream);
+	assert_int_equal(a->verbose, b->verbose);
+	assert_int_equal(a->len, b->len);
+	assert_int_equal(a->count, b->count);
+	assert_int_equal(a->window, b->window);
+	assert_int_equal(a->gap_us, b->gap_us);
+	assert_int_equal(a->data_len, b->data_len);
+	assert_int_equal(a->seed, b->seed);
+	assert_int_equal(a->data_bytes, b->data_bytes);
+	assert_int_equal(a->data_gap_us, b->data_gap_us);
+}
+
+/* Decode a whole encoded message; returns the decoder's rc. */
+static int
+decode(const uint8_t *buf, size_t len, struct ctl_msg *m, char *err, size_t errlen)
+{
+	uint8_t type;
+	uint16_t plen;
+
+	if (ctl_decode_header(buf, &type, &plen, err, errlen) == -1)
+		return -1;
+	assert_int_equal(plen, len - CTL_HDR_LEN);
+	memset(m, 0x77, sizeof *m);
+	return ctl_decode_payload(type, buf + CTL_HDR_LEN, plen, m, err, errlen);
+}
+
+static void
+test_params_wire(void **state)
+{
+	struct ctl_msg m = params_msg(), d;
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
+	char err[256];
+
+	(void)state;
+	memset(buf, 0xee, sizeof buf);
+	assert_int_equal(ctl_encode(&m, buf), sizeof params_wire);
+	assert_bytes(buf, params_wire, sizeof params_wire);
+	assert_int_equal(buf[sizeof params_wire], 0xee);       /* nothing beyond */
+	assert_int_equal(decode(buf, sizeof params_wire, &d, err, sizeof err), 0);
+	assert_int_equal(d.type, CTL_PARAMS);
+	assert_params_equal(&d.params, &m.params);
+	assert_int_equal(d.udp_port, 0xc1c2);
+}
+
+/* Each flag on its own sets its own bit at payload offset 2. */
+static void
+test_params_flags(void **state)
+{
+	static const struct { uint8_t nodelay, verify, stream, verbose, bits; } rows[] = {
+		{ 0, 0, 0, 0, 0x00 }, { 1, 0, 0, 0, 0x01 }, { 0, 1, 0, 0, 0x02 },
+		{ 0, 0, 1, 0, 0x04 }, { 0, 0, 0, 1, 0x08 }, { 1, 1, 1, 1, 0x0f },
+	};
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct ctl_msg m = params_msg(), d;
+
+		m.params.nodelay = rows[i].nodelay;
+		m.params.verify = rows[i].verify;
+		m.params.stream = rows[i].stream;
+		m.params.verbose = rows[i].verbose;
+		ctl_encode(&m, buf);
+		assert_int_equal(buf[CTL_HDR_LEN + 2], rows[i].bits);
+		assert_int_equal(decode(buf, CTL_HDR_LEN + CTL_PARAMS_LEN, &d, err,
+		                 sizeof err), 0);
+		assert_params_equal(&d.params, &m.params);
+	}
+}
+
+static void
+test_ready_wire(void **state)
+{
+	static const uint8_t want[] = { 'G', 'P', 'U', 'T', 1, 2, 0, 4,
+	    0xbe, 0xef, 0, 0 };
+	static const uint16_t ports[] = { 1, 5037, 0x8000, 65535 };
+	struct ctl_msg m, d;
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
+	char err[256];
+	size_t i;
+
+	(void)state;
+	memset(&m, 0, sizeof m);
+	m.type = CTL_READY;
+	m.data_port = 0xbeef;
+	assert_int_equal(ctl_encode(&m, buf), sizeof want);
+	assert_bytes(buf, want, sizeof want);
+	for (i = 0; i < sizeof ports / sizeof ports[0]; i++) {
+		m.data_port = ports[i];
+		assert_int_equal(ctl_encode(&m, buf), CTL_HDR_LEN + CTL_READY_LEN);
+		assert_int_equal(decode(buf, CTL_HDR_LEN + CTL_READY_LEN, &d, err,
+		                 sizeof err), 0);
+		assert_int_equal(d.type, CTL_READY);
+		assert_int_equal(d.data_port, ports[i]);
+	}
+}
+
+static void
+assert_result_equal(const struct gput_result *a, const struct gput_result *b)
+{
+	assert_int_equal(a->bytes, b->bytes);
+	assert_int_equal(a->calls, b->calls);
+	assert_int_equal(a->real_ns, b->real_ns);
+	assert_int_equal(a->cpu_ns, b->cpu_ns);
+	assert_int_equal(a->dgrams, b->dgrams);
+	assert_int_equal(a->dgrams_sent, b->dgrams_sent);
+	assert_int_equal(a->verify_bad, b->verify_bad);
+	assert_int_equal(a->verify_first, b->verify_first);
+	assert_int_equal(a->unsent, b->unsent);
+	assert_int_equal(a->unacked, b->unacked);
+	assert_int_equal(a->flags, b->flags);
+}
+
+static void
+test_result(void **state)
+{
+	static const struct gput_result rows[] = {
+		{ 0 },
+		{ UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX,
+		  UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, RES_ALL },
+		{ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, RES_MARKER },
+		{ 8388608, 2048, 1500000000, 250000000, 0, 0, 0, 0, 4096, 65536, RES_QUEUE },
+		{ 1000, 50, 1, 0, 47, 50, 3, 17, 0, 0, RES_IDLE | RES_VERIFIED },
+	};
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct ctl_msg m, d;
+
+		memset(&m, 0, sizeof m);
+		m.type = CTL_RESULT;
+		m.result = rows[i];
+		assert_int_equal(ctl_encode(&m, buf), CTL_HDR_LEN + CTL_RESULT_LEN);
+		assert_int_equal(decode(buf, CTL_HDR_LEN + CTL_RESULT_LEN, &d, err,
+		                 sizeof err), 0);
+		assert_int_equal(d.type, CTL_RESULT);
+		assert_result_equal(&d.result, &rows[i]);
+	}
+}
+
+/* RESULT: ten u64 in declaration order, then flags u32, big-endian. */
+static void
+test_result_wire(void **state)
+{
+	struct ctl_msg m;
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD], want[CTL_HDR_LEN + CTL_RESULT_LEN];
+	size_t i, k;
+
+	(void)state;
+	memset(&m, 0, sizeof m);
+	m.type = CTL_RESULT;
+	m.result = (struct gput_result){ 0x0102030405060708ULL, 0x1112131415161718ULL,
+	    0x2122232425262728ULL, 0x3132333435363738ULL, 0x4142434445464748ULL,
+	    0x5152535455565758ULL, 0x6162636465666768ULL, 0x7172737475767778ULL,
+	    0x8182838485868788ULL, 0x9192939495969798ULL, 0x0000000d };
+	memcpy(want, "GPUT\x01\x03\x00\x54", 8);
+	for (i = 0; i < 10; i++)
+		for (k = 0; k < 8; k++)
+			want[CTL_HDR_LEN + 8 * i + k] = (uint8_t)(0x10 * i + k + 1);
+	memcpy(want + CTL_HDR_LEN + 80, "\x00\x00\x00\x0d", 4);
+	assert_int_equal(ctl_encode(&m, buf), sizeof want);
+	assert_bytes(buf, want, sizeof want);
+}
+
+static void
+test_error_msgs(void **state)
+{
+	static const struct { const char *in, *want; } rows[] = {
+		{ "peer said no", "peer said no" },
+		{ "x", "x" },
+		{ "", "?" },
+		{ "tab\there\nnl", "tab?here?nl" },
+		{ "\x7f\x80\xff ~", "??? ~" },
+	};
+	char big[300], want200[CTL_MAX_TEXT + 1], err[256];
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
+	struct ctl_msg m, d;
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		ctl_error(&m, rows[i].in);
+		assert_int_equal(m.type, CTL_ERROR);
+		assert_string_equal(m.text, rows[i].want);
+		n = ctl_encode(&m, buf);
+		assert_int_equal(n, CTL_HDR_LEN + strlen(rows[i].want));
+		assert_int_equal(buf[5], CTL_ERROR);
+		assert_int_equal(buf[6] * 256 + buf[7], strlen(rows[i].want));
+		assert_memory_equal(buf + CTL_HDR_LEN, rows[i].want, strlen(rows[i].want));
+		assert_int_equal(decode(buf, n, &d, err, sizeof err), 0);
+		assert_int_equal(d.type, CTL_ERROR);
+		assert_string_equal(d.text, rows[i].want);
+	}
+	/* longer than CTL_MAX_TEXT: cut to exactly 200 */
+	memset(big, 'e', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	memset(want200, 'e', CTL_MAX_TEXT);
+	want200[CTL_MAX_TEXT] = '\0';
+	ctl_error(&m, big);
+	assert_string_equal(m.text, want200);
+	n = ctl_encode(&m, buf);
+	assert_int_equal(n, CTL_HDR_LEN + CTL_MAX_TEXT);
+	assert_int_equal(decode(buf, n, &d, err, sizeof err), 0);
+	assert_string_equal(d.text, want200);
+}
+
+/* ---- malformed headers and payloads -------------------------------- */
+
+static void
+test_bad_header(void **state)
+{
+	static const struct { uint8_t h[8]; const char *msg; } rows[] = {
+		{ "GPUX\x01\x01\x00\x30", "not a gput control message (bad magic)" },
+		{ "gput\x01\x01\x00\x30", "not a gput control message (bad magic)" },
+		{ { 0, 0, 0, 0, 1, 1, 0, 48 }, "not a gput control message (bad magic)" },
+		{ "GPUT\x00\x01\x00\x30", "control protocol version 0 not supported (this gput speaks 1)" },
+		{ "GPUT\x02\x01\x00\x30", "control protocol version 2 not supported (this gput speaks 1)" },
+		{ "GPUT\xff\x01\x00\x30", "control protocol version 255 not supported (this gput speaks 1)" },
+		{ "GPUT\x01\x00\x00\x04", "unknown control message type 0" },
+		{ "GPUT\x01\x05\x00\x04", "unknown control message type 5" },
+		{ "GPUT\x01\xff\x00\x04", "unknown control message type 255" },
+		{ "GPUT\x01\x04\x01\x01", "control message too long (257 bytes, at most 256)" },
+		{ "GPUT\x01\x01\x10\x00", "control message too long (4096 bytes, at most 256)" },
+		{ "GPUT\x01\x03\xff\xff", "control message too long (65535 bytes, at most 256)" },
+	};
+	static const struct { uint8_t h[8]; uint8_t type; uint16_t plen; } good[] = {
+		{ "GPUT\x01\x01\x00\x30", CTL_PARAMS, 48 },
+		{ "GPUT\x01\x02\x00\x04", CTL_READY, 4 },
+		{ "GPUT\x01\x03\x00\x54", CTL_RESULT, 84 },
+		{ "GPUT\x01\x04\x01\x00", CTL_ERROR, 256 },  /* the header allows 256 */
+		{ "GPUT\x01\x04\x00\x00", CTL_ERROR, 0 },    /* the payload check refuses */
+	};
+	char err[256];
+	uint8_t type;
+	uint16_t plen;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		type = 0xaa;
+		plen = 0xaaaa;
+		if (ctl_decode_header(rows[i].h, &type, &plen, err, sizeof err) != -1)
+			MISS("header row %zu: accepted, want '%s'", i, rows[i].msg);
+		else if (strcmp(err, rows[i].msg) != 0)
+			MISS("header row %zu: '%s', want '%s'", i, err, rows[i].msg);
+		if (type != 0xaa || plen != 0xaaaa)
+			MISS("header row %zu: rejected but stored type/length", i);
+	}
+	for (i = 0; i < sizeof good / sizeof good[0]; i++) {
+		if (ctl_decode_header(good[i].h, &type, &plen, err, sizeof err) != 0)
+			MISS("good header %zu: rejected: %s", i, err);
+		else if (type != good[i].type || plen != good[i].plen)
+			MISS("good header %zu: type %u length %u", i, type, plen);
+	}
+	MISSED();
+}
+
+static void
+test_bad_length(void **state)
+{
+	static const struct { uint8_t type; size_t plen; const char *msg; } rows[] = {
+		{ CTL_PARAMS, 47, "control message type 1 has 47 bytes, expected 48" },
+		{ CTL_PARAMS, 49, "control message type 1 has 49 bytes, expected 48" },
+		{ CTL_PARAMS, 0, "control message type 1 has 0 bytes, expected 48" },
+		{ CTL_READY, 3, "control message type 2 has 3 bytes, expected 4" },
+		{ CTL_READY, 5, "control message type 2 has 5 bytes, expected 4" },
+		{ CTL_RESULT, 83, "control message type 3 has 83 bytes, expected 84" },
+		{ CTL_RESULT, 85, "control message type 3 has 85 bytes, expected 84" },
+		{ CTL_ERROR, 0, "bad ERROR message: text of 0 bytes" },
+		{ CTL_ERROR, 201, "bad ERROR message: text of 201 bytes" },
+		{ CTL_ERROR, 256, "bad ERROR message: text of 256 bytes" },
+		{ 0, 4, "unknown control message type 0" },
+		{ 5, 4, "unknown control message type 5" },
+		{ 255, 4, "unknown control message type 255" },
+	};
+	uint8_t payload[CTL_MAX_PAYLOAD];
+	struct ctl_msg m;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	memset(payload, 'a', sizeof payload);
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		if (ctl_decode_payload(rows[i].type, payload, rows[i].plen, &m, err,
+		    sizeof err) != -1)
+			MISS("type %u, %zu bytes: accepted, want '%s'", rows[i].type,
+			     rows[i].plen, rows[i].msg);
+		else if (strcmp(err, rows[i].msg) != 0)
+			MISS("type %u, %zu bytes: '%s', want '%s'", rows[i].type,
+			     rows[i].plen, err, rows[i].msg);
+	}
+	/* 200 printable bytes is the longest ERROR */
+	assert_int_equal(ctl_decode_payload(CTL_ERROR, payload, 200, &m, err, sizeof err), 0);
+	assert_int_equal(strlen(m.text), 200);
+	MISSED();
+}
+
+/* Raw PARAMS bytes with one byte changed. */
+struct poke { size_t off; uint8_t val; const char *msg; };
+
+static void
+test_params_reserved(void **state)
+{
+	static const struct poke rows[] = {
+		{ 2, 0x15, "bad PARAMS message: reserved bits set" },   /* flag 0x10 */
+		{ 2, 0x85, "bad PARAMS message: reserved bits set" },   /* flag 0x80 */
+		{ 3, 0x01, "bad PARAMS message: reserved bits set" },
+		{ 3, 0x80, "bad PARAMS message: reserved bits set" },
+		{ 42, 0x01, "bad PARAMS message: reserved bits set" },
+		{ 43, 0x01, "bad PARAMS message: reserved bits set" },
+		{ 0, 0x02, "bad PARAMS message: unknown protocol" },
+		{ 0, 0xff, "bad PARAMS message: unknown protocol" },
+		{ 1, 0x02, "bad PARAMS message: unknown role" },
+	};
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
+	struct ctl_msg m = params_msg(), d;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		ctl_encode(&m, buf);
+		buf[CTL_HDR_LEN + rows[i].off] = rows[i].val;
+		if (ctl_decode_payload(CTL_PARAMS, buf + CTL_HDR_LEN, CTL_PARAMS_LEN, &d,
+		    err, sizeof err) != -1)
+			MISS("offset %zu = 0x%02x: accepted", rows[i].off, rows[i].val);
+		else if (strcmp(err, rows[i].msg) != 0)
+			MISS("offset %zu = 0x%02x: '%s', want '%s'", rows[i].off,
+			     rows[i].val, err, rows[i].msg);
+	}
+	MISSED();
+}
+
+/* params_invalid, field by field: a valid base, one field changed. */
+struct prow {
+	const char *name;
+	struct xfer_params x;
+	uint16_t udp_port;
+	const char *msg;        /* NULL: accepted */
+};
+
+#pragma GCC diagnostic ignored "-Woverride-init"
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Winitializer-overrides"
+#define TCPR(...) { .proto = PROTO_TCP, .role = ROLE_RECV, .len = 4096, .count = 2048, \
+	.data_len = 4096, .data_bytes = 2048 * 4096, __VA_ARGS__ }
+#define TCPS(...) TCPR(.role = ROLE_SEND, __VA_ARGS__)
+#define UDPR(...) TCPR(.proto = PROTO_UDP, __VA_ARGS__)
+#define BADP(w) "bad PARAMS message: " w
+
+static const struct prow prows[] = {
+	{ "tcp receiver", TCPR(), 0, NULL },
+	{ "tcp sender", TCPS(), 0, NULL },
+	{ "udp receiver", UDPR(), 5037, NULL },
+	{ "udp sender", UDPR(.role = ROLE_SEND), 1, NULL },
+	{ "len max", TCPR(.len = XFER_TCP_MAX), 0, NULL },
+	{ "len 0", TCPR(.len = 0), 0, BADP("buffer length out of range") },
+	{ "len max+1", TCPR(.len = XFER_TCP_MAX + 1), 0, BADP("buffer length out of range") },
+	{ "udp len above a datagram (receiver)", UDPR(.len = 70000), 1, NULL },
+	{ "data_len max tcp", TCPR(.data_len = XFER_TCP_MAX), 0, NULL },
+	{ "data_len 0", TCPR(.data_len = 0), 0, BADP("sender's buffer length out of range") },
+	{ "data_len tcp max+1", TCPR(.data_len = XFER_TCP_MAX + 1), 0,
+	  BADP("sender's buffer length out of range") },
+	{ "data_len udp max", UDPR(.data_len = XFER_UDP_MAX), 1, NULL },
+	{ "data_len udp max+1", UDPR(.data_len = XFER_UDP_MAX + 1), 1,
+	  BADP("sender's buffer length out of range") },
+	{ "sender len != data_len", TCPS(.len = 4095), 0,
+	  BADP("sender's buffer length disagrees with its stream") },
+	{ "receiver len != data_len", TCPR(.len = 4095), 0, NULL },
+	{ "count 0", TCPR(.count = 0), 0, BADP("transfer size out of range") },
+	{ "count max", TCPR(.count = UINT64_MAX), 0, NULL },
+	{ "data_bytes 0", TCPR(.data_bytes = 0), 0, BADP("transfer size out of range") },
+	{ "data_bytes 2^62", TCPR(.data_bytes = P62), 0, NULL },
+	{ "data_bytes 2^62+1", TCPR(.data_bytes = P62 + 1), 0, BADP("transfer size out of range") },
+	{ "data_bytes max", TCPR(.data_bytes = UINT64_MAX), 0, BADP("transfer size out of range") },
+	{ "window 2^30", TCPR(.window = 1u << 30), 0, NULL },
+	{ "window 2^30+1", TCPR(.window = (1u << 30) + 1), 0, BADP("socket buffer size out of range") },
+	{ "window max", TCPR(.window = UINT32_MAX), 0, BADP("socket buffer size out of range") },
+	{ "gap 10 s", TCPR(.gap_us = 10000000), 0, NULL },
+	{ "gap 10 s + 1", TCPR(.gap_us = 10000001), 0, BADP("gap out of range") },
+	{ "data gap 10 s", TCPR(.data_gap_us = 10000000), 0, NULL },
+	{ "data gap 10 s + 1", TCPR(.data_gap_us = 10000001), 0, BADP("gap out of range") },
+	{ "udp without port", UDPR(), 0, BADP("UDP port missing or given for TCP") },
+	{ "tcp with port", TCPR(), 1, BADP("UDP port missing or given for TCP") },
+	{ "proto 2", TCPR(.proto = 2), 0, BADP("unknown protocol") },
+	{ "role 2", TCPR(.role = 2), 0, BADP("unknown role") },
+};
+
+static void
+test_params_invalid(void **state)
+{
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof prows / sizeof prows[0]; i++) {
+		const struct prow *r = &prows[i];
+		struct ctl_msg m, d;
+		int rc;
+
+		memset(&m, 0, sizeof m);
+		m.type = CTL_PARAMS;
+		m.params = r->x;
+		m.udp_port = r->udp_port;
+		ctl_encode(&m, buf);
+		err[0] = '\0';
+		rc = ctl_decode_payload(CTL_PARAMS, buf + CTL_HDR_LEN, CTL_PARAMS_LEN,
+		    &d, err, sizeof err);
+		if (r->msg == NULL && rc != 0)
+			MISS("%s: rejected: %s", r->name, err);
+		else if (r->msg != NULL && rc != -1)
+			MISS("%s: accepted, want '%s'", r->name, r->msg);
+		else if (r->msg != NULL && strcmp(err, r->msg) != 0)
+			MISS("%s: '%s', want '%s'", r->name, err, r->msg);
+		if (rc == 0) {
+			assert_params_equal(&d.params, &r->x);
+			assert_int_equal(d.udp_port, r->udp_port);
+		}
+	}
+	MISSED();
+}
+
+static void
+test_other_payloads_invalid(void **state)
+{
+	static const struct { uint8_t type; uint8_t p[CTL_RESULT_LEN]; size_t plen;
+	    const char *msg; } rows[] = {
+		{ CTL_READY, { 0, 0, 0, 0 }, 4, "bad READY message: port 0 or reserved bits set" },
+		{ CTL_READY, { 0x13, 0xad, 0, 1 }, 4, "bad READY message: port 0 or reserved bits set" },
+		{ CTL_READY, { 0x13, 0xad, 0x80, 0 }, 4, "bad READY message: port 0 or reserved bits set" },
+		{ CTL_RESULT, { [83] = 0x10 }, 84, "bad RESULT message: reserved bits set" },
+		{ CTL_RESULT, { [80] = 0x80 }, 84, "bad RESULT message: reserved bits set" },
+		{ CTL_RESULT, { [82] = 0x01 }, 84, "bad RESULT message: reserved bits set" },
+		{ CTL_ERROR, "bad\nline", 8, "bad ERROR message: unprintable text" },
+		{ CTL_ERROR, "tab\there", 8, "bad ERROR message: unprintable text" },
+		{ CTL_ERROR, "del\x7f", 4, "bad ERROR message: unprintable text" },
+		{ CTL_ERROR, "hi\x80", 3, "bad ERROR message: unprintable text" },
+		{ CTL_ERROR, "nul\0x", 5, "bad ERROR message: unprintable text" },
+	};
+	struct ctl_msg m;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		if (ctl_decode_payload(rows[i].type, rows[i].p, rows[i].plen, &m, err,
+		    sizeof err) != -1)
+			MISS("row %zu (type %u): accepted", i, rows[i].type);
+		else if (strcmp(err, rows[i].msg) != 0)
+			MISS("row %zu (type %u): '%s', want '%s'", i, rows[i].type, err,
+			     rows[i].msg);
+	}
+	/* the edges that are fine: every RESULT flag, " " and "~" */
+	{
+		uint8_t res[CTL_RESULT_LEN] = { [83] = RES_ALL };
+		assert_int_equal(ctl_decode_payload(CTL_RESULT, res, sizeof res, &m, err,
+		                 sizeof err), 0);
+		assert_int_equal(m.result.flags, RES_ALL);
+		assert_int_equal(ctl_decode_payload(CTL_ERROR, (const uint8_t *)" ~", 2, &m,
+		                 err, sizeof err), 0);
+		assert_string_equal(m.text, " ~");
+	}
+	MISSED();
+}
+
+/* ---- ctl_send / ctl_recv ------------------------------------------- */
+
+static void
+pair(int type, int sv[2])
+{
+	assert_int_equal(socketpair(AF_UNIX, type, 0, sv), 0);
+}
+
+static void
+test_send_recv(void **state)
+{
+	struct ctl_msg msgs[4], got;
+	char err[256];
+	int sv[2], i;
+
+	(void)state;
+	msgs[0] = params_msg();
+	memset(&msgs[1], 0, sizeof msgs[1]);
+	msgs[1].type = CTL_READY;
+	msgs[1].data_port = 40000;
+	memset(&msgs[2], 0, sizeof msgs[2]);
+	msgs[2].type = CTL_RESULT;
+	msgs[2].result.bytes = UINT64_MAX;
+	msgs[2].result.flags = RES_QUEUE;
+	ctl_error(&msgs[3], "no such thing");
+	pair(SOCK_STREAM, sv);
+	for (i = 0; i < 4; i++)         /* four messages back to back */
+		assert_int_equal(ctl_send(sv[0], &msgs[i], err, sizeof err), 0);
+	for (i = 0; i < 4; i++) {
+		if (ctl_recv(sv[1], &got, 1000, err, sizeof err) != 0)
+			fail_msg("message %d: %s", i, err);
+		assert_int_equal(got.type, msgs[i].type);
+	}
+	close(sv[0]);
+	close(sv[1]);
+	/* the fields made it (one decode each was checked above; recheck) */
+	pair(SOCK_STREAM, sv);
+	assert_int_equal(ctl_send(sv[0], &msgs[0], err, sizeof err), 0);
+	assert_int_equal(ctl_recv(sv[1], &got, 1000, err, sizeof err), 0);
+	assert_params_equal(&got.params, &msgs[0].params);
+	assert_int_equal(got.udp_port, msgs[0].udp_port);
+	assert_int_equal(ctl_send(sv[1], &msgs[3], err, sizeof err), 0);
+	assert_int_equal(ctl_recv(sv[0], &got, 1000, err, sizeof err), 0);
+	assert_string_equal(got.text, "no such thing");
+	close(sv[0]);
+	close(sv[1]);
+}
+
+/* Every byte in its own datagram, so each recv returns one byte. */
+static void
+test_recv_split(void **state)
+{
+	struct ctl_msg m = params_msg(), got;
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
+	char err[256];
+	size_t n = ctl_encode(&m, buf), i;
+	int sv[2];
+
+	(void)state;
+	pair(SOCK_DGRAM, sv);
+	for (i = 0; i < n; i++)
+		assert_int_equal(write(sv[0], buf + i, 1), 1);
+	if (ctl_recv(sv[1], &got, 2000, err, sizeof err) != 0)
+		fail_msg("split message: %s", err);
+	assert_int_equal(got.type, CTL_PARAMS);
+	assert_params_equal(&got.params, &m.params);
+	assert_int_equal(got.udp_port, m.udp_port);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+static void
+test_recv_errors(void **state)
+{
+	static const struct { const char *name; size_t send; int shut; int timeout_ms;
+	    const char *msg; } rows[] = {
+		{ "closed before anything", 0, 1, 1000,
+		  "connection closed while waiting for a control message" },
+		{ "closed mid-header", 5, 1, 1000,
+		  "connection closed while waiting for a control message" },
+		{ "closed after the header", 8, 1, 1000,
+		  "connection closed while waiting for the rest of a control message" },
+		{ "closed mid-payload", 8 + 20, 1, 1000,
+		  "connection closed while waiting for the rest of a control message" },
+		{ "closed one byte short", 8 + 47, 1, 1000,
+		  "connection closed while waiting for the rest of a control message" },
+		{ "silence", 0, 0, 50, "timed out waiting for a control message" },
+		{ "silence mid-header", 7, 0, 50, "timed out waiting for a control message" },
+		{ "silence mid-payload", 8 + 47, 0, 50,
+		  "timed out waiting for the rest of a control message" },
+	};
+	struct ctl_msg m = params_msg(), got;
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
+	char err[256];
+	size_t i;
+
+	(void)state;
+	ctl_encode(&m, buf);
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		mono_ns t0, dt;
+		int sv[2], rc;
+
+		pair(SOCK_STREAM, sv);
+		if (rows[i].send > 0)
+			assert_int_equal(write(sv[0], buf, rows[i].send), (ssize_t)rows[i].send);
+		if (rows[i].shut)
+			close(sv[0]);
+		t0 = mono_now();
+		rc = ctl_recv(sv[1], &got, rows[i].timeout_ms, err, sizeof err);
+		dt = mono_now() - t0;
+		if (rc != -1)
+			MISS("%s: succeeded", rows[i].name);
+		else if (strcmp(err, rows[i].msg) != 0)
+			MISS("%s: '%s', want '%s'", rows[i].name, err, rows[i].msg);
+		if (!rows[i].shut && dt < 50000000u)
+			MISS("%s: gave up after %llu ns, before the 50 ms deadline",
+			     rows[i].name, (unsigned long long)dt);
+		if (dt > 900000000u)
+			MISS("%s: took %llu ns", rows[i].name, (unsigned long long)dt);
+		if (!rows[i].shut)
+			close(sv[0]);
+		close(sv[1]);
+	}
+	MISSED();
+}
+
+/* A malformed message read off the wire is refused with the decoder's words. */
+static void
+test_recv_malformed(void **state)
+{
+	static const struct { uint8_t b[16]; size_t n; const char *msg; } rows[] = {
+		{ "GPUT\x01\x04\x01\x2c", 8, "control message too long (300 bytes, at most 256)" },
+		{ "GPUX\x01\x02\x00\x04\x13\xad\x00\x00", 12,
+		  "not a gput control message (bad magic)" },
+		{ "GPUT\x01\x02\x00\x04\x00\x00\x00\x00", 12,
+		  "bad READY message: port 0 or reserved bits set" },
+		{ "GPUT\x01\x02\x00\x03\x13\xad\x00", 11,
+		  "control message type 2 has 3 bytes, expected 4" },
+		{ "GPUT\x01\x04\x00\x00", 8, "bad ERROR message: text of 0 bytes" },
+		{ "GPUT\x01\x04\x00\x02\x1b[", 10, "bad ERROR message: unprintable text" },
+	};
+	struct ctl_msg got;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		int sv[2];
+
+		pair(SOCK_STREAM, sv);
+		assert_int_equal(write(sv[0], rows[i].b, rows[i].n), (ssize_t)rows[i].n);
+		if (ctl_recv(sv[1], &got, 1000, err, sizeof err) != -1)
+			MISS("row %zu: accepted", i);
+		else if (strcmp(err, rows[i].msg) != 0)
+			MISS("row %zu: '%s', want '%s'", i, err, rows[i].msg);
+		close(sv[0]);
+		close(sv[1]);
+	}
+	MISSED();
+}
+
+static void
+test_send_closed(void **state)
+{
+	struct ctl_msg m;
+	char err[256];
+	int sv[2];
+
+	(void)state;
+	ctl_error(&m, "bye");
+	pair(SOCK_STREAM, sv);
+	close(sv[1]);
+	assert_int_equal(ctl_send(sv[0], &m, err, sizeof err), -1);
+	assert_string_equal(err, "sending control message: Broken pipe");
+	close(sv[0]);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_params_wire),
+		cmocka_unit_test(test_params_flags),
+		cmocka_unit_test(test_ready_wire),
+		cmocka_unit_test(test_result),
+		cmocka_unit_test(test_result_wire),
+		cmocka_unit_test(test_error_msgs),
+		cmocka_unit_test(test_bad_header),
+		cmocka_unit_test(test_bad_length),
+		cmocka_unit_test(test_params_reserved),
+		cmocka_unit_test(test_params_invalid),
+		cmocka_unit_test(test_other_payloads_invalid),
+		cmocka_unit_test(test_send_recv),
+		cmocka_unit_test(test_recv_split),
+		cmocka_unit_test(test_recv_errors),
+		cmocka_unit_test(test_recv_malformed),
+		cmocka_unit_test(test_send_closed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

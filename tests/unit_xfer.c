@@ -1,0 +1,890 @@
+/* unit_xfer.c: the data stream's arithmetic (calls, last length, marker
+ * length), the pattern, the UDP end markers, and each data path run for
+ * real: TCP over a socketpair and loopback, UDP over a loopback pair. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <endian.h>
+#include <netinet/in.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "xfer.h"
+
+#define P62 (1ULL << 62)
+
+static int misses;
+#define MISS(fmt, ...) (print_error(fmt "\n", __VA_ARGS__), misses++)
+#define MISSED() do { int m_ = misses; misses = 0; \
+	if (m_ != 0) fail_msg("%d mismatch(es) above", m_); } while (0)
+
+static struct xfer_params
+stream_of(uint32_t data_len, uint64_t data_bytes)
+{
+	struct xfer_params p;
+
+	memset(&p, 0, sizeof p);
+	p.len = data_len;
+	p.count = (data_bytes + data_len - 1) / data_len;
+	p.data_len = data_len;
+	p.data_bytes = data_bytes;
+	return p;
+}
+
+/* ---- arithmetic ---------------------------------------------------- */
+
+static void
+test_calls_last_len(void **state)
+{
+	static const struct { uint32_t len; uint64_t bytes, calls; uint32_t last; } rows[] = {
+		{ 4096, 2048ULL * 4096, 2048, 4096 },
+		{ 4096, 4096, 1, 4096 },
+		{ 4096, 4097, 2, 1 },
+		{ 4096, 10000, 3, 1808 },
+		{ 4096, 1, 1, 1 },
+		{ 1, 1, 1, 1 },
+		{ 1, 100, 100, 1 },
+		{ 1000, 999, 1, 999 },
+		{ 1000, 49600, 50, 600 },
+		{ 65507, 1000000, 16, 17395 },
+		{ 64u << 20, P62, 1ULL << 36, 64u << 20 },
+		{ 3, P62, 1537228672809129302ULL, 1 },
+		{ 1, P62, P62, 1 },
+		{ 32, 32 * 10 + 1, 11, 1 },
+		{ 33, 33 * 10 + 32, 11, 32 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct xfer_params p = stream_of(rows[i].len, rows[i].bytes);
+		uint64_t calls = xfer_data_calls(&p);
+		uint32_t last = xfer_last_len(&p);
+
+		if (calls != rows[i].calls || last != rows[i].last)
+			MISS("len %u bytes %llu: calls %llu last %u, want %llu and %u",
+			     rows[i].len, (unsigned long long)rows[i].bytes,
+			     (unsigned long long)calls, last,
+			     (unsigned long long)rows[i].calls, rows[i].last);
+	}
+	MISSED();
+}
+
+static void
+test_marker_len(void **state)
+{
+	static const struct { uint32_t len; uint64_t bytes; uint32_t want; } rows[] = {
+		{ 4096, 8192, 32 },
+		{ 4096, 8192 + 100, 32 },
+		{ 1, 5, 32 },
+		{ 32, 320, 33 },                /* data_len 32 */
+		{ 32, 32, 33 },
+		{ 32, 321, 33 },                /* last 1 */
+		{ 33, 330, 32 },                /* data_len 33, last 33 */
+		{ 33, 362, 34 },                /* data_len 33, last 32 */
+		{ 34, 340, 32 },
+		{ 34, 372, 33 },                /* data_len 34, last 32 */
+		{ 34, 373, 32 },                /* data_len 34, last 33 */
+		{ 100, 32, 33 },                /* the only datagram is 32 bytes */
+		{ 100, 132, 33 },               /* last 32 */
+		{ 100, 133, 32 },               /* last 33 */
+		{ 65507, 65507 * 3 + 32, 33 },
+	};
+	uint32_t len, rem;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct xfer_params p = stream_of(rows[i].len, rows[i].bytes);
+		uint32_t m = xfer_marker_len(&p);
+
+		if (m != rows[i].want)
+			MISS("len %u bytes %llu: marker %u, want %u", rows[i].len,
+			     (unsigned long long)rows[i].bytes, m, rows[i].want);
+	}
+	/* every short length and remainder: never a data length, never too long */
+	for (len = 1; len <= 40; len++) {
+		for (rem = 0; rem < len; rem++) {
+			struct xfer_params p = stream_of(len, 7ULL * len + rem);
+			uint32_t m = xfer_marker_len(&p);
+
+			if (m < MARKER_BASE_LEN || m > MARKER_MAX_LEN || m == len ||
+			    m == xfer_last_len(&p))
+				MISS("len %u rem %u: marker length %u", len, rem, m);
+		}
+	}
+	MISSED();
+}
+
+static void
+test_udp_idle_ms(void **state)
+{
+	static const struct { uint32_t gap; int want; } rows[] = {
+		{ 0, 1000 }, { 1, 1000 }, { 499, 1000 }, { 500, 1001 }, { 1000, 1002 },
+		{ 250000, 1500 }, { 10000000, 21000 }, { UINT32_MAX, 1000 + 8589934 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct xfer_params p = stream_of(1000, 1000);
+
+		p.gap_us = 123456;      /* the receiver's own -g does not count */
+		p.data_gap_us = rows[i].gap;
+		if (xfer_udp_idle_ms(&p) != rows[i].want)
+			MISS("data_gap_us %u: %d, want %d", rows[i].gap,
+			     xfer_udp_idle_ms(&p), rows[i].want);
+	}
+	MISSED();
+}
+
+/* ---- markers ------------------------------------------------------- */
+
+static void
+test_marker_round_trip(void **state)
+{
+	static const struct { uint32_t len; uint64_t bytes, dgrams, sent; } rows[] = {
+		{ 1000, 50000, 50, 50000 },
+		{ 32, 320, 10, 320 },
+		{ 33, 362, 11, 362 },
+		{ 34, 372, 0, 0 },
+		{ 65507, P62, UINT64_MAX, UINT64_MAX },
+	};
+	uint8_t buf[MARKER_MAX_LEN + 8];
+	size_t i;
+	uint8_t idx;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct xfer_params p = stream_of(rows[i].len, rows[i].bytes);
+		uint32_t mlen = xfer_marker_len(&p);
+
+		for (idx = 1; idx <= MARKER_COUNT; idx++) {
+			uint8_t want[MARKER_MAX_LEN] = { 'G', 'P', 'U', 'E', 1, idx };
+			uint64_t be, dg = 0xabcd;
+			uint8_t got_idx = 0xee;
+			size_t n;
+
+			be = htobe64(rows[i].dgrams);
+			memcpy(want + 8, &be, 8);
+			be = htobe64(rows[i].sent);
+			memcpy(want + 16, &be, 8);
+			memset(buf, 0xcc, sizeof buf);
+			n = xfer_marker_encode(&p, buf, idx, rows[i].dgrams, rows[i].sent);
+			assert_int_equal(n, mlen);
+			assert_memory_equal(buf, want, n);      /* zero padded */
+			assert_int_equal(buf[n], 0xcc);         /* and no further */
+			assert_int_equal(xfer_marker_decode(&p, buf, n, &got_idx, &dg), 1);
+			assert_int_equal(got_idx, idx);
+			assert_int_equal(dg, rows[i].dgrams);
+		}
+	}
+}
+
+static void
+test_marker_rejected(void **state)
+{
+	static const struct { const char *name; int dlen; size_t off; uint8_t val; } rows[] = {
+		{ "one byte short", -1, 0, 0 },
+		{ "one byte long", +1, 0, 0 },
+		{ "empty", -32, 0, 0 },
+		{ "magic G", 0, 0, 'g' },
+		{ "magic E", 0, 3, 'T' },
+		{ "version 0", 0, 4, 0 },
+		{ "version 2", 0, 4, 2 },
+		{ "index 0", 0, 5, 0 },
+		{ "index 4", 0, 5, 4 },
+		{ "index 255", 0, 5, 255 },
+	};
+	uint8_t buf[MARKER_MAX_LEN + 8];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct xfer_params p = stream_of(1000, 50000);
+		size_t n;
+		uint64_t dg = 0x1234;
+		uint8_t idx = 0x56;
+
+		memset(buf, 0, sizeof buf);
+		n = xfer_marker_encode(&p, buf, 2, 50, 50000);
+		buf[rows[i].off] = rows[i].dlen == 0 ? rows[i].val : buf[rows[i].off];
+		if (xfer_marker_decode(&p, buf, n + rows[i].dlen, &idx, &dg) != 0)
+			MISS("%s: accepted", rows[i].name);
+		if (dg != 0x1234 || idx != 0x56)
+			MISS("%s: rejected but wrote its outputs", rows[i].name);
+	}
+	/* a marker of another stream's length is not this stream's marker */
+	{
+		struct xfer_params a = stream_of(1000, 50000), b = stream_of(32, 320);
+		uint64_t dg;
+		uint8_t idx;
+		size_t n = xfer_marker_encode(&a, buf, 1, 50, 50000);
+
+		assert_int_equal(n, 32);
+		assert_int_equal(xfer_marker_decode(&b, buf, n, &idx, &dg), 0);
+	}
+	MISSED();
+}
+
+/* ---- pattern ------------------------------------------------------- */
+
+/* The documented generator: xorshift32 (13, 17, 5), top byte, seed 0 means
+ * 0x9e3779b9. Both sides of a test (maybe different builds) must agree. */
+static uint8_t
+ref_byte(uint32_t seed, size_t i)
+{
+	uint32_t x = seed ? seed : 0x9e3779b9u;
+	size_t k;
+
+	for (k = 0; k <= i; k++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+	}
+	return (uint8_t)(x >> 24);
+}
+
+static void
+test_pattern_layout(void **state)
+{
+	static const struct { uint32_t len; uint8_t stream; uint32_t seed; size_t maxlen;
+	    size_t period; } rows[] = {
+		{ 4096, 0, 0, 4096, 4096 },
+		{ 1, 0, 1, 10, 1 },
+		{ 1000, 0, 0xa1a2a3a4u, 777, 1000 },
+		{ 1000, 1, 0, 1000, XFER_STREAM_PERIOD },
+		{ 65507, 1, 42, 65507, XFER_STREAM_PERIOD },
+	};
+	char err[128];
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct xfer_params p = stream_of(rows[i].len, 1000000);
+		struct pattern pt;
+
+		p.stream = rows[i].stream;
+		p.seed = rows[i].seed;
+		assert_int_equal(pattern_init(&pt, &p, rows[i].maxlen, err, sizeof err), 0);
+		assert_int_equal(pt.period, rows[i].period);
+		assert_int_equal(pt.size, rows[i].period + rows[i].maxlen);
+		for (k = 0; k < 64 && k < pt.period; k++)
+			if (pt.buf[k] != ref_byte(rows[i].seed, k))
+				MISS("row %zu byte %zu: 0x%02x, want 0x%02x", i, k, pt.buf[k],
+				     ref_byte(rows[i].seed, k));
+		for (k = pt.period; k < pt.size; k++)
+			if (pt.buf[k] != pt.buf[k - pt.period]) {
+				MISS("row %zu: byte %zu does not repeat the period", i, k);
+				break;
+			}
+		pattern_free(&pt);
+		assert_null(pt.buf);
+	}
+	MISSED();
+}
+
+static void
+test_pattern_seeds(void **state)
+{
+	struct xfer_params p = stream_of(256, 256);
+	struct pattern a, b;
+	char err[128];
+
+	(void)state;
+	/* pinned: the first bytes of the default pattern */
+	assert_int_equal(pattern_init(&a, &p, 256, err, sizeof err), 0);
+	assert_int_equal(a.buf[0], ref_byte(0, 0));
+	/* the same seed twice: the same bytes; another seed: other bytes */
+	assert_int_equal(pattern_init(&b, &p, 256, err, sizeof err), 0);
+	assert_memory_equal(a.buf, b.buf, 256);
+	pattern_free(&b);
+	p.seed = pattern_seed("abc");
+	assert_int_equal(pattern_init(&b, &p, 256, err, sizeof err), 0);
+	assert_memory_not_equal(a.buf, b.buf, 256);
+	pattern_free(&b);
+	/* the stream pattern's first period starts like the non-stream one */
+	p.seed = 0;
+	p.stream = 1;
+	assert_int_equal(pattern_init(&b, &p, 256, err, sizeof err), 0);
+	assert_memory_equal(a.buf, b.buf, 256);
+	pattern_free(&b);
+	pattern_free(&a);
+}
+
+static void
+test_pattern_check(void **state)
+{
+	static const struct { const char *name; uint8_t stream; uint32_t len;
+	    uint64_t off; size_t n; size_t flips[3]; uint64_t bad, first; } rows[] = {
+		{ "clean", 0, 100, 0, 100, { 0 }, 0, UINT64_MAX },
+		{ "one flip", 0, 100, 0, 100, { 6 }, 1, 5 },
+		{ "three flips", 0, 100, 0, 100, { 6, 10, 100 }, 3, 5 },
+		{ "offset reported from off", 0, 100, 1000, 100, { 1 }, 1, 1000 },
+		{ "wrap inside the data", 0, 100, 97, 50, { 4 }, 1, 100 },
+		{ "many periods on", 0, 100, 5 * 100 + 7, 100, { 1 }, 1, 507 },
+		{ "stream phase", 1, 100, 65521 + 10, 100, { 2 }, 1, 65521 + 11 },
+		{ "stream wrap", 1, 100, 65521 - 30, 100, { 31, 32 }, 2, 65521 },
+		{ "stream clean far", 1, 100, 1000ULL * 65521 + 3, 100, { 0 }, 0, UINT64_MAX },
+		{ "short data", 0, 100, 0, 1, { 1 }, 1, 0 },
+		{ "nothing", 0, 100, 0, 0, { 0 }, 0, UINT64_MAX },
+	};
+	char err[128];
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct xfer_params p = stream_of(rows[i].len, 100000);
+		struct pattern pt;
+		uint8_t data[256];
+		uint64_t first = UINT64_MAX, bad;
+
+		p.stream = rows[i].stream;
+		assert_int_equal(pattern_init(&pt, &p, 128, err, sizeof err), 0);
+		memcpy(data, pt.buf + rows[i].off % pt.period, rows[i].n);
+		for (k = 0; k < 3 && rows[i].flips[k] != 0; k++)
+			data[rows[i].flips[k] - 1] ^= 0x5a;     /* flips are 1-based */
+		bad = pattern_check(&pt, rows[i].off, data, rows[i].n, &first);
+		if (bad != rows[i].bad || first != rows[i].first)
+			MISS("%s: %llu bad, first %llu; want %llu, %llu", rows[i].name,
+			     (unsigned long long)bad, (unsigned long long)first,
+			     (unsigned long long)rows[i].bad, (unsigned long long)rows[i].first);
+		/* a first offset already known is kept */
+		first = 42;
+		if (rows[i].bad != 0) {
+			pattern_check(&pt, rows[i].off, data, rows[i].n, &first);
+			if (first != 42)
+				MISS("%s: overwrote a known first offset", rows[i].name);
+		}
+		pattern_free(&pt);
+	}
+	MISSED();
+}
+
+/* More bytes than the pattern was laid out for: only maxlen are compared. */
+static void
+test_pattern_check_clamp(void **state)
+{
+	struct xfer_params p = stream_of(100, 1000);
+	struct pattern pt;
+	uint8_t data[300];
+	uint64_t first = UINT64_MAX;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(pattern_init(&pt, &p, 150, err, sizeof err), 0);
+	memcpy(data, pt.buf, 150);
+	memset(data + 150, 0, 150);
+	data[149] ^= 1;
+	assert_int_equal(pattern_check(&pt, 0, data, sizeof data, &first), 1);
+	assert_int_equal(first, 149);
+	pattern_free(&pt);
+}
+
+/* ---- the data paths ------------------------------------------------ */
+
+struct side {
+	int fd;
+	struct xfer_params p;
+	struct gput_result r;
+	int rc;
+	char err[256];
+};
+
+static void *
+tcp_sender(void *arg)
+{
+	struct side *s = arg;
+
+	memset(&s->r, 0, sizeof s->r);
+	s->rc = xfer_tcp_send(s->fd, &s->p, &s->r, s->err, sizeof s->err);
+	return NULL;
+}
+
+static void
+tcp_pair(int domain, int sv[2])
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t al = sizeof a;
+	int l;
+
+	if (domain == AF_UNIX) {
+		assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+		return;
+	}
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	l = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(l >= 0);
+	assert_int_equal(bind(l, (struct sockaddr *)&a, sizeof a), 0);
+	assert_int_equal(listen(l, 1), 0);
+	assert_int_equal(getsockname(l, (struct sockaddr *)&a, &al), 0);
+	sv[0] = socket(AF_INET, SOCK_STREAM, 0);
+	assert_int_equal(connect(sv[0], (struct sockaddr *)&a, sizeof a), 0);
+	sv[1] = accept(l, NULL, NULL);
+	assert_true(sv[1] >= 0);
+	close(l);
+}
+
+static void
+test_tcp_transfer(void **state)
+{
+	static const struct { const char *name; int domain; uint32_t len, rlen;
+	    uint64_t bytes; uint8_t stream; uint32_t seed, gap_us; } rows[] = {
+		{ "default 8 MiB", AF_UNIX, 4096, 4096, 2048ULL * 4096, 0, 0, 0 },
+		{ "-x remainder", AF_UNIX, 1000, 1000, 10500, 0, 0, 0 },
+		{ "one byte writes", AF_UNIX, 1, 64, 100, 0, 7, 0 },
+		{ "receiver reads less", AF_UNIX, 8192, 777, 100000, 0, 0, 0 },
+		{ "-s past a period", AF_UNIX, 1000, 333, 200000, 1, 0x12345678u, 0 },
+		{ "-s odd lengths", AF_UNIX, 65507, 4096, 1000000, 1, 0, 0 },
+		{ "-g paces 5 writes", AF_UNIX, 100, 100, 500, 0, 0, 2000 },
+		{ "loopback TCP", AF_INET, 4096, 4096, 1 << 20, 0, 0, 0 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct side snd, rcv;
+		pthread_t th;
+		int sv[2];
+		uint64_t calls = (rows[i].bytes + rows[i].len - 1) / rows[i].len;
+
+		memset(&snd, 0, sizeof snd);
+		tcp_pair(rows[i].domain, sv);
+		snd.fd = sv[0];
+		snd.p = stream_of(rows[i].len, rows[i].bytes);
+		snd.p.stream = rows[i].stream;
+		snd.p.seed = rows[i].seed;
+		snd.p.gap_us = snd.p.data_gap_us = rows[i].gap_us;
+		rcv = snd;
+		rcv.fd = sv[1];
+		rcv.p.role = ROLE_RECV;
+		rcv.p.len = rows[i].rlen;
+		rcv.p.verify = 1;
+		assert_int_equal(pthread_create(&th, NULL, tcp_sender, &snd), 0);
+		rcv.rc = xfer_tcp_recv(rcv.fd, &rcv.p, &rcv.r, rcv.err, sizeof rcv.err);
+		assert_int_equal(pthread_join(th, NULL), 0);
+		close(sv[0]);
+		close(sv[1]);
+		if (snd.rc != 0 || rcv.rc != 0) {
+			MISS("%s: send '%s', recv '%s'", rows[i].name, snd.err, rcv.err);
+			continue;
+		}
+		if (snd.r.bytes != rows[i].bytes || snd.r.calls != calls)
+			MISS("%s: sender %llu bytes %llu calls, want %llu and %llu",
+			     rows[i].name, (unsigned long long)snd.r.bytes,
+			     (unsigned long long)snd.r.calls, (unsigned long long)rows[i].bytes,
+			     (unsigned long long)calls);
+		if (rcv.r.bytes != rows[i].bytes || rcv.r.calls == 0 ||
+		    rcv.r.calls < (rows[i].bytes + rows[i].rlen - 1) / rows[i].rlen)
+			MISS("%s: receiver %llu bytes in %llu calls", rows[i].name,
+			     (unsigned long long)rcv.r.bytes, (unsigned long long)rcv.r.calls);
+		if (!(rcv.r.flags & RES_VERIFIED) || rcv.r.verify_bad != 0 ||
+		    rcv.r.verify_first != 0)
+			MISS("%s: verify flags 0x%x, %llu bad", rows[i].name, rcv.r.flags,
+			     (unsigned long long)rcv.r.verify_bad);
+		if (snd.r.flags & RES_VERIFIED)
+			MISS("%s: the sender claims it verified", rows[i].name);
+		if (rows[i].domain == AF_INET && !(snd.r.flags & RES_QUEUE))
+			MISS("%s: TCP sender without RES_QUEUE", rows[i].name);
+		if (rows[i].gap_us != 0 &&
+		    snd.r.real_ns < (calls - 1) * rows[i].gap_us * 1000ULL)
+			MISS("%s: %llu writes took %llu ns, under the -g schedule",
+			     rows[i].name, (unsigned long long)calls,
+			     (unsigned long long)snd.r.real_ns);
+	}
+	MISSED();
+}
+
+/* Damaged bytes are counted and the first one's stream offset is kept. */
+static void
+test_tcp_verify_damage(void **state)
+{
+	static const size_t flips[] = { 5000, 5001, 9999, 20000 };
+	struct xfer_params p = stream_of(4096, 30000);
+	struct gput_result r;
+	struct pattern pt;
+	uint8_t data[30000];
+	char err[256];
+	size_t i, off;
+	int sv[2];
+
+	(void)state;
+	p.role = ROLE_RECV;
+	p.len = 1000;
+	p.verify = 1;
+	assert_int_equal(pattern_init(&pt, &p, 4096, err, sizeof err), 0);
+	for (off = 0; off < sizeof data; off += 4096)
+		memcpy(data + off, pt.buf, sizeof data - off < 4096 ? sizeof data - off : 4096);
+	for (i = 0; i < sizeof flips / sizeof flips[0]; i++)
+		data[flips[i]] ^= 0xff;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	assert_int_equal(write(sv[0], data, sizeof data), (ssize_t)sizeof data);
+	close(sv[0]);
+	memset(&r, 0, sizeof r);
+	assert_int_equal(xfer_tcp_recv(sv[1], &p, &r, err, sizeof err), 0);
+	assert_int_equal(r.bytes, sizeof data);
+	assert_int_equal(r.verify_bad, 4);
+	assert_int_equal(r.verify_first, 5000);
+	assert_true(r.flags & RES_VERIFIED);
+	close(sv[1]);
+	pattern_free(&pt);
+}
+
+static void
+test_tcp_errors(void **state)
+{
+	struct xfer_params p = stream_of(1000, 1000);
+	struct gput_result r;
+	char err[256], junk[100] = { 0 };
+	int sv[2];
+
+	(void)state;
+	/* the sender closes early */
+	p.role = ROLE_RECV;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	assert_int_equal(write(sv[0], junk, sizeof junk), (ssize_t)sizeof junk);
+	close(sv[0]);
+	memset(&r, 0, sizeof r);
+	assert_int_equal(xfer_tcp_recv(sv[1], &p, &r, err, sizeof err), -1);
+	assert_string_equal(err, "connection closed after 100 of 1000 bytes");
+	assert_int_equal(r.bytes, 100);
+	assert_int_equal(r.flags & RES_VERIFIED, 0);
+	close(sv[1]);
+	/* nothing at all */
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	close(sv[0]);
+	memset(&r, 0, sizeof r);
+	assert_int_equal(xfer_tcp_recv(sv[1], &p, &r, err, sizeof err), -1);
+	assert_string_equal(err, "connection closed after 0 of 1000 bytes");
+	assert_int_equal(r.calls, 0);
+	close(sv[1]);
+	/* the receiver is gone */
+	p.role = ROLE_SEND;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	close(sv[1]);
+	memset(&r, 0, sizeof r);
+	assert_int_equal(xfer_tcp_send(sv[0], &p, &r, err, sizeof err), -1);
+	assert_string_equal(err, "peer vanished (Broken pipe)");
+	assert_int_equal(r.bytes, 0);
+	assert_int_equal(r.calls, 0);
+	close(sv[0]);
+}
+
+/* The words for a failed data call. */
+static void
+test_io_error(void **state)
+{
+	static const struct { int e, stop; const char *what, *want; } rows[] = {
+		{ EAGAIN, 0, "receiving", "peer stalled: no progress receiving within the idle timeout" },
+		{ EWOULDBLOCK, 0, "sending", "peer stalled: no progress sending within the idle timeout" },
+		{ EPIPE, 0, "sending", "peer vanished (Broken pipe)" },
+		{ ECONNRESET, 0, "receiving", "peer vanished (Connection reset by peer)" },
+		{ ECONNREFUSED, 0, "sending", "the receiver's port refused the data (receiver gone)" },
+		{ EBADF, 0, "sending", "sending: Bad file descriptor" },
+		{ ENOBUFS, 0, "sending", "sending: No buffer space available" },
+		{ EPIPE, 1, "sending", "interrupted" },
+		{ EBADF, 1, "receiving", "interrupted" },
+	};
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		xfer_stop = rows[i].stop;
+		xfer_io_error(rows[i].e, rows[i].what, err, sizeof err);
+		xfer_stop = 0;
+		if (strcmp(err, rows[i].want) != 0)
+			MISS("errno %d (%s): '%s', want '%s'", rows[i].e, rows[i].what, err,
+			     rows[i].want);
+	}
+	MISSED();
+}
+
+/* A receiver that hears nothing within its timeout; a sender told to stop. */
+static void
+test_tcp_stall_and_stop(void **state)
+{
+	struct xfer_params p = stream_of(1000, 5000);
+	struct timeval tv = { 0, 50000 };
+	struct gput_result r;
+	char err[256];
+	int sv[2];
+
+	(void)state;
+	p.role = ROLE_RECV;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	assert_int_equal(setsockopt(sv[1], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv), 0);
+	memset(&r, 0, sizeof r);
+	assert_int_equal(xfer_tcp_recv(sv[1], &p, &r, err, sizeof err), -1);
+	assert_string_equal(err, "peer stalled: no progress receiving within the idle timeout");
+	assert_int_equal(r.bytes, 0);
+	/* xfer_stop already set: nothing is sent, and the reason says why */
+	p.role = ROLE_SEND;
+	xfer_stop = 1;
+	memset(&r, 0, sizeof r);
+	assert_int_equal(xfer_tcp_send(sv[0], &p, &r, err, sizeof err), -1);
+	xfer_stop = 0;
+	assert_string_equal(err, "interrupted");
+	assert_int_equal(r.calls, 0);
+	assert_int_equal(r.bytes, 0);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+/* ---- UDP ----------------------------------------------------------- */
+
+/* Two connected UDP sockets on 127.0.0.1; sv[1] receives into a big buffer. */
+static void
+udp_pair(int sv[2])
+{
+	struct sockaddr_in a[2];
+	socklen_t al = sizeof a[0];
+	int i, big = 4 << 20;
+
+	for (i = 0; i < 2; i++) {
+		memset(&a[i], 0, sizeof a[i]);
+		a[i].sin_family = AF_INET;
+		a[i].sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		sv[i] = socket(AF_INET, SOCK_DGRAM, 0);
+		assert_true(sv[i] >= 0);
+		assert_int_equal(bind(sv[i], (struct sockaddr *)&a[i], sizeof a[i]), 0);
+		assert_int_equal(getsockname(sv[i], (struct sockaddr *)&a[i], &al), 0);
+	}
+	if (setsockopt(sv[1], SOL_SOCKET, SO_RCVBUFFORCE, &big, sizeof big) == -1)
+		assert_int_equal(setsockopt(sv[1], SOL_SOCKET, SO_RCVBUF, &big, sizeof big), 0);
+	assert_int_equal(connect(sv[0], (struct sockaddr *)&a[1], sizeof a[1]), 0);
+	assert_int_equal(connect(sv[1], (struct sockaddr *)&a[0], sizeof a[0]), 0);
+}
+
+/* The sender runs to the end first (the receive buffer holds it all), then
+ * the receiver drains the queue. */
+static void
+test_udp_transfer(void **state)
+{
+	static const struct { const char *name; uint32_t len; uint64_t bytes;
+	    uint8_t stream, verify; } rows[] = {
+		{ "50 datagrams", 1000, 50000, 0, 1 },
+		{ "-x remainder", 1000, 49600, 0, 1 },
+		{ "-s past a period", 1000, 100000, 1, 1 },
+		{ "32-byte datagrams", 32, 32 * 50 + 1, 0, 1 },
+		{ "no -c", 1472, 1472 * 20, 0, 0 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct side snd, rcv;
+		uint64_t n = (rows[i].bytes + rows[i].len - 1) / rows[i].len;
+		int sv[2];
+
+		udp_pair(sv);
+		memset(&snd, 0, sizeof snd);
+		snd.p = stream_of(rows[i].len, rows[i].bytes);
+		snd.p.proto = PROTO_UDP;
+		snd.p.stream = rows[i].stream;
+		snd.p.seed = pattern_seed(rows[i].name);
+		rcv = snd;
+		rcv.p.role = ROLE_RECV;
+		rcv.p.verify = rows[i].verify;
+		assert_int_equal(xfer_udp_prepare(sv[1], rcv.err, sizeof rcv.err), 0);
+		snd.rc = xfer_udp_send(sv[0], &snd.p, &snd.r, snd.err, sizeof snd.err);
+		rcv.rc = xfer_udp_recv(sv[1], &rcv.p, &rcv.r, rcv.err, sizeof rcv.err);
+		close(sv[0]);
+		close(sv[1]);
+		if (snd.rc != 0 || rcv.rc != 0) {
+			MISS("%s: send '%s', recv '%s'", rows[i].name, snd.err, rcv.err);
+			continue;
+		}
+		if (snd.r.dgrams != n || snd.r.calls != n + MARKER_COUNT ||
+		    snd.r.bytes != rows[i].bytes)
+			MISS("%s: sender %llu dgrams %llu calls %llu bytes", rows[i].name,
+			     (unsigned long long)snd.r.dgrams, (unsigned long long)snd.r.calls,
+			     (unsigned long long)snd.r.bytes);
+		if (rcv.r.dgrams != n || rcv.r.calls != n || rcv.r.bytes != rows[i].bytes)
+			MISS("%s: receiver %llu dgrams %llu calls %llu bytes", rows[i].name,
+			     (unsigned long long)rcv.r.dgrams, (unsigned long long)rcv.r.calls,
+			     (unsigned long long)rcv.r.bytes);
+		/* everything arrived: the exact end, before any marker */
+		if (rcv.r.flags != (rows[i].verify ? RES_VERIFIED : 0u))
+			MISS("%s: receiver flags 0x%x", rows[i].name, rcv.r.flags);
+		if (rcv.r.verify_bad != 0 || rcv.r.verify_first != 0)
+			MISS("%s: %llu bytes differ", rows[i].name,
+			     (unsigned long long)rcv.r.verify_bad);
+	}
+	MISSED();
+}
+
+/* Send datagrams 0..n-1 of p's stream except those in skip, then markers. */
+static void
+send_stream(int fd, const struct xfer_params *p, uint64_t skip_mask, int markers,
+            size_t flip)
+{
+	uint64_t n = xfer_data_calls(p), k;
+	uint8_t mk[MARKER_MAX_LEN], junk[7] = "not-us!";
+	struct pattern pt;
+	char err[128];
+
+	assert_int_equal(pattern_init(&pt, p, p->data_len, err, sizeof err), 0);
+	for (k = 0; k < n; k++) {
+		size_t len = k + 1 == n ? xfer_last_len(p) : p->data_len;
+		uint8_t buf[2048];
+
+		if (k < 64 && (skip_mask >> k & 1))
+			continue;
+		memcpy(buf, pt.buf + (p->stream ? k * p->data_len % pt.period : 0), len);
+		if (flip != 0 && k == flip / p->data_len)
+			buf[flip % p->data_len] ^= 0x80;
+		assert_int_equal(send(fd, buf, len, 0), (ssize_t)len);
+		if (k == 3)             /* a stray datagram is ignored */
+			assert_int_equal(send(fd, junk, sizeof junk, 0), (ssize_t)sizeof junk);
+	}
+	for (k = 1; k <= (uint64_t)markers; k++) {
+		size_t m = xfer_marker_encode(p, mk, (uint8_t)k, n, p->data_bytes);
+		assert_int_equal(send(fd, mk, m, 0), (ssize_t)m);
+	}
+	pattern_free(&pt);
+}
+
+static void
+test_udp_loss(void **state)
+{
+	static const struct { const char *name; uint64_t skip; int markers;
+	    uint32_t flags; uint64_t dgrams, sent; } rows[] = {
+		{ "3 lost, markers", (1u << 10) | (1u << 20) | (1u << 30), 3,
+		  RES_MARKER | RES_VERIFIED, 47, 50 },
+		{ "last lost, one marker", 1ULL << 49, 1, RES_MARKER | RES_VERIFIED, 49, 50 },
+		{ "3 lost, no marker: idle end", (1u << 1) | (1u << 2) | (1u << 3), 0,
+		  RES_IDLE | RES_VERIFIED, 47, 0 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct xfer_params p = stream_of(1000, 50000);
+		struct gput_result r;
+		char err[256];
+		mono_ns t0, dt;
+		int sv[2];
+
+		p.proto = PROTO_UDP;
+		p.role = ROLE_RECV;
+		p.verify = 1;
+		udp_pair(sv);
+		assert_int_equal(xfer_udp_prepare(sv[1], err, sizeof err), 0);
+		send_stream(sv[0], &p, rows[i].skip, rows[i].markers, 0);
+		memset(&r, 0, sizeof r);
+		t0 = mono_now();
+		if (xfer_udp_recv(sv[1], &p, &r, err, sizeof err) != 0)
+			MISS("%s: %s", rows[i].name, err);
+		dt = mono_now() - t0;
+		close(sv[0]);
+		close(sv[1]);
+		if (r.flags != rows[i].flags || r.dgrams != rows[i].dgrams ||
+		    r.dgrams_sent != rows[i].sent || r.bytes != rows[i].dgrams * 1000 ||
+		    r.calls != rows[i].dgrams || r.verify_bad != 0)
+			MISS("%s: flags 0x%x, %llu dgrams (sender says %llu), %llu bytes, "
+			     "%llu calls, %llu bad", rows[i].name, r.flags,
+			     (unsigned long long)r.dgrams, (unsigned long long)r.dgrams_sent,
+			     (unsigned long long)r.bytes, (unsigned long long)r.calls,
+			     (unsigned long long)r.verify_bad);
+		if ((rows[i].flags & RES_IDLE) && dt < 900000000u)
+			MISS("%s: idle end after only %llu ns", rows[i].name,
+			     (unsigned long long)dt);
+	}
+	MISSED();
+}
+
+/* A damaged datagram is counted. gput_result.verify_first is "the stream
+ * offset of the first bad byte": byte 3 of datagram 10 is offset 10003, with
+ * -s (the pattern runs on) and without (each datagram starts it afresh). */
+static void
+test_udp_verify_damage(void **state)
+{
+	static const uint8_t streams[] = { 1, 0 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof streams; i++) {
+		struct xfer_params p = stream_of(1000, 50000);
+		struct gput_result r;
+		char err[256];
+		int sv[2];
+
+		p.proto = PROTO_UDP;
+		p.role = ROLE_RECV;
+		p.verify = 1;
+		p.stream = streams[i];
+		udp_pair(sv);
+		assert_int_equal(xfer_udp_prepare(sv[1], err, sizeof err), 0);
+		send_stream(sv[0], &p, 0, 3, 10 * 1000 + 3);
+		memset(&r, 0, sizeof r);
+		assert_int_equal(xfer_udp_recv(sv[1], &p, &r, err, sizeof err), 0);
+		close(sv[0]);
+		close(sv[1]);
+		if (r.dgrams != 50 || r.verify_bad != 1 || !(r.flags & RES_VERIFIED) ||
+		    r.verify_first != 10003)
+			MISS("stream %u: %llu dgrams, %llu bad, flags 0x%x, first bad at "
+			     "%llu, want 50, 1, RES_VERIFIED, 10003", p.stream,
+			     (unsigned long long)r.dgrams, (unsigned long long)r.verify_bad,
+			     r.flags, (unsigned long long)r.verify_first);
+	}
+	MISSED();
+}
+
+static void
+test_udp_refused(void **state)
+{
+	struct xfer_params p = stream_of(1000, 200000);
+	struct gput_result r;
+	char err[256];
+	int sv[2];
+
+	(void)state;
+	p.proto = PROTO_UDP;
+	udp_pair(sv);
+	close(sv[1]);                   /* the receiver is gone */
+	memset(&r, 0, sizeof r);
+	assert_int_equal(xfer_udp_send(sv[0], &p, &r, err, sizeof err), -1);
+	assert_string_equal(err, "the receiver's port refused the data (receiver gone)");
+	assert_true(r.dgrams < 200);
+	assert_int_equal(r.calls, r.dgrams);    /* no markers after a failure */
+	assert_int_equal(r.bytes, r.dgrams * 1000);
+	close(sv[0]);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_calls_last_len),
+		cmocka_unit_test(test_marker_len),
+		cmocka_unit_test(test_udp_idle_ms),
+		cmocka_unit_test(test_marker_round_trip),
+		cmocka_unit_test(test_marker_rejected),
+		cmocka_unit_test(test_pattern_layout),
+		cmocka_unit_test(test_pattern_seeds),
+		cmocka_unit_test(test_pattern_check),
+		cmocka_unit_test(test_pattern_check_clamp),
+		cmocka_unit_test(test_tcp_transfer),
+		cmocka_unit_test(test_tcp_verify_damage),
+		cmocka_unit_test(test_tcp_errors),
+		cmocka_unit_test(test_io_error),
+		cmocka_unit_test(test_tcp_stall_and_stop),
+		cmocka_unit_test(test_udp_transfer),
+		cmocka_unit_test(test_udp_loss),
+		cmocka_unit_test(test_udp_verify_damage),
+		cmocka_unit_test(test_udp_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
