@@ -40,7 +40,10 @@ struct config {
 	struct side_opts loc, rem;
 	double   link_bps;    /* --link, 0 = not given */
 	unsigned mtu;         /* --mtu (--predict) */
+	int      mtu_set;
 	int      no_ts;       /* --no-timestamps (--predict) */
+	unsigned vlan_tags;   /* --vlan: 802.1Q tags per frame (--predict, --link) */
+	int      pppoe;       /* --pppoe: PPPoE framing (--predict, --link) */
 	char    *env_store[2];/* GPUT_LOC_OPT / GPUT_REM_OPT tokens (cli_free) */
 };
 

@@ -7,18 +7,32 @@
 #include "overhead.h"
 #include "report.h"
 
-/* Describe the live data connection fd (address family, path MTU, and for TCP
- * the MSS and whether timestamps are on, from TCP_INFO) for the overhead
- * model. Returns 0, or -1 with err filled. */
-int linkpred_from_socket(int fd, const struct xfer_params *p,
-                         struct ovh_conf *oc, char *err, size_t errlen);
+/* A data connection as it really was, for --link. */
+struct link_conn {
+	struct ovh_conf oc;   /* address family, path MTU, MSS, TCP options,
+	                         and the framing given by --vlan/--pppoe */
+	uint64_t tcp_bytes;   /* TCP: payload bytes this socket sent (or
+	                         received) in tcp_segs data segments, from
+	                         TCP_INFO; tcp_segs = 0 when the kernel does not
+	                         say, and the model's segments are used */
+	uint64_t tcp_segs;
+};
 
-/* The same from --predict's options. */
+/* Describe the live data connection fd of the side that ran p, once the
+ * transfer is over: address family, path MTU, and for TCP the MSS, the
+ * timestamp option and the data segments really sent or received (TCP_INFO).
+ * Returns 0, or -1 with err filled. */
+int linkpred_from_socket(int fd, const struct xfer_params *p,
+                         const struct config *c, struct link_conn *lc,
+                         char *err, size_t errlen);
+
+/* The model's configuration from --predict's options. */
 void linkpred_from_config(const struct config *c, struct ovh_conf *oc);
 
 /* After a run with --link: the expected goodput for the connection as it
- * was, and each side's measured Real-MBit/s against it. Returns 0 or -1. */
-int linkpred_report(FILE *f, const struct ovh_conf *oc, uint64_t msg,
+ * was (msg: the sender's write length), and each side's measured
+ * Real-MBit/s against it. Returns 0 or -1 with err filled. */
+int linkpred_report(FILE *f, const struct link_conn *lc, uint64_t msg,
                     double link_bps, const struct report_row *rows, int nrows,
                     char *err, size_t errlen);
 

@@ -97,6 +97,15 @@ struct ovh_msg {
 int ovh_message(const struct ovh_conf *c, uint64_t msg_bytes,
                 struct ovh_msg *out, char *err, size_t errlen);
 
+/* A TCP stream as it really went: bytes of payload in segs data segments,
+ * taken to be as even in size as the counts allow (bytes % segs of them one
+ * byte longer), so that padding of small segments is counted right. Fills
+ * out for the whole stream (frames = segs; bulk = 0). Returns 0, or -1 with
+ * err filled (a bad c, no segments, fewer bytes than segments, or segments
+ * larger than the MSS: counts that cannot come from one connection). */
+int ovh_tcp_stream(const struct ovh_conf *c, uint64_t bytes, uint64_t segs,
+                   struct ovh_msg *out, char *err, size_t errlen);
+
 /* The TCP payload of a full segment under c: c->mss if set, otherwise what
  * the MTU leaves after IP and TCP headers (0 if nothing is left). */
 unsigned ovh_tcp_mss(const struct ovh_conf *c);

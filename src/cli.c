@@ -9,7 +9,8 @@
 #include "report.h"
 #include "units.h"
 
-enum { OPT_LINK = 256, OPT_PREDICT, OPT_MTU, OPT_NOTS, OPT_MAX };
+enum { OPT_LINK = 256, OPT_PREDICT, OPT_MTU, OPT_NOTS, OPT_VLAN, OPT_PPPOE,
+       OPT_MAX };
 
 #define SHORTOPTS "+:46cDf:g:hil:n:p:rsS:tTuvVw:x:"
 
@@ -39,6 +40,8 @@ static const struct option longopts[] = {
 	{ "predict",  no_argument,       NULL, OPT_PREDICT },
 	{ "mtu",      required_argument, NULL, OPT_MTU },
 	{ "no-timestamps", no_argument,  NULL, OPT_NOTS },
+	{ "vlan",     required_argument, NULL, OPT_VLAN },
+	{ "pppoe",    no_argument,       NULL, OPT_PPPOE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -53,10 +56,10 @@ cli_usage(FILE *f)
 {
 	fputs("usage: gput [-46cDrsTtuv] [-f format] [-g gap] [-l length] [-n count]\n"
 	      "            [-p port] [-S seed] [-w kbytes] [-x bytes] [--link rate]\n"
-	      "            partner [remote options]\n"
+	      "            [--pppoe] [--vlan tags] partner [remote options]\n"
 	      "       gput -i [-v] [-p port]\n"
-	      "       gput --predict [-46Du] [-l length] [--mtu mtu] [--no-timestamps]\n"
-	      "            [--link rate]\n"
+	      "       gput --predict [-46Du] [-l length] [--link rate] [--mtu mtu]\n"
+	      "            [--no-timestamps] [--pppoe] [--vlan tags]\n"
 	      "       gput -h | -V\n", f);
 }
 
@@ -167,6 +170,12 @@ parse_global_opt(struct parse_state *ps, int o, const char *arg)
 	case 'T': c->title = 1; return 0;
 	case 'u': c->proto = PROTO_UDP; return 0;
 	case OPT_NOTS: c->no_ts = 1; return 0;
+	case OPT_PPPOE: c->pppoe = 1; return 0;
+	case OPT_VLAN:
+		if (units_parse_int(arg, 0, 8, &v, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		c->vlan_tags = (unsigned)v;
+		return 0;
 	case 'p':
 		if (units_parse_int(arg, 0, 65535, &v, why, sizeof why) == -1)
 			return bad_value(ps, o, why);
@@ -177,6 +186,7 @@ parse_global_opt(struct parse_state *ps, int o, const char *arg)
 		if (units_parse_int(arg, 68, 65535, &v, why, sizeof why) == -1)
 			return bad_value(ps, o, why);
 		c->mtu = (unsigned)v;
+		c->mtu_set = 1;
 		return 0;
 	case OPT_LINK:
 		if (units_parse_rate(arg, 1e3, 1e13, &c->link_bps, why,
@@ -320,6 +330,12 @@ check_mode(const struct config *c, const unsigned char *seen, char *err,
 			         opt_name(seen[OPT_MTU] ? OPT_MTU : OPT_NOTS, nm, sizeof nm));
 			return -1;
 		}
+		/* the framing of the link only matters for a prediction */
+		if ((seen[OPT_VLAN] || seen[OPT_PPPOE]) && c->link_bps == 0) {
+			snprintf(err, errlen, "%s only applies with --link or --predict",
+			         opt_name(seen[OPT_VLAN] ? OPT_VLAN : OPT_PPPOE, nm, sizeof nm));
+			return -1;
+		}
 		return 0;
 	}
 	if (c->mode != MODE_DAEMON && c->mode != MODE_PREDICT)
@@ -328,7 +344,7 @@ check_mode(const struct config *c, const unsigned char *seen, char *err,
 		if (!seen[o] || o == 'i' || o == OPT_PREDICT)
 			continue;
 		if (c->mode == MODE_PREDICT && (o == OPT_MTU || o == OPT_NOTS ||
-		    o == OPT_LINK))
+		    o == OPT_LINK || o == OPT_VLAN || o == OPT_PPPOE))
 			continue;
 		if (o < 256 && strchr(ok, o) != NULL)
 			continue;
@@ -414,6 +430,8 @@ cli_parse(int argc, char **argv, const char *loc_env, const char *rem_env,
 	}
 	if (check_mode(c, seen, err, errlen) == -1)
 		return -1;
+	if (c->mode == MODE_PREDICT && c->pppoe && !c->mtu_set)
+		c->mtu = 1492;              /* 1500 less the 8 bytes of PPPoE */
 	if (c->mode == MODE_PREDICT && c->proto == PROTO_UDP &&
 	    c->loc.len > XFER_UDP_MAX) {
 		snprintf(err, errlen, "-l: a UDP datagram carries at most %u bytes",

@@ -22,7 +22,7 @@ struct run {
 	int ctl, data;
 	struct sockaddr_storage local, peer;
 	struct gput_result lr, rr;      /* local and partner results */
-	struct ovh_conf oc;             /* --link: the connection as it was */
+	struct link_conn lc;            /* --link: the connection as it was */
 	char err[300];
 };
 
@@ -137,11 +137,6 @@ transfer(struct run *r)
 		snprintf(r->err, sizeof r->err, "%s", why);
 		return -1;
 	}
-	if (r->c->link_bps > 0 && linkpred_from_socket(r->data, &r->lp, &r->oc,
-	    why, sizeof why) == -1) {
-		snprintf(r->err, sizeof r->err, "--link: %s", why);
-		return -1;
-	}
 	if (ctl_recv(r->ctl, &m, CLIENT_RESULT_TIMEOUT_MS, why, sizeof why) == -1) {
 		snprintf(r->err, sizeof r->err, "partner's results: %s", why);
 		return -1;
@@ -156,6 +151,13 @@ transfer(struct run *r)
 		return -1;
 	}
 	r->rr = m.result;
+	/* after RESULT: the partner has everything, so the segment counts
+	 * describe the whole transfer */
+	if (r->c->link_bps > 0 && linkpred_from_socket(r->data, &r->lp, r->c,
+	    &r->lc, why, sizeof why) == -1) {
+		snprintf(r->err, sizeof r->err, "--link: %s", why);
+		return -1;
+	}
 	return 0;
 }
 
@@ -183,7 +185,7 @@ print_results(struct run *r)
 		if (i == 1 - recv_side && (c->loc.verbose || c->rem.verbose))
 			report_tcp_queue(stdout, rows[i].tag, rows[i].r);
 	}
-	if (c->link_bps > 0 && linkpred_report(stdout, &r->oc, r->lp.data_len,
+	if (c->link_bps > 0 && linkpred_report(stdout, &r->lc, r->lp.data_len,
 	    c->link_bps, rows, 2, r->err, sizeof r->err) == -1) {
 		fprintf(stderr, "gput: --link: %s\n", r->err);
 		return 1;

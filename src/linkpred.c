@@ -3,23 +3,47 @@
 #include "linkpred.h"
 
 #include <errno.h>
+#include <linux/tcp.h>                 /* tcp_info with the segment counts */
 #include <netinet/in.h>
-#include <netinet/tcp.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #include "ovhreport.h"
 
+/* TCP: the data segments and their payload bytes this socket really sent
+ * (a sender) or received, counted by the kernel in MSS-sized segments even
+ * with TSO/GSO/GRO. Retransmissions count on a sender, duplicates on a
+ * receiver. Kernels before 4.19 do not fill these fields: left at 0. */
+static void
+tcp_segments(const struct tcp_info *ti, socklen_t il, uint8_t role,
+             struct link_conn *lc)
+{
+	if (il < offsetof(struct tcp_info, tcpi_bytes_sent) + sizeof ti->tcpi_bytes_sent)
+		return;
+	if (role == ROLE_SEND) {
+		lc->tcp_bytes = ti->tcpi_bytes_sent;
+		lc->tcp_segs = ti->tcpi_data_segs_out;
+	} else {
+		/* called after end of file: bytes_received counts the
+		 * sequence number of the sender's FIN too */
+		lc->tcp_bytes = ti->tcpi_bytes_received - (ti->tcpi_bytes_received > 0);
+		lc->tcp_segs = ti->tcpi_data_segs_in;
+	}
+}
+
 int
-linkpred_from_socket(int fd, const struct xfer_params *p, struct ovh_conf *oc,
+linkpred_from_socket(int fd, const struct xfer_params *p,
+                     const struct config *c, struct link_conn *lc,
                      char *err, size_t errlen)
 {
+	struct ovh_conf *oc = &lc->oc;
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof ss, il;
 	struct tcp_info ti;
 	int mtu = 0;
 
-	memset(oc, 0, sizeof *oc);
+	memset(lc, 0, sizeof *lc);
 	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == -1) {
 		snprintf(err, errlen, "getsockname: %s", strerror(errno));
 		return -1;
@@ -32,8 +56,11 @@ linkpred_from_socket(int fd, const struct xfer_params *p, struct ovh_conf *oc,
 		return -1;
 	}
 	oc->mtu = (unsigned)mtu;
+	oc->vlan_tags = c->vlan_tags;
+	oc->pppoe = c->pppoe;
 	oc->proto = p->proto == PROTO_UDP ? OVH_UDP : OVH_TCP;
 	if (oc->proto == OVH_TCP) {
+		memset(&ti, 0, sizeof ti);
 		il = sizeof ti;
 		if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &il) == -1) {
 			snprintf(err, errlen, "TCP_INFO: %s", strerror(errno));
@@ -43,6 +70,7 @@ linkpred_from_socket(int fd, const struct xfer_params *p, struct ovh_conf *oc,
 		oc->mss = ti.tcpi_snd_mss;
 		oc->tcp_opts = (ti.tcpi_options & TCPI_OPT_TIMESTAMPS) ? 12 : 0;
 		oc->per_message = p->nodelay;
+		tcp_segments(&ti, il, p->role, lc);
 	}
 	return 0;
 }
@@ -56,26 +84,59 @@ linkpred_from_config(const struct config *c, struct ovh_conf *oc)
 	oc->mtu = c->mtu;
 	oc->tcp_opts = (oc->proto == OVH_TCP && !c->no_ts) ? 12 : 0;
 	oc->per_message = c->loc.nodelay;
+	oc->vlan_tags = c->vlan_tags;
+	oc->pppoe = c->pppoe;
+}
+
+/* The model for the connection: TCP from the segments it really carried
+ * when the kernel counted them, else (and for UDP) from the message size.
+ * *segs gets the segment count used, 0 for the message model. */
+static int
+conn_model(const struct link_conn *lc, uint64_t msg, struct ovh_msg *m,
+           uint64_t *segs, char *err, size_t errlen)
+{
+	*segs = 0;
+	if (lc->oc.proto == OVH_TCP && lc->tcp_segs > 0 &&
+	    ovh_tcp_stream(&lc->oc, lc->tcp_bytes, lc->tcp_segs, m, err,
+	    errlen) == 0) {
+		*segs = lc->tcp_segs;
+		return 0;
+	}
+	/* counts the model cannot use (a 32-bit counter wrapped): the model */
+	return ovh_message(&lc->oc, msg, m, err, errlen);
 }
 
 int
-linkpred_report(FILE *f, const struct ovh_conf *oc, uint64_t msg,
+linkpred_report(FILE *f, const struct link_conn *lc, uint64_t msg,
                 double link_bps, const struct report_row *rows, int nrows,
                 char *err, size_t errlen)
 {
+	const struct ovh_conf *oc = &lc->oc;
 	struct ovh_msg m;
+	uint64_t segs;
 	double expect;
 	int i;
 
-	if (ovh_message(oc, msg, &m, err, errlen) == -1)
+	if (conn_model(lc, msg, &m, &segs, err, errlen) == -1)
 		return -1;
 	expect = ovh_expected_bps(&m, link_bps) / 1e6;
-	fprintf(f, "link %g MBit/s: %s over IPv%d, MTU %u, ", link_bps / 1e6,
+	fprintf(f, "link %g MBit/s: %s over IPv%d, MTU %u", link_bps / 1e6,
 	        oc->proto == OVH_UDP ? "UDP" : "TCP", oc->ipv6 ? 6 : 4, oc->mtu);
+	if (oc->vlan_tags > 0)
+		fprintf(f, ", %u 802.1Q tag%s", oc->vlan_tags,
+		        oc->vlan_tags > 1 ? "s" : "");
+	if (oc->pppoe)
+		fprintf(f, ", PPPoE");
 	if (oc->proto == OVH_TCP)
-		fprintf(f, "MSS %u, TCP options %u bytes", ovh_tcp_mss(oc), oc->tcp_opts);
+		fprintf(f, ", MSS %u, TCP options %u bytes", ovh_tcp_mss(oc),
+		        oc->tcp_opts);
+	if (segs > 0)
+		fprintf(f, ", %llu data segments of %.1f bytes",
+		        (unsigned long long)segs, (double)lc->tcp_bytes / segs);
+	else if (oc->proto == OVH_TCP)
+		fprintf(f, ", %s", m.bulk ? "full segments" : "a segment per write");
 	else
-		fprintf(f, "datagram %llu bytes in %llu frame%s",
+		fprintf(f, ", datagram %llu bytes in %llu frame%s",
 		        (unsigned long long)msg, (unsigned long long)m.frames,
 		        m.frames == 1 ? "" : "s");
 	fprintf(f, ": eta %.4f, expected %.4f MBit/s\n", m.eta, expect);

@@ -178,6 +178,27 @@ udp_message(const struct ovh_conf *c, const struct framing *f, uint64_t msg,
 	return 0;
 }
 
+/* The per-frame constants of c, checked. Returns 0, or -1 with err filled. */
+static int
+framing_init(const struct ovh_conf *c, struct framing *f, char *err,
+             size_t errlen)
+{
+	if (check_conf(c, err, errlen) == -1)
+		return -1;
+	f->l2 = OVH_ETH_HDR + OVH_ETH_FCS + c->vlan_tags * OVH_VLAN_TAG +
+	        (c->pppoe ? OVH_PPPOE_HDR : 0);
+	f->l3 = ip_header(c);
+	f->l4 = c->proto == OVH_TCP ? OVH_TCP_HDR + c->tcp_opts : OVH_UDP_HDR;
+	f->max_ip = max_packet(c);
+	if (f->max_ip <= f->l3 + f->l4) {
+		snprintf(err, errlen, "MTU %u leaves no room for payload after %u "
+		         "bytes of IP and %s headers", c->mtu, f->l3 + f->l4,
+		         c->proto == OVH_TCP ? "TCP" : "UDP");
+		return -1;
+	}
+	return 0;
+}
+
 int
 ovh_message(const struct ovh_conf *c, uint64_t msg_bytes, struct ovh_msg *out,
             char *err, size_t errlen)
@@ -186,21 +207,10 @@ ovh_message(const struct ovh_conf *c, uint64_t msg_bytes, struct ovh_msg *out,
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (check_conf(c, err, errlen) == -1)
+	if (framing_init(c, &f, err, errlen) == -1)
 		return -1;
 	if (msg_bytes == 0) {
 		snprintf(err, errlen, "message size must be at least 1 byte");
-		return -1;
-	}
-	f.l2 = OVH_ETH_HDR + OVH_ETH_FCS + c->vlan_tags * OVH_VLAN_TAG +
-	       (c->pppoe ? OVH_PPPOE_HDR : 0);
-	f.l3 = ip_header(c);
-	f.l4 = c->proto == OVH_TCP ? OVH_TCP_HDR + c->tcp_opts : OVH_UDP_HDR;
-	f.max_ip = max_packet(c);
-	if (f.max_ip <= f.l3 + f.l4) {
-		snprintf(err, errlen, "MTU %u leaves no room for payload after %u "
-		         "bytes of IP and %s headers", c->mtu, f.l3 + f.l4,
-		         c->proto == OVH_TCP ? "TCP" : "UDP");
 		return -1;
 	}
 	if (c->proto == OVH_TCP)
@@ -211,6 +221,44 @@ ovh_message(const struct ovh_conf *c, uint64_t msg_bytes, struct ovh_msg *out,
 		memset(out, 0, sizeof(*out));
 		return -1;
 	}
+	out->eta = (double)out->bytes.payload / (double)out->wire;
+	return 0;
+}
+
+int
+ovh_tcp_stream(const struct ovh_conf *c, uint64_t bytes, uint64_t segs,
+               struct ovh_msg *out, char *err, size_t errlen)
+{
+	struct framing f;
+	uint64_t q, r;
+	unsigned mss;
+
+	memset(out, 0, sizeof(*out));
+	if (c->proto != OVH_TCP) {
+		snprintf(err, errlen, "a segment count describes TCP only");
+		return -1;
+	}
+	if (framing_init(c, &f, err, errlen) == -1)
+		return -1;
+	if (segs == 0 || bytes < segs) {
+		snprintf(err, errlen, "%llu bytes cannot fill %llu data segments",
+		         (unsigned long long)bytes, (unsigned long long)segs);
+		return -1;
+	}
+	mss = ovh_tcp_mss(c);
+	q = bytes / segs;
+	r = bytes % segs;
+	if (q + (r != 0) > mss) {
+		snprintf(err, errlen, "%llu bytes in %llu segments exceed the MSS "
+		         "of %u", (unsigned long long)bytes,
+		         (unsigned long long)segs, mss);
+		return -1;
+	}
+	/* as even as the counts allow: r segments one byte longer */
+	add_frames(out, &f, segs - r, q, f.l4, f.l3);
+	add_frames(out, &f, r, q + 1, f.l4, f.l3);
+	out->full_payload = mss;
+	out->msg_frames = (double)segs;
 	out->eta = (double)out->bytes.payload / (double)out->wire;
 	return 0;
 }

@@ -61,6 +61,9 @@ pscan_addr(const struct pflow *f, const uint8_t *addr, char *buf, size_t len)
 	return buf;
 }
 
+static void warn(struct pscan *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 static void
 warn(struct pscan *s, const char *fmt, ...)
 {

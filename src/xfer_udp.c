@@ -119,10 +119,8 @@ xfer_udp_send(int fd, const struct xfer_params *p, struct gput_result *r,
 struct udp_rx {
 	struct msghdr msg;
 	struct iovec iov;
-	union {                             /* room for one SCM_TIMESTAMPNS */
-		struct cmsghdr align;
-		uint8_t buf[CMSG_SPACE(sizeof(struct timespec))];
-	} cm;
+	/* room for one SCM_TIMESTAMPNS */
+	_Alignas(struct cmsghdr) uint8_t cm[CMSG_SPACE(sizeof(struct timespec))];
 	struct timespec ts;                 /* kernel arrival time of the last datagram */
 };
 
@@ -133,7 +131,7 @@ udp_rx_one(int fd, struct udp_rx *rx)
 	ssize_t n;
 	struct cmsghdr *c;
 
-	rx->msg.msg_controllen = sizeof rx->cm.buf;
+	rx->msg.msg_controllen = sizeof rx->cm;
 	n = recvmsg(fd, &rx->msg, MSG_TRUNC);
 	c = CMSG_FIRSTHDR(&rx->msg);
 	if (n >= 0 && c != NULL && c->cmsg_level == SOL_SOCKET &&
@@ -232,7 +230,7 @@ xfer_udp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
 	rx.iov.iov_len = cap;
 	rx.msg.msg_iov = &rx.iov;
 	rx.msg.msg_iovlen = 1;
-	rx.msg.msg_control = rx.cm.buf;
+	rx.msg.msg_control = rx.cm;
 	if (rx.iov.iov_base == NULL) {
 		snprintf(err, errlen, "cannot allocate %zu bytes", cap);
 		return -1;

@@ -8,6 +8,9 @@
 #   gput-pcap's eta of those captures == gput --predict's eta, 4 decimals
 #   within 2%: UDP -l 2000 (IP fragments), UDP -l 64 (padded small frames)
 #   MTU 1492: a 1472-byte UDP payload is fragmented, and gput-pcap says so
+#   gput --link on a live TCP connection gives the model's eta*C, and with -D
+#   and 100-byte writes (joined into larger segments by the kernel) the
+#   receiver is within 1% of what --link derives from the segments sent
 #
 # UDP is paced 5% faster than the link (-g = 0.95 x the datagram's wire time):
 # the shaper's queue, not the sender, sets the rate, and the queue soon holds
@@ -173,6 +176,19 @@ acc_case() {
 
 tcp_run() { gput_a -n "$1" -l "$2" --link "$RATE"; }
 
+# link_expected: the expected MBit/s of gput --link's line in the last run.
+link_expected() {
+	sed -n 's/^link .*: eta [0-9.]*, expected \([0-9.]*\) MBit\/s$/\1/p' "$OUT"
+}
+
+# TCP_NODELAY and 100-byte writes, faster than the link: the expectation is
+# what gput --link derives from the segments that really left.
+nodelay_run() {
+	gput_a -D -n 20000 -l 100 --link "$RATE"
+	EXP=$(link_expected)
+	grep '^link ' "$OUT"
+}
+
 # udp_run LEN SECONDS [MTU-ARGS]: a paced UDP run of about SECONDS of link time.
 udp_run() {
 	_n=$(awk -v l="$1" -v x="$EXP" -v s="$2" 'BEGIN { printf "%d", s * x * 1e6 / (8 * l) }')
@@ -218,7 +234,12 @@ fi
 predict -l 1448
 echo "TCP -l 1448: 8000 writes, model eta $ETA"
 acc_case "TCP -l 1448, 10M" 0.01 tcp tcp_run 8000 1448
+# A segment split in two by the kernel moves the fourth decimal at most.
+_lx=$(link_expected)
+check "gput --link on the live connection: expected ${_lx:-none} vs the model's $EXP MBit/s" \
+	awk -v a="$_lx" -v b="$EXP" 'BEGIN { d = a - b; exit !(a != "" && d <= 0.001 && d >= -0.001) }'
 pcap_eta tcp "$ETA"
+acc_case "TCP -D -l 100 (writes joined by the kernel), 10M" 0.01 - nodelay_run
 
 # UDP, one full frame per datagram.
 predict -u -l 1472

@@ -80,11 +80,24 @@ check "-v: sender's queue line" grep -Eq \
 GPUT_LOC_OPT="-n 7 -l 100" GPUT_REM_OPT="-l 50" run_t 20 "$GPUT" -p "$P" 127.0.0.1
 eq "GPUT_LOC_OPT/GPUT_REM_OPT" "$(field l 2) $(field 1 2) $(field 1 7)" "700 700 14"
 
-# --- --link on a live connection and --predict
+# --- --link on a live connection: the data segments TCP_INFO counted carry
+# exactly the Bytes moved (loopback: nothing retransmitted), either direction
+link_segs_ok() {   # the "N data segments of S bytes" of the link line, times, = $1
+	awk -v b="$1" '/^link / { for (i = 1; i < NF; i++) if ($(i + 1) == "data") { n = $i; s = $(i + 4) } }
+	    END { d = n * s - b; exit !(n > 0 && d < n * 0.05 && d > -n * 0.05) }' "$OUT"
+}
 run_t 20 "$GPUT" -n 100 -l 1448 --link 10M -p "$P" 127.0.0.1
 check "--link: expected line" grep -Eq \
-	'^link 10 MBit/s: TCP over IPv4, MTU [0-9]+, MSS [0-9]+, TCP options 12 bytes: eta 0\.[0-9]{4}, expected [0-9.]+ MBit/s$' "$OUT"
+	'^link 10 MBit/s: TCP over IPv4, MTU [0-9]+, MSS [0-9]+, TCP options 12 bytes, [0-9]+ data segments of [0-9.]+ bytes: eta 0\.[0-9]{4}, expected [0-9.]+ MBit/s$' "$OUT"
+check "--link: the sender's segments carried 144800 bytes" link_segs_ok 144800
 check "--link: measured line per side" grep -Eq '^1: measured [0-9.]+ MBit/s, [0-9.]+ of expected$' "$OUT"
+run_t 20 "$GPUT" -r -n 100 -l 1000 --link 1G -p "$P" 127.0.0.1
+check "--link -r: the receiver's segments carried 100000 bytes" link_segs_ok 100000
+run_t 20 "$GPUT" -u -n 10 -l 1000 --link 1G --vlan 2 --pppoe -p "$P" 127.0.0.1 -w 4096
+check "--link UDP: datagram line" grep -Eq \
+	'^link 1000 MBit/s: UDP over IPv4, MTU [0-9]+, 2 802\.1Q tags, PPPoE, datagram 1000 bytes in 1 frame: eta 0\.[0-9]{4}, expected [0-9.]+ MBit/s$' "$OUT"
+# 1000 / (1000 + 8 + 20 + 14 + 8 + 8 + 4 + 20) = 1000/1082 on any MTU above 1036
+check "--link UDP: eta with two tags and PPPoE" grep -q 'eta 0.9242, expected 924.2144 MBit/s$' "$OUT"
 
 # --- failures: partner not running, garbage, clients that vanish
 FREE=$(( (P + 1) % 65536 )); [ "$FREE" -lt 1024 ] && FREE=40000

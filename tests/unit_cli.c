@@ -175,12 +175,23 @@ static const struct ok_row ok_rows[] = {
 	{ "--version", 0, 0, NOHOST(.mode = MODE_VERSION) },
 	{ "--predict", 0, 0, NOHOST(.mode = MODE_PREDICT) },
 	{ "--predict -u -l 1472 --mtu 9000 --no-timestamps --link 1G -D -4 -v", 0, 0,
-	  NOHOST(.mode = MODE_PREDICT, .proto = PROTO_UDP, .mtu = 9000, .no_ts = 1,
+	  NOHOST(.mode = MODE_PREDICT, .proto = PROTO_UDP, .mtu = 9000, .mtu_set = 1,
+	  .no_ts = 1,
 	  .link_bps = 1e9, .family = AF_INET,
 	  .loc = SIDE(.len = 1472, .nodelay = 1, .verbose = 1),
 	  .rem = SIDE(.len = 1472, .nodelay = 1, .verbose = 1)) },
 	{ "--predict -6 --mtu=68", 0, 0, NOHOST(.mode = MODE_PREDICT, .family = AF_INET6,
-	  .mtu = 68) },
+	  .mtu = 68, .mtu_set = 1) },
+	/* PPPoE takes 8 bytes of a 1500-byte Ethernet payload: MTU 1492 */
+	{ "--predict --pppoe -u -l 1464", 0, 0, NOHOST(.mode = MODE_PREDICT,
+	  .proto = PROTO_UDP, .pppoe = 1, .mtu = 1492,
+	  .loc = SIDE(.len = 1464), .rem = SIDE(.len = 1464)) },
+	{ "--predict --mtu 1480 --pppoe --vlan 2", 0, 0, NOHOST(.mode = MODE_PREDICT,
+	  .pppoe = 1, .mtu = 1480, .mtu_set = 1, .vlan_tags = 2) },
+	{ "--predict --vlan=0", 0, 0, NOHOST(.mode = MODE_PREDICT) },
+	{ "--predict --vlan 8", 0, 0, NOHOST(.mode = MODE_PREDICT, .vlan_tags = 8) },
+	{ "--link 10M --vlan 1 --pppoe host", 0, 0, CONF(.link_bps = 1e7,
+	  .vlan_tags = 1, .pppoe = 1) },
 	{ "--predict -u -l 65507", 0, 0, NOHOST(.mode = MODE_PREDICT, .proto = PROTO_UDP,
 	  .loc = SIDE(.len = 65507), .rem = SIDE(.len = 65507)) },
 };
@@ -223,7 +234,7 @@ test_accepted(void **state)
 #define CF(f) if (c.f != w->f) MISS("'%s': " #f " = %lld, want %lld", r->line, \
 	(long long)c.f, (long long)w->f)
 		CF(mode); CF(proto); CF(role); CF(title); CF(family); CF(port);
-		CF(port_set); CF(mtu); CF(no_ts);
+		CF(port_set); CF(mtu); CF(mtu_set); CF(no_ts); CF(vlan_tags); CF(pppoe);
 #undef CF
 		if (c.link_bps != w->link_bps)
 			MISS("'%s': link_bps = %g, want %g", r->line, c.link_bps,
@@ -333,6 +344,8 @@ static const struct bad_row bad_rows[] = {
 	{ "host --predict", 0, 0, MUST_BEFORE("--predict") },
 	{ "host --mtu 1500", 0, 0, MUST_BEFORE("--mtu") },
 	{ "host --no-timestamps", 0, 0, MUST_BEFORE("--no-timestamps") },
+	{ "host --vlan 1", 0, 0, MUST_BEFORE("--vlan") },
+	{ "host --pppoe", 0, 0, MUST_BEFORE("--pppoe") },
 	{ "host", 0, "-u", "GPUT_REM_OPT: " MUST_BEFORE("-u") },
 	/* daemon */
 	{ "-i host", 0, 0, "-i takes no partner host" },
@@ -355,6 +368,8 @@ static const struct bad_row bad_rows[] = {
 	{ "-i --link 1M", 0, 0, NO_MEANING_I("--link") },
 	{ "-i --mtu 1500", 0, 0, NO_MEANING_I("--mtu") },
 	{ "--daemon --no-timestamps", 0, 0, NO_MEANING_I("--no-timestamps") },
+	{ "-i --vlan 1", 0, 0, NO_MEANING_I("--vlan") },
+	{ "-i --pppoe", 0, 0, NO_MEANING_I("--pppoe") },
 	/* --predict */
 	{ "--predict host", 0, 0, "--predict takes no partner host" },
 	{ "--predict -n 5", 0, 0, NO_MEANING_P("-n") },
@@ -372,6 +387,12 @@ static const struct bad_row bad_rows[] = {
 	{ "--predict -u -l 65508", 0, 0, "-l: a UDP datagram carries at most 65507 bytes" },
 	{ "--mtu 9000 host", 0, 0, "--mtu only applies to --predict" },
 	{ "--no-timestamps host", 0, 0, "--no-timestamps only applies to --predict" },
+	{ "--vlan 1 host", 0, 0, "--vlan only applies with --link or --predict" },
+	{ "--pppoe host", 0, 0, "--pppoe only applies with --link or --predict" },
+	{ "--predict --vlan 9", 0, 0, "--vlan: '9' is out of range (0 to 8)" },
+	{ "--predict --vlan x", 0, 0, "--vlan: 'x' is not a number" },
+	{ "--predict --vlan", 0, 0, "option --vlan needs a value" },
+	{ "--predict --pppoe=1", 0, 0, "unknown option --pppoe=1" },
 	/* client cross-checks */
 	{ "-p 0 host", 0, 0, "-p: port 0 only makes sense with -i" },
 	{ "-u -l 65508 host", 0, 0, "-l: a UDP datagram carries at most 65507 bytes" },

@@ -166,6 +166,80 @@ test_errors(void **state)
 	}
 }
 
+/* A TCP stream from the kernel's counts (gput --link): bytes in segs data
+ * segments, as even as the counts allow. */
+struct srow {
+	const char     *name;
+	struct ovh_conf c;
+	uint64_t        bytes, segs;
+	uint64_t        payload, l4, pad, wire;
+	double          eta;
+};
+
+static const struct srow srows[] = {
+	/* 10000 full segments: the bulk model's 1448/1538 */
+	{ "full", TCP_TS(), 14480000, 10000, 14480000, 320000, 0, 15380000, 0.9415 },
+	/* -D -l 100 that stayed 100-byte segments: 100/190 */
+	{ "100 each", TCP_TS(), 2000000, 20000, 2000000, 640000, 0, 3800000, 0.5263 },
+	/* 1000 bytes in 3 segments: 334 + 333 + 333 */
+	{ "uneven", TCP_TS(), 1000, 3, 1000, 96, 0, 1270, 0.7874 },
+	/* 10 one-byte segments without options: each padded by 5 (1+20+20+14 = 55) */
+	{ "padded", TCP_NO(), 10, 10, 10, 200, 50, 840, 0.0119 },
+	/* 1 + 2 bytes: the 1-byte segment pads by 5, the 2-byte one by 4 */
+	{ "padded uneven", TCP_NO(), 3, 2, 3, 40, 9, 168, 0.0179 },
+};
+
+static void
+test_tcp_stream(void **state)
+{
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(srows) / sizeof(srows[0]); i++) {
+		const struct srow *r = &srows[i];
+		struct ovh_conf c = conf(&r->c);
+		struct ovh_msg m;
+
+		print_message("%s\n", r->name);
+		assert_int_equal(ovh_tcp_stream(&c, r->bytes, r->segs, &m, err,
+		                 sizeof(err)), 0);
+		assert_int_equal(m.frames, r->segs);
+		assert_int_equal(m.bytes.payload, r->payload);
+		assert_int_equal(m.bytes.l4, r->l4);
+		assert_int_equal(m.bytes.l3, 20 * r->segs);
+		assert_int_equal(m.bytes.l2, 18 * r->segs);
+		assert_int_equal(m.bytes.l1, 20 * r->segs);
+		assert_int_equal(m.bytes.pad, r->pad);
+		assert_int_equal(m.wire, r->wire);
+		assert_int_equal(m.bulk, 0);
+		assert_true(fabs(m.eta - r->eta) < 0.00005);
+	}
+}
+
+static void
+test_tcp_stream_errors(void **state)
+{
+	struct ovh_conf tcp = conf(&(struct ovh_conf)TCP_TS());
+	struct ovh_conf udp = conf(&(struct ovh_conf)UDP());
+	struct ovh_msg m;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(ovh_tcp_stream(&tcp, 100, 0, &m, err, sizeof(err)), -1);
+	assert_string_equal(err, "100 bytes cannot fill 0 data segments");
+	assert_int_equal(ovh_tcp_stream(&tcp, 2, 3, &m, err, sizeof(err)), -1);
+	assert_string_equal(err, "2 bytes cannot fill 3 data segments");
+	/* 1449 bytes in one segment: more than the MSS (a wrapped counter) */
+	assert_int_equal(ovh_tcp_stream(&tcp, 1449, 1, &m, err, sizeof(err)), -1);
+	assert_string_equal(err, "1449 bytes in 1 segments exceed the MSS of 1448");
+	assert_int_equal(ovh_tcp_stream(&tcp, 2897, 2, &m, err, sizeof(err)), -1);
+	assert_int_equal(ovh_tcp_stream(&tcp, 2896, 2, &m, err, sizeof(err)), 0);
+	assert_int_equal(ovh_tcp_stream(&udp, 100, 1, &m, err, sizeof(err)), -1);
+	assert_string_equal(err, "a segment count describes TCP only");
+	assert_int_equal(m.wire, 0);
+}
+
 static void
 test_eth_wire(void **state)
 {
@@ -278,6 +352,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_tcp_stream),
+		cmocka_unit_test(test_tcp_stream_errors),
 		cmocka_unit_test(test_eth_wire),
 		cmocka_unit_test(test_breakdown_udp),
 		cmocka_unit_test(test_breakdown_tcp),
