@@ -23,8 +23,8 @@
  *   40 udp_port u16 (client's UDP port; 0 for TCP), 42 zero u16,
  *   44 data_gap_us u32.
  * READY  (partner -> client, 4 bytes): 0 data port u16, 2 zero u16.
- * RESULT (partner -> client, 84 bytes): the gput_result fields in
- *   declaration order, ten u64 then flags u32.
+ * RESULT (partner -> client, 92 bytes): the gput_result fields in
+ *   declaration order, eleven u64 then flags u32.
  * ERROR  (either way, 1..CTL_MAX_TEXT bytes): printable ASCII reason.
  */
 #define CTL_MAGIC        "GPUT"
@@ -34,7 +34,7 @@
 #define CTL_MAX_TEXT     200
 #define CTL_PARAMS_LEN   48
 #define CTL_READY_LEN    4
-#define CTL_RESULT_LEN   84
+#define CTL_RESULT_LEN   92
 
 enum ctl_type {
 	CTL_PARAMS = 1,

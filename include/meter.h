@@ -19,6 +19,7 @@ struct gput_result {
 	uint64_t verify_first;  /* -c: stream offset of the first bad byte */
 	uint64_t unsent;        /* TCP sender: bytes not yet sent when the last write returned */
 	uint64_t unacked;       /* TCP sender: bytes sent but not acknowledged then */
+	uint64_t sock_drops;    /* UDP receiver: datagrams its socket dropped (SO_MEMINFO) */
 	uint32_t flags;         /* RES_* */
 };
 
@@ -26,7 +27,8 @@ struct gput_result {
 #define RES_IDLE     0x02u  /* UDP receiver: ended on the idle timeout */
 #define RES_VERIFIED 0x04u  /* -c: data was checked */
 #define RES_QUEUE    0x08u  /* TCP sender: unsent/unacked are valid */
-#define RES_ALL      0x0fu
+#define RES_DROPS    0x10u  /* UDP receiver: sock_drops is valid */
+#define RES_ALL      0x1fu
 
 /* A measurement window: the clock and the process CPU time at its start. */
 struct meter {

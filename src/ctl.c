@@ -104,12 +104,12 @@ encode_result(const struct gput_result *r, uint8_t *p)
 {
 	const uint64_t v[] = { r->bytes, r->calls, r->real_ns, r->cpu_ns,
 	    r->dgrams, r->dgrams_sent, r->verify_bad, r->verify_first,
-	    r->unsent, r->unacked };
+	    r->unsent, r->unacked, r->sock_drops };
 	size_t i;
 
 	for (i = 0; i < sizeof v / sizeof v[0]; i++)
 		put_u64(p, 8 * i, v[i]);
-	put_u32(p, 80, r->flags);
+	put_u32(p, 88, r->flags);
 	return CTL_RESULT_LEN;
 }
 
@@ -240,12 +240,12 @@ decode_result(struct rd *r, struct gput_result *res, char *err, size_t errlen)
 {
 	uint64_t *v[] = { &res->bytes, &res->calls, &res->real_ns, &res->cpu_ns,
 	    &res->dgrams, &res->dgrams_sent, &res->verify_bad,
-	    &res->verify_first, &res->unsent, &res->unacked };
+	    &res->verify_first, &res->unsent, &res->unacked, &res->sock_drops };
 	size_t i;
 
 	for (i = 0; i < sizeof v / sizeof v[0]; i++)
 		*v[i] = get_u64(r, 8 * i);
-	res->flags = get_u32(r, 80);
+	res->flags = get_u32(r, 88);
 	if ((res->flags & ~RES_ALL) != 0) {
 		snprintf(err, errlen, "bad RESULT message: reserved bits set");
 		return -1;

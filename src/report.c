@@ -181,6 +181,9 @@ report_udp_arrivals(FILE *f, char rtag, const struct gput_result *recv,
 	fprintf(f, "%c: received %llu of %llu datagrams, %llu lost (%.2f%%)", rtag,
 	        (unsigned long long)got, (unsigned long long)sent,
 	        (unsigned long long)lost, sent ? 100.0 * (double)lost / (double)sent : 0.0);
+	if ((recv->flags & RES_DROPS) && recv->sock_drops > 0)
+		fprintf(f, "; the receiving socket dropped %llu (its buffer was full:"
+		        " see -w, -g)", (unsigned long long)recv->sock_drops);
 	if (recv->flags & RES_IDLE)
 		fprintf(f, "; no end marker arrived, receiver stopped after %.1f s idle",
 		        idle_ms / 1000.0);

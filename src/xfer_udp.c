@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/sock_diag.h>            /* SK_MEMINFO_DROPS */
 #include <sys/socket.h>
 
 #include "net.h"
@@ -213,6 +214,22 @@ udp_rx_loop(int fd, const struct xfer_params *p, struct udp_rx *rx,
 	return 0;
 }
 
+/* Datagrams the receiving socket dropped so far, nearly always because its
+ * buffer was full: the kernel's count, read once at the end. Returns 0, or
+ * -1 when the kernel does not say (before Linux 4.6). */
+static int
+udp_socket_drops(int fd, uint64_t *n)
+{
+	uint32_t mi[SK_MEMINFO_VARS];
+	socklen_t len = sizeof mi;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_MEMINFO, mi, &len) == -1 ||
+	    len < (SK_MEMINFO_DROPS + 1) * sizeof mi[0])
+		return -1;
+	*n = mi[SK_MEMINFO_DROPS];
+	return 0;
+}
+
 int
 xfer_udp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
               char *err, size_t errlen)
@@ -243,6 +260,8 @@ xfer_udp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
 	r->verify_first = UINT64_MAX;
 	if (rc == 0)
 		rc = udp_rx_loop(fd, p, &rx, r, &pt, &first_ts, err, errlen);
+	if (rc == 0 && udp_socket_drops(fd, &r->sock_drops) == 0)
+		r->flags |= RES_DROPS;
 	if (p->verify) {
 		r->flags |= RES_VERIFIED;
 		if (r->verify_bad == 0)

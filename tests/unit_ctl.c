@@ -190,6 +190,7 @@ assert_result_equal(const struct gput_result *a, const struct gput_result *b)
 	assert_int_equal(a->verify_first, b->verify_first);
 	assert_int_equal(a->unsent, b->unsent);
 	assert_int_equal(a->unacked, b->unacked);
+	assert_int_equal(a->sock_drops, b->sock_drops);
 	assert_int_equal(a->flags, b->flags);
 }
 
@@ -199,10 +200,11 @@ test_result(void **state)
 	static const struct gput_result rows[] = {
 		{ 0 },
 		{ UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX,
-		  UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, RES_ALL },
-		{ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, RES_MARKER },
-		{ 8388608, 2048, 1500000000, 250000000, 0, 0, 0, 0, 4096, 65536, RES_QUEUE },
-		{ 1000, 50, 1, 0, 47, 50, 3, 17, 0, 0, RES_IDLE | RES_VERIFIED },
+		  UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, RES_ALL },
+		{ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, RES_MARKER },
+		{ 8388608, 2048, 1500000000, 250000000, 0, 0, 0, 0, 4096, 65536, 0, RES_QUEUE },
+		{ 1000, 50, 1, 0, 47, 50, 3, 17, 0, 0, 0, RES_IDLE | RES_VERIFIED },
+		{ 146000, 146, 400000, 0, 146, 1000, 0, 0, 0, 0, 854, RES_MARKER | RES_DROPS },
 	};
 	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
 	char err[256];
@@ -223,7 +225,7 @@ test_result(void **state)
 	}
 }
 
-/* RESULT: ten u64 in declaration order, then flags u32, big-endian. */
+/* RESULT: eleven u64 in declaration order, then flags u32, big-endian. */
 static void
 test_result_wire(void **state)
 {
@@ -237,12 +239,13 @@ test_result_wire(void **state)
 	m.result = (struct gput_result){ 0x0102030405060708ULL, 0x1112131415161718ULL,
 	    0x2122232425262728ULL, 0x3132333435363738ULL, 0x4142434445464748ULL,
 	    0x5152535455565758ULL, 0x6162636465666768ULL, 0x7172737475767778ULL,
-	    0x8182838485868788ULL, 0x9192939495969798ULL, 0x0000000d };
-	memcpy(want, "GPUT\x01\x03\x00\x54", 8);
-	for (i = 0; i < 10; i++)
+	    0x8182838485868788ULL, 0x9192939495969798ULL, 0xa1a2a3a4a5a6a7a8ULL,
+	    0x0000001d };
+	memcpy(want, "GPUT\x01\x03\x00\x5c", 8);
+	for (i = 0; i < 11; i++)
 		for (k = 0; k < 8; k++)
 			want[CTL_HDR_LEN + 8 * i + k] = (uint8_t)(0x10 * i + k + 1);
-	memcpy(want + CTL_HDR_LEN + 80, "\x00\x00\x00\x0d", 4);
+	memcpy(want + CTL_HDR_LEN + 88, "\x00\x00\x00\x1d", 4);
 	assert_int_equal(ctl_encode(&m, buf), sizeof want);
 	assert_bytes(buf, want, sizeof want);
 }
@@ -311,7 +314,7 @@ test_bad_header(void **state)
 	static const struct { uint8_t h[8]; uint8_t type; uint16_t plen; } good[] = {
 		{ "GPUT\x01\x01\x00\x30", CTL_PARAMS, 48 },
 		{ "GPUT\x01\x02\x00\x04", CTL_READY, 4 },
-		{ "GPUT\x01\x03\x00\x54", CTL_RESULT, 84 },
+		{ "GPUT\x01\x03\x00\x5c", CTL_RESULT, 92 },
 		{ "GPUT\x01\x04\x01\x00", CTL_ERROR, 256 },  /* the header allows 256 */
 		{ "GPUT\x01\x04\x00\x00", CTL_ERROR, 0 },    /* the payload check refuses */
 	};
@@ -349,8 +352,9 @@ test_bad_length(void **state)
 		{ CTL_PARAMS, 0, "control message type 1 has 0 bytes, expected 48" },
 		{ CTL_READY, 3, "control message type 2 has 3 bytes, expected 4" },
 		{ CTL_READY, 5, "control message type 2 has 5 bytes, expected 4" },
-		{ CTL_RESULT, 83, "control message type 3 has 83 bytes, expected 84" },
-		{ CTL_RESULT, 85, "control message type 3 has 85 bytes, expected 84" },
+		{ CTL_RESULT, 84, "control message type 3 has 84 bytes, expected 92" },
+		{ CTL_RESULT, 91, "control message type 3 has 91 bytes, expected 92" },
+		{ CTL_RESULT, 93, "control message type 3 has 93 bytes, expected 92" },
 		{ CTL_ERROR, 0, "bad ERROR message: text of 0 bytes" },
 		{ CTL_ERROR, 201, "bad ERROR message: text of 201 bytes" },
 		{ CTL_ERROR, 256, "bad ERROR message: text of 256 bytes" },
@@ -514,9 +518,9 @@ test_other_payloads_invalid(void **state)
 		{ CTL_READY, { 0, 0, 0, 0 }, 4, "bad READY message: port 0 or reserved bits set" },
 		{ CTL_READY, { 0x13, 0xad, 0, 1 }, 4, "bad READY message: port 0 or reserved bits set" },
 		{ CTL_READY, { 0x13, 0xad, 0x80, 0 }, 4, "bad READY message: port 0 or reserved bits set" },
-		{ CTL_RESULT, { [83] = 0x10 }, 84, "bad RESULT message: reserved bits set" },
-		{ CTL_RESULT, { [80] = 0x80 }, 84, "bad RESULT message: reserved bits set" },
-		{ CTL_RESULT, { [82] = 0x01 }, 84, "bad RESULT message: reserved bits set" },
+		{ CTL_RESULT, { [91] = 0x20 }, 92, "bad RESULT message: reserved bits set" },
+		{ CTL_RESULT, { [88] = 0x80 }, 92, "bad RESULT message: reserved bits set" },
+		{ CTL_RESULT, { [90] = 0x01 }, 92, "bad RESULT message: reserved bits set" },
 		{ CTL_ERROR, "bad\nline", 8, "bad ERROR message: unprintable text" },
 		{ CTL_ERROR, "tab\there", 8, "bad ERROR message: unprintable text" },
 		{ CTL_ERROR, "del\x7f", 4, "bad ERROR message: unprintable text" },
@@ -538,7 +542,7 @@ test_other_payloads_invalid(void **state)
 	}
 	/* the edges that are fine: every RESULT flag, " " and "~" */
 	{
-		uint8_t res[CTL_RESULT_LEN] = { [83] = RES_ALL };
+		uint8_t res[CTL_RESULT_LEN] = { [91] = RES_ALL };
 		assert_int_equal(ctl_decode_payload(CTL_RESULT, res, sizeof res, &m, err,
 		                 sizeof err), 0);
 		assert_int_equal(m.result.flags, RES_ALL);

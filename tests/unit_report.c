@@ -292,6 +292,20 @@ test_udp_arrivals(void **state)
 		{ 'l', { .dgrams = 100, .flags = RES_IDLE }, { .dgrams = 100 }, 1250,
 		  "l: received 100 of 100 datagrams, 0 lost (0.00%); no end marker arrived, "
 		  "receiver stopped after 1.2 s idle\n" },
+		/* the socket's drop count: shown only when valid and not 0 */
+		{ '1', { .dgrams = 146, .sock_drops = 854, .flags = RES_DROPS | RES_MARKER },
+		  { .dgrams = 1000 }, 1000,
+		  "1: received 146 of 1000 datagrams, 854 lost (85.40%); the receiving "
+		  "socket dropped 854 (its buffer was full: see -w, -g)\n" },
+		{ '1', { .dgrams = 1000, .flags = RES_DROPS }, { .dgrams = 1000 }, 1000,
+		  "1: received 1000 of 1000 datagrams, 0 lost (0.00%)\n" },
+		{ '1', { .dgrams = 5, .sock_drops = 9 }, { .dgrams = 10 }, 1000,
+		  "1: received 5 of 10 datagrams, 5 lost (50.00%)\n" },
+		{ 'l', { .dgrams = 2, .sock_drops = 10, .flags = RES_DROPS | RES_IDLE },
+		  { .dgrams = 10 }, 1000,
+		  "l: received 2 of 10 datagrams, 8 lost (80.00%); the receiving socket "
+		  "dropped 10 (its buffer was full: see -w, -g); no end marker arrived, "
+		  "receiver stopped after 1.0 s idle\n" },
 		{ 'l', { .dgrams = UINT64_MAX - 1 }, { .dgrams = UINT64_MAX }, 1000,
 		  "l: received 18446744073709551614 of 18446744073709551615 datagrams, "
 		  "1 lost (0.00%)\n" },

@@ -714,9 +714,12 @@ test_udp_transfer(void **state)
 			MISS("%s: receiver %llu dgrams %llu calls %llu bytes", rows[i].name,
 			     (unsigned long long)rcv.r.dgrams, (unsigned long long)rcv.r.calls,
 			     (unsigned long long)rcv.r.bytes);
-		/* everything arrived: the exact end, before any marker */
-		if (rcv.r.flags != (rows[i].verify ? RES_VERIFIED : 0u))
-			MISS("%s: receiver flags 0x%x", rows[i].name, rcv.r.flags);
+		/* everything arrived: the exact end, before any marker; the
+		 * socket dropped nothing */
+		if (rcv.r.flags != (RES_DROPS | (rows[i].verify ? RES_VERIFIED : 0u)) ||
+		    rcv.r.sock_drops != 0)
+			MISS("%s: receiver flags 0x%x, %llu dropped", rows[i].name,
+			     rcv.r.flags, (unsigned long long)rcv.r.sock_drops);
 		if (rcv.r.verify_bad != 0 || rcv.r.verify_first != 0)
 			MISS("%s: %llu bytes differ", rows[i].name,
 			     (unsigned long long)rcv.r.verify_bad);
@@ -760,11 +763,13 @@ test_udp_loss(void **state)
 {
 	static const struct { const char *name; uint64_t skip; int markers;
 	    uint32_t flags; uint64_t dgrams, sent; } rows[] = {
+		/* lost before the socket: its drop count stays 0 */
 		{ "3 lost, markers", (1u << 10) | (1u << 20) | (1u << 30), 3,
-		  RES_MARKER | RES_VERIFIED, 47, 50 },
-		{ "last lost, one marker", 1ULL << 49, 1, RES_MARKER | RES_VERIFIED, 49, 50 },
+		  RES_MARKER | RES_VERIFIED | RES_DROPS, 47, 50 },
+		{ "last lost, one marker", 1ULL << 49, 1,
+		  RES_MARKER | RES_VERIFIED | RES_DROPS, 49, 50 },
 		{ "3 lost, no marker: idle end", (1u << 1) | (1u << 2) | (1u << 3), 0,
-		  RES_IDLE | RES_VERIFIED, 47, 0 },
+		  RES_IDLE | RES_VERIFIED | RES_DROPS, 47, 0 },
 	};
 	size_t i;
 
@@ -791,7 +796,7 @@ test_udp_loss(void **state)
 		close(sv[1]);
 		if (r.flags != rows[i].flags || r.dgrams != rows[i].dgrams ||
 		    r.dgrams_sent != rows[i].sent || r.bytes != rows[i].dgrams * 1000 ||
-		    r.calls != rows[i].dgrams || r.verify_bad != 0)
+		    r.calls != rows[i].dgrams || r.verify_bad != 0 || r.sock_drops != 0)
 			MISS("%s: flags 0x%x, %llu dgrams (sender says %llu), %llu bytes, "
 			     "%llu calls, %llu bad", rows[i].name, r.flags,
 			     (unsigned long long)r.dgrams, (unsigned long long)r.dgrams_sent,
@@ -807,6 +812,37 @@ test_udp_loss(void **state)
 /* A damaged datagram is counted. gput_result.verify_first is "the stream
  * offset of the first bad byte": byte 3 of datagram 10 is offset 10003, with
  * -s (the pattern runs on) and without (each datagram starts it afresh). */
+/* A receive buffer too small for the burst: what the socket dropped is
+ * counted (SO_MEMINFO), and is exactly what did not arrive. The markers are
+ * dropped too, so the receiver ends on its idle timeout. */
+static void
+test_udp_socket_drops(void **state)
+{
+	struct xfer_params p = stream_of(1000, 50000);
+	struct gput_result r;
+	char err[256];
+	uint8_t buf[1000] = { 0 };
+	int sv[2], small = 2048, k;
+
+	(void)state;
+	p.proto = PROTO_UDP;
+	p.role = ROLE_RECV;
+	udp_pair(sv);
+	assert_int_equal(setsockopt(sv[1], SOL_SOCKET, SO_RCVBUF, &small,
+	                 sizeof small), 0);
+	assert_int_equal(xfer_udp_prepare(sv[1], err, sizeof err), 0);
+	for (k = 0; k < 50; k++)
+		assert_int_equal(send(sv[0], buf, sizeof buf, 0), (ssize_t)sizeof buf);
+	memset(&r, 0, sizeof r);
+	if (xfer_udp_recv(sv[1], &p, &r, err, sizeof err) != 0)
+		fail_msg("receive: %s", err);
+	close(sv[0]);
+	close(sv[1]);
+	assert_int_equal(r.flags, RES_IDLE | RES_DROPS);
+	assert_true(r.dgrams >= 1 && r.dgrams < 50);
+	assert_int_equal(r.sock_drops, 50 - r.dgrams);
+}
+
 static void
 test_udp_verify_damage(void **state)
 {
@@ -882,6 +918,7 @@ main(void)
 		cmocka_unit_test(test_tcp_stall_and_stop),
 		cmocka_unit_test(test_udp_transfer),
 		cmocka_unit_test(test_udp_loss),
+		cmocka_unit_test(test_udp_socket_drops),
 		cmocka_unit_test(test_udp_verify_damage),
 		cmocka_unit_test(test_udp_refused),
 	};
