@@ -43,17 +43,13 @@ negotiate(struct run *r, uint16_t udp_port)
 	m.params = r->rp;
 	m.udp_port = udp_port;
 	if (ctl_send(r->ctl, &m, why, sizeof why) == -1 ||
-	    ctl_recv(r->ctl, &m, CLIENT_CTL_TIMEOUT_MS, why, sizeof why) == -1) {
-		snprintf(r->err, sizeof r->err, "%s", why);
-		return -1;
-	}
-	if (m.type == CTL_ERROR) {
-		snprintf(r->err, sizeof r->err, "partner refused the test: %s", m.text);
-		return -1;
-	}
-	if (m.type != CTL_READY) {
-		snprintf(r->err, sizeof r->err, "partner sent message type %u, "
-		         "expected READY", m.type);
+	    ctl_recv_type(r->ctl, CTL_READY, &m, CLIENT_CTL_TIMEOUT_MS, why,
+	    sizeof why) == -1) {
+		if (m.type == CTL_ERROR)
+			snprintf(r->err, sizeof r->err, "partner refused the test: %s",
+			         m.text);
+		else
+			snprintf(r->err, sizeof r->err, "%s", why);
 		return -1;
 	}
 	return m.data_port;
@@ -142,17 +138,11 @@ transfer(struct run *r)
 		snprintf(r->err, sizeof r->err, "--link: %s", why);
 		return -1;
 	}
-	if (ctl_recv(r->ctl, &m, CLIENT_RESULT_TIMEOUT_MS, why, sizeof why) == -1) {
-		snprintf(r->err, sizeof r->err, "partner's results: %s", why);
-		return -1;
-	}
-	if (m.type == CTL_ERROR) {
-		snprintf(r->err, sizeof r->err, "partner: %s", m.text);
-		return -1;
-	}
-	if (m.type != CTL_RESULT) {
-		snprintf(r->err, sizeof r->err, "partner sent message type %u, "
-		         "expected RESULT", m.type);
+	if (ctl_recv_type(r->ctl, CTL_RESULT, &m, CLIENT_RESULT_TIMEOUT_MS, why,
+	    sizeof why) == -1) {
+		snprintf(r->err, sizeof r->err, "%s%s", m.type == CTL_ERROR ?
+		         "partner: " : "partner's results: ", m.type == CTL_ERROR ?
+		         m.text : why);
 		return -1;
 	}
 	r->rr = m.result;

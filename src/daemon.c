@@ -110,12 +110,9 @@ serve(struct session *s)
 	struct ctl_msg req, res = { .type = CTL_RESULT };
 	char err[256];
 
-	if (ctl_recv(s->ctl, &req, DAEMON_CTL_TIMEOUT_MS, err, sizeof err) == -1) {
+	if (ctl_recv_type(s->ctl, CTL_PARAMS, &req, DAEMON_CTL_TIMEOUT_MS, err,
+	    sizeof err) == -1) {
 		fail(s, "bad request", err);
-		return 1;
-	}
-	if (req.type != CTL_PARAMS) {
-		fail(s, "bad request", "expected a PARAMS message");
 		return 1;
 	}
 	s->verbose |= req.params.verbose;
