@@ -40,8 +40,33 @@ fail(struct session *s, const char *what, const char *detail)
 	(void)ctl_send(s->ctl, &m, err, sizeof err);
 }
 
+/* Why the client spoke or hung up on the control connection while the
+ * session waited for something else, into err. Returns 1 if it did. */
+static int
+client_left(const struct session *s, char *err, size_t errlen)
+{
+	char why[128];
+
+	switch (ctl_peer_state(s->ctl, why, sizeof why)) {
+	case CTL_PEER_QUIET:
+		return 0;
+	case CTL_PEER_CLOSED:
+		snprintf(err, errlen, "the client closed the control connection");
+		break;
+	case CTL_PEER_FAILED:
+		snprintf(err, errlen, "control connection: %s", why);
+		break;
+	case CTL_PEER_SPOKE:
+		snprintf(err, errlen, "%s", why);
+		break;
+	}
+	return 1;
+}
+
 /* Create the data socket for p and tell the client its port. For TCP the
- * connection is then accepted from the client's address only. */
+ * connection is then accepted from the client's address only; a UDP receiver
+ * waits for the first datagram. Either wait ends early when the client
+ * closes the control connection. */
 static int
 setup_data(struct session *s, const struct ctl_msg *req)
 {
@@ -49,7 +74,7 @@ setup_data(struct session *s, const struct ctl_msg *req)
 	int type = p->proto == PROTO_UDP ? SOCK_DGRAM : SOCK_STREAM;
 	struct ctl_msg ready = { .type = CTL_READY };
 	char err[256];
-	int fd = net_bind_like(&s->local, type, err, sizeof err);
+	int fd = net_bind_like(&s->local, type, err, sizeof err), w;
 
 	if (fd == -1 || (p->window && net_set_window(fd, p->window, err,
 	    sizeof err) == -1))
@@ -70,13 +95,24 @@ setup_data(struct session *s, const struct ctl_msg *req)
 		goto bad;
 	if (p->proto == PROTO_TCP) {
 		int lfd = fd;
-		fd = net_accept_from(lfd, &s->peer, DAEMON_CTL_TIMEOUT_MS, err,
+		fd = net_accept_from(lfd, &s->peer, s->ctl, DAEMON_CTL_TIMEOUT_MS, err,
 		    sizeof err);
 		close(lfd);
-		if (fd == -1)
+		if (fd == -2 && !client_left(s, err, sizeof err))
+			snprintf(err, sizeof err, "control connection woke");
+		if (fd < 0) {
+			fd = -1;
 			goto bad;
+		}
 		if (p->nodelay && net_set_nodelay(fd, err, sizeof err) == -1)
 			goto bad;
+	} else if (p->role == ROLE_RECV &&
+	    (w = net_wait_readable(fd, s->ctl, DAEMON_CTL_TIMEOUT_MS)) != 1) {
+		if (w == 0)
+			snprintf(err, sizeof err, "timed out waiting for the first datagram");
+		else if (!client_left(s, err, sizeof err))
+			snprintf(err, sizeof err, "control connection woke");
+		goto bad;
 	}
 	if (net_set_timeouts(fd, DATA_IDLE_TIMEOUT_MS, DATA_IDLE_TIMEOUT_MS, err,
 	    sizeof err) == -1)
@@ -93,14 +129,21 @@ bad:
 /* Keep the data socket open until the client closes the control connection
  * after reading RESULT (at most DAEMON_CTL_TIMEOUT_MS): a UDP receiver ends
  * at the first marker or the last datagram, and closing at once would turn
- * the sender's remaining markers into ICMP port-unreachable errors. */
-static void
+ * the sender's remaining markers into ICMP port-unreachable errors. A client
+ * that closes with RESULT unread resets the connection (a close with unread
+ * data does): that is logged.
+ * Returns the child's exit status. */
+static int
 linger(const struct session *s)
 {
-	struct pollfd pfd = { s->ctl, POLLIN, 0 };
+	char why[128];
 
-	while (poll(&pfd, 1, DAEMON_CTL_TIMEOUT_MS) == -1 && errno == EINTR)
-		;
+	if (net_wait_readable(s->ctl, -1, DAEMON_CTL_TIMEOUT_MS) == 0)
+		return 0;
+	if (ctl_peer_state(s->ctl, why, sizeof why) != CTL_PEER_FAILED)
+		return 0;
+	logmsg(s, "results not read", "the client reset the control connection");
+	return 1;
 }
 
 /* One client, start to end. Returns the child's exit status. */
@@ -108,7 +151,7 @@ static int
 serve(struct session *s)
 {
 	struct ctl_msg req, res = { .type = CTL_RESULT };
-	char err[256];
+	char err[300];
 
 	if (ctl_recv_type(s->ctl, CTL_PARAMS, &req, DAEMON_CTL_TIMEOUT_MS, err,
 	    sizeof err) == -1) {
@@ -128,12 +171,17 @@ serve(struct session *s)
 		        req.params.role == ROLE_SEND ? "sent" : "received",
 		        (unsigned long long)res.result.bytes,
 		        (unsigned long long)res.result.calls);
+	/* a UDP receiver cannot tell a client that vanished mid-transfer from
+	 * one that is done; the control connection can */
+	if (client_left(s, err, sizeof err)) {
+		fail(s, "results not sent", err);
+		return 1;
+	}
 	if (ctl_send(s->ctl, &res, err, sizeof err) == -1) {
 		logmsg(s, "sending results", err);
 		return 1;
 	}
-	linger(s);
-	return 0;
+	return linger(s);
 }
 
 /* The child's whole life: set up, serve, exit. */
