@@ -184,29 +184,102 @@ serve(struct session *s)
 	return linger(s);
 }
 
-/* The child's whole life: set up, serve, exit. */
+/* The child's whole life: set up, serve, exit. peer is the address accept
+ * returned (still known when the client has already reset). */
 static void
-child(int lfd, int cfd, const struct config *c)
+child(int cfd, const struct sockaddr_storage *peer, const struct config *c)
 {
-	struct session s = { .ctl = cfd, .data = -1, .verbose = c->loc.verbose };
-	socklen_t sl = sizeof s.peer, ll = sizeof s.local;
+	struct session s = { .ctl = cfd, .data = -1, .verbose = c->loc.verbose,
+	    .peer = *peer };
+	socklen_t ll = sizeof s.local;
 	char addr[NET_ADDRSTRLEN], err[128];
 	int rc = 1;
 
-	close(lfd);
 	signal(SIGCHLD, SIG_DFL);
-	if (getpeername(cfd, (struct sockaddr *)&s.peer, &sl) == 0 &&
-	    getsockname(cfd, (struct sockaddr *)&s.local, &ll) == 0) {
-		snprintf(s.who, sizeof s.who, "%s port %u",
-		         net_ntop(&s.peer, addr, sizeof addr), net_port(&s.peer));
-		if (net_set_timeouts(cfd, DAEMON_CTL_TIMEOUT_MS, DAEMON_CTL_TIMEOUT_MS,
-		    err, sizeof err) == 0)
-			rc = serve(&s);
-	}
+	snprintf(s.who, sizeof s.who, "%s port %u",
+	         net_ntop(&s.peer, addr, sizeof addr), net_port(&s.peer));
+	if (getsockname(cfd, (struct sockaddr *)&s.local, &ll) == -1)
+		logmsg(&s, "control connection", strerror(errno));
+	else if (net_set_timeouts(cfd, DAEMON_CTL_TIMEOUT_MS,
+	    DAEMON_CTL_TIMEOUT_MS, err, sizeof err) == -1)
+		logmsg(&s, "control connection", err);
+	else
+		rc = serve(&s);
 	if (s.data != -1)
 		close(s.data);
 	close(cfd);
 	_exit(rc);
+}
+
+/* Fork a child for the client on cfd; the parent keeps nothing of it. */
+static void
+spawn(int lfd, int tsfd, int cfd, const struct sockaddr_storage *peer,
+      const struct config *c)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		close(lfd);
+		if (tsfd != -1)
+			close(tsfd);
+		child(cfd, peer, c);
+	}
+	if (pid == -1) {
+		struct session s = { .ctl = cfd, .peer = *peer };
+		char addr[NET_ADDRSTRLEN];
+
+		snprintf(s.who, sizeof s.who, "%s port %u",
+		         net_ntop(peer, addr, sizeof addr), net_port(peer));
+		fail(&s, "cannot serve", strerror(errno));   /* fork's errno */
+	}
+	close(cfd);
+}
+
+/* accept errors that belong to one connection (already gone): try again at
+ * once. Any other error (out of descriptors or memory) would fail again at
+ * once, with the client still queued: those back off. */
+static int
+accept_retry_now(int e)
+{
+	return e == EINTR || e == ECONNABORTED || e == EPROTO || e == EAGAIN ||
+	    e == EWOULDBLOCK;
+}
+
+/* Serve until killed. A burst of failing accept calls is logged once when it
+ * starts (and when the error changes) and once when accept works again; in
+ * between, retries back off from ACCEPT_BACKOFF_MIN_MS to ACCEPT_BACKOFF_MAX_MS. */
+static void
+accept_loop(int lfd, int tsfd, const struct config *c)
+{
+	unsigned long failed = 0;
+	int delay_ms = 0, last_errno = 0;
+
+	for (;;) {
+		struct sockaddr_storage peer;
+		socklen_t pl = sizeof peer;
+		int cfd = accept4(lfd, (struct sockaddr *)&peer, &pl, SOCK_CLOEXEC), e;
+
+		if (cfd != -1) {
+			if (failed > 0)
+				fprintf(stderr, "gput: accept works again after %lu failed "
+				        "calls\n", failed);
+			failed = 0;
+			delay_ms = 0;
+			spawn(lfd, tsfd, cfd, &peer, c);
+			continue;
+		}
+		e = errno;
+		if (accept_retry_now(e))
+			continue;
+		if (failed++ == 0 || e != last_errno)
+			fprintf(stderr, "gput: accept: %s (retrying at most every %d ms)\n",
+			        strerror(e), ACCEPT_BACKOFF_MAX_MS);
+		last_errno = e;
+		delay_ms = delay_ms == 0 ? ACCEPT_BACKOFF_MIN_MS :
+		    delay_ms * 2 > ACCEPT_BACKOFF_MAX_MS ? ACCEPT_BACKOFF_MAX_MS :
+		    delay_ms * 2;
+		poll(NULL, 0, delay_ms);
+	}
 }
 
 int
@@ -233,20 +306,6 @@ run_daemon(const struct config *c)
 	getsockname(lfd, (struct sockaddr *)&ss, &sl);
 	fprintf(stderr, "gput: listening on %s port %u\n",
 	        net_ntop(&ss, addr, sizeof addr), net_port(&ss));
-	for (;;) {
-		int cfd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-		pid_t pid;
-
-		if (cfd == -1) {
-			if (errno != EINTR && errno != ECONNABORTED)
-				fprintf(stderr, "gput: accept: %s\n", strerror(errno));
-			continue;
-		}
-		pid = fork();
-		if (pid == 0)
-			child(lfd, cfd, c);
-		if (pid == -1)
-			fprintf(stderr, "gput: fork: %s\n", strerror(errno));
-		close(cfd);
-	}
+	accept_loop(lfd, tsfd, c);
+	return 1;                               /* not reached */
 }
