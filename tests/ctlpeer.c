@@ -13,6 +13,7 @@
  * and exits 1. Every wait has a deadline of TIMEOUT_MS.
  *
  *   raw=TEXT        send TEXT on the control connection (\xHH escapes)
+ *   put=TYPE        send a well-formed READY (port 1) or RESULT (all zero)
  *   params=P,R,N,L  send PARAMS for the partner's half: protocol tcp or udp,
  *                   the partner's role send or recv, N buffers of L bytes
  *   ready           receive READY; prints the data port
@@ -259,6 +260,13 @@ run_step(struct peer *p, const char *s)
 		if (send(p->ctl, buf, n, MSG_NOSIGNAL) != (ssize_t)n)
 			die(p, strerror(errno));
 		printf("ok raw %zu\n", n);
+	} else if (strcmp(s, "put=ready") == 0 || strcmp(s, "put=result") == 0) {
+		memset(&m, 0, sizeof m);
+		m.type = strcmp(s + 4, "ready") == 0 ? CTL_READY : CTL_RESULT;
+		m.data_port = 1;
+		if (ctl_send(p->ctl, &m, err, sizeof err) == -1)
+			die(p, err);
+		printf("ok put %s\n", ctl_type_name(m.type));
 	} else if (strncmp(s, "params=", 7) == 0) {
 		step_params(p, s + 7);
 	} else if (strcmp(s, "ready") == 0) {

@@ -89,7 +89,7 @@ served "a header and half a PARAMS, then close"
 
 # --- malformed requests: refused with an ERROR the client can read
 reply() { sed -n 's/^ok error //p' "$OUT"; }
-peer 'raw=GPUT\x01\x02\x00\x04\x13\xad\x00\x00' error
+peer put=ready error
 eq "READY instead of PARAMS: reply" "$(reply)" \
 	"bad request: unexpected READY message (expected PARAMS)"
 logged_text "$C $CPORT: bad request: unexpected READY message (expected PARAMS)"
@@ -186,8 +186,7 @@ peer params=udp,recv,10,1000 ready data send readable close
 logged_text "$C $CPORT: results not read: the client reset the control connection"
 served "UDP: results arrived, never read"
 
-peer params=tcp,recv,10,1000 ready data 'raw=GPUT\x01\x02\x00\x04\x13\xad\x00\x00' \
-	send closedata error
+peer params=tcp,recv,10,1000 ready data put=ready send closedata error
 eq "data out of turn: reply" "$(reply)" "results not sent: unexpected data on the control connection"
 logged_text "$C $CPORT: results not sent: unexpected data on the control connection"
 served "data on the control connection out of turn"
@@ -291,7 +290,7 @@ fake_partner "partner refuses" "partner refused the test: busy" \
 	-n 10 -l 1000 -- getparams 'raw=GPUT\x01\x04\x00\x04busy' close
 fake_partner "partner answers RESULT for READY" \
 	"unexpected RESULT message (expected READY)" \
-	-n 10 -l 1000 -- getparams "raw=GPUT\x01\x03\x00\x54$(z 84)" close
+	-n 10 -l 1000 -- getparams put=result close
 fake_partner "partner speaks something else" \
 	"not a gput control message (bad magic)" \
 	-n 10 -l 1000 -- getparams 'raw=HTTP/1.1 400 Bad Request' close
