@@ -26,6 +26,7 @@ CORE_OBJS  := $(CORE_SRCS:.c=.o)
 PCAP_OBJS  := $(PCAP_SRCS:.c=.o)
 UNIT_SRCS  := $(wildcard tests/unit_*.c)
 UNIT_BINS  := $(UNIT_SRCS:.c=)
+TEST_TOOLS := tests/ctlpeer
 PROGS      := gput gput-pcap
 MANS       := man/gput.1 man/gput-pcap.1
 
@@ -61,8 +62,12 @@ tests/unit_%: tests/unit_%.c src/libgputpcap.a src/libgput.a | need-cmocka need-
 	$(CC) $(FINAL_CFLAGS) $(CMOCKA_CFLAGS) $(PCAP_CFLAGS) -o $@ $^ \
 	    $(FINAL_LDFLAGS) $(CMOCKA_LIBS) $(PCAP_LIBS) -lm
 
+# A scripted control-protocol peer the live tests drive (not installed).
+tests/ctlpeer: tests/ctlpeer.c src/libgput.a
+	$(CC) $(FINAL_CFLAGS) -o $@ $^ $(FINAL_LDFLAGS) -lm
+
 # make check: unit tests (cmocka), then live tests with real processes.
-check: $(PROGS) $(UNIT_BINS)
+check: $(PROGS) $(UNIT_BINS) $(TEST_TOOLS)
 	@sh tests/run-tests.sh $(UNIT_BINS) $(sort $(wildcard tests/live_*.sh))
 
 unit: $(UNIT_BINS)
@@ -87,7 +92,8 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANS)))
 
 clean:
-	rm -f $(PROGS) src/*.o src/*.d src/*.a tests/*.o tests/*.d $(UNIT_BINS)
+	rm -f $(PROGS) src/*.o src/*.d src/*.a tests/*.o tests/*.d $(UNIT_BINS) \
+	    $(TEST_TOOLS)
 	rm -rf tests/out
 
 -include $(wildcard src/*.d tests/*.d)

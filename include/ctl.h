@@ -73,6 +73,28 @@ int ctl_send(int fd, const struct ctl_msg *m, char *err, size_t errlen);
  * filled: timeout, peer closed, malformed message. */
 int ctl_recv(int fd, struct ctl_msg *m, int timeout_ms, char *err, size_t errlen);
 
+/* Receive one message within timeout_ms and insist on type want. Returns 0,
+ * or -1 with err filled: ctl_recv's failures (naming the awaited message:
+ * "timed out waiting for a READY message"), or another type ("unexpected
+ * RESULT message (expected READY)"). When the peer sent ERROR instead, m holds
+ * it (m->type is CTL_ERROR, m->text its reason) so the caller can say who
+ * refused what; otherwise m->type is 0 or the unexpected type. */
+int ctl_recv_type(int fd, uint8_t want, struct ctl_msg *m, int timeout_ms,
+                  char *err, size_t errlen);
+
+/* "PARAMS", "READY", "RESULT", "ERROR", or "unknown". */
+const char *ctl_type_name(uint8_t type);
+
+/* What the peer did while no message was due, seen without waiting and
+ * without consuming anything. err is filled for all but CTL_PEER_QUIET. */
+enum ctl_peer {
+	CTL_PEER_QUIET,     /* connected, nothing pending */
+	CTL_PEER_CLOSED,    /* orderly close (EOF): "connection closed" */
+	CTL_PEER_FAILED,    /* reset or other error: strerror */
+	CTL_PEER_SPOKE,     /* bytes arrived out of turn */
+};
+enum ctl_peer ctl_peer_state(int fd, char *err, size_t errlen);
+
 /* Build an ERROR message. */
 void ctl_error(struct ctl_msg *m, const char *text);
 

@@ -7,6 +7,10 @@
 #define DAEMON_CTL_TIMEOUT_MS  10000
 /* A data connection idle this long (no byte moved) is given up. */
 #define DATA_IDLE_TIMEOUT_MS   10000
+/* Retries of an accept that keeps failing (no descriptors, no memory) back
+ * off from the first delay to the last. */
+#define ACCEPT_BACKOFF_MIN_MS  10
+#define ACCEPT_BACKOFF_MAX_MS  1000
 
 /*
  * gput -i: listen on c->port (0: a free one), announce "listening on ADDR

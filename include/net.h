@@ -24,9 +24,15 @@ int      net_listen_any(uint16_t port, char *err, size_t errlen);
 int      net_bind_like(const struct sockaddr_storage *local, int type,
                        char *err, size_t errlen);
 /* Accept one connection within timeout_ms, from peer's address only (others
- * are closed and waited past). Returns the socket, or -1 with err. */
+ * are closed and waited past). With watch >= 0, give up as soon as watch is
+ * readable or hung up (the caller asks why). Returns the socket; -1 with err
+ * filled (timeout, xfer_stop, a failed accept); or -2 when watch woke. */
 int      net_accept_from(int lfd, const struct sockaddr_storage *peer,
-                         int timeout_ms, char *err, size_t errlen);
+                         int watch, int timeout_ms, char *err, size_t errlen);
+/* Wait until fd is readable or hung up, at most timeout_ms; with watch >= 0
+ * stop early when watch is. Returns 1 (fd), 2 (watch) or 0 (timed out or
+ * xfer_stop). */
+int      net_wait_readable(int fd, int watch, int timeout_ms);
 uint16_t net_port(const struct sockaddr_storage *sa);
 void     net_set_port(struct sockaddr_storage *sa, uint16_t port);
 /* Local port of a bound socket, 0 on failure. */

@@ -43,20 +43,52 @@ negotiate(struct run *r, uint16_t udp_port)
 	m.params = r->rp;
 	m.udp_port = udp_port;
 	if (ctl_send(r->ctl, &m, why, sizeof why) == -1 ||
-	    ctl_recv(r->ctl, &m, CLIENT_CTL_TIMEOUT_MS, why, sizeof why) == -1) {
-		snprintf(r->err, sizeof r->err, "%s", why);
-		return -1;
-	}
-	if (m.type == CTL_ERROR) {
-		snprintf(r->err, sizeof r->err, "partner refused the test: %s", m.text);
-		return -1;
-	}
-	if (m.type != CTL_READY) {
-		snprintf(r->err, sizeof r->err, "partner sent message type %u, "
-		         "expected READY", m.type);
+	    ctl_recv_type(r->ctl, CTL_READY, &m, CLIENT_CTL_TIMEOUT_MS, why,
+	    sizeof why) == -1) {
+		if (m.type == CTL_ERROR)
+			snprintf(r->err, sizeof r->err, "partner refused the test: %s",
+			         m.text);
+		else
+			snprintf(r->err, sizeof r->err, "%s", why);
 		return -1;
 	}
 	return m.data_port;
+}
+
+/* The partner spoke or hung up on the control connection while we waited for
+ * data: fill r->err with what it said (its ERROR) or that it left. */
+static void
+partner_left(struct run *r)
+{
+	struct ctl_msg m;
+	char why[256];
+
+	if (ctl_recv_type(r->ctl, CTL_RESULT, &m, CLIENT_CTL_TIMEOUT_MS, why,
+	    sizeof why) == 0)
+		snprintf(r->err, sizeof r->err, "partner sent its results before "
+		         "any data");
+	else if (m.type == CTL_ERROR)
+		snprintf(r->err, sizeof r->err, "partner: %s", m.text);
+	else
+		snprintf(r->err, sizeof r->err, "partner's results: %s", why);
+}
+
+/* A UDP receiver waits for the first datagram here, watching the control
+ * connection: a partner that failed or died after READY says so there, and
+ * nothing else would end the wait early. Returns 0 or -1. */
+static int
+await_datagram(struct run *r)
+{
+	switch (net_wait_readable(r->data, r->ctl, CLIENT_CTL_TIMEOUT_MS)) {
+	case 1:
+		return 0;
+	case 2:
+		partner_left(r);
+		return -1;
+	}
+	snprintf(r->err, sizeof r->err, "%s", xfer_stop ? "interrupted" :
+	         "no datagram arrived within the start timeout");
+	return -1;
 }
 
 /* Open the data socket and agree on its ports. Returns 0 or -1. */
@@ -93,7 +125,7 @@ open_data(struct run *r)
 	if (net_set_timeouts(r->data, DATA_IDLE_TIMEOUT_MS, DATA_IDLE_TIMEOUT_MS,
 	    why, sizeof why) == -1)
 		goto bad;
-	return 0;
+	return udp && p->role == ROLE_RECV ? await_datagram(r) : 0;
 bad:
 	snprintf(r->err, sizeof r->err, "data connection to port %d: %s", port, why);
 	return -1;
@@ -137,17 +169,11 @@ transfer(struct run *r)
 		snprintf(r->err, sizeof r->err, "%s", why);
 		return -1;
 	}
-	if (ctl_recv(r->ctl, &m, CLIENT_RESULT_TIMEOUT_MS, why, sizeof why) == -1) {
-		snprintf(r->err, sizeof r->err, "partner's results: %s", why);
-		return -1;
-	}
-	if (m.type == CTL_ERROR) {
-		snprintf(r->err, sizeof r->err, "partner: %s", m.text);
-		return -1;
-	}
-	if (m.type != CTL_RESULT) {
-		snprintf(r->err, sizeof r->err, "partner sent message type %u, "
-		         "expected RESULT", m.type);
+	if (ctl_recv_type(r->ctl, CTL_RESULT, &m, CLIENT_RESULT_TIMEOUT_MS, why,
+	    sizeof why) == -1) {
+		snprintf(r->err, sizeof r->err, "%s%s", m.type == CTL_ERROR ?
+		         "partner: " : "partner's results: ", m.type == CTL_ERROR ?
+		         m.text : why);
 		return -1;
 	}
 	r->rr = m.result;

@@ -387,22 +387,92 @@ read_full(int fd, uint8_t *buf, size_t n, mono_ns deadline, const char *what,
 	return 0;
 }
 
-int
-ctl_recv(int fd, struct ctl_msg *m, int timeout_ms, char *err, size_t errlen)
+const char *
+ctl_type_name(uint8_t type)
+{
+	static const char *const names[] = { [CTL_PARAMS] = "PARAMS",
+	    [CTL_READY] = "READY", [CTL_RESULT] = "RESULT", [CTL_ERROR] = "ERROR" };
+
+	return type >= CTL_PARAMS && type <= CTL_ERROR ? names[type] : "unknown";
+}
+
+/* ctl_recv with the waits named after what is awaited: "a control message",
+ * or with want != 0 "a READY message". */
+static int
+recv_msg(int fd, struct ctl_msg *m, uint8_t want, int timeout_ms, char *err,
+         size_t errlen)
 {
 	uint8_t hdr[CTL_HDR_LEN], payload[CTL_MAX_PAYLOAD];
 	mono_ns deadline = mono_now() + (mono_ns)timeout_ms * 1000000u;
+	char what[64];
 	uint16_t plen;
 	uint8_t type;
 
-	if (read_full(fd, hdr, sizeof hdr, deadline, "a control message", err,
-	    errlen) == -1)
+	if (want == 0)
+		snprintf(what, sizeof what, "a control message");
+	else
+		snprintf(what, sizeof what, "a%s %s message", want == CTL_ERROR ?
+		         "n" : "", ctl_type_name(want));
+	if (read_full(fd, hdr, sizeof hdr, deadline, what, err, errlen) == -1)
 		return -1;
 	if (ctl_decode_header(hdr, &type, &plen, err, errlen) == -1)
 		return -1;
-	if (read_full(fd, payload, plen, deadline, "the rest of a control message",
-	    err, errlen) == -1)
+	if (want == 0)
+		snprintf(what, sizeof what, "the rest of a control message");
+	else
+		snprintf(what, sizeof what, "the rest of the %s message",
+		         ctl_type_name(type));
+	if (read_full(fd, payload, plen, deadline, what, err, errlen) == -1)
 		return -1;
 	memset(m, 0, sizeof *m);
 	return ctl_decode_payload(type, payload, plen, m, err, errlen);
+}
+
+int
+ctl_recv(int fd, struct ctl_msg *m, int timeout_ms, char *err, size_t errlen)
+{
+	return recv_msg(fd, m, 0, timeout_ms, err, errlen);
+}
+
+int
+ctl_recv_type(int fd, uint8_t want, struct ctl_msg *m, int timeout_ms,
+              char *err, size_t errlen)
+{
+	m->type = 0;
+	if (recv_msg(fd, m, want, timeout_ms, err, errlen) == -1) {
+		m->type = 0;                    /* nothing whole arrived */
+		return -1;
+	}
+	if (m->type == want)
+		return 0;
+	if (m->type == CTL_ERROR)
+		snprintf(err, errlen, "ERROR instead of %s: %s", ctl_type_name(want),
+		         m->text);
+	else
+		snprintf(err, errlen, "unexpected %s message (expected %s)",
+		         ctl_type_name(m->type), ctl_type_name(want));
+	return -1;
+}
+
+enum ctl_peer
+ctl_peer_state(int fd, char *err, size_t errlen)
+{
+	char c;
+	ssize_t n;
+
+	do
+		n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+	while (n == -1 && errno == EINTR);
+	if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return CTL_PEER_QUIET;
+	if (n == 0) {
+		snprintf(err, errlen, "connection closed");
+		return CTL_PEER_CLOSED;
+	}
+	if (n == -1) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return CTL_PEER_FAILED;
+	}
+	snprintf(err, errlen, "unexpected data on the control connection");
+	return CTL_PEER_SPOKE;
 }

@@ -40,8 +40,33 @@ fail(struct session *s, const char *what, const char *detail)
 	(void)ctl_send(s->ctl, &m, err, sizeof err);
 }
 
+/* Why the client spoke or hung up on the control connection while the
+ * session waited for something else, into err. Returns 1 if it did. */
+static int
+client_left(const struct session *s, char *err, size_t errlen)
+{
+	char why[128];
+
+	switch (ctl_peer_state(s->ctl, why, sizeof why)) {
+	case CTL_PEER_QUIET:
+		return 0;
+	case CTL_PEER_CLOSED:
+		snprintf(err, errlen, "the client closed the control connection");
+		break;
+	case CTL_PEER_FAILED:
+		snprintf(err, errlen, "control connection: %s", why);
+		break;
+	case CTL_PEER_SPOKE:
+		snprintf(err, errlen, "%s", why);
+		break;
+	}
+	return 1;
+}
+
 /* Create the data socket for p and tell the client its port. For TCP the
- * connection is then accepted from the client's address only. */
+ * connection is then accepted from the client's address only; a UDP receiver
+ * waits for the first datagram. Either wait ends early when the client
+ * closes the control connection. */
 static int
 setup_data(struct session *s, const struct ctl_msg *req)
 {
@@ -49,7 +74,7 @@ setup_data(struct session *s, const struct ctl_msg *req)
 	int type = p->proto == PROTO_UDP ? SOCK_DGRAM : SOCK_STREAM;
 	struct ctl_msg ready = { .type = CTL_READY };
 	char err[256];
-	int fd = net_bind_like(&s->local, type, err, sizeof err);
+	int fd = net_bind_like(&s->local, type, err, sizeof err), w;
 
 	if (fd == -1 || (p->window && net_set_window(fd, p->window, err,
 	    sizeof err) == -1))
@@ -70,13 +95,24 @@ setup_data(struct session *s, const struct ctl_msg *req)
 		goto bad;
 	if (p->proto == PROTO_TCP) {
 		int lfd = fd;
-		fd = net_accept_from(lfd, &s->peer, DAEMON_CTL_TIMEOUT_MS, err,
+		fd = net_accept_from(lfd, &s->peer, s->ctl, DAEMON_CTL_TIMEOUT_MS, err,
 		    sizeof err);
 		close(lfd);
-		if (fd == -1)
+		if (fd == -2 && !client_left(s, err, sizeof err))
+			snprintf(err, sizeof err, "control connection woke");
+		if (fd < 0) {
+			fd = -1;
 			goto bad;
+		}
 		if (p->nodelay && net_set_nodelay(fd, err, sizeof err) == -1)
 			goto bad;
+	} else if (p->role == ROLE_RECV &&
+	    (w = net_wait_readable(fd, s->ctl, DAEMON_CTL_TIMEOUT_MS)) != 1) {
+		if (w == 0)
+			snprintf(err, sizeof err, "timed out waiting for the first datagram");
+		else if (!client_left(s, err, sizeof err))
+			snprintf(err, sizeof err, "control connection woke");
+		goto bad;
 	}
 	if (net_set_timeouts(fd, DATA_IDLE_TIMEOUT_MS, DATA_IDLE_TIMEOUT_MS, err,
 	    sizeof err) == -1)
@@ -93,14 +129,21 @@ bad:
 /* Keep the data socket open until the client closes the control connection
  * after reading RESULT (at most DAEMON_CTL_TIMEOUT_MS): a UDP receiver ends
  * at the first marker or the last datagram, and closing at once would turn
- * the sender's remaining markers into ICMP port-unreachable errors. */
-static void
+ * the sender's remaining markers into ICMP port-unreachable errors. A client
+ * that closes with RESULT unread resets the connection (a close with unread
+ * data does): that is logged.
+ * Returns the child's exit status. */
+static int
 linger(const struct session *s)
 {
-	struct pollfd pfd = { s->ctl, POLLIN, 0 };
+	char why[128];
 
-	while (poll(&pfd, 1, DAEMON_CTL_TIMEOUT_MS) == -1 && errno == EINTR)
-		;
+	if (net_wait_readable(s->ctl, -1, DAEMON_CTL_TIMEOUT_MS) == 0)
+		return 0;
+	if (ctl_peer_state(s->ctl, why, sizeof why) != CTL_PEER_FAILED)
+		return 0;
+	logmsg(s, "results not read", "the client reset the control connection");
+	return 1;
 }
 
 /* One client, start to end. Returns the child's exit status. */
@@ -108,14 +151,11 @@ static int
 serve(struct session *s)
 {
 	struct ctl_msg req, res = { .type = CTL_RESULT };
-	char err[256];
+	char err[300];
 
-	if (ctl_recv(s->ctl, &req, DAEMON_CTL_TIMEOUT_MS, err, sizeof err) == -1) {
+	if (ctl_recv_type(s->ctl, CTL_PARAMS, &req, DAEMON_CTL_TIMEOUT_MS, err,
+	    sizeof err) == -1) {
 		fail(s, "bad request", err);
-		return 1;
-	}
-	if (req.type != CTL_PARAMS) {
-		fail(s, "bad request", "expected a PARAMS message");
 		return 1;
 	}
 	s->verbose |= req.params.verbose;
@@ -131,37 +171,115 @@ serve(struct session *s)
 		        req.params.role == ROLE_SEND ? "sent" : "received",
 		        (unsigned long long)res.result.bytes,
 		        (unsigned long long)res.result.calls);
+	/* a UDP receiver cannot tell a client that vanished mid-transfer from
+	 * one that is done; the control connection can */
+	if (client_left(s, err, sizeof err)) {
+		fail(s, "results not sent", err);
+		return 1;
+	}
 	if (ctl_send(s->ctl, &res, err, sizeof err) == -1) {
 		logmsg(s, "sending results", err);
 		return 1;
 	}
-	linger(s);
-	return 0;
+	return linger(s);
 }
 
-/* The child's whole life: set up, serve, exit. */
+/* The child's whole life: set up, serve, exit. peer is the address accept
+ * returned (still known when the client has already reset). */
 static void
-child(int lfd, int cfd, const struct config *c)
+child(int cfd, const struct sockaddr_storage *peer, const struct config *c)
 {
-	struct session s = { .ctl = cfd, .data = -1, .verbose = c->loc.verbose };
-	socklen_t sl = sizeof s.peer, ll = sizeof s.local;
+	struct session s = { .ctl = cfd, .data = -1, .verbose = c->loc.verbose,
+	    .peer = *peer };
+	socklen_t ll = sizeof s.local;
 	char addr[NET_ADDRSTRLEN], err[128];
 	int rc = 1;
 
-	close(lfd);
 	signal(SIGCHLD, SIG_DFL);
-	if (getpeername(cfd, (struct sockaddr *)&s.peer, &sl) == 0 &&
-	    getsockname(cfd, (struct sockaddr *)&s.local, &ll) == 0) {
-		snprintf(s.who, sizeof s.who, "%s port %u",
-		         net_ntop(&s.peer, addr, sizeof addr), net_port(&s.peer));
-		if (net_set_timeouts(cfd, DAEMON_CTL_TIMEOUT_MS, DAEMON_CTL_TIMEOUT_MS,
-		    err, sizeof err) == 0)
-			rc = serve(&s);
-	}
+	snprintf(s.who, sizeof s.who, "%s port %u",
+	         net_ntop(&s.peer, addr, sizeof addr), net_port(&s.peer));
+	if (getsockname(cfd, (struct sockaddr *)&s.local, &ll) == -1)
+		logmsg(&s, "control connection", strerror(errno));
+	else if (net_set_timeouts(cfd, DAEMON_CTL_TIMEOUT_MS,
+	    DAEMON_CTL_TIMEOUT_MS, err, sizeof err) == -1)
+		logmsg(&s, "control connection", err);
+	else
+		rc = serve(&s);
 	if (s.data != -1)
 		close(s.data);
 	close(cfd);
 	_exit(rc);
+}
+
+/* Fork a child for the client on cfd; the parent keeps nothing of it. */
+static void
+spawn(int lfd, int tsfd, int cfd, const struct sockaddr_storage *peer,
+      const struct config *c)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		close(lfd);
+		if (tsfd != -1)
+			close(tsfd);
+		child(cfd, peer, c);
+	}
+	if (pid == -1) {
+		struct session s = { .ctl = cfd, .peer = *peer };
+		char addr[NET_ADDRSTRLEN];
+
+		snprintf(s.who, sizeof s.who, "%s port %u",
+		         net_ntop(peer, addr, sizeof addr), net_port(peer));
+		fail(&s, "cannot serve", strerror(errno));   /* fork's errno */
+	}
+	close(cfd);
+}
+
+/* accept errors that belong to one connection (already gone): try again at
+ * once. Any other error (out of descriptors or memory) would fail again at
+ * once, with the client still queued: those back off. */
+static int
+accept_retry_now(int e)
+{
+	return e == EINTR || e == ECONNABORTED || e == EPROTO || e == EAGAIN ||
+	    e == EWOULDBLOCK;
+}
+
+/* Serve until killed. A burst of failing accept calls is logged once when it
+ * starts (and when the error changes) and once when accept works again; in
+ * between, retries back off from ACCEPT_BACKOFF_MIN_MS to ACCEPT_BACKOFF_MAX_MS. */
+static void
+accept_loop(int lfd, int tsfd, const struct config *c)
+{
+	unsigned long failed = 0;
+	int delay_ms = 0, last_errno = 0;
+
+	for (;;) {
+		struct sockaddr_storage peer;
+		socklen_t pl = sizeof peer;
+		int cfd = accept4(lfd, (struct sockaddr *)&peer, &pl, SOCK_CLOEXEC), e;
+
+		if (cfd != -1) {
+			if (failed > 0)
+				fprintf(stderr, "gput: accept works again after %lu failed "
+				        "calls\n", failed);
+			failed = 0;
+			delay_ms = 0;
+			spawn(lfd, tsfd, cfd, &peer, c);
+			continue;
+		}
+		e = errno;
+		if (accept_retry_now(e))
+			continue;
+		if (failed++ == 0 || e != last_errno)
+			fprintf(stderr, "gput: accept: %s (retrying at most every %d ms)\n",
+			        strerror(e), ACCEPT_BACKOFF_MAX_MS);
+		last_errno = e;
+		delay_ms = delay_ms == 0 ? ACCEPT_BACKOFF_MIN_MS :
+		    delay_ms * 2 > ACCEPT_BACKOFF_MAX_MS ? ACCEPT_BACKOFF_MAX_MS :
+		    delay_ms * 2;
+		poll(NULL, 0, delay_ms);
+	}
 }
 
 int
@@ -188,20 +306,6 @@ run_daemon(const struct config *c)
 	getsockname(lfd, (struct sockaddr *)&ss, &sl);
 	fprintf(stderr, "gput: listening on %s port %u\n",
 	        net_ntop(&ss, addr, sizeof addr), net_port(&ss));
-	for (;;) {
-		int cfd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-		pid_t pid;
-
-		if (cfd == -1) {
-			if (errno != EINTR && errno != ECONNABORTED)
-				fprintf(stderr, "gput: accept: %s\n", strerror(errno));
-			continue;
-		}
-		pid = fork();
-		if (pid == 0)
-			child(lfd, cfd, c);
-		if (pid == -1)
-			fprintf(stderr, "gput: fork: %s\n", strerror(errno));
-		close(cfd);
-	}
+	accept_loop(lfd, tsfd, c);
+	return 1;                               /* not reached */
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "meter.h"
+#include "xfer.h"
 
 uint16_t
 net_port(const struct sockaddr_storage *sa)
@@ -79,22 +80,47 @@ net_same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b
 	    ((const struct sockaddr_in *)b)->sin_addr.s_addr;
 }
 
-/* Wait until fd is ready for events or the deadline passes. 1 ready, 0 timeout. */
+/* Wait until fd is ready for events or the deadline passes; with watch >= 0
+ * stop as soon as watch is readable or hung up too. A signal that sets
+ * xfer_stop (the client's ^C) ends the wait. Returns WAIT_READY, WAIT_TIMEOUT,
+ * WAIT_WATCH or WAIT_STOPPED. */
+enum { WAIT_TIMEOUT, WAIT_READY, WAIT_WATCH, WAIT_STOPPED };
+
 static int
-wait_fd(int fd, short events, mono_ns deadline)
+wait_fd(int fd, short events, int watch, mono_ns deadline)
 {
 	for (;;) {
 		mono_ns now = mono_now();
-		struct pollfd pfd = { fd, events, 0 };
+		struct pollfd pfd[2] = { { fd, events, 0 }, { watch, POLLIN, 0 } };
 		int r;
 
+		if (xfer_stop)
+			return WAIT_STOPPED;
 		if (now >= deadline)
-			return 0;
-		r = poll(&pfd, 1, (int)((deadline - now + 999999) / 1000000));
+			return WAIT_TIMEOUT;
+		r = poll(pfd, watch >= 0 ? 2 : 1,
+		    (int)((deadline - now + 999999) / 1000000));
+		if (r > 0 && pfd[0].revents != 0)
+			return WAIT_READY;      /* first: what is there is taken */
 		if (r > 0)
-			return 1;
+			return WAIT_WATCH;      /* POLLIN, POLLHUP or POLLERR */
 		if (r == -1 && errno != EINTR)
-			return 1;               /* let the caller's call report it */
+			return WAIT_READY;      /* let the caller's call report it */
+	}
+}
+
+int
+net_wait_readable(int fd, int watch, int timeout_ms)
+{
+	mono_ns deadline = mono_now() + (mono_ns)timeout_ms * 1000000u;
+
+	switch (wait_fd(fd, POLLIN, watch, deadline)) {
+	case WAIT_READY:
+		return 1;
+	case WAIT_WATCH:
+		return 2;
+	default:
+		return 0;
 	}
 }
 
@@ -103,7 +129,7 @@ net_connect_sa(const struct sockaddr_storage *sa, int type, uint32_t window,
                int timeout_ms, char *err, size_t errlen)
 {
 	mono_ns deadline = mono_now() + (mono_ns)timeout_ms * 1000000u;
-	int fd, soerr = 0;
+	int fd, soerr = 0, w;
 	socklen_t sl = sizeof soerr;
 
 	fd = socket(sa->ss_family, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
@@ -118,8 +144,8 @@ net_connect_sa(const struct sockaddr_storage *sa, int type, uint32_t window,
 	if (connect(fd, (const struct sockaddr *)sa, sa_len(sa)) == -1) {
 		if (errno != EINPROGRESS) {
 			soerr = errno;
-		} else if (!wait_fd(fd, POLLOUT, deadline)) {
-			soerr = ETIMEDOUT;
+		} else if ((w = wait_fd(fd, POLLOUT, -1, deadline)) != WAIT_READY) {
+			soerr = w == WAIT_STOPPED ? EINTR : ETIMEDOUT;
 		} else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) == -1) {
 			soerr = errno;
 		}
@@ -219,12 +245,19 @@ net_bind_like(const struct sockaddr_storage *local, int type, char *err,
 }
 
 int
-net_accept_from(int lfd, const struct sockaddr_storage *peer, int timeout_ms,
-                char *err, size_t errlen)
+net_accept_from(int lfd, const struct sockaddr_storage *peer, int watch,
+                int timeout_ms, char *err, size_t errlen)
 {
 	mono_ns deadline = mono_now() + (mono_ns)timeout_ms * 1000000u;
+	int w;
 
-	while (wait_fd(lfd, POLLIN, deadline)) {
+	/* non-blocking, so a connection that vanishes between poll and accept
+	 * cannot leave us blocked in accept */
+	if (fcntl(lfd, F_SETFL, fcntl(lfd, F_GETFL) | O_NONBLOCK) == -1) {
+		snprintf(err, errlen, "fcntl O_NONBLOCK: %s", strerror(errno));
+		return -1;
+	}
+	while ((w = wait_fd(lfd, POLLIN, watch, deadline)) == WAIT_READY) {
 		struct sockaddr_storage ss;
 		socklen_t sl = sizeof ss;
 		int fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
@@ -239,7 +272,10 @@ net_accept_from(int lfd, const struct sockaddr_storage *peer, int timeout_ms,
 			return fd;
 		close(fd);                      /* not our client: keep waiting */
 	}
-	snprintf(err, errlen, "timed out waiting for the data connection");
+	if (w == WAIT_WATCH)
+		return -2;
+	snprintf(err, errlen, "%s waiting for the data connection",
+	         w == WAIT_STOPPED ? "interrupted" : "timed out");
 	return -1;
 }
 

@@ -80,3 +80,14 @@ wait_until() {
 eq() {
 	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1 (got '$2', want '$3')"; fi
 }
+
+# wait_for_text FILE TEXT SECONDS: like wait_for_line, for a line that is
+# exactly TEXT (no pattern characters to escape).
+wait_for_text() {
+	_deadline=$(( $(date +%s%N) / 1000000 + $3 * 1000 ))
+	while ! grep -Fxq -- "$2" "$1" 2>/dev/null; do
+		[ "$(( $(date +%s%N) / 1000000 ))" -ge "$_deadline" ] && return 1
+		sleep 0.02      # poll interval; the deadline above bounds the wait
+	done
+	return 0
+}

@@ -1,6 +1,7 @@
 /* unit_ctl.c: the control protocol: round trips of every message, the wire
  * bytes at their documented offsets, every malformed case with its exact
- * message, and ctl_send/ctl_recv over a socketpair. */
+ * message, and ctl_send/ctl_recv/ctl_recv_type/ctl_peer_state over a
+ * socketpair. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -730,6 +731,151 @@ test_send_closed(void **state)
 	close(sv[0]);
 }
 
+/* ctl_recv_type: the type it insists on, the peer's ERROR handed back, and
+ * the waits named after the awaited message. */
+static void
+test_recv_type(void **state)
+{
+	static const struct { const char *name; uint8_t send; size_t cut; int shut;
+	    uint8_t want; int rc; uint8_t got; const char *msg; } rows[] = {
+		{ "READY for READY", CTL_READY, 0, 0, CTL_READY, 0, CTL_READY, NULL },
+		{ "RESULT for RESULT", CTL_RESULT, 0, 0, CTL_RESULT, 0, CTL_RESULT, NULL },
+		{ "PARAMS for PARAMS", CTL_PARAMS, 0, 0, CTL_PARAMS, 0, CTL_PARAMS, NULL },
+		{ "RESULT for READY", CTL_RESULT, 0, 0, CTL_READY, -1, CTL_RESULT,
+		  "unexpected RESULT message (expected READY)" },
+		{ "READY for PARAMS", CTL_READY, 0, 0, CTL_PARAMS, -1, CTL_READY,
+		  "unexpected READY message (expected PARAMS)" },
+		{ "ERROR for PARAMS", CTL_ERROR, 0, 0, CTL_PARAMS, -1, CTL_ERROR,
+		  "ERROR instead of PARAMS: no thanks" },
+		{ "ERROR for ERROR", CTL_ERROR, 0, 0, CTL_ERROR, 0, CTL_ERROR, NULL },
+		{ "closed before READY", 0, 0, 1, CTL_READY, -1, 0,
+		  "connection closed while waiting for a READY message" },
+		{ "closed before ERROR", 0, 0, 1, CTL_ERROR, -1, 0,
+		  "connection closed while waiting for an ERROR message" },
+		{ "closed mid-header", CTL_READY, 3, 1, CTL_READY, -1, 0,
+		  "connection closed while waiting for a READY message" },
+		{ "closed after a READY header", CTL_READY, 8, 1, CTL_READY, -1, 0,
+		  "connection closed while waiting for the rest of the READY message" },
+		{ "closed after a RESULT header", CTL_RESULT, 10, 1, CTL_READY, -1, 0,
+		  "connection closed while waiting for the rest of the RESULT message" },
+		{ "silence", 0, 0, 0, CTL_RESULT, -1, 0,
+		  "timed out waiting for a RESULT message" },
+		{ "silence mid-payload", CTL_PARAMS, 20, 0, CTL_PARAMS, -1, 0,
+		  "timed out waiting for the rest of the PARAMS message" },
+	};
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct ctl_msg m = params_msg(), got;
+		size_t n;
+		int sv[2], rc;
+
+		if (rows[i].send == CTL_READY) {
+			memset(&m, 0, sizeof m);
+			m.type = CTL_READY;
+			m.data_port = 5038;
+		} else if (rows[i].send == CTL_RESULT) {
+			memset(&m, 0, sizeof m);
+			m.type = CTL_RESULT;
+			m.result.bytes = 42;
+		} else if (rows[i].send == CTL_ERROR) {
+			ctl_error(&m, "no thanks");
+		}
+		n = ctl_encode(&m, buf);
+		if (rows[i].cut != 0)
+			n = rows[i].cut;
+		pair(SOCK_STREAM, sv);
+		if (rows[i].send != 0)
+			assert_int_equal(write(sv[0], buf, n), (ssize_t)n);
+		if (rows[i].shut)
+			close(sv[0]);
+		memset(&got, 0x55, sizeof got);
+		err[0] = '\0';
+		rc = ctl_recv_type(sv[1], rows[i].want, &got, rows[i].shut ? 1000 : 50,
+		    err, sizeof err);
+		if (rc != rows[i].rc)
+			MISS("%s: rc %d, want %d (%s)", rows[i].name, rc, rows[i].rc, err);
+		else if (rows[i].msg != NULL && strcmp(err, rows[i].msg) != 0)
+			MISS("%s: '%s', want '%s'", rows[i].name, err, rows[i].msg);
+		if (got.type != rows[i].got)
+			MISS("%s: m->type %u, want %u", rows[i].name, got.type, rows[i].got);
+		if (rc == 0 && rows[i].want == CTL_READY && got.data_port != 5038)
+			MISS("%s: data port %u", rows[i].name, got.data_port);
+		if (rc == 0 && rows[i].want == CTL_RESULT && got.result.bytes != 42)
+			MISS("%s: bytes %llu", rows[i].name,
+			     (unsigned long long)got.result.bytes);
+		if (rows[i].send == CTL_ERROR && strcmp(got.text, "no thanks") != 0)
+			MISS("%s: text '%s'", rows[i].name, got.text);
+		if (!rows[i].shut)
+			close(sv[0]);
+		close(sv[1]);
+	}
+	/* a malformed message is no message: type 0 */
+	{
+		static const uint8_t bad[] = "GPUT\x01\x02\x00\x04\x00\x00\x00\x00";
+		struct ctl_msg got;
+		int sv[2];
+
+		pair(SOCK_STREAM, sv);
+		assert_int_equal(write(sv[0], bad, 12), 12);
+		assert_int_equal(ctl_recv_type(sv[1], CTL_READY, &got, 1000, err,
+		                 sizeof err), -1);
+		assert_string_equal(err, "bad READY message: port 0 or reserved bits set");
+		assert_int_equal(got.type, 0);
+		close(sv[0]);
+		close(sv[1]);
+	}
+	MISSED();
+}
+
+static void
+test_type_name(void **state)
+{
+	(void)state;
+	assert_string_equal(ctl_type_name(0), "unknown");
+	assert_string_equal(ctl_type_name(CTL_PARAMS), "PARAMS");
+	assert_string_equal(ctl_type_name(CTL_READY), "READY");
+	assert_string_equal(ctl_type_name(CTL_RESULT), "RESULT");
+	assert_string_equal(ctl_type_name(CTL_ERROR), "ERROR");
+	assert_string_equal(ctl_type_name(5), "unknown");
+	assert_string_equal(ctl_type_name(255), "unknown");
+}
+
+/* ctl_peer_state: quiet, out-of-turn bytes (left unread), orderly close, and
+ * a reset (an AF_UNIX peer closed with our bytes unread, as a TCP peer would). */
+static void
+test_peer_state(void **state)
+{
+	char err[128], c = 0;
+	int sv[2];
+
+	(void)state;
+	pair(SOCK_STREAM, sv);
+	strcpy(err, "untouched");
+	assert_int_equal(ctl_peer_state(sv[1], err, sizeof err), CTL_PEER_QUIET);
+	assert_string_equal(err, "untouched");
+	assert_int_equal(write(sv[0], "x", 1), 1);
+	assert_int_equal(ctl_peer_state(sv[1], err, sizeof err), CTL_PEER_SPOKE);
+	assert_string_equal(err, "unexpected data on the control connection");
+	assert_int_equal(read(sv[1], &c, 1), 1);        /* nothing was consumed */
+	assert_int_equal(c, 'x');
+	assert_int_equal(ctl_peer_state(sv[1], err, sizeof err), CTL_PEER_QUIET);
+	close(sv[0]);
+	assert_int_equal(ctl_peer_state(sv[1], err, sizeof err), CTL_PEER_CLOSED);
+	assert_string_equal(err, "connection closed");
+	close(sv[1]);
+
+	pair(SOCK_STREAM, sv);
+	assert_int_equal(write(sv[1], "unread", 6), 6);
+	close(sv[0]);
+	assert_int_equal(ctl_peer_state(sv[1], err, sizeof err), CTL_PEER_FAILED);
+	assert_string_equal(err, "Connection reset by peer");
+	close(sv[1]);
+}
+
 int
 main(void)
 {
@@ -750,6 +896,9 @@ main(void)
 		cmocka_unit_test(test_recv_errors),
 		cmocka_unit_test(test_recv_malformed),
 		cmocka_unit_test(test_send_closed),
+		cmocka_unit_test(test_recv_type),
+		cmocka_unit_test(test_type_name),
+		cmocka_unit_test(test_peer_state),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,403 @@
+/*
+ * ctlpeer.c: a scripted control-protocol peer for the live tests. It plays a
+ * gput client or partner that does exactly the steps it is given, so a test
+ * can make a peer vanish at any moment of a session. Not installed.
+ *
+ *   ctlpeer [-6] client PORT STEP...  connect to 127.0.0.1 (-6: ::1) PORT,
+ *                                     print "ok connect from port N"
+ *   ctlpeer [-6] partner STEP...      listen on a free loopback port, print
+ *                                     "ok listen port N"
+ *
+ * Each step prints one line starting "ok STEP" on stdout when it is done, so
+ * a test can wait for it; a failure prints "ctlpeer: STEP: reason" on stderr
+ * and exits 1. Every wait has a deadline of TIMEOUT_MS.
+ *
+ *   raw=TEXT        send TEXT on the control connection (\xHH escapes)
+ *   put=TYPE        send a well-formed READY (port 1) or RESULT (all zero)
+ *   params=P,R,N,L  send PARAMS for the partner's half: protocol tcp or udp,
+ *                   the partner's role send or recv, N buffers of L bytes
+ *   ready           receive READY; prints the data port
+ *   data            connect the data socket to that port
+ *   getparams       (partner) receive PARAMS
+ *   sendready       (partner) open the data socket, send READY
+ *   acceptdata      (partner, TCP) accept the data connection
+ *   send[=K]        send the whole stream (or its first K buffers) on the data
+ *                   socket (UDP: no end markers)
+ *   drain           receive until the sender is done (TCP: end of stream;
+ *                   UDP: N datagrams or a shorter one, an end marker)
+ *   closedata       close the data socket
+ *   readable        wait until the control connection is readable, read nothing
+ *   result          receive RESULT; prints the partner's Bytes
+ *   error           receive ERROR; prints its text
+ *   hold            print "ok hold", then wait to be killed (or TIMEOUT_MS)
+ *   eof             wait until the peer closes the control connection,
+ *                   discarding what arrives
+ *   close           close the control connection
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "ctl.h"
+#include "net.h"
+
+#define TIMEOUT_MS 30000
+
+struct peer {
+	int ctl, data, lfd, family;
+	struct sockaddr_storage local, remote;
+	struct ctl_msg params;          /* what was sent or received */
+	uint16_t data_port;
+	const char *step;
+};
+
+static void
+die(const struct peer *p, const char *why)
+{
+	fprintf(stderr, "ctlpeer: %s: %s\n", p->step, why);
+	exit(1);
+}
+
+/* raw=TEXT: \xHH escapes, everything else as is. Returns the length. */
+static size_t
+unescape(const char *s, uint8_t *out, size_t max)
+{
+	size_t n = 0;
+
+	while (*s != '\0' && n < max) {
+		unsigned v;
+
+		if (s[0] == '\\' && s[1] == 'x' && sscanf(s + 2, "%2x", &v) == 1) {
+			out[n++] = (uint8_t)v;
+			s += 4;
+		} else {
+			out[n++] = (uint8_t)*s++;
+		}
+	}
+	return n;
+}
+
+static void
+set_params(struct peer *p, const char *arg)
+{
+	char proto[8], role[8];
+	unsigned long long n, l;
+	struct xfer_params *x = &p->params.params;
+
+	if (sscanf(arg, "%7[a-z],%7[a-z],%llu,%llu", proto, role, &n, &l) != 4)
+		die(p, "want params=tcp|udp,send|recv,N,L");
+	memset(&p->params, 0, sizeof p->params);
+	p->params.type = CTL_PARAMS;
+	x->proto = strcmp(proto, "udp") == 0 ? PROTO_UDP : PROTO_TCP;
+	x->role = strcmp(role, "send") == 0 ? ROLE_SEND : ROLE_RECV;
+	x->count = n;
+	x->len = x->data_len = (uint32_t)l;
+	x->data_bytes = n * l;
+}
+
+static int
+is_udp(const struct peer *p)
+{
+	return p->params.params.proto == PROTO_UDP;
+}
+
+static void
+step_params(struct peer *p, const char *arg)
+{
+	char err[256];
+
+	set_params(p, arg);
+	if (is_udp(p)) {
+		p->data = net_bind_like(&p->local, SOCK_DGRAM, err, sizeof err);
+		if (p->data == -1)
+			die(p, err);
+		p->params.udp_port = net_local_port(p->data);
+	}
+	if (ctl_send(p->ctl, &p->params, err, sizeof err) == -1)
+		die(p, err);
+	printf("ok params\n");
+}
+
+static void
+step_data(struct peer *p)
+{
+	struct sockaddr_storage to = p->remote;
+	char err[256];
+
+	net_set_port(&to, p->data_port);
+	if (is_udp(p)) {
+		if (connect(p->data, (struct sockaddr *)&to, sizeof to) == -1)
+			die(p, strerror(errno));
+	} else {
+		p->data = net_connect_sa(&to, SOCK_STREAM, 0, TIMEOUT_MS, err, sizeof err);
+		if (p->data == -1)
+			die(p, err);
+	}
+	printf("ok data\n");
+}
+
+static void
+step_sendready(struct peer *p)
+{
+	struct ctl_msg m = { .type = CTL_READY };
+	int type = is_udp(p) ? SOCK_DGRAM : SOCK_STREAM;
+	char err[256];
+	int fd = net_bind_like(&p->local, type, err, sizeof err);
+
+	if (fd == -1)
+		die(p, err);
+	if (is_udp(p)) {
+		struct sockaddr_storage to = p->remote;
+		net_set_port(&to, p->params.udp_port);
+		if (connect(fd, (struct sockaddr *)&to, sizeof to) == -1)
+			die(p, strerror(errno));
+		p->data = fd;
+	} else {
+		p->lfd = fd;
+	}
+	m.data_port = net_local_port(fd);
+	if (ctl_send(p->ctl, &m, err, sizeof err) == -1)
+		die(p, err);
+	printf("ok sendready %u\n", m.data_port);
+}
+
+/* The stream the params describe: TCP N*L bytes, UDP N datagrams of L; or
+ * only its first k buffers. */
+static void
+step_send(struct peer *p, uint64_t k)
+{
+	const struct xfer_params *x = &p->params.params;
+	uint64_t left = k < x->count ? k * x->len : x->data_bytes;
+	uint8_t *buf = calloc(1, x->len);
+
+	if (buf == NULL)
+		die(p, "out of memory");
+	while (left > 0) {
+		size_t want = left < x->len ? (size_t)left : x->len;
+		ssize_t n = send(p->data, buf, want, MSG_NOSIGNAL);
+
+		if (n == -1 && (errno == EINTR || errno == ENOBUFS))
+			continue;
+		if (n <= 0)
+			die(p, n == 0 ? "sent nothing" : strerror(errno));
+		left -= (uint64_t)n;
+	}
+	free(buf);
+	printf("ok send %llu\n", (unsigned long long)(k < x->count ? k * x->len :
+	       x->data_bytes));
+}
+
+static void
+step_drain(struct peer *p)
+{
+	const struct xfer_params *x = &p->params.params;
+	uint64_t bytes = 0, dgrams = 0;
+	size_t cap = x->len + 64;
+	uint8_t *buf = malloc(cap);
+
+	if (buf == NULL)
+		die(p, "out of memory");
+	for (;;) {
+		ssize_t n;
+
+		if (net_wait_readable(p->data, -1, TIMEOUT_MS) != 1)
+			die(p, "timed out");
+		n = recv(p->data, buf, cap, 0);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			die(p, strerror(errno));
+		if (!is_udp(p) && n == 0)
+			break;
+		if (is_udp(p) && (size_t)n != x->len)
+			break;                  /* an end marker */
+		bytes += (uint64_t)n;
+		if (is_udp(p) && ++dgrams == x->count)
+			break;
+	}
+	free(buf);
+	printf("ok drain %llu\n", (unsigned long long)bytes);
+}
+
+static void
+step_eof(struct peer *p)
+{
+	uint8_t buf[512];
+	uint64_t got = 0;
+
+	for (;;) {
+		ssize_t n;
+
+		if (net_wait_readable(p->ctl, -1, TIMEOUT_MS) != 1)
+			die(p, "timed out");
+		n = recv(p->ctl, buf, sizeof buf, 0);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;                  /* closed or reset: the peer is gone */
+		got += (uint64_t)n;
+	}
+	printf("ok eof after %llu bytes\n", (unsigned long long)got);
+}
+
+static void
+run_step(struct peer *p, const char *s)
+{
+	struct ctl_msg m;
+	char err[256];
+
+	p->step = s;
+	if (strncmp(s, "raw=", 4) == 0) {
+		uint8_t buf[1024];
+		size_t n = unescape(s + 4, buf, sizeof buf);
+
+		if (send(p->ctl, buf, n, MSG_NOSIGNAL) != (ssize_t)n)
+			die(p, strerror(errno));
+		printf("ok raw %zu\n", n);
+	} else if (strcmp(s, "put=ready") == 0 || strcmp(s, "put=result") == 0) {
+		memset(&m, 0, sizeof m);
+		m.type = strcmp(s + 4, "ready") == 0 ? CTL_READY : CTL_RESULT;
+		m.data_port = 1;
+		if (ctl_send(p->ctl, &m, err, sizeof err) == -1)
+			die(p, err);
+		printf("ok put %s\n", ctl_type_name(m.type));
+	} else if (strncmp(s, "params=", 7) == 0) {
+		step_params(p, s + 7);
+	} else if (strcmp(s, "ready") == 0) {
+		if (ctl_recv_type(p->ctl, CTL_READY, &m, TIMEOUT_MS, err,
+		    sizeof err) == -1)
+			die(p, err);
+		p->data_port = m.data_port;
+		printf("ok ready %u\n", m.data_port);
+	} else if (strcmp(s, "data") == 0) {
+		step_data(p);
+	} else if (strcmp(s, "getparams") == 0) {
+		if (ctl_recv_type(p->ctl, CTL_PARAMS, &p->params, TIMEOUT_MS, err,
+		    sizeof err) == -1)
+			die(p, err);
+		printf("ok getparams\n");
+	} else if (strcmp(s, "sendready") == 0) {
+		step_sendready(p);
+	} else if (strcmp(s, "acceptdata") == 0) {
+		p->data = net_accept_from(p->lfd, &p->remote, -1, TIMEOUT_MS, err,
+		    sizeof err);
+		if (p->data < 0)
+			die(p, err);
+		printf("ok acceptdata\n");
+	} else if (strcmp(s, "send") == 0) {
+		step_send(p, UINT64_MAX);
+	} else if (strncmp(s, "send=", 5) == 0) {
+		step_send(p, strtoull(s + 5, NULL, 10));
+	} else if (strcmp(s, "drain") == 0) {
+		step_drain(p);
+	} else if (strcmp(s, "closedata") == 0) {
+		close(p->data);
+		p->data = -1;
+		printf("ok closedata\n");
+	} else if (strcmp(s, "readable") == 0) {
+		if (net_wait_readable(p->ctl, -1, TIMEOUT_MS) != 1)
+			die(p, "timed out");
+		printf("ok readable\n");
+	} else if (strcmp(s, "result") == 0) {
+		if (ctl_recv_type(p->ctl, CTL_RESULT, &m, TIMEOUT_MS, err,
+		    sizeof err) == -1)
+			die(p, err);
+		printf("ok result %llu\n", (unsigned long long)m.result.bytes);
+	} else if (strcmp(s, "error") == 0) {
+		if (ctl_recv_type(p->ctl, CTL_ERROR, &m, TIMEOUT_MS, err,
+		    sizeof err) == -1)
+			die(p, err);
+		printf("ok error %s\n", m.text);
+	} else if (strcmp(s, "hold") == 0) {
+		printf("ok hold\n");
+		poll(NULL, 0, TIMEOUT_MS);
+	} else if (strcmp(s, "eof") == 0) {
+		step_eof(p);
+	} else if (strcmp(s, "close") == 0) {
+		close(p->ctl);
+		p->ctl = -1;
+		printf("ok close\n");
+	} else {
+		die(p, "unknown step");
+	}
+}
+
+/* partner mode: a listening socket on the loopback address, port 0. */
+static int
+listen_loopback(struct peer *p)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof ss;
+	int fd;
+
+	memset(&ss, 0, sizeof ss);
+	ss.ss_family = (sa_family_t)p->family;
+	if (p->family == AF_INET6)
+		((struct sockaddr_in6 *)&ss)->sin6_addr = in6addr_loopback;
+	else
+		((struct sockaddr_in *)&ss)->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(p->family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd == -1 || bind(fd, (struct sockaddr *)&ss, sizeof ss) == -1 ||
+	    listen(fd, 4) == -1 || getsockname(fd, (struct sockaddr *)&ss, &sl) == -1)
+		die(p, strerror(errno));
+	printf("ok listen port %u\n", net_port(&ss));
+	return fd;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct peer p = { .ctl = -1, .data = -1, .lfd = -1, .family = AF_INET,
+	    .step = "start" };
+	socklen_t sl = sizeof p.local, rl = sizeof p.remote;
+	char err[256], *end;
+	int i = 1, partner = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (i < argc && strcmp(argv[i], "-6") == 0) {
+		p.family = AF_INET6;
+		i++;
+	}
+	if (i + 1 < argc && strcmp(argv[i], "client") == 0) {
+		unsigned long port = strtoul(argv[i + 1], &end, 10);
+
+		p.step = "connect";
+		if (*end != '\0' || port == 0 || port > 65535)
+			die(&p, "bad port");
+		p.ctl = net_connect(p.family == AF_INET6 ? "::1" : "127.0.0.1",
+		    (uint16_t)port, p.family, TIMEOUT_MS, err, sizeof err);
+		if (p.ctl == -1)
+			die(&p, err);
+		i += 2;
+	} else if (i < argc && strcmp(argv[i], "partner") == 0) {
+		int lfd = listen_loopback(&p);
+
+		p.step = "accept";
+		p.ctl = net_accept_from(lfd, NULL, -1, TIMEOUT_MS, err, sizeof err);
+		if (p.ctl < 0)
+			die(&p, err);
+		close(lfd);
+		partner = 1;
+		i++;
+	} else {
+		fprintf(stderr, "usage: ctlpeer [-6] client PORT STEP... | "
+		        "ctlpeer [-6] partner STEP...\n");
+		return 2;
+	}
+	if (getsockname(p.ctl, (struct sockaddr *)&p.local, &sl) == -1 ||
+	    getpeername(p.ctl, (struct sockaddr *)&p.remote, &rl) == -1)
+		die(&p, strerror(errno));
+	if (partner)
+		printf("ok accept from port %u\n", net_port(&p.remote));
+	else
+		printf("ok connect from port %u\n", net_port(&p.local));
+	for (; i < argc; i++)
+		run_step(&p, argv[i]);
+	return 0;
+}
