@@ -16,7 +16,8 @@ struct pdec_frame {
 	uint8_t  src[16], dst[16]; /* IPv4 addresses in the first 4 bytes */
 	unsigned ip_len;    /* the IP packet's length from its header */
 	unsigned l3_hdr;    /* IP header + options / extension headers */
-	uint8_t  proto;     /* 6 TCP, 17 UDP */
+	uint8_t  proto;     /* 6 TCP, 17 UDP; in a later IPv6 fragment, the
+	                       Fragment header's next header (RFC 8200 4.5) */
 	int      frag;      /* 0: not a fragment, 1: first fragment, 2: later one */
 	uint32_t frag_id;   /* IPv4 Identification or IPv6 Fragment header id */
 	unsigned l4_hdr;    /* TCP/UDP header bytes (0 in later fragments) */

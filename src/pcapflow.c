@@ -275,11 +275,15 @@ flow_key(const struct pdec_frame *fr, struct pflow_key *key)
 	memcpy(key->k + 20, memcmp(x, y, 18) < 0 ? y : x, 18);
 }
 
+/* The fragments of one datagram share source, destination, protocol and
+ * identification over IPv4 (RFC 791 3.2), source, destination and
+ * identification over IPv6 (RFC 8200 4.5), where a later fragment's Next
+ * Header need not be the first fragment's upper-layer protocol. */
 static void
 frag_key(const struct pdec_frame *fr, struct pflow_key *key)
 {
 	memset(key, 0, sizeof(*key));
-	key->k[0] = fr->proto;
+	key->k[0] = fr->ipv == 6 ? 0 : fr->proto;
 	key->k[1] = (uint8_t)fr->ipv;
 	memcpy(key->k + 2, fr->src, 16);
 	memcpy(key->k + 18, fr->dst, 16);

@@ -69,6 +69,32 @@ scan_fails(const char *name, const char *want)
 	pscan_free(&s);
 }
 
+/* Expected sums of one direction; wire is checked against the layers. */
+struct dwant {
+	uint64_t packets, data_packets, retrans_packets, fragments;
+	uint64_t payload, retrans, l4, l3, l2, pad, l1, wire, data_wire;
+};
+
+static void
+check_dir(const struct pflow_dir *d, const struct dwant *w)
+{
+	assert_int_equal(d->packets, w->packets);
+	assert_int_equal(d->data_packets, w->data_packets);
+	assert_int_equal(d->retrans_packets, w->retrans_packets);
+	assert_int_equal(d->fragments, w->fragments);
+	assert_int_equal(d->payload, w->payload);
+	assert_int_equal(d->retrans, w->retrans);
+	assert_int_equal(d->l4, w->l4);
+	assert_int_equal(d->l3, w->l3);
+	assert_int_equal(d->l2, w->l2);
+	assert_int_equal(d->pad, w->pad);
+	assert_int_equal(d->l1, w->l1);
+	assert_int_equal(d->wire, w->wire);
+	assert_int_equal(d->data_wire, w->data_wire);
+	assert_int_equal(d->payload + d->retrans + d->marker_bytes + d->l4 +
+	                 d->l3 + d->l2 + d->pad + d->l1, d->wire);
+}
+
 static void
 assert_near(double got, double want)
 {
@@ -199,7 +225,219 @@ test_stdin(void **state)
 	clearerr(stdin);
 }
 
+/* ---- IPv6 extension headers and fragments ---- */
+
+/* TCP over IPv6 behind Hop-by-Hop (8 bytes) and Destination Options (16):
+ * L3 is 40 + 24 per frame, every frame 14 + 64 + 20 + 1000 + 24 = 1122. */
+static void
+test_ipv6_ext(void **state)
+{
+	static const struct dwant w = {
+		4, 4, 0, 0, 4000, 0, 4 * 20, 4 * 64, 4 * 18, 0, 4 * 20,
+		4 * 1122, 4 * 1122 };
+	struct spec d = cb_tcp4(DLT_EN10MB, 0, 1000, 0);
+	struct cap *c = cb_new();
+	struct pscan s;
+	int k;
+
+	(void)state;
+	d.v6 = 1, d.src = "fd00::1", d.dst = "fd00::2", d.hbh = 8;
+	d.dst_opts = 16;
+	cb_open(c, dir, "ipv6_ext.pcap", DLT_EN10MB, 65535);
+	for (k = 0; k < 4; k++) {
+		d.seq = 1 + (uint32_t)k * 1000;
+		cb_put(c, &d, T0 + k * MS);
+	}
+	cb_close(c);
+	free(c);
+	scan(&s, "ipv6_ext.pcap");
+	assert_int_equal(s.nflows, 1);
+	assert_int_equal(s.flows[0].f->ipv, 6);
+	check_dir(s.flows[0].data, &w);
+	assert_near(s.flows[0].eta, 4000.0 / 4488);
+	assert_near(s.flows[0].goodput_bps, 8e6);
+	pscan_free(&s);
+}
+
+/* A fragment of the UDP datagram of 3000 bytes whose Destination Options
+ * header (8 bytes) is in the fragmentable part, so that every Fragment
+ * header names it, not UDP (RFC 8200 4.5): fragment data 1448 (options 8,
+ * UDP header 8, payload 1432), 1448, 120 bytes. */
+static void
+put_frag6(struct cap *c, uint16_t id, int part, int64_t ts)
+{
+	struct spec u = { .dlt = DLT_EN10MB, .v6 = 1, .proto = 17,
+	                  .src = "fd00::1", .dst = "fd00::2", .sport = 40001,
+	                  .dport = 5038, .frag = 1, .udp_len = 3008, .id = id,
+	                  .dst_opts = 8 };
+	static const unsigned off8[] = { 0, 181, 362 }, bytes[] = { 1440, 1448,
+	                                                             120 };
+
+	u.frag_off8 = off8[part];
+	u.frag_bytes = bytes[part];
+	u.mf = part < 2;
+	cb_put(c, &u, ts);
+}
+
+/* Datagram 7 with its last fragment first; datagram 8 without its first
+ * fragment. Before, the later fragments' data was walked as extension
+ * headers: the capture was refused ("IPv6 packet length 168 is shorter
+ * than its 1016-byte header"). Frames: 14 + 40 + 8 + 8 + 8 + 1432 + 24 =
+ * 1534, 14 + 48 + 1448 + 24 = 1534, 14 + 48 + 120 + 24 = 206. */
+static void
+test_ipv6_frag(void **state)
+{
+	static const struct dwant w = {
+		3, 3, 0, 3, 3000, 0, 8, 56 + 48 + 48, 3 * 18, 0, 3 * 20,
+		1534 + 1534 + 206, 1534 + 1534 + 206 };
+	struct cap *c = cb_new();
+	struct pscan s;
+
+	(void)state;
+	cb_open(c, dir, "ipv6_frag.pcap", DLT_EN10MB, 65535);
+	put_frag6(c, 7, 2, T0 + 1 * MS);
+	put_frag6(c, 7, 0, T0 + 2 * MS);
+	put_frag6(c, 7, 1, T0 + 3 * MS);
+	put_frag6(c, 8, 1, T0 + 4 * MS);
+	put_frag6(c, 8, 2, T0 + 5 * MS);
+	cb_close(c);
+	free(c);
+	scan(&s, "ipv6_frag.pcap");
+	assert_int_equal(s.packets, 5);
+	assert_int_equal(s.other, 0);
+	assert_int_equal(s.nflows, 1);
+	assert_int_equal(s.flows[0].sport, 40001);
+	check_dir(s.flows[0].data, &w);
+	assert_int_equal(s.flows[0].data->first_payload, 120);
+	assert_near(s.flows[0].goodput_bps, (3000 - 120) * 8 / 0.002);
+	assert_int_equal(s.orphans.packets, 2);
+	assert_int_equal(s.orphans.payload, 1448 + 120);
+	assert_int_equal(s.nwarnings, 1);
+	assert_string_equal(s.warnings[0], "IP fragments of datagrams whose "
+	                    "first fragment is not in the capture, not counted in "
+	                    "any flow: 2 (1568 payload bytes)");
+	pscan_free(&s);
+}
+
+/* IPv4: datagram 1 (2952 bytes of payload, 2 fragments) with its first
+ * fragment last; datagram 2, a train of 3 fragments without its first;
+ * datagram 3 in order. Every fragment but the orphans' last is 1500 bytes
+ * of IP, 1538 on the wire. */
+static void
+test_ipv4_frag_train(void **state)
+{
+	static const struct { uint16_t id; unsigned off8, bytes, mf; } fr[] = {
+		{ 1, 185, 1480, 0 }, { 1, 0, 1480, 1 },
+		{ 2, 185, 1480, 1 }, { 2, 370, 1480, 1 }, { 2, 555, 100, 0 },
+		{ 3, 0, 1480, 1 }, { 3, 185, 1480, 0 },
+	};
+	static const struct dwant w = {
+		4, 4, 0, 4, 2 * 2952, 0, 2 * 8, 4 * 20, 4 * 18, 0, 4 * 20,
+		4 * 1538, 4 * 1538 };
+	struct spec u = { .dlt = DLT_EN10MB, .proto = 17, .src = "10.0.0.1",
+	                  .dst = "10.0.0.2", .sport = 40001, .dport = 5038,
+	                  .frag = 1, .udp_len = 2960 };
+	struct cap *c = cb_new();
+	struct pscan s;
+	size_t i;
+
+	(void)state;
+	cb_open(c, dir, "ipv4_frag.pcap", DLT_EN10MB, 65535);
+	for (i = 0; i < sizeof(fr) / sizeof(fr[0]); i++) {
+		u.id = fr[i].id, u.frag_off8 = fr[i].off8;
+		u.frag_bytes = fr[i].bytes, u.mf = fr[i].mf;
+		cb_put(c, &u, T0 + (int64_t)(i + 1) * MS);
+	}
+	cb_close(c);
+	free(c);
+	scan(&s, "ipv4_frag.pcap");
+	assert_int_equal(s.nflows, 1);
+	check_dir(s.flows[0].data, &w);
+	assert_int_equal(s.flows[0].data->first_ns, T0 + 1 * MS);
+	assert_int_equal(s.flows[0].data->first_payload, 1480);
+	assert_int_equal(s.flows[0].data->last_ns, T0 + 7 * MS);
+	assert_near(s.flows[0].goodput_bps, (2 * 2952 - 1480) * 8 / 0.006);
+	assert_int_equal(s.orphans.packets, 3);
+	assert_int_equal(s.orphans.fragments, 3);
+	assert_int_equal(s.orphans.payload, 1480 + 1480 + 100);
+	assert_int_equal(s.nwarnings, 1);
+	assert_string_equal(s.warnings[0], "IP fragments of datagrams whose "
+	                    "first fragment is not in the capture, not counted in "
+	                    "any flow: 3 (3060 payload bytes)");
+	pscan_free(&s);
+}
+
 /* ---- link types ---- */
+
+/* Two 1000-byte TCP segments per capture on each link type, IPv4 frames
+ * 1040 bytes of IP, IPv6 1060. Link types without an Ethernet header count
+ * as untagged Ethernet (14 + FCS 4). */
+static void
+test_link_types(void **state)
+{
+	static const struct {
+		const char *name, *linkname;
+		int dlt, build_dlt, v6, proto;
+		unsigned tags, pppoe, s_tag;  /* s_tag: the outer tag's TPID */
+		uint64_t l2, wire;            /* per frame */
+	} cases[] = {
+		{ "ipv4.pcap", "IPV4", DLT_IPV4, DLT_RAW, 0, 6, 0, 0, 0, 18, 1078 },
+		{ "ipv6.pcap", "IPV6", DLT_IPV6, DLT_RAW, 1, 6, 0, 0, 0, 18, 1098 },
+		/* NULL written big-endian, as from a big-endian host */
+		{ "null_be.pcap", "NULL", DLT_NULL, DLT_LOOP, 0, 6, 0, 0, 0, 18,
+		  1078 },
+		{ "null6.pcap", "NULL", DLT_NULL, DLT_NULL, 1, 6, 0, 0, 0, 18, 1098 },
+		{ "loop4.pcap", "LOOP", DLT_LOOP, DLT_LOOP, 0, 6, 0, 0, 0, 18, 1078 },
+		{ "sll6.pcap", "LINUX_SLL", DLT_LINUX_SLL, DLT_LINUX_SLL, 1, 6, 0,
+		  0, 0, 18, 1098 },
+		{ "sll2_4.pcap", "LINUX_SLL2", DLT_LINUX_SLL2, DLT_LINUX_SLL2, 0,
+		  6, 0, 0, 0, 18, 1078 },
+		/* pre-standard 0x9100 S-tag over an 802.1Q C-tag */
+		{ "qinq9100.pcap", "EN10MB", DLT_EN10MB, DLT_EN10MB, 0, 6, 1, 0,
+		  0x9100, 26, 1086 },
+		{ "pppoe6.pcap", "EN10MB", DLT_EN10MB, DLT_EN10MB, 1, 6, 0, 1, 0,
+		  26, 1106 },
+	};
+	uint8_t *buf = malloc(2048);
+	struct pscan s;
+	size_t i, n;
+	int k;
+
+	(void)state;
+	assert_non_null(buf);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct spec d = cb_tcp4(cases[i].build_dlt, 0, 1000, 0);
+		struct cap *c = cb_new();
+
+		print_message("%s\n", cases[i].name);
+		d.tags = (int)cases[i].tags, d.pppoe = (int)cases[i].pppoe;
+		d.qinq = cases[i].s_tag != 0;
+		if (cases[i].v6)
+			d.v6 = 1, d.src = "fd00::1", d.dst = "fd00::2";
+		cb_open(c, dir, cases[i].name, cases[i].dlt, 65535);
+		for (k = 0; k < 2; k++) {
+			d.seq = 1 + (uint32_t)k * 1000;
+			n = cb_build(buf, &d);
+			if (cases[i].s_tag != 0)
+				cb_put16(buf + 12, (uint16_t)cases[i].s_tag);
+			cb_put_raw(c, buf, (uint32_t)n, (uint32_t)n,
+			           T0 + k * MS);
+		}
+		cb_close(c);
+		free(c);
+		scan(&s, cases[i].name);
+		assert_string_equal(s.linkname, cases[i].linkname);
+		assert_int_equal(s.other, 0);
+		assert_int_equal(s.nflows, 1);
+		assert_int_equal(s.flows[0].f->ipv, cases[i].v6 ? 6 : 4);
+		assert_int_equal(s.flows[0].data->payload, 2000);
+		assert_int_equal(s.flows[0].data->l2, 2 * cases[i].l2);
+		assert_int_equal(s.flows[0].data->wire, 2 * cases[i].wire);
+		assert_near(s.flows[0].eta, 1000.0 / (double)cases[i].wire);
+		pscan_free(&s);
+	}
+	free(buf);
+}
 
 /* An ARP frame (IEEE 802.3 type 0x0806) of 60 bytes cut to a snaplen of
  * 54, and a bare TCP ACK of 54 bytes, uncut: the warning about frames cut
@@ -235,6 +473,10 @@ main(void)
 		cmocka_unit_test(test_ts_range),
 		cmocka_unit_test(test_pcapng_resolution),
 		cmocka_unit_test(test_stdin),
+		cmocka_unit_test(test_ipv6_ext),
+		cmocka_unit_test(test_ipv6_frag),
+		cmocka_unit_test(test_ipv4_frag_train),
+		cmocka_unit_test(test_link_types),
 		cmocka_unit_test(test_cut_other),
 	};
 
