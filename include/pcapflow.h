@@ -29,10 +29,14 @@ struct pflow_dir {
 	uint64_t first_payload;    /* new payload of the first data frame */
 	/* TCP sequence space, in 64-bit positions (RFC 9293 3.4, modulo 2^32) */
 	int      seq_init;
+	int      syn_seen;         /* a SYN was seen, with sequence number syn_seq */
+	uint32_t syn_seq;
 	uint64_t seq_max;          /* one past the highest byte seen */
 	struct pflow_hole *holes;
-	size_t   nholes;
-	uint64_t holes_dropped;    /* bytes of holes forgotten (too many holes) */
+	size_t   nholes, capholes;
+	uint64_t holes_dropped;    /* bytes of holes forgotten (too many holes,
+	                              or an earlier connection on these ports) */
+	uint64_t connections;      /* SYNs seen with distinct sequence numbers */
 };
 
 /* A TCP or UDP flow: both directions between two endpoints; a is the

@@ -124,25 +124,64 @@ fill_holes(struct pflow_dir *d, uint64_t s, uint64_t e)
 	return filled;
 }
 
+uint64_t
+pflow_missing(const struct pflow_dir *d)
+{
+	uint64_t sum = d->holes_dropped;
+	size_t i;
+
+	for (i = 0; i < d->nholes; i++)
+		sum += d->holes[i].to - d->holes[i].from;
+	return sum;
+}
+
 /* Remember [from, to) as not seen. Holes beyond MAX_HOLES are forgotten:
- * their bytes would later count as retransmitted. */
+ * their bytes would later count as retransmitted. The array grows as
+ * needed, so that many flows with few holes take little memory. */
 static int
 add_hole(struct pflow_dir *d, uint64_t from, uint64_t to)
 {
 	struct pflow_hole *h;
+	size_t cap;
 
 	if (d->nholes == MAX_HOLES) {
 		d->holes_dropped += d->holes[0].to - d->holes[0].from;
 		memmove(d->holes, d->holes + 1, (MAX_HOLES - 1) * sizeof(*h));
 		d->nholes--;
 	}
-	if (d->holes == NULL &&
-	    (d->holes = malloc(MAX_HOLES * sizeof(*h))) == NULL)
-		return -1;
+	if (d->nholes == d->capholes) {
+		cap = d->capholes ? d->capholes * 2 : 8;
+		if ((h = realloc(d->holes, cap * sizeof(*h))) == NULL)
+			return -1;
+		d->holes = h;
+		d->capholes = cap;
+	}
 	d->holes[d->nholes].from = from;
 	d->holes[d->nholes].to = to;
 	d->nholes++;
 	return 0;
+}
+
+/* A SYN whose sequence number differs from the SYN seen before begins a
+ * new connection on the same ports, with a new initial sequence number
+ * (RFC 9293 3.4): its bytes are not retransmissions of the old one's, nor
+ * is the distance between the two ISNs missing data. The old connection's
+ * holes stay counted as missing; positions start again. */
+static void
+tcp_syn(struct pflow_dir *d, uint32_t seq)
+{
+	if (d->syn_seen && seq == d->syn_seq)
+		return;  /* the same SYN again */
+	/* segments without a SYN before this one: a connection whose SYN
+	 * came before the capture */
+	d->connections += 1 + (d->seq_init && !d->syn_seen);
+	if (d->seq_init) {
+		d->holes_dropped += pflow_missing(d) - d->holes_dropped;
+		d->nholes = 0;
+		d->seq_init = 0;
+	}
+	d->syn_seen = 1;
+	d->syn_seq = seq;
 }
 
 /* New payload bytes of a TCP segment: those not seen before in this
@@ -155,6 +194,8 @@ tcp_new_bytes(struct pflow_dir *d, const struct pdec_frame *fr, uint64_t *out)
 	int syn = (fr->tcp_flags & PDEC_TCP_SYN) != 0;
 	uint64_t pos, s, e, old;
 
+	if (syn)
+		tcp_syn(d, fr->seq);
 	if (!d->seq_init) {
 		d->seq_init = 1;
 		d->seq_max = ((uint64_t)1 << 32) + fr->seq + syn;
@@ -176,17 +217,6 @@ tcp_new_bytes(struct pflow_dir *d, const struct pdec_frame *fr, uint64_t *out)
 	if (s < old)
 		*out += fill_holes(d, s, e < old ? e : old);
 	return 0;
-}
-
-uint64_t
-pflow_missing(const struct pflow_dir *d)
-{
-	uint64_t sum = d->holes_dropped;
-	size_t i;
-
-	for (i = 0; i < d->nholes; i++)
-		sum += d->holes[i].to - d->holes[i].from;
-	return sum;
 }
 
 /* Add one frame carrying newb new payload bytes to a direction. A gput end

@@ -192,6 +192,11 @@ flow_warnings(struct pscan *s)
 			     "the other as reverse traffic", name,
 			     (unsigned long long)r->data->payload,
 			     (unsigned long long)r->rev->payload);
+		if (r->data->connections > 1)
+			warn(s, "%s holds %llu TCP connections that reused the "
+			     "same ports (a new SYN), counted as one flow: its "
+			     "goodput spans the time between them", name,
+			     (unsigned long long)r->data->connections);
 		if (r->missing > 0)
 			warn(s, "%s: %llu bytes of the TCP sequence space never "
 			     "appear in the capture (dropped by the capture, or "

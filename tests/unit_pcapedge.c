@@ -225,6 +225,93 @@ test_stdin(void **state)
 	clearerr(stdin);
 }
 
+/* ---- TCP sequence space ---- */
+
+/* The sequence numbers wrap from 2^32 - 1 to 0 inside segment 2, which is
+ * sent twice; segment 4 never appears. No options: every data frame is
+ * 14 + 20 + 20 + 1448 + 24 = 1526 bytes on the wire, the SYN 54 padded to
+ * 60, 84. */
+static void
+test_seq_wrap(void **state)
+{
+	static const unsigned order[] = { 0, 1, 2, 2, 3, 5 };
+	static const struct dwant w = {
+		7, 5, 1, 0, 5 * 1448, 1448, 7 * 20, 7 * 20, 7 * 18, 6, 7 * 20,
+		84 + 6 * 1526, 5 * 1526 };
+	struct spec d = cb_tcp4(DLT_EN10MB, 0xffffffffu - 3000, 0, 0);
+	struct cap *c = cb_new();
+	struct pscan s;
+	size_t i;
+
+	(void)state;
+	cb_open(c, dir, "seq_wrap.pcap", DLT_EN10MB, 65535);
+	d.flags = PDEC_TCP_SYN;
+	cb_put(c, &d, T0);
+	d.flags = 0, d.payload = 1448;
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		d.seq = 0xffffffffu - 3000 + 1 + order[i] * 1448;
+		cb_put(c, &d, T0 + (int64_t)(i + 1) * MS);
+	}
+	cb_close(c);
+	free(c);
+	scan(&s, "seq_wrap.pcap");
+	assert_int_equal(s.nflows, 1);
+	check_dir(s.flows[0].data, &w);
+	assert_int_equal(s.flows[0].missing, 1448);
+	assert_int_equal(s.nwarnings, 1);
+	assert_string_equal(s.warnings[0], "flow 1 (TCP 10.0.0.1:40000 -> "
+	                    "10.0.0.2:5038): 1448 bytes of the TCP sequence space "
+	                    "never appear in the capture (dropped by the capture, "
+	                    "or lost before the capture point): goodput is "
+	                    "understated");
+	pscan_free(&s);
+}
+
+/* Three connections on the same ports, each a SYN and three 1000-byte
+ * segments: the second's ISN is below the first's, the third's 2^31
+ * above; the second's SYN is sent twice. Before, the second's data counted
+ * as retransmitted and the third left 2^31 bytes "missing". */
+static void
+test_port_reuse(void **state)
+{
+	static const uint32_t isn[] = { 1000, 500, 0x80000000u + 5000 };
+	static const struct dwant w = {
+		13, 9, 0, 0, 9000, 0, 13 * 20, 13 * 20, 13 * 18, 4 * 6, 13 * 20,
+		9 * 1078 + 4 * 84, 9 * 1078 };
+	struct spec d = cb_tcp4(DLT_EN10MB, 0, 0, 0);
+	struct cap *c = cb_new();
+	struct pscan s;
+	int64_t t = T0;
+	int i, k;
+
+	(void)state;
+	cb_open(c, dir, "reuse.pcap", DLT_EN10MB, 65535);
+	for (i = 0; i < 3; i++) {
+		d.flags = PDEC_TCP_SYN, d.payload = 0, d.seq = isn[i];
+		cb_put(c, &d, t += MS);
+		if (i == 1)
+			cb_put(c, &d, t += MS);
+		d.flags = 0, d.payload = 1000;
+		for (k = 0; k < 3; k++) {
+			d.seq = isn[i] + 1 + (uint32_t)k * 1000;
+			cb_put(c, &d, t += MS);
+		}
+	}
+	cb_close(c);
+	free(c);
+	scan(&s, "reuse.pcap");
+	assert_int_equal(s.nflows, 1);
+	check_dir(s.flows[0].data, &w);
+	assert_int_equal(s.flows[0].missing, 0);
+	assert_int_equal(s.flows[0].data->connections, 3);
+	assert_int_equal(s.nwarnings, 1);
+	assert_string_equal(s.warnings[0], "flow 1 (TCP 10.0.0.1:40000 -> "
+	                    "10.0.0.2:5038) holds 3 TCP connections that reused "
+	                    "the same ports (a new SYN), counted as one flow: its "
+	                    "goodput spans the time between them");
+	pscan_free(&s);
+}
+
 /* ---- IPv6 extension headers and fragments ---- */
 
 /* TCP over IPv6 behind Hop-by-Hop (8 bytes) and Destination Options (16):
@@ -473,6 +560,8 @@ main(void)
 		cmocka_unit_test(test_ts_range),
 		cmocka_unit_test(test_pcapng_resolution),
 		cmocka_unit_test(test_stdin),
+		cmocka_unit_test(test_seq_wrap),
+		cmocka_unit_test(test_port_reuse),
 		cmocka_unit_test(test_ipv6_ext),
 		cmocka_unit_test(test_ipv6_frag),
 		cmocka_unit_test(test_ipv4_frag_train),
