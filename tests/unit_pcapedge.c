@@ -553,6 +553,69 @@ test_cut_other(void **state)
 	pscan_free(&s);
 }
 
+/* ---- output ---- */
+
+/* The whole of what fn writes for s. */
+static char *
+render(void (*fn)(FILE *, const struct pscan *, const char *, double),
+       const struct pscan *s, const char *file)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	fn(f, s, file, 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* No flow, a file name with a quote, a backslash, control characters,
+ * UTF-8 and a byte that is not UTF-8, a warning with quotes: valid JSON
+ * (RFC 8259), the invalid byte as U+FFFD. */
+static void
+test_json_strings(void **state)
+{
+	uint8_t arp[60] = { 0 };
+	struct cap *c = cb_new();
+	struct pscan s;
+	char *out, **w;
+
+	(void)state;
+	cb_put16(arp + 12, 0x0806);
+	cb_open(c, dir, "arp.pcap", DLT_EN10MB, 65535);
+	cb_put_raw(c, arp, sizeof(arp), sizeof(arp), T0);
+	cb_put_raw(c, arp, sizeof(arp), sizeof(arp), T0 + MS);
+	cb_close(c);
+	free(c);
+	scan(&s, "arp.pcap");
+	assert_int_equal(s.nflows, 0);
+	assert_non_null(w = realloc(s.warnings, 2 * sizeof(*w)));
+	s.warnings = w;
+	assert_non_null(w[s.nwarnings++] = strdup("say \"hi\" \\ there"));
+	out = render(preport_json, &s, "a\"b\\c\n\x01\xc3\xa9\xff\xe2\x82.pcap");
+	assert_string_equal(out,
+	    "{\n"
+	    "  \"file\": \"a\\\"b\\\\c\\u000a\\u0001\xc3\xa9\\ufffd\\ufffd\\ufffd"
+	    ".pcap\",\n"
+	    "  \"link_type\": \"EN10MB\", \"mtu\": 1500, \"packets\": 2, "
+	    "\"other_packets\": 2,\n"
+	    "  \"link_mbit\": null,\n"
+	    "  \"flows\": [],\n"
+	    "  \"warnings\": [\n"
+	    "    \"no TCP or UDP flow in the capture (other packets: 2, cut "
+	    "before their headers: 0)\",\n"
+	    "    \"say \\\"hi\\\" \\\\ there\"\n"
+	    "  ]\n"
+	    "}\n");
+	free(out);
+	out = render(preport_table, &s, "arp.pcap");
+	assert_string_equal(out, "capture arp.pcap: 2 packets (2 not TCP/UDP), "
+	                    "link type EN10MB, MTU 1500\n");
+	free(out);
+	pscan_free(&s);
+}
+
 int
 main(void)
 {
@@ -567,6 +630,7 @@ main(void)
 		cmocka_unit_test(test_ipv4_frag_train),
 		cmocka_unit_test(test_link_types),
 		cmocka_unit_test(test_cut_other),
+		cmocka_unit_test(test_json_strings),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
