@@ -20,6 +20,10 @@ struct pdec_frame {
 	                       Fragment header's next header (RFC 8200 4.5) */
 	int      frag;      /* 0: not a fragment, 1: first fragment, 2: later one */
 	uint32_t frag_id;   /* IPv4 Identification or IPv6 Fragment header id */
+	unsigned frag_off;  /* of a fragment: where its data goes in the
+	                       datagram, bytes */
+	int      frag_more; /* more fragments follow (MF, M) */
+	unsigned frag_len;  /* bytes of fragment data this packet carries */
 	unsigned l4_hdr;    /* TCP/UDP header bytes (0 in later fragments) */
 	unsigned payload;   /* bytes after the TCP/UDP header in this packet */
 	uint16_t sport, dport;

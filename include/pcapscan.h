@@ -36,7 +36,8 @@ struct pscan {
 	uint64_t oversized;    /* IP packet longer than mtu */
 	unsigned max_ip;       /* longest IP packet */
 	struct pflow_table table;
-	struct pflow_dir   orphans;   /* later fragments of no known flow */
+	struct pflow_dir   orphans;   /* fragments of datagrams that are not
+	                                 complete in the capture */
 	struct pscan_flow *flows;     /* after pscan_finish: most payload first */
 	size_t             nflows;
 	char             **warnings;

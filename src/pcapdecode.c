@@ -228,9 +228,12 @@ ipv4(const struct pkt *k, size_t off, struct pdec_frame *fr, char *why,
 	if (check_ip_len(k, off, fr, "IPv4 total", why, whylen) != PDEC_OK)
 		return PDEC_BAD;
 	fr->frag_id = id;
-	if ((frag & 0x1fff) != 0)
+	fr->frag_off = (frag & 0x1fffu) * 8;  /* in 8-byte units */
+	fr->frag_more = (frag & 0x2000) != 0;  /* MF */
+	fr->frag_len = fr->ip_len - fr->l3_hdr;
+	if (fr->frag_off != 0)
 		fr->frag = 2;
-	else if (frag & 0x2000)  /* MF */
+	else if (fr->frag_more)
 		fr->frag = 1;
 	return PDEC_OK;
 }
@@ -282,7 +285,12 @@ ipv6_ext(const struct pkt *k, size_t off, struct pdec_frame *fr, char *why,
 			if (get_be32(k, cur + 4, &fr->frag_id) == -1)
 				return missing(k, cur, 8, "IPv6 Fragment header",
 				               why, whylen);
-			fr->frag = (offm & 0xfff8) != 0 ? 2 : (offm & 1) ? 1 : 0;
+			fr->frag_off = offm & 0xfff8u;
+			fr->frag_more = offm & 1;
+			fr->frag = fr->frag_off != 0 ? 2 : fr->frag_more ? 1 : 0;
+			/* its data starts after this header, which the
+			 * check above keeps inside the packet */
+			fr->frag_len = (unsigned)(off + fr->ip_len - (cur + 8));
 		} else {
 			n = nh == IP6_AH ? (hl + 2u) * 4 : (hl + 1u) * 8;
 		}

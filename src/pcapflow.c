@@ -371,43 +371,86 @@ find_frag(struct pflow_table *t, const struct pdec_frame *fr)
 	g = &t->frags[t->nfrags];
 	memset(g, 0, sizeof(*g));
 	g->key = key;
-	g->flow = -1;
 	t->gslot[pos] = (uint32_t)t->nfrags++ + 1;
 	return g;
+}
+
+/* Empty g for the next datagram with its identification; what it held goes
+ * to the flow (complete) or to the lost fragments. */
+static void
+frag_reset(struct pflow_frag *g)
+{
+	memset(&g->pending, 0, sizeof(g->pending));
+	g->has_first = 0;
+	g->have = g->total = 0;
+}
+
+static void
+frag_give_up(struct pflow_table *t, struct pflow_frag *g)
+{
+	merge(&t->lost, &g->pending);
+	frag_reset(g);
+}
+
+/* Account one fragment; when its datagram is complete, move the datagram
+ * to its flow. A second first (or last) fragment means the identification
+ * was used again before the earlier datagram was complete, and more bytes
+ * than the datagram holds mean overlapping or duplicated fragments: the
+ * earlier datagram, or this one, is given up. Returns 0 or -1 (out of
+ * memory). */
+static int
+add_fragment(struct pflow_table *t, const struct pdec_frame *fr, int64_t ts)
+{
+	struct pflow_frag *g;
+	struct pflow *f;
+	long i;
+
+	if ((g = find_frag(t, fr)) == NULL)
+		return -1;
+	if ((fr->frag == 1 && g->has_first) || (!fr->frag_more && g->total))
+		frag_give_up(t, g);
+	account(&g->pending, fr, ts, fr->payload);
+	g->have += fr->frag_len;
+	if (fr->frag == 1) {
+		g->first = *fr;
+		g->has_first = 1;
+	}
+	if (!fr->frag_more)
+		g->total = fr->frag_off + fr->frag_len;
+	if (g->total != 0 && g->have > g->total)
+		frag_give_up(t, g);
+	if (!g->has_first || g->total == 0 || g->have < g->total)
+		return 0;
+	if ((i = find_flow(t, &g->first)) < 0)
+		return -1;
+	f = &t->flows[i];
+	merge(&f->dir[!(memcmp(g->first.src, f->a, 16) == 0 &&
+	                g->first.sport == f->aport)], &g->pending);
+	frag_reset(g);
+	return 0;
 }
 
 int
 pflow_add(struct pflow_table *t, const struct pdec_frame *fr, int64_t ts_ns,
           char *err, size_t errlen)
 {
-	struct pflow_frag *g = NULL;
 	struct pflow *f;
 	uint64_t newb = fr->marker ? 0 : fr->payload;
 	long i;
 	int d;
 
-	if (fr->frag != 0 && (g = find_frag(t, fr)) == NULL)
-		goto nomem;
-	if (fr->frag == 2) {  /* no ports: the first fragment names the flow */
-		account(g->flow < 0 ? &g->pending :
-		        &t->flows[g->flow].dir[g->dir], fr, ts_ns, newb);
+	/* fragmented TCP (very rare: TCP sets DF) is counted without the
+	 * sequence check, as the later fragments carry no sequence number */
+	if (fr->frag != 0) {
+		if (add_fragment(t, fr, ts_ns) == -1)
+			goto nomem;
 		return 0;
 	}
 	if ((i = find_flow(t, fr)) < 0)
 		goto nomem;
 	f = &t->flows[i];
 	d = !(memcmp(fr->src, f->a, 16) == 0 && fr->sport == f->aport);
-	if (g != NULL) {  /* first fragment; the id may be reused later */
-		if (g->flow < 0)
-			merge(&f->dir[d], &g->pending);
-		memset(&g->pending, 0, sizeof(g->pending));
-		g->flow = i;
-		g->dir = d;
-	}
-	/* fragmented TCP (very rare: TCP sets DF) is counted without the
-	 * sequence check, as the later fragments carry no sequence number */
-	if (fr->proto == 6 && fr->frag == 0 &&
-	    tcp_new_bytes(&f->dir[d], fr, &newb) == -1)
+	if (fr->proto == 6 && tcp_new_bytes(&f->dir[d], fr, &newb) == -1)
 		goto nomem;
 	account(&f->dir[d], fr, ts_ns, newb);
 	return 0;
@@ -421,10 +464,9 @@ pflow_orphans(const struct pflow_table *t, struct pflow_dir *sum)
 {
 	size_t i;
 
-	memset(sum, 0, sizeof(*sum));
+	*sum = t->lost;
 	for (i = 0; i < t->nfrags; i++)
-		if (t->frags[i].flow < 0)
-			merge(sum, &t->frags[i].pending);
+		merge(sum, &t->frags[i].pending);
 }
 
 void

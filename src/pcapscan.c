@@ -164,9 +164,10 @@ capture_warnings(struct pscan *s)
 		     "TCP/UDP header, not counted: %llu; capture with "
 		     "tcpdump -s 0", s->snaplen, (unsigned long long)s->cut_skipped);
 	if (s->orphans.packets > 0)
-		warn(s, "IP fragments of datagrams whose first fragment is not "
-		     "in the capture, not counted in any flow: %llu (%llu payload "
-		     "bytes)", (unsigned long long)s->orphans.packets,
+		warn(s, "IP fragments of datagrams that are not complete in the "
+		     "capture (a fragment is missing: the receiver cannot "
+		     "reassemble them), not counted in any flow: %llu (%llu "
+		     "payload bytes)", (unsigned long long)s->orphans.packets,
 		     (unsigned long long)s->orphans.payload);
 	if (s->nflows == 0)
 		warn(s, "no TCP or UDP flow in the capture (other packets: %llu, "

@@ -400,16 +400,22 @@ test_ipv6_frag(void **state)
 	assert_int_equal(s.orphans.packets, 2);
 	assert_int_equal(s.orphans.payload, 1448 + 120);
 	assert_int_equal(s.nwarnings, 1);
-	assert_string_equal(s.warnings[0], "IP fragments of datagrams whose "
-	                    "first fragment is not in the capture, not counted in "
+	assert_string_equal(s.warnings[0], "IP fragments of datagrams that are "
+	                    "not complete in the capture (a fragment is missing: "
+	                    "the receiver cannot reassemble them), not counted in "
 	                    "any flow: 2 (1568 payload bytes)");
 	pscan_free(&s);
 }
 
-/* IPv4: datagram 1 (2952 bytes of payload, 2 fragments) with its first
- * fragment last; datagram 2, a train of 3 fragments without its first;
- * datagram 3 in order. Every fragment but the orphans' last is 1500 bytes
- * of IP, 1538 on the wire. */
+/* IPv4, datagrams of 2952 bytes of payload in 2 fragments (1472 + 1480)
+ * unless said: 1 with its first fragment last; 2, a train of 3 fragments
+ * without its first; 3 in order; 4 of 3 fragments without its middle one
+ * (1472 + 100 bytes seen); 5 whose identification comes again before it
+ * is complete: a lone first fragment, then a whole datagram. Only 1, 3
+ * and the second 5 reach the receiver, every fragment of them 1500 bytes
+ * of IP, 1538 on the wire; 6 fragments (6104 payload bytes) are lost.
+ * Before, every fragment after a first one counted, so 4 and the lone
+ * first fragment of 5 were payload. */
 static void
 test_ipv4_frag_train(void **state)
 {
@@ -417,10 +423,12 @@ test_ipv4_frag_train(void **state)
 		{ 1, 185, 1480, 0 }, { 1, 0, 1480, 1 },
 		{ 2, 185, 1480, 1 }, { 2, 370, 1480, 1 }, { 2, 555, 100, 0 },
 		{ 3, 0, 1480, 1 }, { 3, 185, 1480, 0 },
+		{ 4, 0, 1480, 1 }, { 4, 370, 100, 0 },
+		{ 5, 0, 1480, 1 }, { 5, 0, 1480, 1 }, { 5, 185, 1480, 0 },
 	};
 	static const struct dwant w = {
-		4, 4, 0, 4, 2 * 2952, 0, 2 * 8, 4 * 20, 4 * 18, 0, 4 * 20,
-		4 * 1538, 4 * 1538 };
+		6, 6, 0, 6, 3 * 2952, 0, 3 * 8, 6 * 20, 6 * 18, 0, 6 * 20,
+		6 * 1538, 6 * 1538 };
 	struct spec u = { .dlt = DLT_EN10MB, .proto = 17, .src = "10.0.0.1",
 	                  .dst = "10.0.0.2", .sport = 40001, .dport = 5038,
 	                  .frag = 1, .udp_len = 2960 };
@@ -442,15 +450,17 @@ test_ipv4_frag_train(void **state)
 	check_dir(s.flows[0].data, &w);
 	assert_int_equal(s.flows[0].data->first_ns, T0 + 1 * MS);
 	assert_int_equal(s.flows[0].data->first_payload, 1480);
-	assert_int_equal(s.flows[0].data->last_ns, T0 + 7 * MS);
-	assert_near(s.flows[0].goodput_bps, (2 * 2952 - 1480) * 8 / 0.006);
-	assert_int_equal(s.orphans.packets, 3);
-	assert_int_equal(s.orphans.fragments, 3);
-	assert_int_equal(s.orphans.payload, 1480 + 1480 + 100);
+	assert_int_equal(s.flows[0].data->last_ns, T0 + 12 * MS);
+	assert_near(s.flows[0].goodput_bps, (3 * 2952 - 1480) * 8 / 0.011);
+	assert_int_equal(s.orphans.packets, 6);
+	assert_int_equal(s.orphans.fragments, 6);
+	assert_int_equal(s.orphans.payload, 3060 + 1572 + 1472);
+	assert_int_equal(s.packets, 12);
 	assert_int_equal(s.nwarnings, 1);
-	assert_string_equal(s.warnings[0], "IP fragments of datagrams whose "
-	                    "first fragment is not in the capture, not counted in "
-	                    "any flow: 3 (3060 payload bytes)");
+	assert_string_equal(s.warnings[0], "IP fragments of datagrams that are "
+	                    "not complete in the capture (a fragment is missing: "
+	                    "the receiver cannot reassemble them), not counted in "
+	                    "any flow: 6 (6104 payload bytes)");
 	pscan_free(&s);
 }
 
