@@ -18,7 +18,9 @@ struct pdec_frame {
 	unsigned l3_hdr;    /* IP header + options / extension headers */
 	uint8_t  proto;     /* 6 TCP, 17 UDP; in a later IPv6 fragment, the
 	                       Fragment header's next header (RFC 8200 4.5) */
-	int      frag;      /* 0: not a fragment, 1: first fragment, 2: later one */
+	int      frag;      /* 0: not a fragment, 1: first fragment, 2: one
+	                       without a transport header (a later one, or a
+	                       first one too short to hold it) */
 	uint32_t frag_id;   /* IPv4 Identification or IPv6 Fragment header id */
 	unsigned frag_off;  /* of a fragment: where its data goes in the
 	                       datagram, bytes */

@@ -426,6 +426,15 @@ pdec_frame(int dlt, const uint8_t *bytes, uint32_t caplen, uint32_t len,
 	}
 	if (fr->proto != IPPROTO_TCP && fr->proto != IPPROTO_UDP)
 		return PDEC_OTHER;
+	/* A first fragment too short for the TCP/UDP header (legal, if
+	 * suspect: RFC 1858 3.1) names no ports, so no flow: counted like a
+	 * later fragment, its datagram can never be complete. */
+	if (fr->frag == 1 && fr->ip_len - fr->l3_hdr <
+	    (fr->proto == IPPROTO_TCP ? OVH_TCP_HDR : OVH_UDP_HDR)) {
+		fr->frag = 2;
+		fr->payload = fr->ip_len - fr->l3_hdr;
+		return PDEC_OK;
+	}
 	return transport(&k, off + fr->l3_hdr, fr->ip_len - fr->l3_hdr, fr, why,
 	                 whylen);
 }

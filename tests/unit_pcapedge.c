@@ -464,6 +464,35 @@ test_ipv4_frag_train(void **state)
 	pscan_free(&s);
 }
 
+/* A TCP segment in IPv4 fragments whose first carries only 8 bytes of the
+ * TCP header, then the other 1012 bytes (header and 1000 of payload): it
+ * was refused ("TCP header of 20 bytes in an IP payload of 8"); no ports,
+ * no flow, so both fragments stay out of every flow. */
+static void
+test_tiny_fragment(void **state)
+{
+	struct spec d = cb_tcp4(DLT_EN10MB, 1, 0, 0);
+	struct cap *c = cb_new();
+	struct pscan s;
+
+	(void)state;
+	d.frag = 1, d.id = 9, d.mf = 1, d.frag_bytes = 8;
+	cb_open(c, dir, "tiny_frag.pcap", DLT_EN10MB, 65535);
+	cb_put(c, &d, T0);
+	d.mf = 0, d.frag_off8 = 1, d.frag_bytes = 1012;
+	cb_put(c, &d, T0 + MS);
+	cb_close(c);
+	free(c);
+	scan(&s, "tiny_frag.pcap");
+	assert_int_equal(s.packets, 2);
+	assert_int_equal(s.nflows, 0);
+	assert_int_equal(s.orphans.packets, 2);
+	assert_int_equal(s.orphans.fragments, 2);
+	assert_int_equal(s.orphans.payload, 8 + 1012);
+	assert_int_equal(s.nwarnings, 2);
+	pscan_free(&s);
+}
+
 /* ---- link types ---- */
 
 /* Two 1000-byte TCP segments per capture on each link type, IPv4 frames
@@ -638,6 +667,7 @@ main(void)
 		cmocka_unit_test(test_ipv6_ext),
 		cmocka_unit_test(test_ipv6_frag),
 		cmocka_unit_test(test_ipv4_frag_train),
+		cmocka_unit_test(test_tiny_fragment),
 		cmocka_unit_test(test_link_types),
 		cmocka_unit_test(test_cut_other),
 		cmocka_unit_test(test_json_strings),
