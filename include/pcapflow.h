@@ -61,7 +61,7 @@ struct pflow_frag {
 	struct pflow_key  key;    /* first, as in struct pflow */
 	struct pdec_frame first;  /* the first fragment, once seen */
 	int               has_first;
-	uint32_t          have;   /* bytes of fragment data seen */
+	uint64_t          have;   /* bytes of fragment data seen */
 	uint32_t          total;  /* the datagram's, once its last fragment
 	                             is seen; 0 before */
 	struct pflow_dir  pending;
