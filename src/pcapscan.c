@@ -176,6 +176,23 @@ capture_warnings(struct pscan *s)
 		     (unsigned long long)s->cut_skipped);
 }
 
+/* Data both ways: the remedy is a filter that keeps one direction, here
+ * the reverse one, so that it is reported as data. */
+static void
+both_ways_warning(struct pscan *s, const struct pscan_flow *r,
+                  const char *name)
+{
+	char b[INET6_ADDRSTRLEN];
+
+	warn(s, "%s carries data in both directions (%llu and %llu payload "
+	     "bytes): the larger is reported as data, the other as reverse "
+	     "traffic; for the other direction's figures, add the filter "
+	     "'src host %s and src port %u'", name,
+	     (unsigned long long)r->data->payload,
+	     (unsigned long long)r->rev->payload,
+	     pscan_addr(r->f, r->dst, b, sizeof(b)), r->dport);
+}
+
 static void
 flow_warnings(struct pscan *s)
 {
@@ -188,11 +205,7 @@ flow_warnings(struct pscan *s)
 		flow_name(r, i + 1, name, sizeof(name));
 		if (r->rev->data_packets >= 10 &&
 		    r->rev->payload * 10 >= r->data->payload)
-			warn(s, "%s carries data in both directions (%llu and "
-			     "%llu payload bytes): the larger is reported as data, "
-			     "the other as reverse traffic", name,
-			     (unsigned long long)r->data->payload,
-			     (unsigned long long)r->rev->payload);
+			both_ways_warning(s, r, name);
 		if (r->data->connections > 1)
 			warn(s, "%s holds %llu TCP connections that reused the "
 			     "same ports (a new SYN), counted as one flow: its "

@@ -513,7 +513,9 @@ test_untrusted(void **state)
 	assert_string_equal(s.warnings[0], "flow 1 (TCP 10.0.0.1:40002 -> "
 	                    "10.0.0.2:80) carries data in both directions (17376 "
 	                    "and 12000 payload bytes): the larger is reported as "
-	                    "data, the other as reverse traffic");
+	                    "data, the other as reverse traffic; for the other "
+	                    "direction's figures, add the filter 'src host "
+	                    "10.0.0.2 and src port 80'");
 	pscan_free(&s);
 }
 
