@@ -58,13 +58,21 @@ gput: src/main.o src/libgput.a
 gput-pcap: src/pcap_main.o src/libgputpcap.a src/libgput.a | need-pcap
 	$(CC) $(FINAL_CFLAGS) -o $@ $^ $(FINAL_LDFLAGS) $(PCAP_LIBS) -lm
 
+# -MMD makes the headers prerequisites of the binary too: not for the linker
 tests/unit_%: tests/unit_%.c src/libgputpcap.a src/libgput.a | need-cmocka need-pcap
-	$(CC) $(FINAL_CFLAGS) $(CMOCKA_CFLAGS) $(PCAP_CFLAGS) -o $@ $^ \
+	$(CC) $(FINAL_CFLAGS) $(CMOCKA_CFLAGS) $(PCAP_CFLAGS) -o $@ \
+	    $(filter-out %.h,$^) \
 	    $(FINAL_LDFLAGS) $(CMOCKA_LIBS) $(PCAP_LIBS) -lm
 
 # A scripted control-protocol peer the live tests drive (not installed).
 tests/ctlpeer: tests/ctlpeer.c src/libgput.a
 	$(CC) $(FINAL_CFLAGS) -o $@ $^ $(FINAL_LDFLAGS) -lm
+
+# Tests of gput-pcap share the capture builders of tests/capbuild.c.
+CAPBUILD_TESTS := tests/unit_pcapscan tests/unit_pcapedge
+$(CAPBUILD_TESTS): tests/capbuild.o
+tests/capbuild.o: tests/capbuild.c | need-cmocka need-pcap
+	$(CC) $(FINAL_CFLAGS) $(CMOCKA_CFLAGS) $(PCAP_CFLAGS) -c -o $@ $<
 
 # make check: unit tests (cmocka), then live tests with real processes.
 check: $(PROGS) $(UNIT_BINS) $(TEST_TOOLS)

@@ -16,9 +16,16 @@ struct pdec_frame {
 	uint8_t  src[16], dst[16]; /* IPv4 addresses in the first 4 bytes */
 	unsigned ip_len;    /* the IP packet's length from its header */
 	unsigned l3_hdr;    /* IP header + options / extension headers */
-	uint8_t  proto;     /* 6 TCP, 17 UDP */
-	int      frag;      /* 0: not a fragment, 1: first fragment, 2: later one */
+	uint8_t  proto;     /* 6 TCP, 17 UDP; in a later IPv6 fragment, the
+	                       Fragment header's next header (RFC 8200 4.5) */
+	int      frag;      /* 0: not a fragment, 1: first fragment, 2: one
+	                       without a transport header (a later one, or a
+	                       first one too short to hold it) */
 	uint32_t frag_id;   /* IPv4 Identification or IPv6 Fragment header id */
+	unsigned frag_off;  /* of a fragment: where its data goes in the
+	                       datagram, bytes */
+	int      frag_more; /* more fragments follow (MF, M) */
+	unsigned frag_len;  /* bytes of fragment data this packet carries */
 	unsigned l4_hdr;    /* TCP/UDP header bytes (0 in later fragments) */
 	unsigned payload;   /* bytes after the TCP/UDP header in this packet */
 	uint16_t sport, dport;

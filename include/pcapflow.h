@@ -29,10 +29,14 @@ struct pflow_dir {
 	uint64_t first_payload;    /* new payload of the first data frame */
 	/* TCP sequence space, in 64-bit positions (RFC 9293 3.4, modulo 2^32) */
 	int      seq_init;
+	int      syn_seen;         /* a SYN was seen, with sequence number syn_seq */
+	uint32_t syn_seq;
 	uint64_t seq_max;          /* one past the highest byte seen */
 	struct pflow_hole *holes;
-	size_t   nholes;
-	uint64_t holes_dropped;    /* bytes of holes forgotten (too many holes) */
+	size_t   nholes, capholes;
+	uint64_t holes_dropped;    /* bytes of holes forgotten (too many holes,
+	                              or an earlier connection on these ports) */
+	uint64_t connections;      /* SYNs seen with distinct sequence numbers */
 };
 
 /* A TCP or UDP flow: both directions between two endpoints; a is the
@@ -48,13 +52,19 @@ struct pflow {
 	struct pflow_dir dir[2];  /* [0]: a to b, [1]: b to a */
 };
 
-/* A fragmented datagram: the flow and direction its first fragment named,
- * or, until that fragment appears, the later fragments seen so far. */
+/* A fragmented datagram being put together: its fragments are summed in
+ * pending and go to the flow that the first fragment names once every byte
+ * of the datagram has been seen. A datagram that misses a fragment is lost
+ * to the receiver (RFC 791 3.2, RFC 8200 4.5): its fragments count in no
+ * flow. */
 struct pflow_frag {
-	struct pflow_key key;   /* first, as in struct pflow */
-	long             flow;  /* index into flows, -1 while unknown */
-	int              dir;
-	struct pflow_dir pending;
+	struct pflow_key  key;    /* first, as in struct pflow */
+	struct pdec_frame first;  /* the first fragment, once seen */
+	int               has_first;
+	uint64_t          have;   /* bytes of fragment data seen */
+	uint32_t          total;  /* the datagram's, once its last fragment
+	                             is seen; 0 before */
+	struct pflow_dir  pending;
 };
 
 struct pflow_table {
@@ -66,6 +76,9 @@ struct pflow_table {
 	size_t             nfrags, capfrags;
 	uint32_t          *gslot;   /* the same for frags */
 	size_t             gslots;
+	struct pflow_dir   lost;    /* fragments of datagrams given up (their
+	                               identification was used again before
+	                               they were complete) */
 };
 
 /* Account one decoded frame seen at ts_ns. Returns 0, or -1 with err filled
@@ -73,7 +86,8 @@ struct pflow_table {
 int pflow_add(struct pflow_table *t, const struct pdec_frame *fr,
               int64_t ts_ns, char *err, size_t errlen);
 
-/* Fragments whose first fragment never appeared, summed. */
+/* The fragments of datagrams that are not complete in the capture, summed
+ * (a fragment, the first or another, is missing). */
 void pflow_orphans(const struct pflow_table *t, struct pflow_dir *sum);
 
 /* Bytes of sequence space still missing in a TCP direction. */

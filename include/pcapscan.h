@@ -30,12 +30,14 @@ struct pscan {
 	uint32_t snaplen;
 	uint64_t packets;      /* records read (that passed the filter) */
 	uint64_t other;        /* not TCP or UDP over IPv4/IPv6 */
-	uint64_t cut;          /* captured shorter than they were on the wire */
+	uint64_t cut;          /* TCP/UDP frames captured shorter than they were
+	                          on the wire (others are not looked at) */
 	uint64_t cut_skipped;  /* of those, cut before their TCP/UDP header */
 	uint64_t oversized;    /* IP packet longer than mtu */
 	unsigned max_ip;       /* longest IP packet */
 	struct pflow_table table;
-	struct pflow_dir   orphans;   /* later fragments of no known flow */
+	struct pflow_dir   orphans;   /* fragments of datagrams that are not
+	                                 complete in the capture */
 	struct pscan_flow *flows;     /* after pscan_finish: most payload first */
 	size_t             nflows;
 	char             **warnings;
@@ -47,8 +49,9 @@ struct pscan {
 
 void pscan_init(struct pscan *s, unsigned mtu, int dlt);
 
-/* Account one frame: ts_ns its timestamp, caplen bytes captured out of len.
- * Returns 0, or PSCAN_EBAD with err filled (malformed frame, no memory). */
+/* Account one frame: ts_ns its timestamp (ns since 1970, not negative),
+ * caplen bytes captured out of len. Returns 0, or PSCAN_EBAD with err
+ * filled (malformed frame, negative timestamp, no memory). */
 int pscan_packet(struct pscan *s, int64_t ts_ns, uint32_t caplen,
                  uint32_t len, const uint8_t *bytes, char *err, size_t errlen);
 

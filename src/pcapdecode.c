@@ -228,9 +228,12 @@ ipv4(const struct pkt *k, size_t off, struct pdec_frame *fr, char *why,
 	if (check_ip_len(k, off, fr, "IPv4 total", why, whylen) != PDEC_OK)
 		return PDEC_BAD;
 	fr->frag_id = id;
-	if ((frag & 0x1fff) != 0)
+	fr->frag_off = (frag & 0x1fffu) * 8;  /* in 8-byte units */
+	fr->frag_more = (frag & 0x2000) != 0;  /* MF */
+	fr->frag_len = fr->ip_len - fr->l3_hdr;
+	if (fr->frag_off != 0)
 		fr->frag = 2;
-	else if (frag & 0x2000)  /* MF */
+	else if (fr->frag_more)
 		fr->frag = 1;
 	return PDEC_OK;
 }
@@ -241,11 +244,21 @@ ipv4(const struct pkt *k, size_t off, struct pdec_frame *fr, char *why,
 #define IP6_AH      51
 #define IP6_DSTOPTS 60
 
+static int
+ip6_is_ext(uint8_t nh)
+{
+	return nh == IP6_HOPOPTS || nh == IP6_ROUTING || nh == IP6_FRAGMENT ||
+	       nh == IP6_AH || nh == IP6_DSTOPTS;
+}
+
 /* IPv6 extension headers, RFC 8200 4: Hop-by-Hop, Routing and Destination
- * Options are (Hdr Ext Len + 1) * 8 bytes; Fragment is 8 (4.5: next 1,
- * reserved 1, offset/M 2, identification 4); AH is (Payload Len + 2) * 4
- * (RFC 4302 2.2). Leaves fr->l3_hdr past them and fr->proto at the upper
- * layer. */
+ * Options are (Hdr Ext Len + 1) * 8 bytes (4.3, 4.4, 4.6: next 1, length 1,
+ * ...); Fragment is 8 (4.5: next 1, reserved 1, offset/M 2, identification
+ * 4); AH is (Payload Len + 2) * 4 (RFC 4302 2.2). Leaves fr->l3_hdr past
+ * them and fr->proto at the upper layer. In a later fragment (offset not 0)
+ * the bytes after the Fragment header are the middle of the original
+ * packet, not headers: the walk stops there, and fr->proto is the Fragment
+ * header's next header, which may be an extension header (4.5). */
 static enum pdec_result
 ipv6_ext(const struct pkt *k, size_t off, struct pdec_frame *fr, char *why,
          size_t whylen)
@@ -255,16 +268,16 @@ ipv6_ext(const struct pkt *k, size_t off, struct pdec_frame *fr, char *why,
 	size_t cur = off + OVH_IPV6_HDR, n;
 	int i;
 
-	for (i = 0; i < 16; i++) {
-		if (nh != IP6_HOPOPTS && nh != IP6_ROUTING && nh != IP6_FRAGMENT &&
-		    nh != IP6_AH && nh != IP6_DSTOPTS)
+	for (i = 0; i < 16 && fr->frag != 2; i++) {
+		if (!ip6_is_ext(nh))
 			break;
 		if (cur + 8 > off + fr->ip_len) {
 			snprintf(why, whylen, "IPv6 extension header runs past "
 			         "the %u-byte packet", fr->ip_len);
 			return PDEC_BAD;
 		}
-		if (get_u8(k, cur, &hl) == -1 || get_be16(k, cur + 2, &offm) == -1)
+		if (get_u8(k, cur + 1, &hl) == -1 ||
+		    get_be16(k, cur + 2, &offm) == -1)
 			return missing(k, cur, 8, "IPv6 extension header", why,
 			               whylen);
 		if (nh == IP6_FRAGMENT) {
@@ -272,7 +285,12 @@ ipv6_ext(const struct pkt *k, size_t off, struct pdec_frame *fr, char *why,
 			if (get_be32(k, cur + 4, &fr->frag_id) == -1)
 				return missing(k, cur, 8, "IPv6 Fragment header",
 				               why, whylen);
-			fr->frag = (offm & 0xfff8) != 0 ? 2 : (offm & 1) ? 1 : 0;
+			fr->frag_off = offm & 0xfff8u;
+			fr->frag_more = offm & 1;
+			fr->frag = fr->frag_off != 0 ? 2 : fr->frag_more ? 1 : 0;
+			/* its data starts after this header, which the
+			 * check above keeps inside the packet */
+			fr->frag_len = (unsigned)(off + fr->ip_len - (cur + 8));
 		} else {
 			n = nh == IP6_AH ? (hl + 2u) * 4 : (hl + 1u) * 8;
 		}
@@ -398,9 +416,22 @@ pdec_frame(int dlt, const uint8_t *bytes, uint32_t caplen, uint32_t len,
 	    ipv6(&k, off, fr, why, whylen);
 	if (r != PDEC_OK)
 		return r;
+	/* A later fragment has no transport header; an IPv6 one may name an
+	 * extension header that its first fragment carries before TCP/UDP.
+	 * Its flow is the one its first fragment names (pcapflow.c). */
+	if (fr->frag == 2 && (fr->proto == IPPROTO_TCP ||
+	    fr->proto == IPPROTO_UDP || (ipv == 6 && ip6_is_ext(fr->proto)))) {
+		fr->payload = fr->ip_len - fr->l3_hdr;
+		return PDEC_OK;
+	}
 	if (fr->proto != IPPROTO_TCP && fr->proto != IPPROTO_UDP)
 		return PDEC_OTHER;
-	if (fr->frag == 2) {  /* later fragment: no transport header */
+	/* A first fragment too short for the TCP/UDP header (legal, if
+	 * suspect: RFC 1858 3.1) names no ports, so no flow: counted like a
+	 * later fragment, its datagram can never be complete. */
+	if (fr->frag == 1 && fr->ip_len - fr->l3_hdr <
+	    (fr->proto == IPPROTO_TCP ? OVH_TCP_HDR : OVH_UDP_HDR)) {
+		fr->frag = 2;
 		fr->payload = fr->ip_len - fr->l3_hdr;
 		return PDEC_OK;
 	}

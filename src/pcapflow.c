@@ -124,25 +124,64 @@ fill_holes(struct pflow_dir *d, uint64_t s, uint64_t e)
 	return filled;
 }
 
+uint64_t
+pflow_missing(const struct pflow_dir *d)
+{
+	uint64_t sum = d->holes_dropped;
+	size_t i;
+
+	for (i = 0; i < d->nholes; i++)
+		sum += d->holes[i].to - d->holes[i].from;
+	return sum;
+}
+
 /* Remember [from, to) as not seen. Holes beyond MAX_HOLES are forgotten:
- * their bytes would later count as retransmitted. */
+ * their bytes would later count as retransmitted. The array grows as
+ * needed, so that many flows with few holes take little memory. */
 static int
 add_hole(struct pflow_dir *d, uint64_t from, uint64_t to)
 {
 	struct pflow_hole *h;
+	size_t cap;
 
 	if (d->nholes == MAX_HOLES) {
 		d->holes_dropped += d->holes[0].to - d->holes[0].from;
 		memmove(d->holes, d->holes + 1, (MAX_HOLES - 1) * sizeof(*h));
 		d->nholes--;
 	}
-	if (d->holes == NULL &&
-	    (d->holes = malloc(MAX_HOLES * sizeof(*h))) == NULL)
-		return -1;
+	if (d->nholes == d->capholes) {
+		cap = d->capholes ? d->capholes * 2 : 8;
+		if ((h = realloc(d->holes, cap * sizeof(*h))) == NULL)
+			return -1;
+		d->holes = h;
+		d->capholes = cap;
+	}
 	d->holes[d->nholes].from = from;
 	d->holes[d->nholes].to = to;
 	d->nholes++;
 	return 0;
+}
+
+/* A SYN whose sequence number differs from the SYN seen before begins a
+ * new connection on the same ports, with a new initial sequence number
+ * (RFC 9293 3.4): its bytes are not retransmissions of the old one's, nor
+ * is the distance between the two ISNs missing data. The old connection's
+ * holes stay counted as missing; positions start again. */
+static void
+tcp_syn(struct pflow_dir *d, uint32_t seq)
+{
+	if (d->syn_seen && seq == d->syn_seq)
+		return;  /* the same SYN again */
+	/* segments without a SYN before this one: a connection whose SYN
+	 * came before the capture */
+	d->connections += 1 + (d->seq_init && !d->syn_seen);
+	if (d->seq_init) {
+		d->holes_dropped += pflow_missing(d) - d->holes_dropped;
+		d->nholes = 0;
+		d->seq_init = 0;
+	}
+	d->syn_seen = 1;
+	d->syn_seq = seq;
 }
 
 /* New payload bytes of a TCP segment: those not seen before in this
@@ -155,6 +194,8 @@ tcp_new_bytes(struct pflow_dir *d, const struct pdec_frame *fr, uint64_t *out)
 	int syn = (fr->tcp_flags & PDEC_TCP_SYN) != 0;
 	uint64_t pos, s, e, old;
 
+	if (syn)
+		tcp_syn(d, fr->seq);
 	if (!d->seq_init) {
 		d->seq_init = 1;
 		d->seq_max = ((uint64_t)1 << 32) + fr->seq + syn;
@@ -176,17 +217,6 @@ tcp_new_bytes(struct pflow_dir *d, const struct pdec_frame *fr, uint64_t *out)
 	if (s < old)
 		*out += fill_holes(d, s, e < old ? e : old);
 	return 0;
-}
-
-uint64_t
-pflow_missing(const struct pflow_dir *d)
-{
-	uint64_t sum = d->holes_dropped;
-	size_t i;
-
-	for (i = 0; i < d->nholes; i++)
-		sum += d->holes[i].to - d->holes[i].from;
-	return sum;
 }
 
 /* Add one frame carrying newb new payload bytes to a direction. A gput end
@@ -275,11 +305,15 @@ flow_key(const struct pdec_frame *fr, struct pflow_key *key)
 	memcpy(key->k + 20, memcmp(x, y, 18) < 0 ? y : x, 18);
 }
 
+/* The fragments of one datagram share source, destination, protocol and
+ * identification over IPv4 (RFC 791 3.2), source, destination and
+ * identification over IPv6 (RFC 8200 4.5), where a later fragment's Next
+ * Header need not be the first fragment's upper-layer protocol. */
 static void
 frag_key(const struct pdec_frame *fr, struct pflow_key *key)
 {
 	memset(key, 0, sizeof(*key));
-	key->k[0] = fr->proto;
+	key->k[0] = fr->ipv == 6 ? 0 : fr->proto;
 	key->k[1] = (uint8_t)fr->ipv;
 	memcpy(key->k + 2, fr->src, 16);
 	memcpy(key->k + 18, fr->dst, 16);
@@ -337,43 +371,86 @@ find_frag(struct pflow_table *t, const struct pdec_frame *fr)
 	g = &t->frags[t->nfrags];
 	memset(g, 0, sizeof(*g));
 	g->key = key;
-	g->flow = -1;
 	t->gslot[pos] = (uint32_t)t->nfrags++ + 1;
 	return g;
+}
+
+/* Empty g for the next datagram with its identification; what it held goes
+ * to the flow (complete) or to the lost fragments. */
+static void
+frag_reset(struct pflow_frag *g)
+{
+	memset(&g->pending, 0, sizeof(g->pending));
+	g->has_first = 0;
+	g->have = g->total = 0;
+}
+
+static void
+frag_give_up(struct pflow_table *t, struct pflow_frag *g)
+{
+	merge(&t->lost, &g->pending);
+	frag_reset(g);
+}
+
+/* Account one fragment; when its datagram is complete, move the datagram
+ * to its flow. A second first (or last) fragment means the identification
+ * was used again before the earlier datagram was complete, and more bytes
+ * than the datagram holds mean overlapping or duplicated fragments: the
+ * earlier datagram, or this one, is given up. Returns 0 or -1 (out of
+ * memory). */
+static int
+add_fragment(struct pflow_table *t, const struct pdec_frame *fr, int64_t ts)
+{
+	struct pflow_frag *g;
+	struct pflow *f;
+	long i;
+
+	if ((g = find_frag(t, fr)) == NULL)
+		return -1;
+	if ((fr->frag == 1 && g->has_first) || (!fr->frag_more && g->total))
+		frag_give_up(t, g);
+	account(&g->pending, fr, ts, fr->payload);
+	g->have += fr->frag_len;
+	if (fr->frag == 1) {
+		g->first = *fr;
+		g->has_first = 1;
+	}
+	if (!fr->frag_more)
+		g->total = fr->frag_off + fr->frag_len;
+	if (g->total != 0 && g->have > g->total)
+		frag_give_up(t, g);
+	if (!g->has_first || g->total == 0 || g->have < g->total)
+		return 0;
+	if ((i = find_flow(t, &g->first)) < 0)
+		return -1;
+	f = &t->flows[i];
+	merge(&f->dir[!(memcmp(g->first.src, f->a, 16) == 0 &&
+	                g->first.sport == f->aport)], &g->pending);
+	frag_reset(g);
+	return 0;
 }
 
 int
 pflow_add(struct pflow_table *t, const struct pdec_frame *fr, int64_t ts_ns,
           char *err, size_t errlen)
 {
-	struct pflow_frag *g = NULL;
 	struct pflow *f;
 	uint64_t newb = fr->marker ? 0 : fr->payload;
 	long i;
 	int d;
 
-	if (fr->frag != 0 && (g = find_frag(t, fr)) == NULL)
-		goto nomem;
-	if (fr->frag == 2) {  /* no ports: the first fragment names the flow */
-		account(g->flow < 0 ? &g->pending :
-		        &t->flows[g->flow].dir[g->dir], fr, ts_ns, newb);
+	/* fragmented TCP (very rare: TCP sets DF) is counted without the
+	 * sequence check, as the later fragments carry no sequence number */
+	if (fr->frag != 0) {
+		if (add_fragment(t, fr, ts_ns) == -1)
+			goto nomem;
 		return 0;
 	}
 	if ((i = find_flow(t, fr)) < 0)
 		goto nomem;
 	f = &t->flows[i];
 	d = !(memcmp(fr->src, f->a, 16) == 0 && fr->sport == f->aport);
-	if (g != NULL) {  /* first fragment; the id may be reused later */
-		if (g->flow < 0)
-			merge(&f->dir[d], &g->pending);
-		memset(&g->pending, 0, sizeof(g->pending));
-		g->flow = i;
-		g->dir = d;
-	}
-	/* fragmented TCP (very rare: TCP sets DF) is counted without the
-	 * sequence check, as the later fragments carry no sequence number */
-	if (fr->proto == 6 && fr->frag == 0 &&
-	    tcp_new_bytes(&f->dir[d], fr, &newb) == -1)
+	if (fr->proto == 6 && tcp_new_bytes(&f->dir[d], fr, &newb) == -1)
 		goto nomem;
 	account(&f->dir[d], fr, ts_ns, newb);
 	return 0;
@@ -387,10 +464,9 @@ pflow_orphans(const struct pflow_table *t, struct pflow_dir *sum)
 {
 	size_t i;
 
-	memset(sum, 0, sizeof(*sum));
+	*sum = t->lost;
 	for (i = 0; i < t->nfrags; i++)
-		if (t->frags[i].flow < 0)
-			merge(sum, &t->frags[i].pending);
+		merge(sum, &t->frags[i].pending);
 }
 
 void

@@ -145,19 +145,57 @@ preport_csv(FILE *f, const struct pscan *s, double link_bps)
 
 /* ---- JSON ---- */
 
-static void
-json_str(FILE *f, const char *s)
+/* Bytes of the well-formed UTF-8 sequence at s (RFC 3629 4), or 0. */
+static size_t
+utf8_len(const unsigned char *s)
 {
-	fputc('"', f);
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
+	size_t n, i;
+	unsigned lo = 0x80, hi = 0xbf;
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;  /* overlong */
+	else if (s[0] == 0xed)
+		hi = 0x9f;  /* UTF-16 surrogates */
+	else if (s[0] == 0xf0)
+		lo = 0x90;  /* overlong */
+	else if (s[0] == 0xf4)
+		hi = 0x8f;  /* past U+10FFFF */
+	for (i = 1; i < n; i++, lo = 0x80, hi = 0xbf)
+		if (s[i] < lo || s[i] > hi)  /* also stops at the NUL */
+			return 0;
+	return n;
+}
+
+/* A JSON string (RFC 8259 7): quote, backslash and control characters
+ * escaped; a byte that is not part of well-formed UTF-8 (a file name
+ * need not be) becomes U+FFFD, so that the output is always valid JSON. */
+static void
+json_str(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n;
+
+	fputc('"', f);
+	for (; *s != '\0'; s += n ? n : 1) {
+		n = utf8_len(s);
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if (*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else if (n == 0)
+			fputs("\\ufffd", f);
 		else
-			fputc(c, f);
+			fwrite(s, 1, n, f);
 	}
 	fputc('"', f);
 }
@@ -225,9 +263,10 @@ preport_json(FILE *f, const struct pscan *s, const char *file,
 
 	fputs("{\n  \"file\": ", f);
 	json_str(f, file);
-	fprintf(f, ",\n  \"link_type\": \"%s\", \"mtu\": %u, \"packets\": %"
-	        PRIu64 ", \"other_packets\": %" PRIu64 ",\n  ", s->linkname,
-	        s->mtu, s->packets, s->other);
+	fputs(",\n  \"link_type\": ", f);
+	json_str(f, s->linkname);
+	fprintf(f, ", \"mtu\": %u, \"packets\": %" PRIu64 ", \"other_packets\": %"
+	        PRIu64 ",\n  ", s->mtu, s->packets, s->other);
 	json_num(f, "link_mbit", link_bps > 0, 6, link_bps / 1e6, ",\n");
 	fputs("  \"flows\": [", f);
 	for (i = 0; i < s->nflows; i++) {

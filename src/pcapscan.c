@@ -30,12 +30,17 @@ pscan_packet(struct pscan *s, int64_t ts_ns, uint32_t caplen, uint32_t len,
 	char why[160];
 
 	s->packets++;
-	s->cut += caplen < len;
+	if (ts_ns < 0) {  /* durations are differences of int64_t */
+		snprintf(err, errlen, "packet %llu: timestamp before 1970",
+		         (unsigned long long)s->packets);
+		return PSCAN_EBAD;
+	}
 	switch (pdec_frame(s->dlt, bytes, caplen, len, &fr, why, sizeof(why))) {
 	case PDEC_OTHER:
 		s->other++;
 		return 0;
 	case PDEC_CUT:
+		s->cut++;
 		s->cut_skipped++;
 		return 0;
 	case PDEC_BAD:
@@ -45,6 +50,7 @@ pscan_packet(struct pscan *s, int64_t ts_ns, uint32_t caplen, uint32_t len,
 	case PDEC_OK:
 		break;
 	}
+	s->cut += caplen < len;
 	if (fr.ip_len > s->mtu)
 		s->oversized++;
 	if (fr.ip_len > s->max_ip)
@@ -161,15 +167,33 @@ capture_warnings(struct pscan *s)
 		     "TCP/UDP header, not counted: %llu; capture with "
 		     "tcpdump -s 0", s->snaplen, (unsigned long long)s->cut_skipped);
 	if (s->orphans.packets > 0)
-		warn(s, "IP fragments of datagrams whose first fragment is not "
-		     "in the capture, not counted in any flow: %llu (%llu payload "
-		     "bytes)", (unsigned long long)s->orphans.packets,
+		warn(s, "IP fragments of datagrams that are not complete in the "
+		     "capture (a fragment is missing: the receiver cannot "
+		     "reassemble them), not counted in any flow: %llu (%llu "
+		     "payload bytes)", (unsigned long long)s->orphans.packets,
 		     (unsigned long long)s->orphans.payload);
 	if (s->nflows == 0)
 		warn(s, "no TCP or UDP flow in the capture (other packets: %llu, "
 		     "cut before their headers: %llu)",
 		     (unsigned long long)s->other,
 		     (unsigned long long)s->cut_skipped);
+}
+
+/* Data both ways: the remedy is a filter that keeps one direction, here
+ * the reverse one, so that it is reported as data. */
+static void
+both_ways_warning(struct pscan *s, const struct pscan_flow *r,
+                  const char *name)
+{
+	char b[INET6_ADDRSTRLEN];
+
+	warn(s, "%s carries data in both directions (%llu and %llu payload "
+	     "bytes): the larger is reported as data, the other as reverse "
+	     "traffic; for the other direction's figures, add the filter "
+	     "'src host %s and src port %u'", name,
+	     (unsigned long long)r->data->payload,
+	     (unsigned long long)r->rev->payload,
+	     pscan_addr(r->f, r->dst, b, sizeof(b)), r->dport);
 }
 
 static void
@@ -184,11 +208,12 @@ flow_warnings(struct pscan *s)
 		flow_name(r, i + 1, name, sizeof(name));
 		if (r->rev->data_packets >= 10 &&
 		    r->rev->payload * 10 >= r->data->payload)
-			warn(s, "%s carries data in both directions (%llu and "
-			     "%llu payload bytes): the larger is reported as data, "
-			     "the other as reverse traffic", name,
-			     (unsigned long long)r->data->payload,
-			     (unsigned long long)r->rev->payload);
+			both_ways_warning(s, r, name);
+		if (r->data->connections > 1)
+			warn(s, "%s holds %llu TCP connections that reused the "
+			     "same ports (a new SYN), counted as one flow: its "
+			     "goodput spans the time between them", name,
+			     (unsigned long long)r->data->connections);
 		if (r->missing > 0)
 			warn(s, "%s: %llu bytes of the TCP sequence space never "
 			     "appear in the capture (dropped by the capture, or "
@@ -228,6 +253,9 @@ open_error(const char *path, const char *ebuf, char *err, size_t errlen)
 	    S_ISREG(st.st_mode) && st.st_size == 0)
 		snprintf(err, errlen, "%s: the file is empty, not a capture",
 		         path);
+	else if (strcmp(path, "-") == 0 && strstr(ebuf, "only got 0") != NULL)
+		snprintf(err, errlen, "-: standard input is empty, not a "
+		         "capture");
 	else if (strstr(ebuf, "unknown file format") != NULL)
 		snprintf(err, errlen, "%s: not a pcap or pcapng capture", path);
 	else if (strstr(ebuf, "truncated") != NULL)
@@ -261,8 +289,23 @@ set_filter(pcap_t *p, const char *path, const char *filter, char *err,
 	return 0;
 }
 
+/* A record's timestamp in ns since 1970 (tv_usec holds nanoseconds: the
+ * capture is opened with nanosecond precision). pcapng stores 64 bits in
+ * units it chooses (if_tsresol), so a corrupt or odd capture can name a
+ * time that ns since 1970 cannot hold (after the year 2262, or before
+ * 1970): -1 then. */
+static int
+record_ns(const struct timeval *tv, int64_t *ns)
+{
+	if (tv->tv_sec < 0 || tv->tv_usec < 0 ||
+	    tv->tv_sec > (INT64_MAX - tv->tv_usec) / 1000000000)
+		return -1;
+	*ns = (int64_t)tv->tv_sec * 1000000000 + tv->tv_usec;
+	return 0;
+}
+
 /* Read every record; the reasons to stop are end of file (PCAP_ERROR_BREAK),
- * a cut-off record, or a malformed frame. */
+ * a cut-off record, a timestamp out of range, or a malformed frame. */
 static int
 read_all(struct pscan *s, pcap_t *p, const char *path, char *err,
          size_t errlen)
@@ -270,11 +313,17 @@ read_all(struct pscan *s, pcap_t *p, const char *path, char *err,
 	struct pcap_pkthdr *h;
 	const u_char *data;
 	char why[256];
+	int64_t ts;
 	int rc;
 
 	while ((rc = pcap_next_ex(p, &h, &data)) == 1) {
-		int64_t ts = (int64_t)h->ts.tv_sec * 1000000000 + h->ts.tv_usec;
-
+		if (record_ns(&h->ts, &ts) == -1) {
+			snprintf(err, errlen, "%s: packet %llu: timestamp %lld.%09ld "
+			         "s is out of range (1970 to 2262)", path,
+			         (unsigned long long)s->packets + 1,
+			         (long long)h->ts.tv_sec, (long)h->ts.tv_usec);
+			return PSCAN_EBAD;
+		}
 		if (pscan_packet(s, ts, h->caplen, h->len, data, why,
 		                 sizeof(why)) != 0) {
 			snprintf(err, errlen, "%s: %s", path, why);

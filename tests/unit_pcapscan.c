@@ -16,237 +16,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "capbuild.h"
 #include "pcapscan.h"
 
-#define T0     1700000000000000000LL  /* first timestamp, ns */
-#define FT_10M(wire) ((int64_t)(wire) * 800)  /* ns a frame takes on 10 Mb/s */
-
-/* ---- frames ---- */
-
-/* What to put in one frame. */
-struct spec {
-	int      dlt;
-	int      tags, qinq, pppoe;
-	int      v6;
-	int      proto;         /* 6 or 17 */
-	const char *src, *dst;
-	uint16_t sport, dport;
-	uint32_t seq;
-	uint8_t  flags;         /* TCP flags; ACK is always set */
-	unsigned tcp_opts;
-	unsigned ip_opts;
-	unsigned payload;       /* application bytes */
-	/* IPv4 fragments: l4 bytes (UDP header + data) this fragment carries,
-	 * the offset in 8-byte units, more-fragments; udp_len the datagram's */
-	int      frag;
-	unsigned frag_bytes, frag_off8, mf, udp_len;
-	uint16_t id;
-	int      bad_ihl, bad_doff;  /* malformed on purpose */
-	unsigned bad_total;
-	unsigned pad_to;        /* pad the captured frame with a trailer */
-	unsigned cut_to;        /* a frame that really was this short */
-	const uint8_t *head;    /* the first payload bytes (the rest is 'x') */
-	size_t   head_len;
-};
-
-static void
-put16(uint8_t *b, uint16_t v)
-{
-	b[0] = (uint8_t)(v >> 8);
-	b[1] = (uint8_t)v;
-}
-
-static void
-put32(uint8_t *b, uint32_t v)
-{
-	put16(b, (uint16_t)(v >> 16));
-	put16(b + 2, (uint16_t)v);
-}
-
-/* The link header for s; returns its length. */
-static size_t
-put_link(uint8_t *b, const struct spec *s)
-{
-	uint16_t type = s->v6 ? 0x86dd : 0x0800;
-	size_t n = 0;
-	int i;
-
-	switch (s->dlt) {
-	case DLT_EN10MB:
-		memset(b, 0, 12);
-		b[5] = 1, b[11] = 2;
-		n = 12;
-		if (s->qinq)
-			put16(b + n, 0x88a8), put16(b + n + 2, 100), n += 4;
-		for (i = 0; i < s->tags; i++)
-			put16(b + n, 0x8100), put16(b + n + 2, 10), n += 4;
-		if (s->pppoe) {
-			put16(b + n, 0x8864);
-			b[n + 2] = 0x11, b[n + 3] = 0;
-			put16(b + n + 4, 7);
-			put16(b + n + 8, s->v6 ? 0x0057 : 0x0021);
-			return n + 10;
-		}
-		put16(b + n, type);
-		return n + 2;
-	case DLT_LINUX_SLL:
-		memset(b, 0, 16);
-		put16(b + 2, 1);
-		put16(b + 14, type);
-		return 16;
-	case DLT_LINUX_SLL2:
-		memset(b, 0, 20);
-		put16(b, type);
-		put16(b + 8, 1);
-		return 20;
-	case DLT_NULL:  /* host byte order (little-endian here) */
-		memset(b, 0, 4);
-		b[0] = s->v6 ? 30 : 2;
-		return 4;
-	case DLT_LOOP:
-		put32(b, s->v6 ? 24 : 2);
-		return 4;
-	default:
-		return 0;
-	}
-}
-
-static void
-put_addr(uint8_t *b, int v6, const char *a)
-{
-	assert_int_equal(inet_pton(v6 ? AF_INET6 : AF_INET, a, b), 1);
-}
-
-static size_t
-put_ip(uint8_t *b, const struct spec *s, unsigned l4len)
-{
-	unsigned hl = s->v6 ? 40 : 20 + s->ip_opts;
-
-	memset(b, 0, hl);
-	if (s->v6) {
-		b[0] = 0x60;
-		put16(b + 4, (uint16_t)l4len);
-		b[6] = (uint8_t)s->proto;
-		b[7] = 64;
-		put_addr(b + 8, 1, s->src);
-		put_addr(b + 24, 1, s->dst);
-		return 40;
-	}
-	b[0] = (uint8_t)(0x40 | (s->bad_ihl ? 15 : hl / 4));
-	put16(b + 2, (uint16_t)(s->bad_total ? s->bad_total : hl + l4len));
-	put16(b + 4, s->id);
-	put16(b + 6, (uint16_t)(s->frag ? (s->mf ? 0x2000 : 0) | s->frag_off8
-	                                : 0x4000));
-	b[8] = 64;
-	b[9] = (uint8_t)s->proto;
-	put_addr(b + 12, 0, s->src);
-	put_addr(b + 16, 0, s->dst);
-	if (s->ip_opts > 0)
-		memset(b + 20, 1, s->ip_opts);  /* NOPs */
-	return hl;
-}
-
-/* Build the frame for s into b; returns the frame's length. */
-static size_t
-build(uint8_t *b, const struct spec *s)
-{
-	size_t n = put_link(b, s);
-	unsigned l4 = s->proto == 6 ? 20 + s->tcp_opts : 8;
-	unsigned l4len = s->frag ? s->frag_bytes : l4 + s->payload;
-	uint8_t *t;
-
-	n += put_ip(b + n, s, l4len);
-	t = b + n;
-	memset(t, 'x', l4len);
-	if (s->frag && s->frag_off8 > 0)
-		return n + l4len;
-	put16(t, s->sport);
-	put16(t + 2, s->dport);
-	if (s->proto == 6) {
-		put32(t + 4, s->seq);
-		put32(t + 8, 1);
-		t[12] = (uint8_t)((s->bad_doff ? 15 : l4 / 4) << 4);
-		t[13] = (uint8_t)(0x10 | s->flags);
-		if (s->tcp_opts == 12)  /* NOP NOP timestamps, RFC 7323 */
-			memcpy(t + 20, "\x01\x01\x08\x0a\0\0\0\1\0\0\0\2", 12);
-	} else {
-		put16(t + 4, (uint16_t)(s->frag ? s->udp_len : l4len));
-		put16(t + 6, 0);
-	}
-	if (s->head != NULL)
-		memcpy(t + l4, s->head, s->head_len < l4len - l4 ? s->head_len :
-		       l4len - l4);
-	n += l4len;
-	if (s->pad_to > n) {
-		memset(b + n, 0, s->pad_to - n);
-		n = s->pad_to;
-	}
-	return s->cut_to > 0 && s->cut_to < n ? s->cut_to : n;
-}
 
 /* ---- captures ---- */
-
-struct cap {
-	pcap_t        *p;
-	pcap_dumper_t *d;
-	int            snaplen;
-	uint8_t        buf[70000];
-};
-
-static void
-cap_open(struct cap *c, const char *dir, const char *name, int dlt,
-         int snaplen)
-{
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	c->snaplen = snaplen;
-	c->p = pcap_open_dead_with_tstamp_precision(dlt, snaplen,
-	                                            PCAP_TSTAMP_PRECISION_NANO);
-	assert_non_null(c->p);
-	c->d = pcap_dump_open(c->p, path);
-	assert_non_null(c->d);
-}
-
-static void
-cap_put(struct cap *c, const struct spec *s, int64_t ts)
-{
-	struct pcap_pkthdr h;
-	size_t n = build(c->buf, s);
-
-	h.ts.tv_sec = ts / 1000000000;
-	h.ts.tv_usec = ts % 1000000000;  /* nanoseconds in a NANO dumper */
-	h.len = (bpf_u_int32)n;
-	h.caplen = (bpf_u_int32)(n < (size_t)c->snaplen ? n : (size_t)c->snaplen);
-	pcap_dump((u_char *)c->d, &h, c->buf);
-}
-
-static void
-cap_close(struct cap *c)
-{
-	pcap_dump_close(c->d);
-	pcap_close(c->p);
-}
-
-static struct spec
-tcp4(int dlt, uint32_t seq, unsigned payload, unsigned opts)
-{
-	struct spec s = { .dlt = dlt, .proto = 6, .src = "10.0.0.1",
-	                  .dst = "10.0.0.2", .sport = 40000, .dport = 5038,
-	                  .seq = seq, .tcp_opts = opts, .payload = payload };
-	return s;
-}
-
-static struct spec
-ack_of(const struct spec *d)
-{
-	struct spec a = *d;
-
-	a.src = d->dst, a.dst = d->src;
-	a.sport = d->dport, a.dport = d->sport;
-	a.seq = 1, a.payload = 0, a.flags = 0;
-	return a;
-}
 
 /* A TCP transfer: handshake, n full segments of mss bytes back to back at
  * 10 Mb/s (one frame time apart), an ACK every second segment, FIN. */
@@ -254,31 +28,30 @@ static void
 write_tcp(const char *dir, const char *name, struct spec d, unsigned n,
           int snaplen)
 {
-	struct cap *c = malloc(sizeof(*c));
-	struct spec syn = d, a = ack_of(&d);
+	struct cap *c = cb_new();
+	struct spec syn = d, a = cb_ack_of(&d);
 	uint64_t wire = d.payload + 20 + d.tcp_opts + (d.v6 ? 40 : 20) + 38 +
 	                4u * (unsigned)d.tags + (d.pppoe ? 8 : 0);
 	int64_t t = T0;
 	unsigned i;
 
-	assert_non_null(c);
-	cap_open(c, dir, name, d.dlt, snaplen);
+	cb_open(c, dir, name, d.dlt, snaplen);
 	syn.seq = 999, syn.payload = 0, syn.flags = PDEC_TCP_SYN;
-	cap_put(c, &syn, t);
+	cb_put(c, &syn, t);
 	a.flags = PDEC_TCP_SYN;
-	cap_put(c, &a, t += 100000);
+	cb_put(c, &a, t += 100000);
 	syn.flags = 0, syn.seq = 1000;
-	cap_put(c, &syn, t += 100000);
+	cb_put(c, &syn, t += 100000);
 	a.flags = 0;
 	for (i = 0; i < n; i++) {
 		d.seq = 1000 + i * d.payload;
-		cap_put(c, &d, t += FT_10M(wire));
+		cb_put(c, &d, t += FT_10M(wire));
 		if (i % 2 == 1)
-			cap_put(c, &a, t + 1000);
+			cb_put(c, &a, t + 1000);
 	}
 	syn.seq = 1000 + n * d.payload, syn.flags = PDEC_TCP_FIN;
-	cap_put(c, &syn, t += 100000);
-	cap_close(c);
+	cb_put(c, &syn, t += 100000);
+	cb_close(c);
 	free(c);
 }
 
@@ -287,14 +60,13 @@ static void
 write_udp(const char *dir, const char *name, struct spec d, unsigned n,
           uint64_t wire)
 {
-	struct cap *c = malloc(sizeof(*c));
+	struct cap *c = cb_new();
 	unsigned i;
 
-	assert_non_null(c);
-	cap_open(c, dir, name, d.dlt, 65535);
+	cb_open(c, dir, name, d.dlt, 65535);
 	for (i = 0; i < n; i++)
-		cap_put(c, &d, T0 + (int64_t)i * FT_10M(wire));
-	cap_close(c);
+		cb_put(c, &d, T0 + (int64_t)i * FT_10M(wire));
+	cb_close(c);
 	free(c);
 }
 
@@ -304,15 +76,14 @@ write_udp(const char *dir, const char *name, struct spec d, unsigned n,
 static void
 write_frag(const char *dir)
 {
-	struct cap *c = malloc(sizeof(*c));
+	struct cap *c = cb_new();
 	struct spec f = { .dlt = DLT_EN10MB, .proto = 17, .src = "10.0.0.1",
 	                  .dst = "10.0.0.2", .sport = 40001, .dport = 5038,
 	                  .frag = 1, .udp_len = 8200 };
 	int64_t t = T0;
 	unsigned dg, k;
 
-	assert_non_null(c);
-	cap_open(c, dir, "udp_frag.pcap", DLT_EN10MB, 65535);
+	cb_open(c, dir, "udp_frag.pcap", DLT_EN10MB, 65535);
 	for (dg = 0; dg < 10; dg++) {
 		f.id = (uint16_t)(100 + dg);
 		for (k = 0; k < 6; k++) {
@@ -322,12 +93,12 @@ write_frag(const char *dir)
 			f.frag_bytes = j < 5 ? 1480 : 800;
 			f.mf = j < 5;
 			t += FT_10M(j < 5 ? 1538 : 858);  /* stamped at the end */
-			cap_put(c, &f, t);
+			cb_put(c, &f, t);
 		}
 	}
 	f.id = 999, f.frag_off8 = 185, f.frag_bytes = 1480, f.mf = 1;
-	cap_put(c, &f, t);
-	cap_close(c);
+	cb_put(c, &f, t);
+	cb_close(c);
 	free(c);
 }
 
@@ -336,23 +107,22 @@ write_frag(const char *dir)
 static void
 write_untrusted(const char *dir)
 {
-	struct cap *c = malloc(sizeof(*c));
-	struct spec d = tcp4(DLT_EN10MB, 1000, 65483, 12);
+	struct cap *c = cb_new();
+	struct spec d = cb_tcp4(DLT_EN10MB, 1000, 65483, 12);
 
-	assert_non_null(c);
-	cap_open(c, dir, "tso.pcap", DLT_EN10MB, 262144);
-	cap_put(c, &d, T0);
+	cb_open(c, dir, "tso.pcap", DLT_EN10MB, 262144);
+	cb_put(c, &d, T0);
 	d.seq += 65483;
-	cap_put(c, &d, T0 + 1000000);
-	cap_close(c);
-	cap_open(c, dir, "snaplen.pcap", DLT_EN10MB, 96);
+	cb_put(c, &d, T0 + 1000000);
+	cb_close(c);
+	cb_open(c, dir, "snaplen.pcap", DLT_EN10MB, 96);
 	d.payload = 1448;
 	for (d.seq = 1000; d.seq < 1000 + 4 * 1448; d.seq += 1448)
-		cap_put(c, &d, T0 + d.seq * 1000LL);
-	cap_close(c);
-	cap_open(c, dir, "snaplen40.pcap", DLT_EN10MB, 40);
-	cap_put(c, &d, T0);
-	cap_close(c);
+		cb_put(c, &d, T0 + d.seq * 1000LL);
+	cb_close(c);
+	cb_open(c, dir, "snaplen40.pcap", DLT_EN10MB, 40);
+	cb_put(c, &d, T0);
+	cb_close(c);
 	free(c);
 }
 
@@ -361,27 +131,26 @@ write_untrusted(const char *dir)
 static void
 write_tcp_odd(const char *dir)
 {
-	struct cap *c = malloc(sizeof(*c));
-	struct spec d = tcp4(DLT_EN10MB, 0, 1448, 12), r;
+	struct cap *c = cb_new();
+	struct spec d = cb_tcp4(DLT_EN10MB, 0, 1448, 12), r;
 	static const unsigned order[] = { 0, 1, 2, 1, 3, 5, 6 };  /* 4 lost */
 	int64_t t = T0;
 	unsigned i;
 
-	assert_non_null(c);
-	cap_open(c, dir, "tcp_odd.pcap", DLT_EN10MB, 65535);
+	cb_open(c, dir, "tcp_odd.pcap", DLT_EN10MB, 65535);
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		d.seq = 5000 + order[i] * 1448;
-		cap_put(c, &d, t += 1000000);
+		cb_put(c, &d, t += 1000000);
 	}
 	d.sport = 40002, d.dport = 80;
-	r = ack_of(&d);
+	r = cb_ack_of(&d);
 	r.payload = 1000;
 	for (i = 0; i < 12; i++) {
 		d.seq = 1 + i * 1448, r.seq = 1 + i * 1000;
-		cap_put(c, &d, t += 1000000);
-		cap_put(c, &r, t += 1000000);
+		cb_put(c, &d, t += 1000000);
+		cb_put(c, &r, t += 1000000);
 	}
-	cap_close(c);
+	cb_close(c);
 	free(c);
 }
 
@@ -390,53 +159,36 @@ write_tcp_odd(const char *dir)
 static void
 write_small(const char *dir)
 {
-	struct cap *c = malloc(sizeof(*c));
+	struct cap *c = cb_new();
 	struct spec u = { .dlt = DLT_EN10MB, .proto = 17, .src = "192.168.1.1",
 	                  .dst = "192.168.1.2", .sport = 9, .dport = 9,
 	                  .payload = 4, .pad_to = 60 };
-	struct spec t = tcp4(DLT_RAW, 1, 1000, 0);
+	struct spec t = cb_tcp4(DLT_RAW, 1, 1000, 0);
 	int i;
 
-	assert_non_null(c);
-	cap_open(c, dir, "udp_small.pcap", DLT_EN10MB, 65535);
+	cb_open(c, dir, "udp_small.pcap", DLT_EN10MB, 65535);
 	for (i = 0; i < 10; i++)
-		cap_put(c, &u, T0 + i * FT_10M(84));
-	cap_close(c);
-	cap_open(c, dir, "sll_small.pcap", DLT_LINUX_SLL, 65535);
+		cb_put(c, &u, T0 + i * FT_10M(84));
+	cb_close(c);
+	cb_open(c, dir, "sll_small.pcap", DLT_LINUX_SLL, 65535);
 	u.dlt = DLT_LINUX_SLL, u.payload = 10, u.pad_to = 0;
 	for (i = 0; i < 10; i++)
-		cap_put(c, &u, T0 + i * FT_10M(84));
-	cap_close(c);
-	cap_open(c, dir, "raw_ipopts.pcap", DLT_RAW, 65535);
+		cb_put(c, &u, T0 + i * FT_10M(84));
+	cb_close(c);
+	cb_open(c, dir, "raw_ipopts.pcap", DLT_RAW, 65535);
 	t.ip_opts = 8;
 	for (i = 0; i < 4; i++, t.seq += 1000)
-		cap_put(c, &t, T0 + i * 1000000LL);
-	cap_close(c);
-	cap_open(c, dir, "null.pcap", DLT_NULL, 65535);
+		cb_put(c, &t, T0 + i * 1000000LL);
+	cb_close(c);
+	cb_open(c, dir, "null.pcap", DLT_NULL, 65535);
 	t.dlt = DLT_NULL, t.ip_opts = 0;
-	cap_put(c, &t, T0);
-	cap_close(c);
-	cap_open(c, dir, "loop6.pcap", DLT_LOOP, 65535);
+	cb_put(c, &t, T0);
+	cb_close(c);
+	cb_open(c, dir, "loop6.pcap", DLT_LOOP, 65535);
 	u.dlt = DLT_LOOP, u.v6 = 1, u.src = "2001:db8::1", u.dst = "2001:db8::2";
-	cap_put(c, &u, T0);
-	cap_close(c);
+	cb_put(c, &u, T0);
+	cb_close(c);
 	free(c);
-}
-
-/* A gput UDP end marker (gput(1), UDP end markers): magic, version, index,
- * two zero bytes, datagrams and bytes sent (big-endian), zeros to 32. */
-static void
-put_marker(uint8_t *b, const char *magic, uint8_t ver, uint8_t idx,
-           uint64_t dgrams, uint64_t bytes)
-{
-	memset(b, 0, 32);
-	memcpy(b, magic, 4);
-	b[4] = ver;
-	b[5] = idx;
-	put32(b + 8, (uint32_t)(dgrams >> 32));
-	put32(b + 12, (uint32_t)dgrams);
-	put32(b + 16, (uint32_t)(bytes >> 32));
-	put32(b + 20, (uint32_t)bytes);
 }
 
 /* A gput UDP run of 10 datagrams of 1000 bytes, back to back at 10 Mb/s,
@@ -449,7 +201,7 @@ put_marker(uint8_t *b, const char *magic, uint8_t ver, uint8_t idx,
 static void
 write_markers(const char *dir)
 {
-	struct cap *c = malloc(sizeof(*c));
+	struct cap *c = cb_new();
 	struct spec d = { .dlt = DLT_EN10MB, .proto = 17, .src = "10.0.0.1",
 	                  .dst = "10.0.0.2", .sport = 40003, .dport = 5038,
 	                  .payload = 1000 };
@@ -461,28 +213,27 @@ write_markers(const char *dir)
 	int64_t t;
 	unsigned i, k;
 
-	assert_non_null(c);
 	m.payload = x.payload = o.payload = 32;
 	m.head = mk, m.head_len = sizeof(mk);
-	put_marker(bad, "GPUX", 1, 1, 10, 10000);
+	cb_marker(bad, "GPUX", 1, 1, 10, 10000);
 	x.head = bad, x.head_len = sizeof(bad);
-	put_marker(cut, "GPUE", 1, 1, 10, 10000);
+	cb_marker(cut, "GPUE", 1, 1, 10, 10000);
 	o.head = cut, o.head_len = sizeof(cut), o.ip_opts = 4;
 	for (k = 0; k < 2; k++) {
-		cap_open(c, dir, names[k], DLT_EN10MB, snaplens[k]);
+		cb_open(c, dir, names[k], DLT_EN10MB, snaplens[k]);
 		t = T0;
 		for (i = 0; i < 10; i++) {
-			cap_put(c, &d, t += FT_10M(1066));
+			cb_put(c, &d, t += FT_10M(1066));
 			if (i == 4) {
-				cap_put(c, &x, t += FT_10M(98));
-				cap_put(c, &o, t += FT_10M(102));
+				cb_put(c, &x, t += FT_10M(98));
+				cb_put(c, &o, t += FT_10M(102));
 			}
 		}
 		for (i = 1; i <= 3; i++) {
-			put_marker(mk, "GPUE", 1, (uint8_t)i, 10, 10000);
-			cap_put(c, &m, t += 2000000);
+			cb_marker(mk, "GPUE", 1, (uint8_t)i, 10, 10000);
+			cb_put(c, &m, t += 2000000);
 		}
-		cap_close(c);
+		cb_close(c);
 	}
 	free(c);
 }
@@ -491,12 +242,11 @@ write_markers(const char *dir)
 static void
 write_bad(const char *dir)
 {
-	struct cap *c = malloc(sizeof(*c));
-	struct spec d = tcp4(DLT_EN10MB, 1, 100, 0);
+	struct cap *c = cb_new();
+	struct spec d = cb_tcp4(DLT_EN10MB, 1, 100, 0);
 	char path[512];
 	FILE *f;
 
-	assert_non_null(c);
 	snprintf(path, sizeof(path), "%s/bad_text.pcap", dir);
 	assert_non_null(f = fopen(path, "w"));
 	fputs("this is not a capture\n", f);
@@ -504,32 +254,32 @@ write_bad(const char *dir)
 	snprintf(path, sizeof(path), "%s/bad_empty.pcap", dir);
 	assert_non_null(f = fopen(path, "w"));
 	fclose(f);
-	cap_open(c, dir, "bad_nopackets.pcap", DLT_EN10MB, 65535);
-	cap_close(c);
-	cap_open(c, dir, "bad_linktype.pcap", DLT_IEEE802_11, 65535);
-	cap_close(c);
-	cap_open(c, dir, "bad_truncated.pcap", DLT_EN10MB, 65535);
-	cap_put(c, &d, T0);
-	cap_put(c, &d, T0 + 1000);
-	cap_close(c);
+	cb_open(c, dir, "bad_nopackets.pcap", DLT_EN10MB, 65535);
+	cb_close(c);
+	cb_open(c, dir, "bad_linktype.pcap", DLT_IEEE802_11, 65535);
+	cb_close(c);
+	cb_open(c, dir, "bad_truncated.pcap", DLT_EN10MB, 65535);
+	cb_put(c, &d, T0);
+	cb_put(c, &d, T0 + 1000);
+	cb_close(c);
 	snprintf(path, sizeof(path), "%s/bad_truncated.pcap", dir);
 	assert_int_equal(truncate(path, 24 + 2 * 16 + 154 + 50), 0);
 	d.bad_ihl = 1, d.payload = 0, d.bad_total = 40;
-	cap_open(c, dir, "bad_ihl.pcap", DLT_EN10MB, 65535);
-	cap_put(c, &d, T0);
-	cap_close(c);
+	cb_open(c, dir, "bad_ihl.pcap", DLT_EN10MB, 65535);
+	cb_put(c, &d, T0);
+	cb_close(c);
 	d.bad_ihl = 0, d.bad_total = 0, d.bad_doff = 1;
-	cap_open(c, dir, "bad_doff.pcap", DLT_EN10MB, 65535);
-	cap_put(c, &d, T0);
-	cap_close(c);
+	cb_open(c, dir, "bad_doff.pcap", DLT_EN10MB, 65535);
+	cb_put(c, &d, T0);
+	cb_close(c);
 	d.bad_doff = 0, d.bad_total = 1500;
-	cap_open(c, dir, "bad_iplen.pcap", DLT_EN10MB, 65535);
-	cap_put(c, &d, T0);
-	cap_close(c);
+	cb_open(c, dir, "bad_iplen.pcap", DLT_EN10MB, 65535);
+	cb_put(c, &d, T0);
+	cb_close(c);
 	d.cut_to = 10;
-	cap_open(c, dir, "bad_short.pcap", DLT_EN10MB, 65535);
-	cap_put(c, &d, T0);
-	cap_close(c);
+	cb_open(c, dir, "bad_short.pcap", DLT_EN10MB, 65535);
+	cb_put(c, &d, T0);
+	cb_close(c);
 	free(c);
 }
 
@@ -537,7 +287,7 @@ write_bad(const char *dir)
 static void
 write_captures(const char *dir)
 {
-	struct spec d = tcp4(DLT_EN10MB, 0, 1448, 12);
+	struct spec d = cb_tcp4(DLT_EN10MB, 0, 1448, 12);
 	struct spec u = { .dlt = DLT_EN10MB, .proto = 17, .src = "10.0.0.1",
 	                  .dst = "10.0.0.2", .sport = 40001, .dport = 5038,
 	                  .payload = 1472 };
@@ -763,7 +513,9 @@ test_untrusted(void **state)
 	assert_string_equal(s.warnings[0], "flow 1 (TCP 10.0.0.1:40002 -> "
 	                    "10.0.0.2:80) carries data in both directions (17376 "
 	                    "and 12000 payload bytes): the larger is reported as "
-	                    "data, the other as reverse traffic");
+	                    "data, the other as reverse traffic; for the other "
+	                    "direction's figures, add the filter 'src host "
+	                    "10.0.0.2 and src port 80'");
 	pscan_free(&s);
 }
 
@@ -808,7 +560,7 @@ test_marker_decode(void **state)
 		                  .head_len = sizeof(mk) };
 
 		print_message("%s\n", cases[i].what);
-		put_marker(mk, cases[i].magic, cases[i].ver, cases[i].idx, 10,
+		cb_marker(mk, cases[i].magic, cases[i].ver, cases[i].idx, 10,
 		           10000);
 		u.payload = cases[i].payload;
 		if (cases[i].v6)
@@ -818,7 +570,7 @@ test_marker_decode(void **state)
 			u.frag_bytes = 8 + cases[i].payload;
 		if (cases[i].tcp)
 			u.proto = 6;
-		n = build(buf, &u);
+		n = cb_build(buf, &u);
 		hdr = 14 + (u.v6 ? 40 : 20) + (u.proto == 6 ? 20 : 8);
 		assert_int_equal(pdec_frame(DLT_EN10MB, buf, cases[i].captured ?
 		                 (uint32_t)(hdr + cases[i].captured) :
