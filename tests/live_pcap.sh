@@ -90,14 +90,13 @@ check "gput-pcap: eta and goodput are numbers" eta_ok
 
 run_t 10 "$GPUT_PCAP" --json "$CAP"
 eq "gput-pcap --json: exit status" "$RC" 0
-if command -v python3 >/dev/null 2>&1; then
-	check "gput-pcap --json: valid JSON, same payload, warnings array" python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-f = d["flows"][int(sys.argv[3]) - 1]
-sys.exit(f["payload_bytes"] != int(sys.argv[2]) or not isinstance(d["warnings"], list))' "$OUT" "$BYTES" "$R"
+if command -v jq >/dev/null 2>&1; then
+	# jq -e: exit status 0 only when the expression is true
+	check "gput-pcap --json: valid JSON, same payload, warnings array" \
+	    jq -e --argjson n "$R" --argjson b "$BYTES" \
+	    '.flows[$n - 1].payload_bytes == $b and (.warnings | type) == "array"' "$OUT"
 else
-	skip "gput-pcap --json: JSON check (python3 is not installed)"
+	skip "gput-pcap --json: JSON check (jq is not installed: apt-get install jq)"
 fi
 
 # UDP: the sender follows its 200 datagrams with three 32-byte end markers;
