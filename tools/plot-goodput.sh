@@ -44,6 +44,8 @@ awk '!/^[ \t]*(#|$)/ { n++ } END { exit n == 0 }' "$data" ||
 	die "$data has no data lines"
 
 here=$(dirname "$0")
-gnuplot -e "datafile='$data'; outfile='$out'; link=$link; subtitle='$subtitle'" \
+# The labels are UTF-8 (eta, the middle dot): a UTF-8 locale, whatever the
+# caller's, or gnuplot warns that it cannot convert them.
+LC_ALL=C.UTF-8 gnuplot -e "datafile='$data'; outfile='$out'; link=$link; subtitle='$subtitle'" \
 	"$here/goodput.gp"
 echo "$PROG: wrote $out"
