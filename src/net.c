@@ -170,6 +170,11 @@ net_connect(const char *host, uint16_t port, int family, int timeout_ms,
 
 	snprintf(pstr, sizeof pstr, "%u", port);
 	rc = getaddrinfo(host, pstr, &hints, &res);
+	if (rc == EAI_ADDRFAMILY && family != 0) {    /* -4 or -6 ruled it out */
+		snprintf(err, errlen, "host %s has no IPv%d address (port %u)", host,
+		         family == AF_INET6 ? 6 : 4, port);
+		return -1;
+	}
 	if (rc != 0) {
 		snprintf(err, errlen, "unknown host %s (port %u): %s", host, port,
 		         gai_strerror(rc));

@@ -65,11 +65,11 @@ else
 	run_t 10 "$GPUT" -4 -p "$P" ::1
 	eq "-4 with an IPv6 host: exit 1" "$RC" 1
 	eq "-4 with an IPv6 host: message" "$(cat "$ERR")" \
-		"gput: unknown host ::1 (port $P): Address family for hostname not supported"
+		"gput: host ::1 has no IPv4 address (port $P)"
 fi
 run_t 10 "$GPUT" -6 -p "$P" 127.0.0.1
 eq "-6 with an IPv4 host: exit 1" "$RC" 1
 eq "-6 with an IPv4 host: message" "$(cat "$ERR")" \
-	"gput: unknown host 127.0.0.1 (port $P): Address family for hostname not supported"
+	"gput: host 127.0.0.1 has no IPv6 address (port $P)"
 check "daemon alive" kill -0 "$D_PID"
 t_done
