@@ -69,7 +69,7 @@ tests/ctlpeer: tests/ctlpeer.c src/libgput.a
 	$(CC) $(FINAL_CFLAGS) -o $@ $^ $(FINAL_LDFLAGS) -lm
 
 # Tests of gput-pcap share the capture builders of tests/capbuild.c.
-CAPBUILD_TESTS := tests/unit_pcapscan tests/unit_pcapedge
+CAPBUILD_TESTS := tests/unit_pcapscan tests/unit_pcapedge tests/unit_pcapgolden
 $(CAPBUILD_TESTS): tests/capbuild.o
 tests/capbuild.o: tests/capbuild.c | need-cmocka need-pcap
 	$(CC) $(FINAL_CFLAGS) $(CMOCKA_CFLAGS) $(PCAP_CFLAGS) -c -o $@ $<

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include <arpa/inet.h>
+#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -339,4 +340,29 @@ cb_close(struct cap *c)
 	}
 	pcap_dump_close(c->d);
 	pcap_close(c->p);
+}
+
+int
+cb_tmpdir(char *dir, size_t len, const char *name)
+{
+	const char *t = getenv("TMPDIR");
+
+	snprintf(dir, len, "%s/%s.XXXXXX", t ? t : "/tmp", name);
+	return mkdtemp(dir) == NULL ? -1 : 0;
+}
+
+static int
+rm_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)sb;
+	(void)type;
+	(void)ftw;
+	return remove(path);
+}
+
+int
+cb_rmdir(const char *dir)
+{
+	/* depth first, without following links out of the tree */
+	return nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }

@@ -91,4 +91,10 @@ void cb_close(struct cap *c);
 /* A fresh heap struct cap, asserted. */
 struct cap *cb_new(void);
 
+/* A new directory TMPDIR/name.XXXXXX (TMPDIR defaults to /tmp) into dir
+ * (len bytes) for a test's captures. Returns 0, or -1. */
+int cb_tmpdir(char *dir, size_t len, const char *name);
+/* Remove dir and everything below it. Returns 0, or -1. */
+int cb_rmdir(const char *dir);
+
 #endif

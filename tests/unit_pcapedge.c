@@ -29,19 +29,14 @@ static int
 setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "%s/unit_pcapedge.XXXXXX",
-	         getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	return mkdtemp(dir) == NULL ? -1 : 0;
+	return cb_tmpdir(dir, sizeof(dir), "unit_pcapedge");
 }
 
 static int
 teardown(void **state)
 {
-	char cmd[600];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return cb_rmdir(dir);
 }
 
 static void

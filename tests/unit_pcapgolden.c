@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "capbuild.h"
+
 #define CASES "tests/golden/cases"
 
 static char dir[256], root[4096];
@@ -42,9 +44,7 @@ setup(void **state)
 	(void)state;
 	if (getcwd(root, sizeof(root)) == NULL)
 		return -1;
-	snprintf(dir, sizeof(dir), "%s/unit_pcapgolden.XXXXXX",
-	         getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (mkdtemp(dir) == NULL)
+	if (cb_tmpdir(dir, sizeof(dir), "unit_pcapgolden") == -1)
 		return -1;
 	snprintf(cmd, sizeof(cmd), "tests/unit_pcapscan --captures '%s'", dir);
 	return access("tests/unit_pcapscan", X_OK) == 0 && system(cmd) == 0 ?
@@ -54,11 +54,8 @@ setup(void **state)
 static int
 teardown(void **state)
 {
-	char cmd[600];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return cb_rmdir(dir);
 }
 
 /* Run one case as tests/golden/regen.sh does; compare with NAME.out. */

@@ -321,9 +321,7 @@ static int
 setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "%s/unit_pcapscan.XXXXXX",
-	         getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (mkdtemp(dir) == NULL)
+	if (cb_tmpdir(dir, sizeof(dir), "unit_pcapscan") == -1)
 		return -1;
 	write_captures(dir);
 	return 0;
@@ -332,11 +330,8 @@ setup(void **state)
 static int
 teardown(void **state)
 {
-	char cmd[600];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return cb_rmdir(dir);
 }
 
 static void
