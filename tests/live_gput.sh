@@ -109,6 +109,17 @@ check "--link UDP: datagram line" grep -Eq \
 # 1000 / (1000 + 8 + 20 + 14 + 8 + 8 + 4 + 20) = 1000/1082 on any MTU above 1036
 check "--link UDP: eta with two tags and PPPoE" grep -q 'eta 0.9242, expected 924.2144 MBit/s$' "$OUT"
 
+# --- --predict from the command line: the model's worked numbers
+run_t 5 "$GPUT" --predict -u -l 1472 --link 10M
+eq "--predict UDP 1472: eta, expected" "$(tail -n 2 "$OUT" | tr '\n' ' ')" "eta 0.9571 expected 9.5709 MBit/s "
+# PPPoE: MTU 1492 by default, so 1472 + 8 + 20 no longer fits: 2 fragments
+run_t 5 "$GPUT" --predict --pppoe -u -l 1472 --link 10M
+eq "--predict --pppoe: title" "$(head -n 2 "$OUT" | tr '\n' ' ')" \
+	"UDP over IPv4, MTU 1492, Ethernet, PPPoE a 1472-byte message is 2 IP fragments; bytes per message: "
+eq "--predict --pppoe: eta, expected" "$(tail -n 2 "$OUT" | tr '\n' ' ')" "eta 0.9075 expected 9.0752 MBit/s "
+run_t 5 "$GPUT" --predict --vlan 2 -u -l 1472 --link 10M
+eq "--predict --vlan 2: eta" "$(tail -n 2 "$OUT" | head -n 1)" "eta 0.9521"
+
 # --- failures: partner not running, garbage, clients that vanish
 FREE=$(( (P + 1) % 65536 )); [ "$FREE" -lt 1024 ] && FREE=40000
 while "$GPUT" -V >/dev/null && (exec 3<>"/dev/tcp/127.0.0.1/$FREE") 2>/dev/null; do FREE=$((FREE + 1)); done
