@@ -49,7 +49,6 @@ xfer_marker_decode(const struct xfer_params *p, const uint8_t *buf, size_t n,
                    uint8_t *idx, uint64_t *dgrams)
 {
 	uint64_t v;
-
 	size_t i;
 
 	if (n != xfer_marker_len(p) || memcmp(buf, "GPUE", 4) != 0 || buf[4] != 1 ||
