@@ -366,3 +366,23 @@ cb_rmdir(const char *dir)
 	/* depth first, without following links out of the tree */
 	return nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
+
+void
+cb_check_dir(const struct pflow_dir *d, const struct cb_dwant *w)
+{
+	assert_int_equal(d->packets, w->packets);
+	assert_int_equal(d->data_packets, w->data_packets);
+	assert_int_equal(d->retrans_packets, w->retrans_packets);
+	assert_int_equal(d->fragments, w->fragments);
+	assert_int_equal(d->payload, w->payload);
+	assert_int_equal(d->retrans, w->retrans);
+	assert_int_equal(d->l4, w->l4);
+	assert_int_equal(d->l3, w->l3);
+	assert_int_equal(d->l2, w->l2);
+	assert_int_equal(d->pad, w->pad);
+	assert_int_equal(d->l1, w->l1);
+	assert_int_equal(d->wire, w->wire);
+	assert_int_equal(d->data_wire, w->data_wire);
+	assert_int_equal(d->payload + d->retrans + d->marker_bytes + d->l4 +
+	                 d->l3 + d->l2 + d->pad + d->l1, d->wire);
+}

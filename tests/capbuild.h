@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "pcapflow.h"
+
 #define T0     1700000000000000000LL  /* first timestamp, ns */
 #define FT_10M(wire) ((int64_t)(wire) * 800)  /* ns a frame takes on 10 Mb/s */
 
@@ -90,6 +92,15 @@ void cb_close(struct cap *c);
 
 /* A fresh heap struct cap, asserted. */
 struct cap *cb_new(void);
+
+/* Expected sums of one direction of a flow. */
+struct cb_dwant {
+	uint64_t packets, data_packets, retrans_packets, fragments;
+	uint64_t payload, retrans, l4, l3, l2, pad, l1, wire, data_wire;
+};
+
+/* Assert d's sums equal w's, and its layers add up to its wire bytes. */
+void cb_check_dir(const struct pflow_dir *d, const struct cb_dwant *w);
 
 /* A new directory TMPDIR/name.XXXXXX (TMPDIR defaults to /tmp) into dir
  * (len bytes) for a test's captures. Returns 0, or -1. */

@@ -91,3 +91,13 @@ wait_for_text() {
 	done
 	return 0
 }
+
+# need_ctlpeer: set CTLPEER to the scripted control-protocol peer, building
+# it when missing; a test that cannot have it fails and ends here.
+need_ctlpeer() {
+	CTLPEER=${CTLPEER:-tests/ctlpeer}
+	if [ ! -x "$CTLPEER" ] && ! make -s tests/ctlpeer >/dev/null; then
+		fail "tests/ctlpeer builds"
+		t_done
+	fi
+}

@@ -8,11 +8,7 @@
 # tests/ctlpeer plays a client or partner that stops wherever it is told.
 . "$(dirname "$0")/lib.sh"
 
-CTLPEER=${CTLPEER:-tests/ctlpeer}
-if [ ! -x "$CTLPEER" ] && ! make -s tests/ctlpeer >/dev/null; then
-	fail "tests/ctlpeer builds"
-	t_done
-fi
+need_ctlpeer
 
 # The one client that stays silent waits out the daemon's 10 s control
 # timeout; it runs meanwhile, against a daemon of its own.

@@ -5,11 +5,7 @@
 # the control connection's family. A host of the other family is refused.
 . "$(dirname "$0")/lib.sh"
 
-CTLPEER=${CTLPEER:-tests/ctlpeer}
-if [ ! -x "$CTLPEER" ] && ! make -s tests/ctlpeer >/dev/null; then
-	fail "tests/ctlpeer builds"
-	t_done
-fi
+need_ctlpeer
 
 start_daemon || { fail "daemon announces its port"; t_done; }
 P=$D_PORT

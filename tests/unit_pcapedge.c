@@ -64,32 +64,6 @@ scan_fails(const char *name, const char *want)
 	pscan_free(&s);
 }
 
-/* Expected sums of one direction; wire is checked against the layers. */
-struct dwant {
-	uint64_t packets, data_packets, retrans_packets, fragments;
-	uint64_t payload, retrans, l4, l3, l2, pad, l1, wire, data_wire;
-};
-
-static void
-check_dir(const struct pflow_dir *d, const struct dwant *w)
-{
-	assert_int_equal(d->packets, w->packets);
-	assert_int_equal(d->data_packets, w->data_packets);
-	assert_int_equal(d->retrans_packets, w->retrans_packets);
-	assert_int_equal(d->fragments, w->fragments);
-	assert_int_equal(d->payload, w->payload);
-	assert_int_equal(d->retrans, w->retrans);
-	assert_int_equal(d->l4, w->l4);
-	assert_int_equal(d->l3, w->l3);
-	assert_int_equal(d->l2, w->l2);
-	assert_int_equal(d->pad, w->pad);
-	assert_int_equal(d->l1, w->l1);
-	assert_int_equal(d->wire, w->wire);
-	assert_int_equal(d->data_wire, w->data_wire);
-	assert_int_equal(d->payload + d->retrans + d->marker_bytes + d->l4 +
-	                 d->l3 + d->l2 + d->pad + d->l1, d->wire);
-}
-
 static void
 assert_near(double got, double want)
 {
@@ -230,7 +204,7 @@ static void
 test_seq_wrap(void **state)
 {
 	static const unsigned order[] = { 0, 1, 2, 2, 3, 5 };
-	static const struct dwant w = {
+	static const struct cb_dwant w = {
 		7, 5, 1, 0, 5 * 1448, 1448, 7 * 20, 7 * 20, 7 * 18, 6, 7 * 20,
 		84 + 6 * 1526, 5 * 1526 };
 	struct spec d = cb_tcp4(DLT_EN10MB, 0xffffffffu - 3000, 0, 0);
@@ -251,7 +225,7 @@ test_seq_wrap(void **state)
 	free(c);
 	scan(&s, "seq_wrap.pcap");
 	assert_int_equal(s.nflows, 1);
-	check_dir(s.flows[0].data, &w);
+	cb_check_dir(s.flows[0].data, &w);
 	assert_int_equal(s.flows[0].missing, 1448);
 	assert_int_equal(s.nwarnings, 1);
 	assert_string_equal(s.warnings[0], "flow 1 (TCP 10.0.0.1:40000 -> "
@@ -270,7 +244,7 @@ static void
 test_port_reuse(void **state)
 {
 	static const uint32_t isn[] = { 1000, 500, 0x80000000u + 5000 };
-	static const struct dwant w = {
+	static const struct cb_dwant w = {
 		13, 9, 0, 0, 9000, 0, 13 * 20, 13 * 20, 13 * 18, 4 * 6, 13 * 20,
 		9 * 1078 + 4 * 84, 9 * 1078 };
 	struct spec d = cb_tcp4(DLT_EN10MB, 0, 0, 0);
@@ -296,7 +270,7 @@ test_port_reuse(void **state)
 	free(c);
 	scan(&s, "reuse.pcap");
 	assert_int_equal(s.nflows, 1);
-	check_dir(s.flows[0].data, &w);
+	cb_check_dir(s.flows[0].data, &w);
 	assert_int_equal(s.flows[0].missing, 0);
 	assert_int_equal(s.flows[0].data->connections, 3);
 	assert_int_equal(s.nwarnings, 1);
@@ -314,7 +288,7 @@ test_port_reuse(void **state)
 static void
 test_ipv6_ext(void **state)
 {
-	static const struct dwant w = {
+	static const struct cb_dwant w = {
 		4, 4, 0, 0, 4000, 0, 4 * 20, 4 * 64, 4 * 18, 0, 4 * 20,
 		4 * 1122, 4 * 1122 };
 	struct spec d = cb_tcp4(DLT_EN10MB, 0, 1000, 0);
@@ -335,7 +309,7 @@ test_ipv6_ext(void **state)
 	scan(&s, "ipv6_ext.pcap");
 	assert_int_equal(s.nflows, 1);
 	assert_int_equal(s.flows[0].f->ipv, 6);
-	check_dir(s.flows[0].data, &w);
+	cb_check_dir(s.flows[0].data, &w);
 	assert_near(s.flows[0].eta, 4000.0 / 4488);
 	assert_near(s.flows[0].goodput_bps, 8e6);
 	pscan_free(&s);
@@ -369,7 +343,7 @@ put_frag6(struct cap *c, uint16_t id, int part, int64_t ts)
 static void
 test_ipv6_frag(void **state)
 {
-	static const struct dwant w = {
+	static const struct cb_dwant w = {
 		3, 3, 0, 3, 3000, 0, 8, 56 + 48 + 48, 3 * 18, 0, 3 * 20,
 		1534 + 1534 + 206, 1534 + 1534 + 206 };
 	struct cap *c = cb_new();
@@ -389,7 +363,7 @@ test_ipv6_frag(void **state)
 	assert_int_equal(s.other, 0);
 	assert_int_equal(s.nflows, 1);
 	assert_int_equal(s.flows[0].sport, 40001);
-	check_dir(s.flows[0].data, &w);
+	cb_check_dir(s.flows[0].data, &w);
 	assert_int_equal(s.flows[0].data->first_payload, 120);
 	assert_near(s.flows[0].goodput_bps, (3000 - 120) * 8 / 0.002);
 	assert_int_equal(s.orphans.packets, 2);
@@ -421,7 +395,7 @@ test_ipv4_frag_train(void **state)
 		{ 4, 0, 1480, 1 }, { 4, 370, 100, 0 },
 		{ 5, 0, 1480, 1 }, { 5, 0, 1480, 1 }, { 5, 185, 1480, 0 },
 	};
-	static const struct dwant w = {
+	static const struct cb_dwant w = {
 		6, 6, 0, 6, 3 * 2952, 0, 3 * 8, 6 * 20, 6 * 18, 0, 6 * 20,
 		6 * 1538, 6 * 1538 };
 	struct spec u = { .dlt = DLT_EN10MB, .proto = 17, .src = "10.0.0.1",
@@ -442,7 +416,7 @@ test_ipv4_frag_train(void **state)
 	free(c);
 	scan(&s, "ipv4_frag.pcap");
 	assert_int_equal(s.nflows, 1);
-	check_dir(s.flows[0].data, &w);
+	cb_check_dir(s.flows[0].data, &w);
 	assert_int_equal(s.flows[0].data->first_ns, T0 + 1 * MS);
 	assert_int_equal(s.flows[0].data->first_payload, 1480);
 	assert_int_equal(s.flows[0].data->last_ns, T0 + 12 * MS);
