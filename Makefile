@@ -14,11 +14,15 @@ PCAP_CFLAGS   := $(shell $(PKG_CONFIG) --cflags libpcap 2>/dev/null)
 PCAP_LIBS     := $(shell $(PKG_CONFIG) --libs libpcap 2>/dev/null || echo -lpcap)
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+CRYPTO_CFLAGS := $(shell $(PKG_CONFIG) --cflags libcrypto 2>/dev/null)
+CRYPTO_LIBS   := $(shell $(PKG_CONFIG) --libs libcrypto 2>/dev/null || echo -lcrypto)
 FINAL_CFLAGS   = $(WARN) -D_GNU_SOURCE -Iinclude -MMD -MP $(CFLAGS)
 FINAL_LDFLAGS  = $(LDFLAGS)
 
 # Conventions: src/main.c and src/pcap_main.c hold the two main()s; every
-# other src/pcap*.c uses libpcap; the rest of src/ is plain C and POSIX.
+# other src/pcap*.c uses libpcap; src/auth.c uses OpenSSL's libcrypto (so
+# everything that links src/libgput.a links libcrypto too); the rest of src/
+# is plain C and POSIX.
 MAINS      := src/main.c src/pcap_main.c
 PCAP_SRCS  := $(filter-out $(MAINS),$(wildcard src/pcap*.c))
 CORE_SRCS  := $(filter-out $(MAINS) $(PCAP_SRCS),$(wildcard src/*.c))
@@ -30,7 +34,8 @@ TEST_TOOLS := tests/ctlpeer
 PROGS      := gput gput-pcap
 MANS       := man/gput.1 man/gput-pcap.1
 
-.PHONY: all check unit live lint demo bench clean install uninstall need-pcap need-cmocka
+.PHONY: all check unit live lint demo bench clean install uninstall need-pcap \
+        need-cmocka need-crypto
 
 all: $(PROGS)
 
@@ -39,6 +44,9 @@ need-pcap:
 
 need-cmocka:
 	@$(PKG_CONFIG) --exists cmocka || { echo "gput: cmocka not found: install the Debian package libcmocka-dev (or run tools/install-deps as root)" >&2; exit 1; }
+
+need-crypto:
+	@$(PKG_CONFIG) --exists libcrypto || { echo "gput: OpenSSL's libcrypto not found: install the Debian package libssl-dev (or run tools/install-deps as root)" >&2; exit 1; }
 
 src/libgput.a: $(CORE_OBJS)
 	$(AR) rcs $@ $^
@@ -51,22 +59,25 @@ src/%.o: src/%.c
 
 $(PCAP_OBJS) src/pcap_main.o: | need-pcap
 $(PCAP_OBJS) src/pcap_main.o: FINAL_CFLAGS += $(PCAP_CFLAGS)
+src/auth.o: | need-crypto
+src/auth.o: FINAL_CFLAGS += $(CRYPTO_CFLAGS)
 
-gput: src/main.o src/libgput.a
-	$(CC) $(FINAL_CFLAGS) -o $@ $^ $(FINAL_LDFLAGS) -lm
+gput: src/main.o src/libgput.a | need-crypto
+	$(CC) $(FINAL_CFLAGS) -o $@ $^ $(FINAL_LDFLAGS) $(CRYPTO_LIBS) -lm
 
-gput-pcap: src/pcap_main.o src/libgputpcap.a src/libgput.a | need-pcap
-	$(CC) $(FINAL_CFLAGS) -o $@ $^ $(FINAL_LDFLAGS) $(PCAP_LIBS) -lm
+gput-pcap: src/pcap_main.o src/libgputpcap.a src/libgput.a | need-pcap need-crypto
+	$(CC) $(FINAL_CFLAGS) -o $@ $^ $(FINAL_LDFLAGS) $(PCAP_LIBS) $(CRYPTO_LIBS) -lm
 
 # -MMD makes the headers prerequisites of the binary too: not for the linker
-tests/unit_%: tests/unit_%.c src/libgputpcap.a src/libgput.a | need-cmocka need-pcap
+tests/unit_%: tests/unit_%.c src/libgputpcap.a src/libgput.a | need-cmocka need-pcap \
+              need-crypto
 	$(CC) $(FINAL_CFLAGS) $(CMOCKA_CFLAGS) $(PCAP_CFLAGS) -o $@ \
 	    $(filter-out %.h,$^) \
-	    $(FINAL_LDFLAGS) $(CMOCKA_LIBS) $(PCAP_LIBS) -lm
+	    $(FINAL_LDFLAGS) $(CMOCKA_LIBS) $(PCAP_LIBS) $(CRYPTO_LIBS) -lm
 
 # A scripted control-protocol peer the live tests drive (not installed).
-tests/ctlpeer: tests/ctlpeer.c src/libgput.a
-	$(CC) $(FINAL_CFLAGS) -o $@ $^ $(FINAL_LDFLAGS) -lm
+tests/ctlpeer: tests/ctlpeer.c src/libgput.a | need-crypto
+	$(CC) $(FINAL_CFLAGS) -o $@ $^ $(FINAL_LDFLAGS) $(CRYPTO_LIBS) -lm
 
 # Tests of gput-pcap share the capture builders of tests/capbuild.c.
 CAPBUILD_TESTS := tests/unit_pcapscan tests/unit_pcapedge tests/unit_pcapgolden
