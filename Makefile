@@ -16,8 +16,8 @@ CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 CRYPTO_CFLAGS := $(shell $(PKG_CONFIG) --cflags libcrypto 2>/dev/null)
 CRYPTO_LIBS   := $(shell $(PKG_CONFIG) --libs libcrypto 2>/dev/null || echo -lcrypto)
-FINAL_CFLAGS   = $(WARN) -D_GNU_SOURCE -Iinclude -MMD -MP $(CFLAGS)
-FINAL_LDFLAGS  = $(LDFLAGS)
+FINAL_CFLAGS   = $(WARN) -pthread -D_GNU_SOURCE -Iinclude -MMD -MP $(CFLAGS)
+FINAL_LDFLAGS  = $(LDFLAGS) -pthread
 
 # Conventions: src/main.c and src/pcap_main.c hold the two main()s; every
 # other src/pcap*.c uses libpcap; src/auth.c uses OpenSSL's libcrypto (so

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "acl.h"
 #include "xfer.h"
 
 #define GPUT_VERSION      "1.0.0"
@@ -13,6 +14,19 @@
 #define GPUT_DEFAULT_LEN  4096
 /* nttcp's default -f format: one field per column of the table. */
 #define GPUT_DEFAULT_FORMAT "%9b%8.2rt%8.2ct%12.4rbr%12.4cbr%8c%10.2rcr%10.1ccr"
+
+/* What the partner (gput -i) allows a remote to ask for; see gput(1),
+ * SECURITY. 0 means no limit where the comment says so. */
+#define PARTNER_MAX_SESSIONS 4
+#define PARTNER_MAX_TIME_S   600
+#define PARTNER_MAX_BUFFER   (4u << 20)
+struct partner_limits {
+	unsigned max_sessions;  /* --max-sessions: tests at once */
+	unsigned max_time_s;    /* --max-time: seconds of transfer per test */
+	uint64_t max_bytes;     /* --max-bytes: per test (0: none) */
+	uint32_t max_buffer;    /* --max-buffer: -l, and so the -c pattern */
+	double   max_rate;      /* --max-rate: UDP sends, bit/s (0: none) */
+};
 
 enum gput_mode { MODE_CLIENT, MODE_DAEMON, MODE_PREDICT, MODE_HELP, MODE_VERSION };
 
@@ -44,6 +58,13 @@ struct config {
 	int      no_ts;       /* --no-timestamps (--predict) */
 	unsigned vlan_tags;   /* --vlan: 802.1Q tags per frame (--predict, --link) */
 	int      pppoe;       /* --pppoe: PPPoE framing (--predict, --link) */
+	const char *key_file; /* --key-file: the shared secret (both modes) */
+	/* gput -i only: */
+	struct partner_limits lim;
+	struct acl allow;     /* --allow */
+	const char *user;     /* --user (NULL: "nobody" when started as root) */
+	int      once;        /* --once: serve one test, then exit */
+	int      inetd;       /* --inetd: serve the connection on stdin */
 	char    *env_store[2];/* GPUT_LOC_OPT / GPUT_REM_OPT tokens (cli_free) */
 };
 

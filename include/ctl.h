@@ -8,49 +8,84 @@
 #include "xfer.h"
 
 /*
- * Control protocol, version 1 (see gput(1), CONTROL PROTOCOL).
+ * Control protocol, version 2 (see gput(1), CONTROL PROTOCOL).
  * Every message is an 8-byte header and a payload, all integers big-endian:
  *
  *   0  4  magic "GPUT"
- *   4  1  version (1)
+ *   4  1  version (2)
  *   5  1  type (CTL_*)
  *   6  2  payload length, at most CTL_MAX_PAYLOAD
  *
- * PARAMS (client -> partner, 48 bytes): the partner's half of the test.
+ * A session: the partner sends HELLO; the client answers PARAMS; the partner
+ * checks them against its limits and answers READY (or ERROR); the client
+ * opens the data path and proves it (TCP: the nonce is the first 16 bytes on
+ * the data connection; UDP: a proof datagram carrying the nonce, from the
+ * socket that will take part); the partner answers START, and only then does
+ * data flow. During the transfer the client may send STOP (^C). The partner
+ * ends with RESULT, or ERROR at any point.
+ *
+ * HELLO  (partner -> client, 40 bytes): 0 flags u32 (1: the partner requires
+ *   the shared secret), 4 zero u32, 8 challenge[32] (random, per session).
+ * PARAMS (client -> partner, 80 bytes): the partner's half of the test.
  *   0 proto u8, 1 role u8, 2 flags u8 (1 nodelay, 2 verify, 4 stream,
  *   8 verbose), 3 zero u8, 4 len u32, 8 count u64, 16 window u32,
  *   20 gap_us u32, 24 data_len u32, 28 seed u32, 32 data_bytes u64,
- *   40 udp_port u16 (client's UDP port; 0 for TCP), 42 zero u16,
- *   44 data_gap_us u32.
- * READY  (partner -> client, 4 bytes): 0 data port u16, 2 zero u16.
- * RESULT (partner -> client, 92 bytes): the gput_result fields in
- *   declaration order, eleven u64 then flags u32.
+ *   40 zero u32, 44 data_gap_us u32, 48 mac[32]: with a key,
+ *   HMAC-SHA256(key, "gput2 client" || challenge || bytes 0..47), else zero.
+ * READY  (partner -> client, 52 bytes): 0 data port u16, 2 zero u16,
+ *   4 nonce[16], 20 mac[32]: with a key, HMAC-SHA256(key, "gput2 partner" ||
+ *   challenge || PARAMS bytes 0..47 || READY bytes 0..19), else zero.
+ * START  (partner -> client, 0 bytes): the data path is proven; go.
+ * STOP   (client -> partner, 0 bytes): end the transfer now, send RESULT.
+ * RESULT (partner -> client, 100 bytes): the gput_result fields in
+ *   declaration order: eleven u64, flags u32, sndbuf u32, rcvbuf u32.
  * ERROR  (either way, 1..CTL_MAX_TEXT bytes): printable ASCII reason.
  */
 #define CTL_MAGIC        "GPUT"
-#define CTL_VERSION      1
+#define CTL_VERSION      2
 #define CTL_HDR_LEN      8
 #define CTL_MAX_PAYLOAD  256
 #define CTL_MAX_TEXT     200
-#define CTL_PARAMS_LEN   48
-#define CTL_READY_LEN    4
-#define CTL_RESULT_LEN   92
+#define CTL_HELLO_LEN    40
+#define CTL_PARAMS_LEN   80
+#define CTL_READY_LEN    52
+#define CTL_RESULT_LEN   100
+#define CTL_CHALLENGE_LEN 32
+#define CTL_MAC_LEN      32
+#define CTL_NONCE_LEN    16
+#define CTL_PARAMS_SIGNED 48   /* PARAMS bytes the MAC covers */
+#define CTL_READY_SIGNED  20   /* READY bytes the MAC covers */
+#define CTL_HELLO_KEY    0x01u /* HELLO flag: a shared secret is required */
 
 enum ctl_type {
 	CTL_PARAMS = 1,
 	CTL_READY  = 2,
 	CTL_RESULT = 3,
 	CTL_ERROR  = 4,
+	CTL_HELLO  = 5,
+	CTL_START  = 6,
+	CTL_STOP   = 7,
 };
+#define CTL_TYPE_MAX CTL_STOP
 
 struct ctl_msg {
 	uint8_t type;
-	struct xfer_params params;  /* CTL_PARAMS */
-	uint16_t udp_port;          /* CTL_PARAMS: client's UDP port */
-	uint16_t data_port;         /* CTL_READY */
-	struct gput_result result;  /* CTL_RESULT */
-	char text[CTL_MAX_TEXT + 1];/* CTL_ERROR, NUL-terminated */
+	uint32_t hello_flags;                  /* CTL_HELLO */
+	uint8_t challenge[CTL_CHALLENGE_LEN];  /* CTL_HELLO */
+	struct xfer_params params;             /* CTL_PARAMS */
+	uint8_t mac[CTL_MAC_LEN];              /* CTL_PARAMS, CTL_READY */
+	uint16_t data_port;                    /* CTL_READY */
+	uint8_t nonce[CTL_NONCE_LEN];          /* CTL_READY */
+	struct gput_result result;             /* CTL_RESULT */
+	char text[CTL_MAX_TEXT + 1];           /* CTL_ERROR, NUL-terminated */
 };
+
+/* The bytes a MAC covers: challenge || PARAMS bytes 0..47, and for READY
+ * also READY bytes 0..19, into out (at least CTL_CHALLENGE_LEN +
+ * CTL_PARAMS_SIGNED + CTL_READY_SIGNED bytes). ready may be NULL. Returns
+ * the number of bytes written. */
+size_t ctl_signed_bytes(const uint8_t *challenge, const struct ctl_msg *params,
+                        const struct ctl_msg *ready, uint8_t *out);
 
 /* Encode m into buf (at least CTL_HDR_LEN + CTL_MAX_PAYLOAD bytes).
  * Returns the message length. */
@@ -82,7 +117,13 @@ int ctl_recv(int fd, struct ctl_msg *m, int timeout_ms, char *err, size_t errlen
 int ctl_recv_type(int fd, uint8_t want, struct ctl_msg *m, int timeout_ms,
                   char *err, size_t errlen);
 
-/* "PARAMS", "READY", "RESULT", "ERROR", or "unknown". */
+/* ctl_recv_type with an absolute deadline on the monotonic clock (a whole
+ * handshake can share one deadline: a peer that dribbles bytes gains
+ * nothing). */
+int ctl_recv_until(int fd, uint8_t want, struct ctl_msg *m, mono_ns deadline,
+                   char *err, size_t errlen);
+
+/* "PARAMS", "READY", ..., or "unknown". */
 const char *ctl_type_name(uint8_t type);
 
 /* What the peer did while no message was due, seen without waiting and

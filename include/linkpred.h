@@ -26,6 +26,11 @@ int linkpred_from_socket(int fd, const struct xfer_params *p,
                          const struct config *c, struct link_conn *lc,
                          char *err, size_t errlen);
 
+/* What a TCP socket has sent so far (bytes, data segments), from TCP_INFO;
+ * 0 when the kernel does not say. The client reads it after the data
+ * connection's nonce, which is not part of the measured stream. */
+void linkpred_tcp_sent(int fd, uint64_t *bytes, uint64_t *segs);
+
 /* The model's configuration from --predict's options. */
 void linkpred_from_config(const struct config *c, struct ovh_conf *oc);
 

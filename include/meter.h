@@ -21,6 +21,8 @@ struct gput_result {
 	uint64_t unacked;       /* TCP sender: bytes sent but not acknowledged then */
 	uint64_t sock_drops;    /* UDP receiver: datagrams its socket dropped (SO_MEMINFO) */
 	uint32_t flags;         /* RES_* */
+	uint32_t sndbuf;        /* the data socket's buffers as the kernel set */
+	uint32_t rcvbuf;        /*   them (SO_SNDBUF/SO_RCVBUF; RES_BUFS) */
 };
 
 #define RES_MARKER   0x01u  /* UDP receiver: an end marker arrived */
@@ -28,7 +30,9 @@ struct gput_result {
 #define RES_VERIFIED 0x04u  /* -c: data was checked */
 #define RES_QUEUE    0x08u  /* TCP sender: unsent/unacked are valid */
 #define RES_DROPS    0x10u  /* UDP receiver: sock_drops is valid */
-#define RES_ALL      0x1fu
+#define RES_STOPPED  0x20u  /* stopped early on request: the counts are partial */
+#define RES_BUFS     0x40u  /* sndbuf and rcvbuf are valid */
+#define RES_ALL      0x7fu
 
 /* A measurement window: the clock and the process CPU time at its start. */
 struct meter {

@@ -33,6 +33,11 @@ int      net_accept_from(int lfd, const struct sockaddr_storage *peer,
  * stop early when watch is. Returns 1 (fd), 2 (watch) or 0 (timed out or
  * xfer_stop). */
 int      net_wait_readable(int fd, int watch, int timeout_ms);
+/* Read exactly n bytes from fd before deadline (monotonic ns); with watch
+ * >= 0 give up when watch is readable or hung up. Returns 0; -1 with err
+ * filled (timed out, interrupted, closed); or -2 when watch woke. */
+int      net_read_full(int fd, uint8_t *buf, size_t n, int watch,
+                       uint64_t deadline, char *err, size_t errlen);
 uint16_t net_port(const struct sockaddr_storage *sa);
 void     net_set_port(struct sockaddr_storage *sa, uint16_t port);
 /* Local port of a bound socket, 0 on failure. */
@@ -42,8 +47,23 @@ int      net_same_addr(const struct sockaddr_storage *a,
                        const struct sockaddr_storage *b);
 /* Receive and send timeouts (0 = none). Returns 0, or -1 with err. */
 int      net_set_timeouts(int fd, int rcv_ms, int snd_ms, char *err, size_t errlen);
-/* -w: socket buffers in bytes; -D: TCP_NODELAY. Return 0, or -1 with err. */
-int      net_set_window(int fd, uint32_t bytes, char *err, size_t errlen);
+/* -w: socket buffers in bytes; with force (the local side's own -w) pass the
+ * host's rmem_max/wmem_max when root may; a remote's request never does.
+ * Returns 0, or -1 with err. */
+int      net_set_window(int fd, uint32_t bytes, int force, char *err,
+                        size_t errlen);
+/* The buffer sizes the kernel really set (as SO_SNDBUF/SO_RCVBUF report
+ * them: twice the usable bytes on Linux); 0 when it does not say. */
+void     net_get_window(int fd, uint32_t *snd, uint32_t *rcv);
+/* Notice a peer that vanished without a word (no FIN, no RST): keepalive
+ * probes after NET_KEEPIDLE_S idle, NET_KEEPCNT of them NET_KEEPINTVL_S
+ * apart, and TCP_USER_TIMEOUT for data left unacknowledged: a dead peer is
+ * seen within 10 s. Returns 0, or -1 with err. */
+#define NET_KEEPIDLE_S      2
+#define NET_KEEPINTVL_S     1
+#define NET_KEEPCNT         4
+#define NET_USER_TIMEOUT_MS 8000
+int      net_set_keepalive(int fd, char *err, size_t errlen);
 int      net_set_nodelay(int fd, char *err, size_t errlen);
 
 #endif

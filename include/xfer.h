@@ -81,6 +81,30 @@ size_t   xfer_marker_encode(const struct xfer_params *p, uint8_t *buf, uint8_t i
 /* Is buf[0..n) a valid marker for p's stream? Stores what it says. */
 int      xfer_marker_decode(const struct xfer_params *p, const uint8_t *buf,
                             size_t n, uint8_t *idx, uint64_t *dgrams);
+/*
+ * The UDP proof datagram: the client sends it from its data socket to the
+ * partner's, so that the partner learns an address that really listens
+ * (and sends nothing before it has one):
+ *   0 "GPUH", 4 version u8 (2), 5 zero u8 x3, 8 nonce[16], then zero padding.
+ * Its length (PROOF_BASE_LEN and up) differs from every data datagram's and
+ * from a marker's, so a late copy can never be counted as data.
+ */
+#define PROOF_BASE_LEN  40u
+#define PROOF_MAX_LEN   42u
+#define PROOF_NONCE_LEN 16u
+
+uint32_t xfer_proof_len(const struct xfer_params *p);
+/* Build the proof in buf (at least PROOF_MAX_LEN bytes); returns its length. */
+size_t   xfer_proof_encode(const struct xfer_params *p,
+                           const uint8_t nonce[PROOF_NONCE_LEN], uint8_t *buf);
+/* Is buf[0..n) the proof for p's stream with this nonce? */
+int      xfer_proof_check(const struct xfer_params *p,
+                          const uint8_t nonce[PROOF_NONCE_LEN],
+                          const uint8_t *buf, size_t n);
+/* Discard every datagram queued on fd without waiting: what arrived before
+ * the socket was connected came from anyone. Returns how many. */
+uint64_t xfer_udp_drain(int fd);
+
 /* Make a new UDP socket ready to receive: ask for kernel arrival timestamps.
  * Call it before the sender may start: a datagram queued before this is
  * stamped only when it is read. Returns 0, or -1 with err filled. */
@@ -88,8 +112,22 @@ int      xfer_udp_prepare(int fd, char *err, size_t errlen);
 /* The UDP receiver's idle timeout once data has started, in ms. */
 int      xfer_udp_idle_ms(const struct xfer_params *p);
 
-/* Set by a signal handler; the data loops stop when it becomes non-zero. */
-extern volatile int xfer_stop;
+/*
+ * The stop request. A signal handler or another thread (the control watcher,
+ * see watch.h) calls xfer_request_stop(); the data loops read xfer_stop once
+ * per call, and every wait polls xfer_stop_fd() too, so a request that comes
+ * just before a wait begins is never missed (a self-pipe: no lost wake-up).
+ */
+extern _Atomic int xfer_stop;
+/* Create the self-pipe. Returns 0, or -1 with err filled. */
+int  xfer_stop_init(char *err, size_t errlen);
+/* Set xfer_stop and make xfer_stop_fd() readable. Async-signal-safe. */
+void xfer_request_stop(void);
+/* Forget a stop request that has been handled (the client, after ^C, still
+ * collects the partner's partial results). */
+void xfer_stop_clear(void);
+/* Readable once a stop was requested; -1 before xfer_stop_init(). */
+int  xfer_stop_fd(void);
 
 /*
  * The data paths. Each returns 0 with r filled, or -1 with err filled

@@ -10,7 +10,11 @@
 #include "units.h"
 
 enum { OPT_LINK = 256, OPT_PREDICT, OPT_MTU, OPT_NOTS, OPT_VLAN, OPT_PPPOE,
+       OPT_KEY_FILE, OPT_MAX_SESSIONS, OPT_MAX_TIME, OPT_MAX_BYTES,
+       OPT_MAX_BUFFER, OPT_MAX_RATE, OPT_ALLOW, OPT_USER, OPT_ONCE, OPT_INETD,
        OPT_MAX };
+/* Options of gput -i alone. */
+#define IS_PARTNER_OPT(o) ((o) >= OPT_MAX_SESSIONS && (o) <= OPT_INETD)
 
 #define SHORTOPTS "+:46cDf:g:hil:n:p:rsS:tTuvVw:x:"
 
@@ -42,6 +46,16 @@ static const struct option longopts[] = {
 	{ "no-timestamps", no_argument,  NULL, OPT_NOTS },
 	{ "vlan",     required_argument, NULL, OPT_VLAN },
 	{ "pppoe",    no_argument,       NULL, OPT_PPPOE },
+	{ "key-file", required_argument, NULL, OPT_KEY_FILE },
+	{ "max-sessions", required_argument, NULL, OPT_MAX_SESSIONS },
+	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
+	{ "max-bytes", required_argument, NULL, OPT_MAX_BYTES },
+	{ "max-buffer", required_argument, NULL, OPT_MAX_BUFFER },
+	{ "max-rate", required_argument, NULL, OPT_MAX_RATE },
+	{ "allow",    required_argument, NULL, OPT_ALLOW },
+	{ "user",     required_argument, NULL, OPT_USER },
+	{ "once",     no_argument,       NULL, OPT_ONCE },
+	{ "inetd",    no_argument,       NULL, OPT_INETD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -55,9 +69,11 @@ void
 cli_usage(FILE *f)
 {
 	fputs("usage: gput [-46cDrsTtuv] [-f format] [-g gap] [-l length] [-n count]\n"
-	      "            [-p port] [-S seed] [-w kbytes] [-x bytes] [--link rate]\n"
-	      "            [--pppoe] [--vlan tags] partner [remote options]\n"
-	      "       gput -i [-v] [-p port]\n"
+	      "            [-p port] [-S seed] [-w kbytes] [-x bytes] [--key-file file]\n"
+	      "            [--link rate] [--pppoe] [--vlan tags] partner [remote options]\n"
+	      "       gput -i [-v] [-p port] [--allow cidr] [--inetd] [--key-file file]\n"
+	      "            [--max-buffer size] [--max-bytes size] [--max-rate rate]\n"
+	      "            [--max-sessions n] [--max-time s] [--once] [--user name]\n"
 	      "       gput --predict [-46Du] [-l length] [--link rate] [--mtu mtu]\n"
 	      "            [--no-timestamps] [--pppoe] [--vlan tags]\n"
 	      "       gput -h | -V\n", f);
@@ -151,6 +167,60 @@ parse_side_opt(struct parse_state *ps, int o, const char *arg)
 	return 1;                               /* not a per-side option */
 }
 
+/* The partner's own options (gput -i). */
+static int
+parse_partner_opt(struct parse_state *ps, int o, const char *arg)
+{
+	struct config *c = ps->c;
+	struct partner_limits *l = &c->lim;
+	char why[160];
+	uint64_t v;
+
+	switch (o) {
+	case OPT_ONCE: c->once = 1; return 0;
+	case OPT_INETD: c->inetd = 1; return 0;
+	case OPT_USER:
+		if (*arg == '\0')
+			return bad_value(ps, o, "empty user name");
+		c->user = arg;
+		return 0;
+	case OPT_ALLOW:
+		if (acl_add(&c->allow, arg, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		return 0;
+	case OPT_MAX_SESSIONS:
+		if (units_parse_int(arg, 1, 1024, &v, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		l->max_sessions = (unsigned)v;
+		return 0;
+	case OPT_MAX_TIME:
+		if (units_parse_int(arg, 1, 86400, &v, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		l->max_time_s = (unsigned)v;
+		return 0;
+	case OPT_MAX_BYTES:
+		if (units_parse_size(arg, 0, 1ULL << 62, &v, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		l->max_bytes = v;
+		return 0;
+	case OPT_MAX_BUFFER:
+		if (units_parse_size(arg, 1, XFER_TCP_MAX, &v, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		l->max_buffer = (uint32_t)v;
+		return 0;
+	case OPT_MAX_RATE:
+		if (strcmp(arg, "0") == 0) {
+			l->max_rate = 0;
+			return 0;
+		}
+		if (units_parse_rate(arg, 1e3, 1e13, &l->max_rate, why,
+		    sizeof why) == -1)
+			return bad_value(ps, o, why);
+		return 0;
+	}
+	return bad_value(ps, o, "unknown option");
+}
+
 static int
 parse_global_opt(struct parse_state *ps, int o, const char *arg)
 {
@@ -193,8 +263,9 @@ parse_global_opt(struct parse_state *ps, int o, const char *arg)
 		    sizeof why) == -1)
 			return bad_value(ps, o, why);
 		return 0;
+	case OPT_KEY_FILE: c->key_file = arg; return 0;
 	}
-	return bad_value(ps, o, "unknown option");
+	return parse_partner_opt(ps, o, arg);
 }
 
 /* Parse argv[0..argc) (argv[0] is a placeholder). Returns the index of the
@@ -324,6 +395,14 @@ check_mode(const struct config *c, const unsigned char *seen, char *err,
 	char nm[32];
 	int o;
 
+	for (o = OPT_MAX_SESSIONS; o < OPT_MAX && c->mode != MODE_DAEMON; o++) {
+		if (seen[o] && IS_PARTNER_OPT(o) && c->mode != MODE_HELP &&
+		    c->mode != MODE_VERSION) {
+			snprintf(err, errlen, "%s only applies to the partner (-i)",
+			         opt_name(o, nm, sizeof nm));
+			return -1;
+		}
+	}
 	if (c->mode == MODE_CLIENT) {
 		if (seen[OPT_MTU] || seen[OPT_NOTS]) {
 			snprintf(err, errlen, "%s only applies to --predict",
@@ -345,6 +424,9 @@ check_mode(const struct config *c, const unsigned char *seen, char *err,
 			continue;
 		if (c->mode == MODE_PREDICT && (o == OPT_MTU || o == OPT_NOTS ||
 		    o == OPT_LINK || o == OPT_VLAN || o == OPT_PPPOE))
+			continue;
+		if (c->mode == MODE_DAEMON && (IS_PARTNER_OPT(o) ||
+		    o == OPT_KEY_FILE))
 			continue;
 		if (o < 256 && strchr(ok, o) != NULL)
 			continue;
@@ -393,6 +475,9 @@ cli_parse(int argc, char **argv, const char *loc_env, const char *rem_env,
 	memset(c, 0, sizeof *c);
 	c->mode = MODE_CLIENT;
 	c->port = GPUT_DEFAULT_PORT;
+	c->lim.max_sessions = PARTNER_MAX_SESSIONS;
+	c->lim.max_time_s = PARTNER_MAX_TIME_S;
+	c->lim.max_buffer = PARTNER_MAX_BUFFER;
 	c->mtu = 1500;
 	side_defaults(&c->loc);
 	err[0] = '\0';
@@ -430,6 +515,11 @@ cli_parse(int argc, char **argv, const char *loc_env, const char *rem_env,
 	}
 	if (check_mode(c, seen, err, errlen) == -1)
 		return -1;
+	if (c->mode == MODE_DAEMON && c->inetd && (c->once || c->port_set)) {
+		snprintf(err, errlen, "--inetd serves the connection on standard "
+		         "input: %s has no meaning with it", c->once ? "--once" : "-p");
+		return -1;
+	}
 	if (c->mode == MODE_PREDICT && c->pppoe && !c->mtu_set)
 		c->mtu = 1492;              /* 1500 less the 8 bytes of PPPoE */
 	if (c->mode == MODE_PREDICT && c->proto == PROTO_UDP &&

@@ -94,9 +94,19 @@ encode_params(const struct ctl_msg *m, uint8_t *p)
 	put_u32(p, 24, x->data_len);
 	put_u32(p, 28, x->seed);
 	put_u64(p, 32, x->data_bytes);
-	put_u16(p, 40, m->udp_port);
 	put_u32(p, 44, x->data_gap_us);
+	memcpy(p + CTL_PARAMS_SIGNED, m->mac, CTL_MAC_LEN);
 	return CTL_PARAMS_LEN;
+}
+
+static size_t
+encode_ready(const struct ctl_msg *m, uint8_t *p)
+{
+	put_u16(p, 0, m->data_port);
+	put_u16(p, 2, 0);
+	memcpy(p + 4, m->nonce, CTL_NONCE_LEN);
+	memcpy(p + CTL_READY_SIGNED, m->mac, CTL_MAC_LEN);
+	return CTL_READY_LEN;
 }
 
 static size_t
@@ -110,6 +120,8 @@ encode_result(const struct gput_result *r, uint8_t *p)
 	for (i = 0; i < sizeof v / sizeof v[0]; i++)
 		put_u64(p, 8 * i, v[i]);
 	put_u32(p, 88, r->flags);
+	put_u32(p, 92, r->sndbuf);
+	put_u32(p, 96, r->rcvbuf);
 	return CTL_RESULT_LEN;
 }
 
@@ -120,13 +132,17 @@ ctl_encode(const struct ctl_msg *m, uint8_t *buf)
 	size_t n = 0;
 
 	switch (m->type) {
+	case CTL_HELLO:
+		put_u32(p, 0, m->hello_flags);
+		put_u32(p, 4, 0);
+		memcpy(p + 8, m->challenge, CTL_CHALLENGE_LEN);
+		n = CTL_HELLO_LEN;
+		break;
 	case CTL_PARAMS:
 		n = encode_params(m, p);
 		break;
 	case CTL_READY:
-		put_u16(p, 0, m->data_port);
-		put_u16(p, 2, 0);
-		n = CTL_READY_LEN;
+		n = encode_ready(m, p);
 		break;
 	case CTL_RESULT:
 		n = encode_result(&m->result, p);
@@ -135,12 +151,32 @@ ctl_encode(const struct ctl_msg *m, uint8_t *buf)
 		n = strnlen(m->text, CTL_MAX_TEXT);
 		memcpy(p, m->text, n);
 		break;
-	}
+	}                                       /* START, STOP: no payload */
 	memcpy(buf, CTL_MAGIC, 4);
 	put_u8(buf, 4, CTL_VERSION);
 	put_u8(buf, 5, m->type);
 	put_u16(buf, 6, (uint16_t)n);
 	return CTL_HDR_LEN + n;
+}
+
+size_t
+ctl_signed_bytes(const uint8_t *challenge, const struct ctl_msg *params,
+                 const struct ctl_msg *ready, uint8_t *out)
+{
+	uint8_t p[CTL_PARAMS_LEN], r[CTL_READY_LEN];
+	size_t n = 0;
+
+	memcpy(out, challenge, CTL_CHALLENGE_LEN);
+	n += CTL_CHALLENGE_LEN;
+	encode_params(params, p);
+	memcpy(out + n, p, CTL_PARAMS_SIGNED);
+	n += CTL_PARAMS_SIGNED;
+	if (ready != NULL) {
+		encode_ready(ready, r);
+		memcpy(out + n, r, CTL_READY_SIGNED);
+		n += CTL_READY_SIGNED;
+	}
+	return n;
 }
 
 int
@@ -160,7 +196,7 @@ ctl_decode_header(const uint8_t *hdr, uint8_t *type, uint16_t *plen,
 		         "(this gput speaks %u)", ver, CTL_VERSION);
 		return -1;
 	}
-	if (t < CTL_PARAMS || t > CTL_ERROR) {
+	if (t < CTL_PARAMS || t > CTL_TYPE_MAX) {
 		snprintf(err, errlen, "unknown control message type %u", t);
 		return -1;
 	}
@@ -174,9 +210,10 @@ ctl_decode_header(const uint8_t *hdr, uint8_t *type, uint16_t *plen,
 	return 0;
 }
 
-/* Range checks shared by every PARAMS a partner accepts. */
+/* Range checks shared by every PARAMS a partner accepts. The partner's own
+ * limits (--max-*) are checked by the partner on top of these. */
 static const char *
-params_invalid(const struct xfer_params *x, uint16_t udp_port)
+params_invalid(const struct xfer_params *x)
 {
 	uint32_t maxlen = x->proto == PROTO_UDP ? XFER_UDP_MAX : XFER_TCP_MAX;
 
@@ -196,8 +233,6 @@ params_invalid(const struct xfer_params *x, uint16_t udp_port)
 		return "socket buffer size out of range";
 	if (x->gap_us > 10000000u || x->data_gap_us > 10000000u)
 		return "gap out of range";
-	if ((x->proto == PROTO_UDP) != (udp_port != 0))
-		return "UDP port missing or given for TCP";
 	return NULL;
 }
 
@@ -222,12 +257,13 @@ decode_params(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 	x->data_len = get_u32(r, 24);
 	x->seed = get_u32(r, 28);
 	x->data_bytes = get_u64(r, 32);
-	m->udp_port = get_u16(r, 40);
 	x->data_gap_us = get_u32(r, 44);
-	if ((flags & ~0x0fu) != 0 || get_u8(r, 3) != 0 || get_u16(r, 42) != 0)
+	if (rd_ok(r, CTL_PARAMS_SIGNED, CTL_MAC_LEN))
+		memcpy(m->mac, r->b + CTL_PARAMS_SIGNED, CTL_MAC_LEN);
+	if ((flags & ~0x0fu) != 0 || get_u8(r, 3) != 0 || get_u32(r, 40) != 0)
 		why = "reserved bits set";
 	else
-		why = params_invalid(x, m->udp_port);
+		why = params_invalid(x);
 	if (why != NULL) {
 		snprintf(err, errlen, "bad PARAMS message: %s", why);
 		return -1;
@@ -246,6 +282,8 @@ decode_result(struct rd *r, struct gput_result *res, char *err, size_t errlen)
 	for (i = 0; i < sizeof v / sizeof v[0]; i++)
 		*v[i] = get_u64(r, 8 * i);
 	res->flags = get_u32(r, 88);
+	res->sndbuf = get_u32(r, 92);
+	res->rcvbuf = get_u32(r, 96);
 	if ((res->flags & ~RES_ALL) != 0) {
 		snprintf(err, errlen, "bad RESULT message: reserved bits set");
 		return -1;
@@ -273,16 +311,46 @@ decode_text(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 	return 0;
 }
 
+/* HELLO: flags known to this version, reserved zero. */
+static int
+decode_hello(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
+{
+	m->hello_flags = get_u32(r, 0);
+	if ((m->hello_flags & ~CTL_HELLO_KEY) != 0 || get_u32(r, 4) != 0) {
+		snprintf(err, errlen, "bad HELLO message: reserved bits set");
+		return -1;
+	}
+	if (rd_ok(r, 8, CTL_CHALLENGE_LEN))
+		memcpy(m->challenge, r->b + 8, CTL_CHALLENGE_LEN);
+	return 0;
+}
+
+static int
+decode_ready(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
+{
+	m->data_port = get_u16(r, 0);
+	if (m->data_port == 0 || get_u16(r, 2) != 0) {
+		snprintf(err, errlen, "bad READY message: port 0 or reserved bits set");
+		return -1;
+	}
+	if (rd_ok(r, 4, CTL_NONCE_LEN + CTL_MAC_LEN)) {
+		memcpy(m->nonce, r->b + 4, CTL_NONCE_LEN);
+		memcpy(m->mac, r->b + CTL_READY_SIGNED, CTL_MAC_LEN);
+	}
+	return 0;
+}
+
 int
 ctl_decode_payload(uint8_t type, const uint8_t *p, size_t plen,
                    struct ctl_msg *m, char *err, size_t errlen)
 {
 	static const size_t want[] = { [CTL_PARAMS] = CTL_PARAMS_LEN,
-	    [CTL_READY] = CTL_READY_LEN, [CTL_RESULT] = CTL_RESULT_LEN };
+	    [CTL_READY] = CTL_READY_LEN, [CTL_RESULT] = CTL_RESULT_LEN,
+	    [CTL_HELLO] = CTL_HELLO_LEN, [CTL_START] = 0, [CTL_STOP] = 0 };
 	struct rd r = { p, plen, 0 };
 	int rc = 0;
 
-	if (type < CTL_PARAMS || type > CTL_ERROR) {
+	if (type < CTL_PARAMS || type > CTL_TYPE_MAX) {
 		snprintf(err, errlen, "unknown control message type %u", type);
 		return -1;
 	}
@@ -293,15 +361,14 @@ ctl_decode_payload(uint8_t type, const uint8_t *p, size_t plen,
 	}
 	m->type = type;
 	switch (type) {
+	case CTL_HELLO:
+		rc = decode_hello(&r, m, err, errlen);
+		break;
 	case CTL_PARAMS:
 		rc = decode_params(&r, m, err, errlen);
 		break;
 	case CTL_READY:
-		m->data_port = get_u16(&r, 0);
-		if (m->data_port == 0 || get_u16(&r, 2) != 0) {
-			snprintf(err, errlen, "bad READY message: port 0 or reserved bits set");
-			rc = -1;
-		}
+		rc = decode_ready(&r, m, err, errlen);
 		break;
 	case CTL_RESULT:
 		rc = decode_result(&r, &m->result, err, errlen);
@@ -309,7 +376,7 @@ ctl_decode_payload(uint8_t type, const uint8_t *p, size_t plen,
 	case CTL_ERROR:
 		rc = decode_text(&r, m, err, errlen);
 		break;
-	}
+	}                                       /* START, STOP: nothing more */
 	if (rc == 0 && r.bad) {          /* cannot happen after the length check */
 		snprintf(err, errlen, "truncated control message");
 		rc = -1;
@@ -360,7 +427,7 @@ read_full(int fd, uint8_t *buf, size_t n, mono_ns deadline, const char *what,
 
 	while (done < n) {
 		mono_ns now = mono_now();
-		struct pollfd pfd = { fd, POLLIN, 0 };
+		struct pollfd pfd[2] = { { fd, POLLIN, 0 }, { xfer_stop_fd(), POLLIN, 0 } };
 		ssize_t got;
 		int pr;
 
@@ -369,10 +436,10 @@ read_full(int fd, uint8_t *buf, size_t n, mono_ns deadline, const char *what,
 			         "interrupted" : "timed out", what);
 			return -1;
 		}
-		pr = poll(&pfd, 1, (int)((deadline - now + 999999) / 1000000));
+		pr = poll(pfd, 2, (int)((deadline - now + 999999) / 1000000));
 		if (pr == -1 && errno == EINTR)
 			continue;
-		if (pr <= 0)
+		if (pr <= 0 || pfd[0].revents == 0)
 			continue;               /* timeout: the loop re-checks the deadline */
 		got = recv(fd, buf + done, n - done, 0);
 		if (got == -1 && (errno == EINTR || errno == EAGAIN))
@@ -391,19 +458,19 @@ const char *
 ctl_type_name(uint8_t type)
 {
 	static const char *const names[] = { [CTL_PARAMS] = "PARAMS",
-	    [CTL_READY] = "READY", [CTL_RESULT] = "RESULT", [CTL_ERROR] = "ERROR" };
+	    [CTL_READY] = "READY", [CTL_RESULT] = "RESULT", [CTL_ERROR] = "ERROR",
+	    [CTL_HELLO] = "HELLO", [CTL_START] = "START", [CTL_STOP] = "STOP" };
 
-	return type >= CTL_PARAMS && type <= CTL_ERROR ? names[type] : "unknown";
+	return type >= CTL_PARAMS && type <= CTL_TYPE_MAX ? names[type] : "unknown";
 }
 
 /* ctl_recv with the waits named after what is awaited: "a control message",
  * or with want != 0 "a READY message". */
 static int
-recv_msg(int fd, struct ctl_msg *m, uint8_t want, int timeout_ms, char *err,
+recv_msg(int fd, struct ctl_msg *m, uint8_t want, mono_ns deadline, char *err,
          size_t errlen)
 {
 	uint8_t hdr[CTL_HDR_LEN], payload[CTL_MAX_PAYLOAD];
-	mono_ns deadline = mono_now() + (mono_ns)timeout_ms * 1000000u;
 	char what[64];
 	uint16_t plen;
 	uint8_t type;
@@ -428,18 +495,24 @@ recv_msg(int fd, struct ctl_msg *m, uint8_t want, int timeout_ms, char *err,
 	return ctl_decode_payload(type, payload, plen, m, err, errlen);
 }
 
-int
-ctl_recv(int fd, struct ctl_msg *m, int timeout_ms, char *err, size_t errlen)
+static mono_ns
+deadline_in(int timeout_ms)
 {
-	return recv_msg(fd, m, 0, timeout_ms, err, errlen);
+	return mono_now() + (mono_ns)timeout_ms * 1000000u;
 }
 
 int
-ctl_recv_type(int fd, uint8_t want, struct ctl_msg *m, int timeout_ms,
-              char *err, size_t errlen)
+ctl_recv(int fd, struct ctl_msg *m, int timeout_ms, char *err, size_t errlen)
+{
+	return recv_msg(fd, m, 0, deadline_in(timeout_ms), err, errlen);
+}
+
+int
+ctl_recv_until(int fd, uint8_t want, struct ctl_msg *m, mono_ns deadline,
+               char *err, size_t errlen)
 {
 	m->type = 0;
-	if (recv_msg(fd, m, want, timeout_ms, err, errlen) == -1) {
+	if (recv_msg(fd, m, want, deadline, err, errlen) == -1) {
 		m->type = 0;                    /* nothing whole arrived */
 		return -1;
 	}
@@ -452,6 +525,13 @@ ctl_recv_type(int fd, uint8_t want, struct ctl_msg *m, int timeout_ms,
 		snprintf(err, errlen, "unexpected %s message (expected %s)",
 		         ctl_type_name(m->type), ctl_type_name(want));
 	return -1;
+}
+
+int
+ctl_recv_type(int fd, uint8_t want, struct ctl_msg *m, int timeout_ms,
+              char *err, size_t errlen)
+{
+	return ctl_recv_until(fd, want, m, deadline_in(timeout_ms), err, errlen);
 }
 
 enum ctl_peer

@@ -1,238 +1,128 @@
-/* daemon.c: gput -i, the partner side. */
+/* daemon.c: gput -i: the listener, its limits and its privileges. */
 #include "daemon.h"
 
 #include <errno.h>
+#include <grp.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "ctl.h"
 #include "net.h"
+#include "plog.h"
+#include "session.h"
 
-/* Everything one client's session knows. */
-struct session {
-	int ctl, data, verbose;
-	struct sockaddr_storage local, peer;
-	char who[NET_ADDRSTRLEN + 16];  /* "ADDR port N", for log lines */
+/* systemd socket activation: the first passed descriptor (sd_listen_fds(3)). */
+#define LISTEN_FDS_START 3
+
+static volatile sig_atomic_t child_exited;
+
+static void
+on_sigchld(int sig)
+{
+	(void)sig;
+	child_exited = 1;
+}
+
+struct daemon {
+	const struct config *c;
+	struct auth_key key;
+	const struct auth_key *keyp;   /* NULL without --key-file */
+	int lfd, tsfd;
+	unsigned running;              /* sessions (children) alive */
 };
 
+/* Collect the children that ended. */
 static void
-logmsg(const struct session *s, const char *what, const char *detail)
+reap(struct daemon *d)
 {
-	fprintf(stderr, "gput: client %s: %s%s%s\n", s->who, what,
-	        detail ? ": " : "", detail ? detail : "");
+	int st;
+
+	child_exited = 0;
+	while (waitpid(-1, &st, WNOHANG) > 0)
+		if (d->running > 0)
+			d->running--;
 }
 
-/* Report a failure to the log and, best effort, to the client. */
+/* Refuse a client before any session starts: one ERROR, one log line. */
 static void
-fail(struct session *s, const char *what, const char *detail)
+refuse(int cfd, const struct sockaddr_storage *peer, const char *why)
 {
 	struct ctl_msg m;
-	char text[CTL_MAX_TEXT + 1], err[128];
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
+	char addr[NET_ADDRSTRLEN];
+	size_t n;
 
-	logmsg(s, what, detail);
-	snprintf(text, sizeof text, "%s%s%s", what, detail ? ": " : "",
-	         detail ? detail : "");
-	ctl_error(&m, text);
-	(void)ctl_send(s->ctl, &m, err, sizeof err);
+	plog("client %s port %u: refused: %s", net_ntop(peer, addr, sizeof addr),
+	     net_port(peer), why);
+	ctl_error(&m, why);
+	n = ctl_encode(&m, buf);
+	/* a fresh socket's buffer takes it at once; never wait for a stranger */
+	(void)!send(cfd, buf, n, MSG_DONTWAIT | MSG_NOSIGNAL);
 }
 
-/* Why the client spoke or hung up on the control connection while the
- * session waited for something else, into err. Returns 1 if it did. */
-static int
-client_left(const struct session *s, char *err, size_t errlen)
-{
-	char why[128];
-
-	switch (ctl_peer_state(s->ctl, why, sizeof why)) {
-	case CTL_PEER_QUIET:
-		return 0;
-	case CTL_PEER_CLOSED:
-		snprintf(err, errlen, "the client closed the control connection");
-		break;
-	case CTL_PEER_FAILED:
-		snprintf(err, errlen, "control connection: %s", why);
-		break;
-	case CTL_PEER_SPOKE:
-		snprintf(err, errlen, "%s", why);
-		break;
-	}
-	return 1;
-}
-
-/* Create the data socket for p and tell the client its port. For TCP the
- * connection is then accepted from the client's address only; a UDP receiver
- * waits for the first datagram. Either wait ends early when the client
- * closes the control connection. */
-static int
-setup_data(struct session *s, const struct ctl_msg *req)
-{
-	const struct xfer_params *p = &req->params;
-	int type = p->proto == PROTO_UDP ? SOCK_DGRAM : SOCK_STREAM;
-	struct ctl_msg ready = { .type = CTL_READY };
-	char err[256];
-	int fd = net_bind_like(&s->local, type, err, sizeof err), w;
-
-	if (fd == -1 || (p->window && net_set_window(fd, p->window, err,
-	    sizeof err) == -1))
-		goto bad;
-	if (p->proto == PROTO_UDP && p->role == ROLE_RECV &&
-	    xfer_udp_prepare(fd, err, sizeof err) == -1)
-		goto bad;
-	if (p->proto == PROTO_UDP) {
-		struct sockaddr_storage to = s->peer;   /* only ever the client */
-		net_set_port(&to, req->udp_port);
-		if (connect(fd, (struct sockaddr *)&to, sizeof to) == -1) {
-			snprintf(err, sizeof err, "connect UDP: %s", strerror(errno));
-			goto bad;
-		}
-	}
-	ready.data_port = net_local_port(fd);
-	if (ctl_send(s->ctl, &ready, err, sizeof err) == -1)
-		goto bad;
-	if (p->proto == PROTO_TCP) {
-		int lfd = fd;
-		fd = net_accept_from(lfd, &s->peer, s->ctl, DAEMON_CTL_TIMEOUT_MS, err,
-		    sizeof err);
-		close(lfd);
-		if (fd == -2 && !client_left(s, err, sizeof err))
-			snprintf(err, sizeof err, "control connection woke");
-		if (fd < 0) {
-			fd = -1;
-			goto bad;
-		}
-		if (p->nodelay && net_set_nodelay(fd, err, sizeof err) == -1)
-			goto bad;
-	} else if (p->role == ROLE_RECV &&
-	    (w = net_wait_readable(fd, s->ctl, DAEMON_CTL_TIMEOUT_MS)) != 1) {
-		if (w == 0)
-			snprintf(err, sizeof err, "timed out waiting for the first datagram");
-		else if (!client_left(s, err, sizeof err))
-			snprintf(err, sizeof err, "control connection woke");
-		goto bad;
-	}
-	if (net_set_timeouts(fd, DATA_IDLE_TIMEOUT_MS, DATA_IDLE_TIMEOUT_MS, err,
-	    sizeof err) == -1)
-		goto bad;
-	s->data = fd;
-	return 0;
-bad:
-	if (fd != -1)
-		close(fd);
-	fail(s, "data connection", err);
-	return -1;
-}
-
-/* Keep the data socket open until the client closes the control connection
- * after reading RESULT (at most DAEMON_CTL_TIMEOUT_MS): a UDP receiver ends
- * at the first marker or the last datagram, and closing at once would turn
- * the sender's remaining markers into ICMP port-unreachable errors. A client
- * that closes with RESULT unread resets the connection (a close with unread
- * data does): that is logged.
- * Returns the child's exit status. */
-static int
-linger(const struct session *s)
-{
-	char why[128];
-
-	if (net_wait_readable(s->ctl, -1, DAEMON_CTL_TIMEOUT_MS) == 0)
-		return 0;
-	if (ctl_peer_state(s->ctl, why, sizeof why) != CTL_PEER_FAILED)
-		return 0;
-	logmsg(s, "results not read", "the client reset the control connection");
-	return 1;
-}
-
-/* One client, start to end. Returns the child's exit status. */
-static int
-serve(struct session *s)
-{
-	struct ctl_msg req, res = { .type = CTL_RESULT };
-	char err[300];
-
-	if (ctl_recv_type(s->ctl, CTL_PARAMS, &req, DAEMON_CTL_TIMEOUT_MS, err,
-	    sizeof err) == -1) {
-		fail(s, "bad request", err);
-		return 1;
-	}
-	s->verbose |= req.params.verbose;
-	if (setup_data(s, &req) == -1)
-		return 1;
-	if (xfer_run(s->data, &req.params, &res.result, err, sizeof err) == -1) {
-		fail(s, "transfer", err);
-		return 1;
-	}
-	if (s->verbose)
-		fprintf(stderr, "gput: client %s: %s %s %llu bytes in %llu calls\n",
-		        s->who, req.params.proto == PROTO_UDP ? "udp" : "tcp",
-		        req.params.role == ROLE_SEND ? "sent" : "received",
-		        (unsigned long long)res.result.bytes,
-		        (unsigned long long)res.result.calls);
-	/* a UDP receiver cannot tell a client that vanished mid-transfer from
-	 * one that is done; the control connection can */
-	if (client_left(s, err, sizeof err)) {
-		fail(s, "results not sent", err);
-		return 1;
-	}
-	if (ctl_send(s->ctl, &res, err, sizeof err) == -1) {
-		logmsg(s, "sending results", err);
-		return 1;
-	}
-	return linger(s);
-}
-
-/* The child's whole life: set up, serve, exit. peer is the address accept
- * returned (still known when the client has already reset). */
+/* Serve cfd in a child of its own; the parent keeps nothing of it. */
 static void
-child(int cfd, const struct sockaddr_storage *peer, const struct config *c)
-{
-	struct session s = { .ctl = cfd, .data = -1, .verbose = c->loc.verbose,
-	    .peer = *peer };
-	socklen_t ll = sizeof s.local;
-	char addr[NET_ADDRSTRLEN], err[128];
-	int rc = 1;
-
-	signal(SIGCHLD, SIG_DFL);
-	snprintf(s.who, sizeof s.who, "%s port %u",
-	         net_ntop(&s.peer, addr, sizeof addr), net_port(&s.peer));
-	if (getsockname(cfd, (struct sockaddr *)&s.local, &ll) == -1)
-		logmsg(&s, "control connection", strerror(errno));
-	else if (net_set_timeouts(cfd, DAEMON_CTL_TIMEOUT_MS,
-	    DAEMON_CTL_TIMEOUT_MS, err, sizeof err) == -1)
-		logmsg(&s, "control connection", err);
-	else
-		rc = serve(&s);
-	if (s.data != -1)
-		close(s.data);
-	close(cfd);
-	_exit(rc);
-}
-
-/* Fork a child for the client on cfd; the parent keeps nothing of it. */
-static void
-spawn(int lfd, int tsfd, int cfd, const struct sockaddr_storage *peer,
-      const struct config *c)
+spawn(struct daemon *d, int cfd, const struct sockaddr_storage *peer)
 {
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		close(lfd);
-		if (tsfd != -1)
-			close(tsfd);
-		child(cfd, peer, c);
+		close(d->lfd);
+		if (d->tsfd != -1)
+			close(d->tsfd);
+		signal(SIGCHLD, SIG_DFL);
+		_exit(session_serve(cfd, peer, d->c, d->keyp));
 	}
 	if (pid == -1) {
-		struct session s = { .ctl = cfd, .peer = *peer };
-		char addr[NET_ADDRSTRLEN];
+		char why[128];
 
-		snprintf(s.who, sizeof s.who, "%s port %u",
-		         net_ntop(peer, addr, sizeof addr), net_port(peer));
-		fail(&s, "cannot serve", strerror(errno));   /* fork's errno */
+		snprintf(why, sizeof why, "cannot serve: %s", strerror(errno));
+		refuse(cfd, peer, why);
+	} else {
+		d->running++;
 	}
 	close(cfd);
+}
+
+/* One accepted client: the checks every client passes, then its session.
+ * Returns the session's status with --once, else 0. */
+static int
+admit(struct daemon *d, int cfd, const struct sockaddr_storage *peer)
+{
+	const struct config *c = d->c;
+	char why[160], addr[NET_ADDRSTRLEN];
+
+	if (!acl_permits(&c->allow, peer)) {
+		snprintf(why, sizeof why, "access denied: %s is not in this partner's "
+		         "--allow list", net_ntop(peer, addr, sizeof addr));
+		refuse(cfd, peer, why);
+		close(cfd);
+		return 1;
+	}
+	reap(d);
+	if (d->running >= c->lim.max_sessions) {
+		snprintf(why, sizeof why, "partner busy: %u tests running, at most %u "
+		         "(--max-sessions)", d->running, c->lim.max_sessions);
+		refuse(cfd, peer, why);
+		close(cfd);
+		return 1;
+	}
+	if (c->once) {                  /* one test, in this process */
+		int rc = session_serve(cfd, peer, c, d->keyp);
+
+		close(cfd);
+		return rc;
+	}
+	spawn(d, cfd, peer);
+	return 0;
 }
 
 /* accept errors that belong to one connection (already gone): try again at
@@ -245,11 +135,12 @@ accept_retry_now(int e)
 	    e == EWOULDBLOCK;
 }
 
-/* Serve until killed. A burst of failing accept calls is logged once when it
- * starts (and when the error changes) and once when accept works again; in
- * between, retries back off from ACCEPT_BACKOFF_MIN_MS to ACCEPT_BACKOFF_MAX_MS. */
-static void
-accept_loop(int lfd, int tsfd, const struct config *c)
+/* Serve until killed (or, with --once, one client). A burst of failing
+ * accept calls is logged once when it starts (and when the error changes)
+ * and once when accept works again; in between, retries back off from
+ * ACCEPT_BACKOFF_MIN_MS to ACCEPT_BACKOFF_MAX_MS. */
+static int
+accept_loop(struct daemon *d)
 {
 	unsigned long failed = 0;
 	int delay_ms = 0, last_errno = 0;
@@ -257,23 +148,27 @@ accept_loop(int lfd, int tsfd, const struct config *c)
 	for (;;) {
 		struct sockaddr_storage peer;
 		socklen_t pl = sizeof peer;
-		int cfd = accept4(lfd, (struct sockaddr *)&peer, &pl, SOCK_CLOEXEC), e;
+		int cfd, e;
 
+		if (child_exited)
+			reap(d);
+		cfd = accept4(d->lfd, (struct sockaddr *)&peer, &pl, SOCK_CLOEXEC);
 		if (cfd != -1) {
 			if (failed > 0)
-				fprintf(stderr, "gput: accept works again after %lu failed "
-				        "calls\n", failed);
+				plog("accept works again after %lu failed calls", failed);
 			failed = 0;
 			delay_ms = 0;
-			spawn(lfd, tsfd, cfd, &peer, c);
+			e = admit(d, cfd, &peer);
+			if (d->c->once)
+				return e;
 			continue;
 		}
 		e = errno;
 		if (accept_retry_now(e))
 			continue;
 		if (failed++ == 0 || e != last_errno)
-			fprintf(stderr, "gput: accept: %s (retrying at most every %d ms)\n",
-			        strerror(e), ACCEPT_BACKOFF_MAX_MS);
+			plog("accept: %s (retrying at most every %d ms)", strerror(e),
+			     ACCEPT_BACKOFF_MAX_MS);
 		last_errno = e;
 		delay_ms = delay_ms == 0 ? ACCEPT_BACKOFF_MIN_MS :
 		    delay_ms * 2 > ACCEPT_BACKOFF_MAX_MS ? ACCEPT_BACKOFF_MAX_MS :
@@ -282,15 +177,95 @@ accept_loop(int lfd, int tsfd, const struct config *c)
 	}
 }
 
+/* Started as root: become user (default "nobody") once the port is bound.
+ * Nothing the partner does later needs root. Returns 0 or -1 with err. */
+static int
+drop_privileges(const char *user, char *err, size_t errlen)
+{
+	struct passwd *pw;
+
+	if (geteuid() != 0) {
+		if (user == NULL)
+			return 0;
+		snprintf(err, errlen, "--user %s: only root can change user", user);
+		return -1;
+	}
+	if (user == NULL)
+		user = "nobody";
+	errno = 0;
+	if ((pw = getpwnam(user)) == NULL) {
+		snprintf(err, errlen, "--user %s: %s", user, errno ? strerror(errno) :
+		         "no such user");
+		return -1;
+	}
+	if (pw->pw_uid == 0)
+		return 0;                       /* asked to stay root */
+	if (setgroups(0, NULL) == -1 || setgid(pw->pw_gid) == -1 ||
+	    setuid(pw->pw_uid) == -1) {
+		snprintf(err, errlen, "becoming user %s: %s", user, strerror(errno));
+		return -1;
+	}
+	if (setuid(0) != -1) {                  /* must be gone for good */
+		snprintf(err, errlen, "becoming user %s: root could be regained", user);
+		return -1;
+	}
+	return 0;
+}
+
+/* The listening socket: systemd's (socket activation), or our own. */
+static int
+listener(const struct config *c, char *err, size_t errlen)
+{
+	const char *pid = getenv("LISTEN_PID"), *fds = getenv("LISTEN_FDS");
+
+	if (pid != NULL && fds != NULL && strtol(pid, NULL, 10) == (long)getpid()) {
+		if (strcmp(fds, "1") != 0) {
+			snprintf(err, errlen, "socket activation: LISTEN_FDS=%s, gput "
+			         "takes exactly one listening socket", fds);
+			return -1;
+		}
+		unsetenv("LISTEN_PID");
+		unsetenv("LISTEN_FDS");
+		return LISTEN_FDS_START;
+	}
+	return net_listen_any(c->port, err, errlen);
+}
+
 int
 run_daemon(const struct config *c)
 {
+	struct daemon d = { .c = c, .lfd = -1, .tsfd = -1 };
+	struct sigaction sa = { .sa_handler = on_sigchld };
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof ss;
 	char err[256], addr[NET_ADDRSTRLEN];
-	int lfd = net_listen_any(c->port, err, sizeof err), tsfd;
+	int rc;
 
-	if (lfd == -1) {
+	signal(SIGPIPE, SIG_IGN);
+	if (c->key_file != NULL) {
+		if (auth_key_load(c->key_file, &d.key, err, sizeof err) == -1) {
+			fprintf(stderr, "gput: %s\n", err);
+			return 1;
+		}
+		d.keyp = &d.key;
+	}
+	if (c->inetd) {                         /* inetd (nowait): stdin is the client */
+		if (getpeername(0, (struct sockaddr *)&ss, &sl) == -1) {
+			fprintf(stderr, "gput: --inetd: standard input is not a "
+			        "connected socket\n");
+			return 1;
+		}
+		if (drop_privileges(c->user, err, sizeof err) == -1) {
+			fprintf(stderr, "gput: %s\n", err);
+			return 1;
+		}
+		if (!acl_permits(&c->allow, &ss)) {
+			refuse(0, &ss, "access denied: not in this partner's --allow list");
+			return 1;
+		}
+		return session_serve(0, &ss, c, d.keyp);
+	}
+	if ((d.lfd = listener(c, err, sizeof err)) == -1) {
 		fprintf(stderr, "gput: %s\n", err);
 		return 1;
 	}
@@ -298,14 +273,18 @@ run_daemon(const struct config *c)
 	 * asks for it; a datagram that arrives before then is stamped when it is
 	 * read. Holding one stamping socket for the daemon's life keeps it on, so
 	 * every UDP receive window starts at a true arrival time. */
-	tsfd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (tsfd == -1 || xfer_udp_prepare(tsfd, err, sizeof err) == -1)
-		fprintf(stderr, "gput: warning: %s\n", tsfd == -1 ? strerror(errno) : err);
-	signal(SIGCHLD, SIG_IGN);               /* children reap themselves */
-	signal(SIGPIPE, SIG_IGN);
-	getsockname(lfd, (struct sockaddr *)&ss, &sl);
+	d.tsfd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (d.tsfd == -1 || xfer_udp_prepare(d.tsfd, err, sizeof err) == -1)
+		plog("warning: %s", d.tsfd == -1 ? strerror(errno) : err);
+	if (drop_privileges(c->user, err, sizeof err) == -1) {
+		fprintf(stderr, "gput: %s\n", err);
+		return 1;
+	}
+	sigaction(SIGCHLD, &sa, NULL);          /* no SA_RESTART: accept wakes */
+	getsockname(d.lfd, (struct sockaddr *)&ss, &sl);
 	fprintf(stderr, "gput: listening on %s port %u\n",
 	        net_ntop(&ss, addr, sizeof addr), net_port(&ss));
-	accept_loop(lfd, tsfd, c);
-	return 1;                               /* not reached */
+	rc = accept_loop(&d);
+	auth_key_wipe(&d.key);
+	return rc;
 }

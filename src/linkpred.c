@@ -32,6 +32,20 @@ tcp_segments(const struct tcp_info *ti, socklen_t il, uint8_t role,
 	}
 }
 
+void
+linkpred_tcp_sent(int fd, uint64_t *bytes, uint64_t *segs)
+{
+	struct tcp_info ti;
+	socklen_t il = sizeof ti;
+	struct link_conn lc;
+
+	memset(&lc, 0, sizeof lc);
+	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &il) == 0)
+		tcp_segments(&ti, il, ROLE_SEND, &lc);
+	*bytes = lc.tcp_bytes;
+	*segs = lc.tcp_segs;
+}
+
 int
 linkpred_from_socket(int fd, const struct xfer_params *p,
                      const struct config *c, struct link_conn *lc,

@@ -81,8 +81,9 @@ net_same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b
 }
 
 /* Wait until fd is ready for events or the deadline passes; with watch >= 0
- * stop as soon as watch is readable or hung up too. A signal that sets
- * xfer_stop (the client's ^C) ends the wait. Returns WAIT_READY, WAIT_TIMEOUT,
+ * stop as soon as watch is readable or hung up too. A stop request (the
+ * client's ^C, the partner's watcher) ends the wait, also one that came just
+ * before it began: the stop pipe is polled with fd. Returns WAIT_READY, WAIT_TIMEOUT,
  * WAIT_WATCH or WAIT_STOPPED. */
 enum { WAIT_TIMEOUT, WAIT_READY, WAIT_WATCH, WAIT_STOPPED };
 
@@ -91,22 +92,55 @@ wait_fd(int fd, short events, int watch, mono_ns deadline)
 {
 	for (;;) {
 		mono_ns now = mono_now();
-		struct pollfd pfd[2] = { { fd, events, 0 }, { watch, POLLIN, 0 } };
+		struct pollfd pfd[3] = { { fd, events, 0 }, { xfer_stop_fd(), POLLIN, 0 },
+		    { watch, POLLIN, 0 } };
 		int r;
 
 		if (xfer_stop)
 			return WAIT_STOPPED;
 		if (now >= deadline)
 			return WAIT_TIMEOUT;
-		r = poll(pfd, watch >= 0 ? 2 : 1,
+		r = poll(pfd, watch >= 0 ? 3 : 2,   /* fd -1 is skipped by poll */
 		    (int)((deadline - now + 999999) / 1000000));
 		if (r > 0 && pfd[0].revents != 0)
 			return WAIT_READY;      /* first: what is there is taken */
+		if (r > 0 && pfd[1].revents != 0)
+			return WAIT_STOPPED;
 		if (r > 0)
 			return WAIT_WATCH;      /* POLLIN, POLLHUP or POLLERR */
 		if (r == -1 && errno != EINTR)
 			return WAIT_READY;      /* let the caller's call report it */
 	}
+}
+
+int
+net_read_full(int fd, uint8_t *buf, size_t n, int watch, uint64_t deadline,
+              char *err, size_t errlen)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t got;
+		int w = wait_fd(fd, POLLIN, watch, deadline);
+
+		if (w == WAIT_WATCH)
+			return -2;
+		if (w != WAIT_READY) {
+			snprintf(err, errlen, "%s", w == WAIT_STOPPED ? "interrupted" :
+			         "timed out");
+			return -1;
+		}
+		got = recv(fd, buf + done, n - done, MSG_DONTWAIT);
+		if (got == -1 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (got <= 0) {
+			snprintf(err, errlen, "%s", got == 0 ? "connection closed" :
+			         strerror(errno));
+			return -1;
+		}
+		done += (size_t)got;
+	}
+	return 0;
 }
 
 int
@@ -137,7 +171,7 @@ net_connect_sa(const struct sockaddr_storage *sa, int type, uint32_t window,
 		snprintf(err, errlen, "socket: %s", strerror(errno));
 		return -1;
 	}
-	if (window != 0 && net_set_window(fd, window, err, errlen) == -1) {
+	if (window != 0 && net_set_window(fd, window, 1, err, errlen) == -1) {
 		close(fd);
 		return -1;
 	}
@@ -208,7 +242,7 @@ net_listen_any(uint16_t port, char *err, size_t errlen)
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero);
 		if (bind(fd, (struct sockaddr *)&s6, sizeof s6) == 0 &&
-		    listen(fd, 16) == 0)
+		    listen(fd, SOMAXCONN) == 0)
 			return fd;
 		if (errno == EADDRINUSE)
 			goto fail;
@@ -218,7 +252,8 @@ net_listen_any(uint16_t port, char *err, size_t errlen)
 	if (fd == -1)
 		goto fail;
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-	if (bind(fd, (struct sockaddr *)&s4, sizeof s4) == 0 && listen(fd, 16) == 0)
+	if (bind(fd, (struct sockaddr *)&s4, sizeof s4) == 0 &&
+	    listen(fd, SOMAXCONN) == 0)
 		return fd;
 fail:
 	snprintf(err, errlen, "cannot listen on port %u: %s", port, strerror(errno));
@@ -299,23 +334,56 @@ net_set_timeouts(int fd, int rcv_ms, int snd_ms, char *err, size_t errlen)
 }
 
 int
-net_set_window(int fd, uint32_t bytes, char *err, size_t errlen)
+net_set_window(int fd, uint32_t bytes, int force, char *err, size_t errlen)
 {
 	int v = (int)bytes;
 
-	/* The FORCE variants pass net.core.[rw]mem_max when we may (root);
-	 * otherwise the kernel caps the plain ones there. */
-	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &v, sizeof v) == -1 &&
-	    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof v) == -1)
+	/* The FORCE variants pass net.core.[rw]mem_max when we may (root), and
+	 * only for the local side's own -w: the kernel caps the plain ones at
+	 * the host's limits, which a remote's request must never pass. */
+	if (!(force && setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &v,
+	    sizeof v) == 0) && setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v,
+	    sizeof v) == -1)
 		goto bad;
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &v, sizeof v) == -1 &&
-	    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof v) == -1)
+	if (!(force && setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &v,
+	    sizeof v) == 0) && setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v,
+	    sizeof v) == -1)
 		goto bad;
 	return 0;
 bad:
 	snprintf(err, errlen, "setsockopt SO_SNDBUF/SO_RCVBUF %u: %s", bytes,
 	         strerror(errno));
 	return -1;
+}
+
+void
+net_get_window(int fd, uint32_t *snd, uint32_t *rcv)
+{
+	int v = 0;
+	socklen_t l = sizeof v;
+
+	*snd = getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, &l) == 0 && v > 0 ?
+	    (uint32_t)v : 0;
+	l = sizeof v;
+	*rcv = getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &l) == 0 && v > 0 ?
+	    (uint32_t)v : 0;
+}
+
+int
+net_set_keepalive(int fd, char *err, size_t errlen)
+{
+	int one = 1, idle = NET_KEEPIDLE_S, intvl = NET_KEEPINTVL_S,
+	    cnt = NET_KEEPCNT, uto = NET_USER_TIMEOUT_MS;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one) == -1 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle) == -1 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof intvl) == -1 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt) == -1 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &uto, sizeof uto) == -1) {
+		snprintf(err, errlen, "setsockopt keepalive: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 int

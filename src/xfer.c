@@ -2,21 +2,76 @@
 #include "xfer.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
-volatile int xfer_stop;
+_Atomic int xfer_stop;
+static int stop_pipe[2] = { -1, -1 };
+
+int
+xfer_stop_init(char *err, size_t errlen)
+{
+	if (stop_pipe[0] != -1)
+		return 0;
+	if (pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK) == -1) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void
+xfer_request_stop(void)
+{
+	int saved = errno;                  /* a signal handler must keep errno */
+
+	xfer_stop = 1;
+	if (stop_pipe[1] != -1)
+		(void)!write(stop_pipe[1], "x", 1);   /* full pipe: already readable */
+	errno = saved;
+}
+
+void
+xfer_stop_clear(void)
+{
+	char b[16];
+
+	if (stop_pipe[0] != -1)
+		while (read(stop_pipe[0], b, sizeof b) > 0)
+			;
+	xfer_stop = 0;
+}
+
+int
+xfer_stop_fd(void)
+{
+	return stop_pipe[0];
+}
 
 void
 xfer_sleep_until(mono_ns t)
 {
 	struct timespec ts = { (time_t)(t / 1000000000u), (long)(t % 1000000000u) };
+	struct pollfd pfd = { stop_pipe[0], POLLIN, 0 };
+	mono_ns now;
 
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR &&
-	    !xfer_stop)
-		;
+	if (stop_pipe[0] == -1) {
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+		    EINTR && !xfer_stop)
+			;
+		return;
+	}
+	/* with a stop pipe, a stop request from any thread ends the sleep */
+	while (!xfer_stop && (now = mono_now()) < t) {
+		ts.tv_sec = (time_t)((t - now) / 1000000000u);
+		ts.tv_nsec = (long)((t - now) % 1000000000u);
+		(void)ppoll(&pfd, 1, &ts, NULL);
+	}
 }
 
 void
@@ -70,7 +125,7 @@ xfer_send_loop(int fd, const struct xfer_params *p, struct gput_result *r,
 		if (gap != 0 && left > 0)       /* -g: absolute schedule, no drift */
 			xfer_sleep_until(next += gap);
 	}
-	if (xfer_stop && rc == 0) {
+	if (xfer_stop && rc == 0 && left > 0) {   /* stopped before the end */
 		snprintf(err, errlen, "interrupted");
 		rc = -1;
 	}

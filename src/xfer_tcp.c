@@ -23,6 +23,27 @@ tcp_queue(int fd, struct gput_result *r)
 	}
 }
 
+/* After the agreed bytes the sender must close: EOF within the idle timeout
+ * (SO_RCVTIMEO). More data is an error: the sender sent more than agreed. */
+static int
+tcp_expect_eof(int fd, uint8_t *buf, size_t len, char *err, size_t errlen)
+{
+	ssize_t n;
+
+	do
+		n = recv(fd, buf, len, 0);
+	while (n == -1 && errno == EINTR && !xfer_stop);
+	if (n == 0)
+		return 0;
+	if (n > 0)
+		snprintf(err, errlen, "the sender sent more than the agreed bytes");
+	else if (xfer_stop)
+		return 0;                       /* everything arrived: not interrupted */
+	else
+		xfer_io_error(errno, "waiting for the end of the data", err, errlen);
+	return -1;
+}
+
 int
 xfer_tcp_send(int fd, const struct xfer_params *p, struct gput_result *r,
               char *err, size_t errlen)
@@ -42,6 +63,7 @@ xfer_tcp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
 	struct pattern pt = { 0 };
 	struct meter m = { 0 };
 	uint64_t bytes = 0, calls = 0, bad = 0, first_bad = UINT64_MAX;
+	uint64_t want = p->data_bytes;
 	uint8_t *buf = malloc(p->len);
 	int rc = 0;
 
@@ -53,8 +75,11 @@ xfer_tcp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
 		free(buf);
 		return -1;
 	}
-	for (;;) {
-		ssize_t n = recv(fd, buf, p->len, 0);
+	/* Read the agreed bytes and no more: a sender that goes on past them
+	 * cannot keep the receiver running. A stop request ends the loop. */
+	while (bytes < want && !xfer_stop) {
+		size_t ask = want - bytes < p->len ? (size_t)(want - bytes) : p->len;
+		ssize_t n = recv(fd, buf, ask, 0);
 
 		if (n <= 0) {
 			if (n == 0)             /* EOF: the sender is done */
@@ -72,7 +97,7 @@ xfer_tcp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
 		calls++;
 		bytes += (uint64_t)n;
 	}
-	if (calls > 0)
+	if (calls > 0)                          /* ... and closes with the last */
 		meter_stop(&m, r);
 	r->bytes = bytes;
 	r->calls = calls;
@@ -81,10 +106,15 @@ xfer_tcp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
 		r->verify_bad = bad;
 		r->verify_first = bad ? first_bad : 0;
 	}
-	if (rc == 0 && bytes != p->data_bytes) {
-		snprintf(err, errlen, "connection closed after %llu of %llu bytes",
-		         (unsigned long long)bytes, (unsigned long long)p->data_bytes);
+	if (rc == 0 && xfer_stop && bytes != want) {
+		snprintf(err, errlen, "interrupted");
 		rc = -1;
+	} else if (rc == 0 && bytes != want) {
+		snprintf(err, errlen, "connection closed after %llu of %llu bytes",
+		         (unsigned long long)bytes, (unsigned long long)want);
+		rc = -1;
+	} else if (rc == 0) {
+		rc = tcp_expect_eof(fd, buf, p->len, err, errlen);
 	}
 	pattern_free(&pt);
 	free(buf);

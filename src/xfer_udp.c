@@ -63,6 +63,56 @@ xfer_marker_decode(const struct xfer_params *p, const uint8_t *buf, size_t n,
 	return 1;
 }
 
+uint32_t
+xfer_proof_len(const struct xfer_params *p)
+{
+	uint32_t m = PROOF_BASE_LEN, last = xfer_last_len(p);
+
+	while (m == p->data_len || m == last)
+		m++;
+	return m;                           /* at most PROOF_BASE_LEN + 2 */
+}
+
+size_t
+xfer_proof_encode(const struct xfer_params *p,
+                  const uint8_t nonce[PROOF_NONCE_LEN], uint8_t *buf)
+{
+	uint32_t len = xfer_proof_len(p);
+
+	memset(buf, 0, len);
+	memcpy(buf, "GPUH", 4);
+	buf[4] = 2;
+	memcpy(buf + 8, nonce, PROOF_NONCE_LEN);
+	return len;
+}
+
+int
+xfer_proof_check(const struct xfer_params *p,
+                 const uint8_t nonce[PROOF_NONCE_LEN], const uint8_t *buf,
+                 size_t n)
+{
+	uint8_t want[PROOF_MAX_LEN], diff = 0;
+	size_t i;
+
+	if (n != xfer_proof_len(p))
+		return 0;
+	xfer_proof_encode(p, nonce, want);
+	for (i = 0; i < n; i++)             /* no early exit on the nonce */
+		diff |= (uint8_t)(want[i] ^ buf[i]);
+	return diff == 0;
+}
+
+uint64_t
+xfer_udp_drain(int fd)
+{
+	uint8_t b[1];
+	uint64_t n = 0;
+
+	while (recv(fd, b, sizeof b, MSG_DONTWAIT | MSG_TRUNC) >= 0)
+		n++;
+	return n;
+}
+
 int
 xfer_udp_prepare(int fd, char *err, size_t errlen)
 {
@@ -169,7 +219,7 @@ udp_rx_loop(int fd, const struct xfer_params *p, struct udp_rx *rx,
 	uint32_t dlen = p->data_len, last = xfer_last_len(p);
 	struct meter m = { 0 };
 
-	for (;;) {
+	while (!xfer_stop) {                /* a stop request ends the loop */
 		ssize_t n = udp_rx_one(fd, rx);
 		uint8_t idx;
 
@@ -209,6 +259,10 @@ udp_rx_loop(int fd, const struct xfer_params *p, struct udp_rx *rx,
 		meter_stop(&m, r);
 		/* first to last data datagram, on the kernel's arrival clock */
 		r->real_ns = last_ts > *first_ts ? last_ts - *first_ts : 0;
+	}
+	if (xfer_stop && !(r->flags & RES_MARKER) && r->dgrams != want) {
+		snprintf(err, errlen, "interrupted");
+		return -1;
 	}
 	return 0;
 }

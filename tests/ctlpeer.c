@@ -13,14 +13,22 @@
  * and exits 1. Every wait has a deadline of TIMEOUT_MS.
  *
  *   raw=TEXT        send TEXT on the control connection (\xHH escapes)
- *   put=TYPE        send a well-formed READY (port 1) or RESULT (all zero)
+ *   put=TYPE        send a well-formed READY (port 1), RESULT (all zero),
+ *                   START or STOP
+ *   hello           (client) receive HELLO
+ *   key=FILE        (client) sign PARAMS with the shared secret in FILE
  *   params=P,R,N,L  send PARAMS for the partner's half: protocol tcp or udp,
  *                   the partner's role send or recv, N buffers of L bytes
  *   ready           receive READY; prints the data port
- *   data            connect the data socket to that port
+ *   data            connect the data socket to that port and prove it (TCP:
+ *                   the nonce; UDP: one proof datagram)
+ *   data=bad        the same with a wrong nonce
+ *   start           receive START
+ *   sendhello       (partner) send HELLO
  *   getparams       (partner) receive PARAMS
  *   sendready       (partner) open the data socket, send READY
- *   acceptdata      (partner, TCP) accept the data connection
+ *   acceptdata      (partner) accept the data connection and read its nonce
+ *                   (TCP), or wait for the proof datagram and connect (UDP)
  *   send[=K]        send the whole stream (or its first K buffers) on the data
  *                   socket (UDP: no end markers)
  *   drain           receive until the sender is done (TCP: end of stream;
@@ -44,6 +52,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "ctl.h"
 #include "net.h"
 
@@ -53,6 +62,10 @@ struct peer {
 	int ctl, data, lfd, family;
 	struct sockaddr_storage local, remote;
 	struct ctl_msg params;          /* what was sent or received */
+	uint8_t challenge[CTL_CHALLENGE_LEN];
+	uint8_t nonce[CTL_NONCE_LEN];
+	struct auth_key key;
+	int have_key;
 	uint16_t data_port;
 	const char *step;
 };
@@ -110,36 +123,47 @@ is_udp(const struct peer *p)
 static void
 step_params(struct peer *p, const char *arg)
 {
+	uint8_t sb[CTL_CHALLENGE_LEN + CTL_PARAMS_SIGNED + CTL_READY_SIGNED];
 	char err[256];
 
 	set_params(p, arg);
-	if (is_udp(p)) {
-		p->data = net_bind_like(&p->local, SOCK_DGRAM, err, sizeof err);
-		if (p->data == -1)
-			die(p, err);
-		p->params.udp_port = net_local_port(p->data);
-	}
+	if (p->have_key && auth_mac(&p->key, "gput2 client", sb,
+	    ctl_signed_bytes(p->challenge, &p->params, NULL, sb),
+	    p->params.mac) == -1)
+		die(p, "HMAC failed");
 	if (ctl_send(p->ctl, &p->params, err, sizeof err) == -1)
 		die(p, err);
 	printf("ok params\n");
 }
 
 static void
-step_data(struct peer *p)
+step_data(struct peer *p, int bad)
 {
 	struct sockaddr_storage to = p->remote;
+	uint8_t proof[PROOF_MAX_LEN];
 	char err[256];
+	size_t n;
 
 	net_set_port(&to, p->data_port);
+	if (bad)
+		p->nonce[0] ^= 0xff;
 	if (is_udp(p)) {
+		p->data = net_bind_like(&p->local, SOCK_DGRAM, err, sizeof err);
+		if (p->data == -1)
+			die(p, err);
 		if (connect(p->data, (struct sockaddr *)&to, sizeof to) == -1)
+			die(p, strerror(errno));
+		n = xfer_proof_encode(&p->params.params, p->nonce, proof);
+		if (send(p->data, proof, n, 0) != (ssize_t)n)
 			die(p, strerror(errno));
 	} else {
 		p->data = net_connect_sa(&to, SOCK_STREAM, 0, TIMEOUT_MS, err, sizeof err);
 		if (p->data == -1)
 			die(p, err);
+		if (send(p->data, p->nonce, CTL_NONCE_LEN, MSG_NOSIGNAL) != CTL_NONCE_LEN)
+			die(p, strerror(errno));
 	}
-	printf("ok data\n");
+	printf("ok data %u\n", net_local_port(p->data));
 }
 
 static void
@@ -152,19 +176,45 @@ step_sendready(struct peer *p)
 
 	if (fd == -1)
 		die(p, err);
-	if (is_udp(p)) {
-		struct sockaddr_storage to = p->remote;
-		net_set_port(&to, p->params.udp_port);
-		if (connect(fd, (struct sockaddr *)&to, sizeof to) == -1)
-			die(p, strerror(errno));
+	if (is_udp(p))
 		p->data = fd;
-	} else {
+	else
 		p->lfd = fd;
-	}
+	memset(p->nonce, 0x5a, sizeof p->nonce);
+	memcpy(m.nonce, p->nonce, sizeof m.nonce);
 	m.data_port = net_local_port(fd);
 	if (ctl_send(p->ctl, &m, err, sizeof err) == -1)
 		die(p, err);
 	printf("ok sendready %u\n", m.data_port);
+}
+
+/* partner: the data connection and its proof, as the real partner takes it */
+static void
+step_acceptdata(struct peer *p)
+{
+	uint8_t b[PROOF_MAX_LEN + 1];
+	struct sockaddr_storage from;
+	socklen_t fl = sizeof from;
+	char err[256];
+	ssize_t n;
+
+	if (!is_udp(p)) {
+		p->data = net_accept_from(p->lfd, &p->remote, -1, TIMEOUT_MS, err,
+		    sizeof err);
+		if (p->data < 0 || net_read_full(p->data, b, CTL_NONCE_LEN, -1,
+		    mono_now() + (mono_ns)TIMEOUT_MS * 1000000u, err, sizeof err) != 0)
+			die(p, p->data < 0 ? err : "no nonce");
+		printf("ok acceptdata\n");
+		return;
+	}
+	if (net_wait_readable(p->data, -1, TIMEOUT_MS) != 1)
+		die(p, "timed out");
+	n = recvfrom(p->data, b, sizeof b, 0, (struct sockaddr *)&from, &fl);
+	if (n < 0 || !xfer_proof_check(&p->params.params, p->nonce, b, (size_t)n))
+		die(p, "not a proof datagram");
+	if (connect(p->data, (struct sockaddr *)&from, fl) == -1)
+		die(p, strerror(errno));
+	printf("ok acceptdata\n");
 }
 
 /* The stream the params describe: TCP N*L bytes, UDP N datagrams of L; or
@@ -260,13 +310,29 @@ run_step(struct peer *p, const char *s)
 		if (send(p->ctl, buf, n, MSG_NOSIGNAL) != (ssize_t)n)
 			die(p, strerror(errno));
 		printf("ok raw %zu\n", n);
-	} else if (strcmp(s, "put=ready") == 0 || strcmp(s, "put=result") == 0) {
+	} else if (strncmp(s, "put=", 4) == 0) {
 		memset(&m, 0, sizeof m);
-		m.type = strcmp(s + 4, "ready") == 0 ? CTL_READY : CTL_RESULT;
+		m.type = strcmp(s + 4, "ready") == 0 ? CTL_READY :
+		    strcmp(s + 4, "result") == 0 ? CTL_RESULT :
+		    strcmp(s + 4, "start") == 0 ? CTL_START :
+		    strcmp(s + 4, "stop") == 0 ? CTL_STOP : 0;
+		if (m.type == 0)
+			die(p, "put= takes ready, result, start or stop");
 		m.data_port = 1;
 		if (ctl_send(p->ctl, &m, err, sizeof err) == -1)
 			die(p, err);
 		printf("ok put %s\n", ctl_type_name(m.type));
+	} else if (strcmp(s, "hello") == 0) {
+		if (ctl_recv_type(p->ctl, CTL_HELLO, &m, TIMEOUT_MS, err,
+		    sizeof err) == -1)
+			die(p, err);
+		memcpy(p->challenge, m.challenge, sizeof p->challenge);
+		printf("ok hello %s\n", m.hello_flags & CTL_HELLO_KEY ? "key" : "open");
+	} else if (strncmp(s, "key=", 4) == 0) {
+		if (auth_key_load(s + 4, &p->key, err, sizeof err) == -1)
+			die(p, err);
+		p->have_key = 1;
+		printf("ok key\n");
 	} else if (strncmp(s, "params=", 7) == 0) {
 		step_params(p, s + 7);
 	} else if (strcmp(s, "ready") == 0) {
@@ -274,9 +340,21 @@ run_step(struct peer *p, const char *s)
 		    sizeof err) == -1)
 			die(p, err);
 		p->data_port = m.data_port;
+		memcpy(p->nonce, m.nonce, sizeof p->nonce);
 		printf("ok ready %u\n", m.data_port);
-	} else if (strcmp(s, "data") == 0) {
-		step_data(p);
+	} else if (strcmp(s, "data") == 0 || strcmp(s, "data=bad") == 0) {
+		step_data(p, strcmp(s, "data=bad") == 0);
+	} else if (strcmp(s, "start") == 0) {
+		if (ctl_recv_type(p->ctl, CTL_START, &m, TIMEOUT_MS, err,
+		    sizeof err) == -1)
+			die(p, err);
+		printf("ok start\n");
+	} else if (strcmp(s, "sendhello") == 0) {
+		memset(&m, 0, sizeof m);
+		m.type = CTL_HELLO;
+		if (ctl_send(p->ctl, &m, err, sizeof err) == -1)
+			die(p, err);
+		printf("ok sendhello\n");
 	} else if (strcmp(s, "getparams") == 0) {
 		if (ctl_recv_type(p->ctl, CTL_PARAMS, &p->params, TIMEOUT_MS, err,
 		    sizeof err) == -1)
@@ -285,11 +363,7 @@ run_step(struct peer *p, const char *s)
 	} else if (strcmp(s, "sendready") == 0) {
 		step_sendready(p);
 	} else if (strcmp(s, "acceptdata") == 0) {
-		p->data = net_accept_from(p->lfd, &p->remote, -1, TIMEOUT_MS, err,
-		    sizeof err);
-		if (p->data < 0)
-			die(p, err);
-		printf("ok acceptdata\n");
+		step_acceptdata(p);
 	} else if (strcmp(s, "send") == 0) {
 		step_send(p, UINT64_MAX);
 	} else if (strncmp(s, "send=", 5) == 0) {

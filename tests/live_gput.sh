@@ -137,17 +137,18 @@ eq "port in use: message" "$(cat "$ERR")" "gput: cannot listen on port $P: Addre
 garbage() {     # send $1 (printf format) on a control connection, print the reply
 	exec 3<>"/dev/tcp/127.0.0.1/$P" || return 1
 	printf "$1" >&3
-	timeout 5 cat <&3 2>/dev/null | tr -d '\000-\037' | sed 's/^GPUT.//'
+	# the partner's HELLO (48 bytes) comes first; then its ERROR
+	timeout 5 cat <&3 2>/dev/null | tail -c +49 | tr -d '\000-\037' | sed 's/^GPUT.//'
 	exec 3>&-
 }
 eq "garbage: rejected" "$(garbage 'GARBAGE GARBAGE')" \
 	"bad request: not a gput control message (bad magic)"
-eq "oversized: rejected" "$(garbage 'GPUT\001\001\377\377')" \
+eq "oversized: rejected" "$(garbage 'GPUT\002\001\377\377')" \
 	"bad request: control message too long (65535 bytes, at most 256)"
-eq "wrong version: rejected" "$(garbage 'GPUT\002\001\000\060')" \
-	"bad request: control protocol version 2 not supported (this gput speaks 1)"
-eq "truncated PARAMS: rejected" "$(garbage 'GPUT\001\001\000\004abcd')" \
-	"bad request: control message type 1 has 4 bytes, expected 48"
+eq "old version: rejected" "$(garbage 'GPUT\001\001\000\060')" \
+	"bad request: control protocol version 1 not supported (this gput speaks 2)"
+eq "truncated PARAMS: rejected" "$(garbage 'GPUT\002\001\000\004abcd')" \
+	"bad request: control message type 1 has 4 bytes, expected 80"
 run_t 20 "$GPUT" -n 100 -l 1448 -p "$P" 127.0.0.1
 eq "good run after garbage" "$RC $(field 1 2)" "0 144800"
 
@@ -160,7 +161,7 @@ kill -9 "$CPID"; wait "$CPID" 2>/dev/null
 check "killed client: partner child exits" wait_until 5 eval '! children'
 run_t 20 "$GPUT" -u -n 100 -l 1000 -p "$P" 127.0.0.1 -w 4096
 eq "good run after killed client" "$RC $(field 1 2)" "0 100000"
-check "daemon logged the vanished client" grep -q 'transfer: connection closed after' "$D_LOG"
+check "daemon logged the vanished client" grep -Eq ': end: tcp receive, [0-9]+ bytes, .*: the client closed the control connection$' "$D_LOG"
 check "daemon still alive" kill -0 "$D_PID"
 NFD=$(ls "/proc/$D_PID/fd" | wc -l)
 for i in 1 2 3; do garbage 'xx' >/dev/null; done

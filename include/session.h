@@ -1,0 +1,32 @@
+#ifndef GPUT_SESSION_H
+#define GPUT_SESSION_H
+
+#include <stddef.h>
+#include <sys/socket.h>
+
+#include "auth.h"
+#include "cli.h"
+
+/* The whole handshake, from accept to START, has this long: a client that
+ * dribbles one byte at a time gains nothing. */
+#define SESSION_HANDSHAKE_MS 10000
+/* After a data error, how long the partner waits for the client's STOP or
+ * close, which tell an interrupted client from a failure. */
+#define SESSION_GRACE_MS     1000
+
+/*
+ * Serve one client's test on the connected control socket cfd: HELLO,
+ * PARAMS checked against the key and the limits, READY, the client's proof
+ * of its data path, START, the transfer, RESULT. key is NULL without
+ * --key-file. Logs one line when the test starts and one when it ends.
+ * Returns 0 when the test completed and its RESULT went out, 1 otherwise.
+ */
+int session_serve(int cfd, const struct sockaddr_storage *peer,
+                  const struct config *c, const struct auth_key *key);
+
+/* Is p within the partner's limits l? Returns 0, or -1 with a reason that
+ * names the limit in why ("... (--max-bytes)"). */
+int session_check_limits(const struct partner_limits *l,
+                         const struct xfer_params *p, char *why, size_t len);
+
+#endif

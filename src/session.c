@@ -1,0 +1,443 @@
+/* session.c: one client's test on the partner, from HELLO to RESULT. */
+#include "session.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "ctl.h"
+#include "daemon.h"
+#include "net.h"
+#include "plog.h"
+#include "watch.h"
+
+struct session {
+	const struct config *c;
+	const struct auth_key *key;
+	int ctl, data;
+	struct sockaddr_storage local, peer;
+	mono_ns deadline;                       /* of the whole handshake */
+	struct ctl_msg hello, req, ready;
+	char who[NET_ADDRSTRLEN + 16];          /* "ADDR port N" */
+};
+
+/* Log a failure and, best effort, tell the client. */
+static void
+fail(struct session *s, const char *what, const char *detail)
+{
+	struct ctl_msg m;
+	char text[CTL_MAX_TEXT + 1], err[128];
+
+	plog("client %s: %s%s%s", s->who, what, detail ? ": " : "",
+	     detail ? detail : "");
+	snprintf(text, sizeof text, "%s%s%s", what, detail ? ": " : "",
+	         detail ? detail : "");
+	ctl_error(&m, text);
+	(void)ctl_send(s->ctl, &m, err, sizeof err);
+}
+
+/* Tell the client why its test ended (already logged). */
+static void
+tell(struct session *s, const char *text)
+{
+	struct ctl_msg m;
+	char err[128];
+
+	ctl_error(&m, text);
+	(void)ctl_send(s->ctl, &m, err, sizeof err);
+}
+
+/* Why the client spoke or hung up while the session waited for something
+ * else, into err. Returns 1 if it did. */
+static int
+client_left(const struct session *s, char *err, size_t errlen)
+{
+	char why[128];
+
+	switch (ctl_peer_state(s->ctl, why, sizeof why)) {
+	case CTL_PEER_QUIET:
+		return 0;
+	case CTL_PEER_CLOSED:
+		snprintf(err, errlen, "the client closed the control connection");
+		break;
+	case CTL_PEER_FAILED:
+		snprintf(err, errlen, "control connection: %s", why);
+		break;
+	case CTL_PEER_SPOKE:
+		snprintf(err, errlen, "%s", why);
+		break;
+	}
+	return 1;
+}
+
+static int
+left_ms(const struct session *s)
+{
+	mono_ns now = mono_now();
+
+	return now >= s->deadline ? 0 :
+	    (int)((s->deadline - now + 999999) / 1000000);
+}
+
+int
+session_check_limits(const struct partner_limits *l,
+                     const struct xfer_params *p, char *why, size_t len)
+{
+	uint32_t buf = p->len > p->data_len && p->role == ROLE_RECV ? p->len :
+	    p->role == ROLE_RECV ? p->data_len : p->len;
+	double secs;
+
+	if (l->max_bytes != 0 && p->data_bytes > l->max_bytes) {
+		snprintf(why, len, "the test moves %llu bytes, this partner allows at "
+		         "most %llu (--max-bytes)", (unsigned long long)p->data_bytes,
+		         (unsigned long long)l->max_bytes);
+		return -1;
+	}
+	if (buf > l->max_buffer) {
+		snprintf(why, len, "a %u-byte buffer is larger than this partner "
+		         "allows, %u bytes (--max-buffer)", buf, l->max_buffer);
+		return -1;
+	}
+	/* paced runs: the schedule alone says how long they take */
+	secs = (double)xfer_data_calls(p) * p->data_gap_us / 1e6;
+	if (l->max_time_s != 0 && secs > l->max_time_s) {
+		snprintf(why, len, "the test's gaps alone take %.0f s, this partner "
+		         "allows %u s (--max-time)", secs, l->max_time_s);
+		return -1;
+	}
+	if (l->max_rate > 0 && p->proto == PROTO_UDP && p->role == ROLE_SEND) {
+		if (p->gap_us == 0) {
+			snprintf(why, len, "unpaced UDP: this partner sends UDP at most "
+			         "%.0f bit/s (--max-rate); pace it with -g",
+			         l->max_rate);
+			return -1;
+		}
+		if ((double)p->data_len * 8e6 / p->gap_us > l->max_rate) {
+			snprintf(why, len, "UDP at %.0f bit/s: this partner sends UDP at "
+			         "most %.0f bit/s (--max-rate)",
+			         (double)p->data_len * 8e6 / p->gap_us, l->max_rate);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* HELLO, then PARAMS: authenticated when there is a key, within limits. */
+static int
+handshake(struct session *s)
+{
+	uint8_t signed_bytes[CTL_CHALLENGE_LEN + CTL_PARAMS_SIGNED +
+	    CTL_READY_SIGNED];
+	char err[300];
+	size_t n;
+
+	s->hello.type = CTL_HELLO;
+	s->hello.hello_flags = s->key ? CTL_HELLO_KEY : 0;
+	if (auth_random(s->hello.challenge, CTL_CHALLENGE_LEN, err,
+	    sizeof err) == -1 || ctl_send(s->ctl, &s->hello, err,
+	    sizeof err) == -1) {
+		plog("client %s: hello: %s", s->who, err);
+		return -1;
+	}
+	if (ctl_recv_until(s->ctl, CTL_PARAMS, &s->req, s->deadline, err,
+	    sizeof err) == -1) {
+		fail(s, "bad request", err);
+		return -1;
+	}
+	n = ctl_signed_bytes(s->hello.challenge, &s->req, NULL, signed_bytes);
+	if (s->key != NULL && !auth_verify(s->key, "gput2 client", signed_bytes, n,
+	    s->req.mac)) {
+		fail(s, "refused", "authentication failed (--key-file)");
+		return -1;
+	}
+	if (session_check_limits(&s->c->lim, &s->req.params, err,
+	    sizeof err) == -1) {
+		fail(s, "refused", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* TCP: accept from the client's address until a connection brings the
+ * nonce; others are closed. Returns the data socket, or -1 with err. */
+static int
+prove_tcp(struct session *s, int lfd, char *err, size_t errlen)
+{
+	for (;;) {
+		uint8_t got[CTL_NONCE_LEN];
+		int fd = net_accept_from(lfd, &s->peer, s->ctl, left_ms(s), err,
+		    errlen), r;
+
+		if (fd == -2 && !client_left(s, err, errlen))
+			snprintf(err, errlen, "control connection woke");
+		if (fd < 0)
+			return -1;
+		r = net_read_full(fd, got, sizeof got, s->ctl, s->deadline, err,
+		    errlen);
+		if (r == 0 && memcmp(got, s->ready.nonce, sizeof got) == 0)
+			return fd;
+		close(fd);
+		if (r == -2) {
+			if (!client_left(s, err, errlen))
+				snprintf(err, errlen, "control connection woke");
+			return -1;
+		}
+		if (r == -1 && left_ms(s) == 0) {
+			snprintf(err, errlen, "timed out waiting for the data connection");
+			return -1;
+		}                               /* a stranger's connection: go on */
+	}
+}
+
+/* UDP: wait for the proof datagram from the client's address; connect the
+ * socket to where it came from, and drop whatever came before. Nothing is
+ * ever sent to an address that has not proved it listens. */
+static int
+prove_udp(struct session *s, int fd, char *err, size_t errlen)
+{
+	const struct xfer_params *p = &s->req.params;
+	uint64_t strangers = 0;
+
+	for (;;) {
+		struct sockaddr_storage from;
+		socklen_t fl = sizeof from;
+		uint8_t b[PROOF_MAX_LEN + 1];
+		ssize_t n;
+		int w = net_wait_readable(fd, s->ctl, left_ms(s));
+
+		if (w == 0) {
+			snprintf(err, errlen, "%s waiting for the client's proof "
+			         "datagram (%llu others ignored)", xfer_stop ?
+			         "interrupted" : "timed out", (unsigned long long)strangers);
+			return -1;
+		}
+		if (w == 2) {
+			if (!client_left(s, err, errlen))
+				snprintf(err, errlen, "control connection woke");
+			return -1;
+		}
+		n = recvfrom(fd, b, sizeof b, MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
+		if (n < 0)
+			continue;
+		if (!net_same_addr(&from, &s->peer) ||
+		    !xfer_proof_check(p, s->ready.nonce, b, (size_t)n)) {
+			strangers++;
+			continue;
+		}
+		if (connect(fd, (struct sockaddr *)&from, fl) == -1) {
+			snprintf(err, errlen, "connect UDP: %s", strerror(errno));
+			return -1;
+		}
+		xfer_udp_drain(fd);
+		return 0;
+	}
+}
+
+/* Open the data socket, send READY, and wait for the client's proof. */
+static int
+open_data(struct session *s)
+{
+	const struct xfer_params *p = &s->req.params;
+	uint8_t signed_bytes[CTL_CHALLENGE_LEN + CTL_PARAMS_SIGNED +
+	    CTL_READY_SIGNED];
+	char err[256];
+	int fd = net_bind_like(&s->local, p->proto == PROTO_UDP ? SOCK_DGRAM :
+	    SOCK_STREAM, err, sizeof err);
+
+	if (fd == -1 || (p->window && net_set_window(fd, p->window, 0, err,
+	    sizeof err) == -1))
+		goto bad;
+	if (p->proto == PROTO_UDP && p->role == ROLE_RECV &&
+	    xfer_udp_prepare(fd, err, sizeof err) == -1)
+		goto bad;
+	s->ready.type = CTL_READY;
+	s->ready.data_port = net_local_port(fd);
+	if (auth_random(s->ready.nonce, CTL_NONCE_LEN, err, sizeof err) == -1)
+		goto bad;
+	if (s->key != NULL && auth_mac(s->key, "gput2 partner", signed_bytes,
+	    ctl_signed_bytes(s->hello.challenge, &s->req, &s->ready, signed_bytes),
+	    s->ready.mac) == -1) {
+		snprintf(err, sizeof err, "HMAC failed");
+		goto bad;
+	}
+	if (ctl_send(s->ctl, &s->ready, err, sizeof err) == -1)
+		goto bad;
+	if (p->proto == PROTO_TCP) {
+		int lfd = fd;
+
+		fd = prove_tcp(s, lfd, err, sizeof err);
+		close(lfd);
+		if (fd == -1 || (p->nodelay && net_set_nodelay(fd, err,
+		    sizeof err) == -1))
+			goto bad;
+	} else if (prove_udp(s, fd, err, sizeof err) == -1) {
+		goto bad;
+	}
+	if (net_set_timeouts(fd, DATA_IDLE_TIMEOUT_MS, DATA_IDLE_TIMEOUT_MS, err,
+	    sizeof err) == -1)
+		goto bad;
+	s->data = fd;
+	return 0;
+bad:
+	if (fd >= 0)
+		close(fd);
+	fail(s, "data connection", err);
+	return -1;
+}
+
+/* Keep the data socket open until the client closes the control connection
+ * after reading RESULT (at most DAEMON_CTL_TIMEOUT_MS): a UDP receiver ends
+ * at the first marker or the last datagram, and closing at once would turn
+ * the sender's remaining markers into ICMP port-unreachable errors. A client
+ * that closes with RESULT unread resets the connection: that is logged. */
+static int
+linger(const struct session *s)
+{
+	char why[128];
+
+	if (net_wait_readable(s->ctl, -1, DAEMON_CTL_TIMEOUT_MS) == 0)
+		return 0;
+	if (ctl_peer_state(s->ctl, why, sizeof why) != CTL_PEER_FAILED)
+		return 0;
+	plog("client %s: results not read: the client reset the control "
+	     "connection", s->who);
+	return 1;
+}
+
+/* After a failed transfer with nothing seen on the control connection: did
+ * the client stop it (STOP) or leave? Waits SESSION_GRACE_MS at most. */
+static enum watch_event
+after_failure(struct session *s)
+{
+	struct ctl_msg m;
+	char why[128];
+
+	if (net_wait_readable(s->ctl, -1, SESSION_GRACE_MS) == 0)
+		return WATCH_NONE;
+	if (ctl_peer_state(s->ctl, why, sizeof why) != CTL_PEER_SPOKE)
+		return WATCH_PEER_CLOSED;
+	if (ctl_recv_type(s->ctl, CTL_STOP, &m, SESSION_GRACE_MS, why,
+	    sizeof why) == 0)
+		return WATCH_PEER_STOP;
+	return WATCH_PEER_FAILED;
+}
+
+static void
+log_end(const struct session *s, const struct gput_result *r, const char *how)
+{
+	const struct xfer_params *p = &s->req.params;
+
+	plog("client %s: end: %s %s, %llu bytes, %llu calls, %.3f s: %s", s->who,
+	     p->proto == PROTO_UDP ? "udp" : "tcp",
+	     p->role == ROLE_SEND ? "send" : "receive",
+	     (unsigned long long)r->bytes, (unsigned long long)r->calls,
+	     (double)r->real_ns / 1e9, how);
+}
+
+/* START, the transfer under a watcher, then RESULT or ERROR. */
+static int
+transfer(struct session *s)
+{
+	const struct config *c = s->c;
+	struct ctl_msg start = { .type = CTL_START }, res = { .type = CTL_RESULT };
+	struct watch w = { .ctl = s->ctl, .data = s->data, .client = 0 };
+	char err[300], text[CTL_MAX_TEXT + 320];
+	enum watch_event ev;
+	int rc;
+
+	if (ctl_send(s->ctl, &start, err, sizeof err) == -1) {
+		plog("client %s: start: %s", s->who, err);
+		return 1;
+	}
+	if (c->lim.max_time_s != 0)
+		w.deadline = mono_now() + (mono_ns)c->lim.max_time_s * 1000000000u;
+	if (watch_begin(&w, err, sizeof err) == -1) {
+		fail(s, "transfer", err);
+		return 1;
+	}
+	rc = xfer_run(s->data, &s->req.params, &res.result, err, sizeof err);
+	watch_end(&w);
+	ev = w.event;
+	if (rc == -1 && ev == WATCH_NONE)
+		ev = after_failure(s);
+	net_get_window(s->data, &res.result.sndbuf, &res.result.rcvbuf);
+	res.result.flags |= RES_BUFS;
+	switch (ev) {
+	case WATCH_PEER_CLOSED:
+		log_end(s, &res.result, "the client closed the control connection");
+		return 1;
+	case WATCH_PEER_FAILED:
+		log_end(s, &res.result, w.err[0] ? w.err : "control connection failed");
+		tell(s, w.err[0] ? w.err : "control connection failed");
+		return 1;
+	case WATCH_DEADLINE:
+		snprintf(text, sizeof text, "stopped at this partner's limit of %u s "
+		         "per test (--max-time)", c->lim.max_time_s);
+		log_end(s, &res.result, text);
+		tell(s, text);
+		return 1;
+	case WATCH_PEER_STOP:
+		res.result.flags |= RES_STOPPED;
+		log_end(s, &res.result, "stopped by the client");
+		rc = 0;
+		break;
+	default:
+		if (rc == -1) {
+			log_end(s, &res.result, err);
+			snprintf(text, sizeof text, "transfer: %s", err);
+			tell(s, text);
+			return 1;
+		}
+		/* a UDP receiver cannot tell a client that vanished mid-transfer
+		 * from one that is done; the control connection can */
+		if (client_left(s, err, sizeof err)) {
+			log_end(s, &res.result, err);
+			return 1;
+		}
+		log_end(s, &res.result, "ok");
+	}
+	if (ctl_send(s->ctl, &res, err, sizeof err) == -1) {
+		plog("client %s: sending results: %s", s->who, err);
+		return 1;
+	}
+	return ev == WATCH_PEER_STOP ? 0 : linger(s);
+}
+
+int
+session_serve(int cfd, const struct sockaddr_storage *peer,
+              const struct config *c, const struct auth_key *key)
+{
+	struct session s = { .c = c, .key = key, .ctl = cfd, .data = -1,
+	    .peer = *peer };
+	const struct xfer_params *p = &s.req.params;
+	socklen_t ll = sizeof s.local;
+	char addr[NET_ADDRSTRLEN], err[128];
+	int rc = 1;
+
+	s.deadline = mono_now() + (mono_ns)SESSION_HANDSHAKE_MS * 1000000u;
+	snprintf(s.who, sizeof s.who, "%s port %u",
+	         net_ntop(&s.peer, addr, sizeof addr), net_port(&s.peer));
+	if (xfer_stop_init(err, sizeof err) == -1) {   /* this session's own */
+		plog("client %s: %s", s.who, err);
+		return 1;
+	}
+	if (getsockname(cfd, (struct sockaddr *)&s.local, &ll) == -1) {
+		plog("client %s: control connection: %s", s.who, strerror(errno));
+	} else if (net_set_timeouts(cfd, DAEMON_CTL_TIMEOUT_MS,
+	    DAEMON_CTL_TIMEOUT_MS, err, sizeof err) == -1 ||
+	    net_set_keepalive(cfd, err, sizeof err) == -1) {
+		plog("client %s: control connection: %s", s.who, err);
+	} else if (handshake(&s) == 0) {
+		plog("client %s: start: %s, partner %s %llu bytes%s", s.who,
+		     p->proto == PROTO_UDP ? "udp" : "tcp",
+		     p->role == ROLE_SEND ? "sends" : "receives",
+		     (unsigned long long)p->data_bytes, s.key ? ", key checked" : "");
+		if (open_data(&s) == 0)
+			rc = transfer(&s);
+	}
+	if (s.data != -1)
+		close(s.data);
+	return rc;
+}
