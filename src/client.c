@@ -222,6 +222,10 @@ collect_stopped(struct run *r, const struct watch *w)
 
 	r->interrupted = 1;
 	xfer_stop_clear();
+	if (w->event != WATCH_SIGNAL) {         /* ^C as the watcher ended */
+		m.type = CTL_STOP;
+		(void)ctl_send(r->ctl, &m, why, sizeof why);
+	}
 	if (w->have_result) {
 		r->rr = w->result.result;
 		r->have_rr = 1;
@@ -275,7 +279,13 @@ transfer(struct run *r)
 		return -1;
 	}
 	if (rc == -1) {
-		snprintf(r->err, sizeof r->err, "%s", why);
+		/* the partner's reason, if it gives one at once, says more than
+		 * what its ending did to the data connection */
+		if (ctl_recv_type(r->ctl, CTL_RESULT, &m, CLIENT_STOP_MS, r->err,
+		    sizeof r->err) == -1 && m.type == CTL_ERROR)
+			snprintf(r->err, sizeof r->err, "partner: %s", m.text);
+		else
+			snprintf(r->err, sizeof r->err, "%s", why);
 		return -1;
 	}
 	if (w.have_result) {

@@ -349,6 +349,21 @@ gput_marker(const struct pkt *k, size_t off, unsigned payload)
 	       h[5] <= MARKER_COUNT;
 }
 
+/* gput's UDP proof datagram (include/xfer.h): PROOF_BASE_LEN to PROOF_MAX_LEN
+ * bytes starting "GPUH", version 2, three zero bytes. It proves the client's
+ * data socket to the partner before the transfer: control, not payload, so
+ * it is counted with the end markers. */
+static int
+gput_proof(const struct pkt *k, size_t off, unsigned payload)
+{
+	uint8_t h[8];
+
+	if (payload < PROOF_BASE_LEN || payload > PROOF_MAX_LEN ||
+	    get_bytes(k, off, sizeof(h), h) == -1)
+		return 0;
+	return memcmp(h, "GPUH\x02\0\0\0", 8) == 0;
+}
+
 /* TCP (RFC 9293 3.1: ports 4, seq 4, ack 4, data offset/flags 2, ...) or UDP
  * (RFC 768: ports 4, length 2, checksum 2) at off, avail bytes of IP payload. */
 static enum pdec_result
@@ -390,7 +405,8 @@ transport(const struct pkt *k, size_t off, unsigned avail,
 	}
 	fr->payload = avail - fr->l4_hdr;
 	if (fr->proto == IPPROTO_UDP && fr->frag == 0)
-		fr->marker = gput_marker(k, off + fr->l4_hdr, fr->payload);
+		fr->marker = gput_marker(k, off + fr->l4_hdr, fr->payload) ||
+		    gput_proof(k, off + fr->l4_hdr, fr->payload);
 	return PDEC_OK;
 }
 

@@ -50,7 +50,7 @@ table_flow(FILE *f, const struct pscan_flow *r, size_t n, double link_bps)
 	fprintf(f, "  retransmitted  %" PRIu64 " bytes\n", d->retrans);
 	if (d->markers > 0)
 		fprintf(f, "  end markers    %" PRIu64 " bytes in %" PRIu64
-		        " gput UDP end markers (not payload)\n", d->marker_bytes,
+		        " gput UDP end markers and proof (not payload)\n", d->marker_bytes,
 		        d->markers);
 	fprintf(f, "  headers        L4 %" PRIu64 ", L3 %" PRIu64 ", L2 %" PRIu64
 	        ", padding %" PRIu64 ", L1 %" PRIu64 " bytes\n",

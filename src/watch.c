@@ -130,12 +130,12 @@ watcher(void *arg)
 			return NULL;
 		if (r <= 0)
 			continue;
-		if (pfd[0].revents != 0)
-			return NULL;                /* the transfer is over */
-		if (pfd[1].revents != 0) {
-			on_stop(w);
+		if (pfd[1].revents != 0 && w->event == WATCH_NONE) {
+			on_stop(w);                 /* first: it may come with done */
 			return NULL;
 		}
+		if (pfd[0].revents != 0)
+			return NULL;                /* the transfer is over */
 		if (pfd[2].revents != 0 && on_ctl(w))
 			return NULL;
 	}

@@ -15,6 +15,9 @@
  *   raw=TEXT        send TEXT on the control connection (\xHH escapes)
  *   put=TYPE        send a well-formed READY (port 1), RESULT (all zero),
  *                   START or STOP
+ *   put=badresult   send a RESULT no partner could mean: more bytes that
+ *                   differ from the pattern than bytes
+ *   sendmore        send the whole stream and one buffer more
  *   hello           (client) receive HELLO
  *   key=FILE        (client) sign PARAMS with the shared secret in FILE
  *   params=P,R,N,L  send PARAMS for the partner's half: protocol tcp or udp,
@@ -310,6 +313,20 @@ run_step(struct peer *p, const char *s)
 		if (send(p->ctl, buf, n, MSG_NOSIGNAL) != (ssize_t)n)
 			die(p, strerror(errno));
 		printf("ok raw %zu\n", n);
+	} else if (strcmp(s, "put=badresult") == 0) {
+		memset(&m, 0, sizeof m);
+		m.type = CTL_RESULT;
+		m.result.bytes = p->params.params.data_bytes;
+		m.result.calls = 1;
+		m.result.verify_bad = UINT64_MAX;
+		m.result.flags = RES_VERIFIED;
+		if (ctl_send(p->ctl, &m, err, sizeof err) == -1)
+			die(p, err);
+		printf("ok put badresult\n");
+	} else if (strcmp(s, "sendmore") == 0) {
+		p->params.params.data_bytes += p->params.params.len;
+		p->params.params.count++;
+		step_send(p, UINT64_MAX);
 	} else if (strncmp(s, "put=", 4) == 0) {
 		memset(&m, 0, sizeof m);
 		m.type = strcmp(s + 4, "ready") == 0 ? CTL_READY :

@@ -21,7 +21,7 @@ family() {
 	check "$_f tcp: data connection on $_h" grep -Eq \
 		"^gput: data tcp $_re port [0-9]+ -> $_re port [0-9]+, " "$ERR"
 	check "$_f tcp: the daemon saw $_h" wait_for_line "$D_LOG" \
-		"^gput: client $_re port [0-9]+: tcp received 1448000 bytes in [0-9]+ calls$" 10
+		" gput\[[0-9]+\]: client $_re port [0-9]+: end: tcp receive, 1448000 bytes, [0-9]+ calls, [0-9.]+ s: ok$" 10
 
 	run_t 20 "$GPUT" "$_f" -r -n 1000 -l 1448 -p "$P" "$_h"
 	eq "$_f tcp -r: exit status" "$RC" 0
@@ -56,8 +56,8 @@ else
 	# a client that vanishes on IPv6 is logged by its IPv6 address
 	run_t 10 "$CTLPEER" -6 client "$P" 'raw=GPU' close
 	CPORT=$(sed -n 's/^ok connect from port //p' "$OUT")
-	check "-6: vanished client logged" wait_for_text "$D_LOG" \
-		"gput: client ::1 port $CPORT: bad request: connection closed while waiting for a PARAMS message" 10
+	check "-6: vanished client logged" wait_for_line "$D_LOG" \
+		" gput\[[0-9]+\]: client ::1 port $CPORT: bad request: connection closed while waiting for a PARAMS message$" 10
 	run_t 10 "$GPUT" -4 -p "$P" ::1
 	eq "-4 with an IPv6 host: exit 1" "$RC" 1
 	eq "-4 with an IPv6 host: message" "$(cat "$ERR")" \

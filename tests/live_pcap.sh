@@ -66,7 +66,9 @@ R=$(data_row "$OUT")
 R=${R:-0}
 check "gput-pcap: finds the data flow ($PORTS)" [ "$R" -gt 0 ]
 eq "gput-pcap: data flow is TCP" "$(row "$R" 2)" tcp
-eq "gput-pcap: its payload bytes equal gput's Bytes" "$(row "$R" 12)" "$BYTES"
+# the client's data connection opens with the session's 16-byte nonce
+# (gput(1), CONTROL PROTOCOL): on the wire it is payload, for gput it is not
+eq "gput-pcap: its payload bytes are gput's Bytes and the nonce" "$(row "$R" 12)" "$((BYTES + 16))"
 # Retransmissions do happen on a loaded loopback: payload counts each byte
 # once and the rest is retransmitted, so together they are every TCP payload
 # byte the data direction carried, as tcpdump itself decodes them.
@@ -93,7 +95,7 @@ eq "gput-pcap --json: exit status" "$RC" 0
 if command -v jq >/dev/null 2>&1; then
 	# jq -e: exit status 0 only when the expression is true
 	check "gput-pcap --json: valid JSON, same payload, warnings array" \
-	    jq -e --argjson n "$R" --argjson b "$BYTES" \
+	    jq -e --argjson n "$R" --argjson b "$((BYTES + 16))" \
 	    '.flows[$n - 1].payload_bytes == $b and (.warnings | type) == "array"' "$OUT"
 else
 	skip "gput-pcap --json: JSON check (jq is not installed: apt-get install jq)"
@@ -150,8 +152,12 @@ MKF='udp[4:2] = 40 and udp[8:4] = 0x47505545'
 [ "$PORTS" = any ] || MKF="$MKF and src port ${PORTS%,*} and dst port ${PORTS#*,}"
 MK=$(tcpdump -nn -r "$UCAP" "$MKF" 2>/dev/null | wc -l)
 eq "tcpdump: 3 gput end markers in the capture" "$MK" 3
-eq "gput-pcap UDP: end markers, as tcpdump counts them" "$(row "$R" 31)" "$MK"
-eq "gput-pcap UDP: 32 marker bytes each" "$(row "$R" 32)" "$((MK * 32))"
+PF='udp[4:2] >= 48 and udp[4:2] <= 50 and udp[8:4] = 0x47505548'
+[ "$PORTS" = any ] || PF="$PF and src port ${PORTS%,*} and dst port ${PORTS#*,}"
+PR=$(tcpdump -nn -r "$UCAP" "$PF" 2>/dev/null | wc -l)
+check "tcpdump: the client's proof datagram in the capture ($PR)" [ "$PR" -ge 1 ]
+eq "gput-pcap UDP: end markers and proofs, as tcpdump counts them" "$(row "$R" 31)" "$((MK + PR))"
+eq "gput-pcap UDP: 32 bytes a marker, 40 a proof" "$(row "$R" 32)" "$((MK * 32 + PR * 40))"
 eq "gput-pcap UDP: eta equals the model's" \
 	"$(awk -v e="$(row "$R" 22)" 'BEGIN { printf "%.4f", e }')" "$ETA"
 t_done

@@ -1,0 +1,219 @@
+#!/bin/bash
+# Live tests: the partner faces hostile clients, the client a hostile partner.
+# Each attack of the partner-hardening issue, on loopback (and, as root, in a
+# network namespace of the test's own): every wait has a deadline.
+. "$(dirname "$0")/lib.sh"
+
+need_ctlpeer
+start_daemon --max-sessions 2 || { fail "daemon announces its port"; t_done; }
+P=$D_PORT
+sessions() { pgrep -P "$D_PID" | wc -l; }
+no_sessions() { [ "$(sessions)" -eq 0 ]; }
+log_has() { sed -E 's/^[0-9T:Z-]+ gput\[[0-9]+\]: /gput: /' "$D_LOG" | grep -Eq -- "$1"; }
+
+# --- privileges: started as root, the partner runs as nobody
+if [ "$(id -u)" -eq 0 ]; then
+	eq "root drops to nobody" "$(awk '/^Uid:/ { print $2, $3, $4 }' "/proc/$D_PID/status")" \
+		"$(id -u nobody) $(id -u nobody) $(id -u nobody)"
+	run_t 5 "$GPUT" -i -p 0 --user no-such-user-here
+	eq "--user unknown: exit 1 and message" "$RC $(cat "$ERR")" \
+		"1 gput: --user no-such-user-here: no such user"
+else
+	skip "privilege drop (not root)"
+fi
+
+# --- session cap: two silent clients hold both sessions; the next client is
+# told at once that the partner is busy
+"$CTLPEER" client "$P" hello hold >"$T_TMP/h1" 2>&1 & H1=$!
+"$CTLPEER" client "$P" hello hold >"$T_TMP/h2" 2>&1 & H2=$!
+T_PIDS="$T_PIDS $H1 $H2"
+check "two sessions held" wait_until 10 eval '[ "$(sessions)" -eq 2 ]'
+for i in $(seq 20); do "$CTLPEER" client "$P" error >>"$T_TMP/busy" 2>&1 & done
+wait_until 10 eval '[ "$(grep -c "^ok error" "$T_TMP/busy")" -eq 20 ]'
+eq "20 more clients: all told busy" "$(grep -c '^ok error partner busy: 2 tests running, at most 2 (--max-sessions)$' "$T_TMP/busy")" 20
+eq "20 more clients: never more than 2 sessions" "$(sessions)" 2
+run_t 10 "$GPUT" -n 10 -p "$P" 127.0.0.1
+eq "a real client: busy, exit 1" "$RC $(cat "$ERR")" \
+	"1 gput: partner 127.0.0.1 port $P: partner refused the test: partner busy: 2 tests running, at most 2 (--max-sessions)"
+eq "each refusal logged once" "$(grep -c 'refused: partner busy' "$D_LOG")" 21
+kill "$H1" "$H2" 2>/dev/null; wait "$H1" "$H2" 2>/dev/null
+check "held sessions end with their clients" wait_until 15 no_sessions
+
+# --- a client that dribbles one byte a second is cut at the handshake
+# deadline (10 s), not kept alive by each byte
+(for b in G P U T 2 1 0 P x x x x x x x x x x x x x x x x x x x x; do
+	printf %s "$b"; sleep 1       # the dribble's pace, not a synchronisation
+done) | timeout 40 "$CTLPEER" client "$P" 'raw=' eof >"$T_TMP/dribble" 2>&1 &
+DR=$!
+check "dribbler: session cut" wait_until 20 eval 'log_has "bad request: timed out waiting for"'
+check "dribbler: session gone before its bytes end" wait_until 5 no_sessions
+kill "$DR" 2>/dev/null; wait "$DR" 2>/dev/null
+
+# --- limits named in the refusal
+run_t 10 "$GPUT" -c -l 64M -n 1 -p "$P" 127.0.0.1
+eq "-l 64M -c: refused by --max-buffer" "$RC $(cat "$ERR")" \
+	"1 gput: partner 127.0.0.1 port $P: partner refused the test: refused: a 67108864-byte buffer is larger than this partner allows, 4194304 bytes (--max-buffer)"
+
+# --- a remote's -w never passes the host's limits (a 1 GiB request)
+RMAX=$(cat /proc/sys/net/core/rmem_max) WMAX=$(cat /proc/sys/net/core/wmem_max)
+run_t 20 "$GPUT" -v -n 100 -p "$P" 127.0.0.1 -w 1048576
+eq "-w 1 GiB: exit 0" "$RC" 0
+BUFS=$(sed -n 's/^1: data socket buffers: send \([0-9]*\), receive \([0-9]*\) bytes.*/\1 \2/p' "$OUT")
+check "-w 1 GiB: partner's buffers within wmem_max/rmem_max ($BUFS; $WMAX $RMAX)" \
+	awk -v b="$BUFS" -v w="$WMAX" -v r="$RMAX" 'BEGIN { split(b, x, " "); exit !(x[1] > 0 && x[1] <= 2 * w && x[2] > 0 && x[2] <= 2 * r) }'
+
+# --- the control connection closes mid-transfer: the partner's sender stops
+# at once (TCP: it fills the socket; UDP: the client's data socket stays open)
+for proto in tcp udp; do
+	: >"$T_TMP/cc"
+	"$CTLPEER" client "$P" hello params=$proto,send,100000000,1000 ready data start close hold \
+		>"$T_TMP/cc" 2>&1 &
+	CC=$!
+	T_PIDS="$T_PIDS $CC"
+	check "$proto: control closed mid-send: transfer started" wait_for_line "$T_TMP/cc" '^ok close$' 10
+	check "$proto: control closed mid-send: the partner's session ends" wait_until 5 no_sessions
+	check "$proto: control closed mid-send: logged with the bytes sent" \
+		log_has "end: $proto send, [0-9]+ bytes, [0-9]+ calls, [0-9.]+ s: the client closed the control connection$"
+	kill "$CC" 2>/dev/null; wait "$CC" 2>/dev/null
+done
+
+# --- data without the proof: a wrong nonce is no proof
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null; then
+	# In a namespace of its own, the only UDP traffic is ours: the partner
+	# must send nothing at all, not one datagram, to an unproven client.
+	cat >"$T_TMP/reflect.sh" <<-'EOS'
+	ip link set lo up
+	"$GPUT" -i -p 0 2>"$T_TMP/rd.log" & D=$!
+	for i in $(seq 100); do grep -q 'port [0-9]' "$T_TMP/rd.log" && break; sleep 0.05; done
+	RP=$(sed -n 's/.*listening on .* port \([0-9]*\)$/\1/p' "$T_TMP/rd.log")
+	out0=$(awk '/^Udp:/ { n++; if (n == 2) print $5 }' /proc/net/snmp)
+	timeout 20 "$CTLPEER" client "$RP" hello params=udp,send,1000,100 ready data=bad error >"$T_TMP/rc.out" 2>&1
+	out1=$(awk '/^Udp:/ { n++; if (n == 2) print $5 }' /proc/net/snmp)
+	kill "$D"; wait "$D" 2>/dev/null
+	echo "datagrams sent: $((out1 - out0))"
+	EOS
+	GPUT=$GPUT CTLPEER=$CTLPEER T_TMP=$T_TMP timeout 60 unshare -n bash "$T_TMP/reflect.sh" >"$T_TMP/reflect.out" 2>&1
+	eq "UDP -r with a wrong nonce: one datagram in all, the client's own proof" \
+		"$(cat "$T_TMP/reflect.out")" "datagrams sent: 1"
+	check "UDP -r with a wrong nonce: refused after the handshake deadline" grep -q \
+		"^ok error data connection: timed out waiting for the client's proof datagram (1 others ignored)$" "$T_TMP/rc.out"
+else
+	skip "reflection (needs root for a network namespace)"
+fi
+run_t 20 "$CTLPEER" client "$P" hello params=tcp,recv,10,1000 ready data=bad error
+eq "TCP with a wrong nonce: refused" "$(sed -n 's/^ok error //p' "$OUT")" \
+	"data connection: timed out waiting for the data connection"
+
+# --- third-party datagrams and forged markers, both ways: the data sockets
+# are connected to the partner's, so the kernel drops the strangers'
+blast() {       # PORT: 200 datagrams of 100 bytes and a forged end marker
+	for i in $(seq 200); do printf '%0100d' 0 >"/dev/udp/127.0.0.1/$1"; done 2>/dev/null
+	printf 'GPUE\001\001\000\000\000\000\000\000\000\000\000\001%020d' 0 >"/dev/udp/127.0.0.1/$1" 2>/dev/null
+}
+for dir in -r -t; do
+	"$GPUT" -v -u $dir -g 2000 -n 500 -l 100 -p "$P" 127.0.0.1 -w 1024 >"$T_TMP/fo" 2>"$T_TMP/fe" &
+	FC=$!
+	if wait_for_line "$T_TMP/fe" '^gput: data udp ' 10; then
+		if [ "$dir" = -r ]; then
+			port=$(sed -n 's/^gput: data udp [^ ]* port \([0-9]*\) .*/\1/p' "$T_TMP/fe")
+		else
+			port=$(sed -n 's/^gput: data udp .* -> [^ ]* port \([0-9]*\),.*/\1/p' "$T_TMP/fe")
+		fi
+		blast "$port"
+	fi
+	wait "$FC"
+	eq "UDP $dir with strangers: exit 0" "$?" 0
+	RB=$(awk -v t="$( [ "$dir" = -r ] && echo l || echo 1 )" '$1 == t { print $2 }' "$T_TMP/fo")
+	eq "UDP $dir with strangers: the receiver counted exactly the stream" "$RB" 50000
+	check "UDP $dir with strangers: every datagram, none lost" grep -q ': received 500 of 500 datagrams, 0 lost' "$T_TMP/fo"
+done
+
+# --- a partner that sends more than agreed, or results that cannot be
+fake() {        # GPUT-ARGS -- STEPS: the client's stderr into ERR
+	_args=()
+	while [ "$1" != "--" ]; do _args+=("$1"); shift; done
+	shift
+	"$CTLPEER" partner "$@" >"$T_TMP/fp.out" 2>&1 &
+	_fp=$!
+	T_PIDS="$T_PIDS $_fp"
+	wait_for_line "$T_TMP/fp.out" '^ok listen port ' 5 || return 1
+	_port=$(sed -n 's/^ok listen port //p' "$T_TMP/fp.out")
+	run_t 30 "$GPUT" "${_args[@]}" -p "$_port" 127.0.0.1
+	FPORT=$_port
+	kill "$_fp" 2>/dev/null; wait "$_fp" 2>/dev/null
+}
+fake -r -n 10 -l 1000 -- sendhello getparams sendready acceptdata put=start sendmore hold
+eq "partner sends more than agreed: exit 1 and why" "$RC $(cat "$ERR")" \
+	"1 gput: partner 127.0.0.1 port $FPORT: the sender sent more than the agreed bytes"
+fake -c -n 10 -l 1000 -- sendhello getparams sendready acceptdata put=start drain put=badresult hold
+eq "impossible RESULT: exit 1, nothing printed" "$RC $(wc -c <"$OUT") $(cat "$ERR")" \
+	"1 0 gput: partner 127.0.0.1 port $FPORT: the partner's results do not fit the test: it reports more bytes that differ from the pattern than bytes"
+
+# --- ^C: the run ends at once with what it measured, marked, exit 130
+"$GPUT" -v -r -n 100000000 -l 1448 -p "$P" 127.0.0.1 >"$T_TMP/io" 2>"$T_TMP/ie" &
+IC=$!
+if wait_for_line "$T_TMP/ie" '^gput: data tcp ' 10; then
+	kill -INT "$IC"
+	check "^C: the client ends" wait_until 5 eval '! kill -0 $IC 2>/dev/null'
+	wait "$IC"; IRC=$?
+	eq "^C: exit 130" "$IRC" 130
+	eq "^C: both lines" "$(grep -c '^[l1] ' "$T_TMP/io")" 2
+	check "^C: marked" grep -qx 'interrupted: the lines above count what was moved until the stop' "$T_TMP/io"
+	check "^C: partial Bytes" awk '$1 == "l" && $2 > 0 && $2 < 144800000000 { ok = 1 } END { exit !ok }' "$T_TMP/io"
+	check "^C: the partner logged the stop" wait_until 5 eval 'log_has "end: tcp send, [0-9]+ bytes.*: stopped by the client$"'
+else
+	fail "^C: transfer started"
+fi
+
+# --- the shared secret
+umask 077
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$T_TMP/key.a"
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$T_TMP/key.b"
+start_daemon --key-file "$T_TMP/key.a" || fail "keyed daemon starts"
+KP=$D_PORT
+run_t 20 "$GPUT" --key-file "$T_TMP/key.a" -n 100 -l 1000 -p "$KP" 127.0.0.1
+eq "right key: served" "$RC $(field 1 2)" "0 100000"
+run_t 20 "$GPUT" --key-file "$T_TMP/key.b" -n 100 -l 1000 -p "$KP" 127.0.0.1
+eq "wrong key: refused" "$RC $(cat "$ERR")" \
+	"1 gput: partner 127.0.0.1 port $KP: partner refused the test: refused: authentication failed (--key-file)"
+run_t 20 "$GPUT" -n 100 -l 1000 -p "$KP" 127.0.0.1
+eq "no key: told to give one" "$RC $(cat "$ERR")" \
+	"1 gput: partner 127.0.0.1 port $KP: the partner requires the shared secret: give it with --key-file"
+run_t 20 "$GPUT" --key-file "$T_TMP/key.a" -n 100 -l 1000 -p "$P" 127.0.0.1
+eq "key, partner without one: refused by the client" "$RC $(cat "$ERR")" \
+	"1 gput: partner 127.0.0.1 port $P: the partner does not check the shared secret, so it cannot prove it knows it (--key-file)"
+chmod 644 "$T_TMP/key.a"
+run_t 5 "$GPUT" -i -p 0 --key-file "$T_TMP/key.a"
+eq "key file readable by others: refused" "$RC $(cat "$ERR")" \
+	"1 gput: --key-file $T_TMP/key.a: readable by others (chmod 600 it)"
+
+# --- --allow
+start_daemon --allow 10.0.0.0/8 --allow ::1 || fail "daemon with --allow starts"
+run_t 20 "$GPUT" -n 10 -p "$D_PORT" 127.0.0.1
+eq "--allow: 127.0.0.1 refused" "$RC $(cat "$ERR")" \
+	"1 gput: partner 127.0.0.1 port $D_PORT: partner refused the test: access denied: 127.0.0.1 is not in this partner's --allow list"
+run_t 20 "$GPUT" -6 -n 10 -l 100 -p "$D_PORT" ::1
+eq "--allow: ::1 served" "$RC $(field 1 2)" "0 1000"
+run_t 5 "$GPUT" -i --allow 10.1.2.3/8
+eq "--allow with host bits: usage error" "$RC $(cat "$ERR")" \
+	"2 gput: --allow: '10.1.2.3/8': host bits set (did you mean 10.0.0.0/8?)"
+
+# --- --max-time: the partner ends a test that runs past it, and says why
+start_daemon --max-time 1 || fail "daemon with --max-time starts"
+run_t 30 "$GPUT" -r -n 100000000 -l 1448 -p "$D_PORT" 127.0.0.1
+eq "--max-time 1: exit 1 and why" "$RC $(cat "$ERR")" \
+	"1 gput: partner 127.0.0.1 port $D_PORT: partner: stopped at this partner's limit of 1 s per test (--max-time)"
+run_t 10 "$GPUT" -g 1000000 -n 5 -l 100 -p "$D_PORT" 127.0.0.1
+eq "--max-time 1: a paced test that cannot fit is refused" "$RC $(cat "$ERR")" \
+	"1 gput: partner 127.0.0.1 port $D_PORT: partner refused the test: refused: the test's gaps alone take 5 s, this partner allows 1 s (--max-time)"
+
+# --- --once: one test, then exit with its status
+"$GPUT" -i --once -p 0 2>"$T_TMP/once.log" & OP=$!
+T_PIDS="$T_PIDS $OP"
+wait_for_line "$T_TMP/once.log" 'listening on .* port [0-9]+' 5
+OPORT=$(sed -n 's/.*listening on .* port \([0-9]*\)$/\1/p' "$T_TMP/once.log")
+run_t 20 "$GPUT" -n 10 -l 100 -p "$OPORT" 127.0.0.1
+eq "--once: served" "$RC $(field 1 2)" "0 1000"
+check "--once: exits after the test" wait_until 15 eval '! kill -0 $OP 2>/dev/null'
+wait "$OP"; eq "--once: exit 0" "$?" 0
+t_done
