@@ -189,7 +189,9 @@ udp_rx_loop(int fd, const struct xfer_params *p, struct udp_rx *rx,
 			if (r->dgrams == 0) {   /* first datagram opens the window */
 				*first_ts = ts_ns(&rx->ts);
 				meter_start(&m);
-				net_set_timeouts(fd, xfer_udp_idle_ms(p), 0, err, errlen);
+				if (net_set_timeouts(fd, xfer_udp_idle_ms(p), 0, err,
+				    errlen) == -1)
+					return -1;
 			}
 			if (p->verify)
 				udp_verify(p, pt, rx->iov.iov_base, (size_t)n, r);
