@@ -1,9 +1,11 @@
 /* unit_faults.c: system calls that fail on purpose. This program defines
- * fcntl() and setsockopt() itself; being in the executable, they take libc's
- * place for the library code linked in (libgput.a), pass every call through
- * to the kernel, and fail the one a test names. Checked: net_connect_sa,
- * net_listen_any and the UDP receiver report a failed call, leak nothing,
- * and never go on with a socket that is not what they asked for. */
+ * fcntl(), setsockopt(), send() and clock_gettime() itself; being in the
+ * executable, they take libc's place for the library code linked in
+ * (libgput.a), pass every call through to the kernel, and fail the one a
+ * test names (or count the calls). Checked: net_connect_sa, net_listen_any
+ * and the UDP receiver report a failed call, leak nothing, and never go on
+ * with a socket that is not what they asked for; the sender waits out
+ * ENOBUFS instead of spinning, and reads no clock per call. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,18 +21,26 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "net.h"
 #include "xfer.h"
 
 /* The call to fail: fcntl(fd, fcntl_cmd, ...), or setsockopt(fd, level,
- * name, ...) after letting `skip` matching calls through; 0: none. */
+ * name, ...) after letting `skip` matching calls through; 0: none. send()
+ * fails with ENOBUFS `nobufs` times once `send_skip` sends went through. */
 static struct {
 	int fcntl_cmd;
 	int level, name, skip;
 	int err;
+	int send_skip, nobufs;
 } fault;
+
+/* Calls counted since the test last cleared them. */
+static struct {
+	long clock_reads, sends;
+} seen;
 
 static void
 no_faults(void)
@@ -63,6 +73,25 @@ setsockopt(int fd, int level, int name, const void *val, socklen_t len)
 		return -1;
 	}
 	return (int)syscall(SYS_setsockopt, fd, level, name, val, len);
+}
+
+ssize_t
+send(int fd, const void *buf, size_t n, int flags)
+{
+	seen.sends++;
+	if (fault.nobufs > 0 && fault.send_skip-- <= 0) {
+		fault.nobufs--;
+		errno = ENOBUFS;
+		return -1;
+	}
+	return syscall(SYS_sendto, fd, buf, n, flags, NULL, 0);
+}
+
+int
+clock_gettime(clockid_t id, struct timespec *ts)
+{
+	seen.clock_reads++;
+	return (int)syscall(SYS_clock_gettime, id, ts);
 }
 
 /* The lowest free descriptor: the same before and after means no leak. */
@@ -277,6 +306,117 @@ test_udp_idle_timeout_fails(void **state)
 	assert_string_equal(err, "setsockopt timeouts: Invalid argument");
 }
 
+/* ---- the sender and ENOBUFS -------------------------------------- */
+
+/* Run xfer_send_loop for 20 datagrams of 100 bytes with -v, its standard
+ * error kept in msg. Returns its status; *ns is the run's length. */
+static int
+send_20(int fd, struct gput_result *r, char *msg, size_t msglen, uint64_t *ns)
+{
+	struct xfer_params p;
+	struct timespec t0, t1;
+	char err[256];
+	FILE *tmp = tmpfile();
+	int saved, rc;
+	size_t n;
+
+	assert_non_null(tmp);
+	memset(&p, 0, sizeof p);
+	p.proto = PROTO_UDP;
+	p.verbose = 1;
+	p.len = p.data_len = 100;
+	p.count = 20;
+	p.data_bytes = 2000;
+	fflush(stderr);
+	saved = dup(2);
+	assert_true(saved >= 0);
+	assert_true(dup2(fileno(tmp), 2) >= 0);
+	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t0);       /* not counted */
+	memset(&seen, 0, sizeof seen);
+	memset(r, 0, sizeof *r);
+	rc = xfer_send_loop(fd, &p, r, err, sizeof err);
+	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t1);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	n = fread(msg, 1, msglen - 1, tmp);
+	msg[n] = '\0';
+	fclose(tmp);
+	*ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u +
+	    (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
+	if (rc != 0)
+		print_error("xfer_send_loop: %s\n", err);
+	return rc;
+}
+
+/* Datagrams waiting on fd, drained. */
+static int
+drain(int fd)
+{
+	char buf[200];
+	int k = 0;
+
+	while (recv(fd, buf, sizeof buf, MSG_DONTWAIT) == 100)
+		k++;
+	return k;
+}
+
+/* Without ENOBUFS: two clock reads (the window's ends), however many calls. */
+static void
+test_send_no_clock_per_call(void **state)
+{
+	struct gput_result r;
+	char msg[512];
+	uint64_t ns;
+	int sv[2];
+
+	(void)state;
+	no_faults();
+	udp_pair(sv);
+	assert_int_equal(send_20(sv[0], &r, msg, sizeof msg, &ns), 0);
+	assert_int_equal(seen.clock_reads, 2);
+	assert_int_equal(seen.sends, 20);
+	assert_int_equal(r.calls, 20);
+	assert_string_equal(msg, "");
+	assert_int_equal(drain(sv[1]), 20);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+/* Five ENOBUFS in a row at the 7th datagram: each is waited out (the socket
+ * stays writable, so by a 1 ms sleep), never counted as a call, and -v
+ * tells how often; still no clock read per call. */
+static void
+test_send_nobufs(void **state)
+{
+	struct gput_result r;
+	char msg[512];
+	uint64_t ns;
+	int sv[2];
+
+	(void)state;
+	no_faults();
+	udp_pair(sv);
+	fault.send_skip = 6;
+	fault.nobufs = 5;
+	assert_int_equal(send_20(sv[0], &r, msg, sizeof msg, &ns), 0);
+	no_faults();
+	assert_int_equal(seen.clock_reads, 2);
+	assert_int_equal(seen.sends, 25);
+	assert_int_equal(r.calls, 20);
+	assert_int_equal(r.bytes, 2000);
+	assert_string_equal(msg, "gput: sending: the queue below the socket was full "
+	                    "(ENOBUFS) 5 times; waited up to 1 ms each time\n");
+	if (ns < 5000000u)
+		fail_msg("5 ENOBUFS waited out in %llu ns, want at least 5 ms",
+		         (unsigned long long)ns);
+	assert_true(r.real_ns >= 5000000u);
+	assert_int_equal(drain(sv[1]), 20);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 int
 main(void)
 {
@@ -286,6 +426,8 @@ main(void)
 		cmocka_unit_test(test_listen_v6only_fails),
 		cmocka_unit_test(test_listen_reuseaddr_fails),
 		cmocka_unit_test(test_udp_idle_timeout_fails),
+		cmocka_unit_test(test_send_no_clock_per_call),
+		cmocka_unit_test(test_send_nobufs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
