@@ -206,6 +206,9 @@ report_udp_arrivals(FILE *f, char rtag, const struct gput_result *recv,
 	if (recv->flags & RES_IDLE)
 		fprintf(f, "; no end marker arrived, receiver stopped after %.1f s idle",
 		        idle_ms / 1000.0);
+	if (recv->flags & RES_STEPPED)
+		fprintf(f, "; the system clock was stepped, so the receiver's Real s"
+		        " is from when it read the datagrams");
 	fputc('\n', f);
 }
 

@@ -5,7 +5,8 @@
  * test names (or count the calls). Checked: net_connect_sa, net_listen_any
  * and the UDP receiver report a failed call, leak nothing, and never go on
  * with a socket that is not what they asked for; the sender waits out
- * ENOBUFS instead of spinning, and reads no clock per call. */
+ * ENOBUFS instead of spinning, and reads no clock per call; the UDP
+ * receiver notices a step of the real-time clock. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -29,12 +30,15 @@
 
 /* The call to fail: fcntl(fd, fcntl_cmd, ...), or setsockopt(fd, level,
  * name, ...) after letting `skip` matching calls through; 0: none. send()
- * fails with ENOBUFS `nobufs` times once `send_skip` sends went through. */
+ * fails with ENOBUFS `nobufs` times once `send_skip` sends went through.
+ * CLOCK_REALTIME jumps by step_ns after `step_skip` reads of it. */
 static struct {
 	int fcntl_cmd;
 	int level, name, skip;
 	int err;
 	int send_skip, nobufs;
+	int step_skip;
+	int64_t step_ns;
 } fault;
 
 /* Calls counted since the test last cleared them. */
@@ -90,8 +94,17 @@ send(int fd, const void *buf, size_t n, int flags)
 int
 clock_gettime(clockid_t id, struct timespec *ts)
 {
+	int rc = (int)syscall(SYS_clock_gettime, id, ts);
+
 	seen.clock_reads++;
-	return (int)syscall(SYS_clock_gettime, id, ts);
+	if (rc == 0 && id == CLOCK_REALTIME && fault.step_ns != 0 &&
+	    fault.step_skip-- <= 0) {
+		int64_t t = (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec + fault.step_ns;
+
+		ts->tv_sec = t / 1000000000;
+		ts->tv_nsec = t % 1000000000;
+	}
+	return rc;
 }
 
 /* The lowest free descriptor: the same before and after means no leak. */
@@ -306,6 +319,65 @@ test_udp_idle_timeout_fails(void **state)
 	assert_string_equal(err, "setsockopt timeouts: Invalid argument");
 }
 
+/* A step of the real-time clock while datagrams arrive: the kernel's
+ * arrival stamps (CLOCK_REALTIME) cannot be compared any more, so the
+ * window is the monotonic time from reading the first datagram to reading
+ * the last, and the result says so. Here the clock is stepped back an hour
+ * after the receiver read the offset at the first datagram. */
+static void
+test_udp_clock_step(void **state)
+{
+	static const int64_t steps[] = { 0, -3600LL * 1000000000, 2000000 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+		struct xfer_params p;
+		struct gput_result r;
+		uint8_t buf[100] = { 0 }, mk[MARKER_MAX_LEN];
+		char err[256];
+		struct timespec t0, t1;
+		uint64_t took;
+		int sv[2], k;
+
+		memset(&p, 0, sizeof p);
+		p.proto = PROTO_UDP;
+		p.role = ROLE_RECV;
+		p.len = p.data_len = sizeof buf;
+		p.count = 5;
+		p.data_bytes = 5 * sizeof buf;
+		udp_pair(sv);
+		assert_int_equal(xfer_udp_prepare(sv[1], err, sizeof err), 0);
+		for (k = 0; k < 5; k++)
+			assert_int_equal(send(sv[0], buf, sizeof buf, 0), (ssize_t)sizeof buf);
+		k = (int)xfer_marker_encode(&p, mk, 1, 5, p.data_bytes);
+		assert_int_equal(send(sv[0], mk, (size_t)k, 0), k);
+
+		no_faults();
+		fault.step_skip = 3;            /* meter_real_offset reads it 3 times */
+		fault.step_ns = steps[i];
+		memset(&r, 0, sizeof r);
+		syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t0);
+		k = xfer_udp_recv(sv[1], &p, &r, err, sizeof err);
+		syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t1);
+		no_faults();
+		close(sv[0]);
+		close(sv[1]);
+		took = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u +
+		    (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
+		if (k != 0)
+			fail_msg("step %lld: %s", (long long)steps[i], err);
+		assert_int_equal(r.dgrams, 5);
+		if (steps[i] == 0) {
+			assert_int_equal(r.flags & RES_STEPPED, 0);
+		} else {
+			assert_int_equal(r.flags & RES_STEPPED, RES_STEPPED);
+			/* every datagram was queued: read within the call */
+			assert_true(r.real_ns <= took);
+		}
+	}
+}
+
 /* ---- the sender and ENOBUFS -------------------------------------- */
 
 /* Run xfer_send_loop for 20 datagrams of 100 bytes with -v, its standard
@@ -426,6 +498,7 @@ main(void)
 		cmocka_unit_test(test_listen_v6only_fails),
 		cmocka_unit_test(test_listen_reuseaddr_fails),
 		cmocka_unit_test(test_udp_idle_timeout_fails),
+		cmocka_unit_test(test_udp_clock_step),
 		cmocka_unit_test(test_send_no_clock_per_call),
 		cmocka_unit_test(test_send_nobufs),
 	};

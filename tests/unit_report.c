@@ -406,6 +406,11 @@ test_udp_arrivals(void **state)
 		  "l: received 2 of 10 datagrams, 8 lost (80.00%); the receiving socket "
 		  "dropped 10 (its buffer was full: see -w, -g); no end marker arrived, "
 		  "receiver stopped after 1.0 s idle\n" },
+		/* the real-time clock was stepped: the window is from the reads */
+		{ '1', { .dgrams = 50, .flags = RES_MARKER | RES_STEPPED }, { .dgrams = 50 },
+		  1000, "1: received 50 of 50 datagrams, 0 lost (0.00%); the system clock "
+		  "was stepped, so the receiver's Real s is from when it read the "
+		  "datagrams\n" },
 		{ 'l', { .dgrams = UINT64_MAX - 1 }, { .dgrams = UINT64_MAX }, 1000,
 		  "l: received 18446744073709551614 of 18446744073709551615 datagrams, "
 		  "1 lost (0.00%)\n" },
