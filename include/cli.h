@@ -85,4 +85,9 @@ void cli_free(struct config *c);
 
 void cli_usage(FILE *f);
 
+/* Flush standard output and check that everything written to it arrived
+ * (a full disk, a closed pipe). Returns 0, or -1 after one line on standard
+ * error naming prog and the reason. Call it last, before exiting. */
+int  cli_stdout_done(const char *prog);
+
 #endif

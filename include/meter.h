@@ -32,7 +32,9 @@ struct gput_result {
 #define RES_DROPS    0x10u  /* UDP receiver: sock_drops is valid */
 #define RES_STOPPED  0x20u  /* stopped early on request: the counts are partial */
 #define RES_BUFS     0x40u  /* sndbuf and rcvbuf are valid */
-#define RES_ALL      0x7fu
+#define RES_STEPPED  0x80u  /* UDP receiver: the real-time clock was stepped, real_ns
+                             * is from the read times (meter_stamp_span) */
+#define RES_ALL      0xffu
 
 /* A measurement window: the clock and the process CPU time at its start. */
 struct meter {
@@ -50,5 +52,24 @@ void     meter_start_at(struct meter *m, mono_ns t0);
 /* Close the window at time t1 and store real and CPU time in r. */
 void     meter_stop_at(const struct meter *m, mono_ns t1, struct gput_result *r);
 void     meter_stop(const struct meter *m, struct gput_result *r);
+
+/* CLOCK_REALTIME - CLOCK_MONOTONIC now, in ns. Slewing (NTP) moves both
+ * clocks alike and leaves it; a step of the real-time clock changes it. */
+int64_t  meter_real_offset(void);
+
+/* A change of that offset up to this much is reading jitter, not a step. */
+#define METER_STEP_TOL_NS 1000000
+
+/*
+ * The span from first to last, two kernel timestamps on CLOCK_REALTIME (the
+ * kernel has no monotonic socket timestamp), given the offset read before
+ * the first (off0) and after the last (off1). While the offset stayed within
+ * METER_STEP_TOL_NS, returns last - first (0 if negative). Otherwise the
+ * clock was stepped in between and the two stamps cannot be compared:
+ * returns fallback, the span measured on the monotonic clock some other
+ * way, and sets *stepped (else clears it).
+ */
+uint64_t meter_stamp_span(uint64_t first, uint64_t last, int64_t off0,
+                          int64_t off1, uint64_t fallback, int *stepped);
 
 #endif

@@ -147,8 +147,10 @@ int xfer_udp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
 void xfer_sleep_until(mono_ns t);
 
 /* The sending loop both protocols share: p->data_bytes in writes of p->len
- * from the pattern, -g pacing, no clock read per call. Fills bytes, calls,
- * real and CPU time. Returns 0, or -1 with err filled. With period = len a
+ * from the pattern, -g pacing, no clock read per call. ENOBUFS (a full
+ * queue below the socket) is waited out, up to 1 ms a time, and with -v
+ * counted on stderr. Fills bytes, calls, real and CPU time.
+ * Returns 0, or -1 with err filled. With period = len a
  * full write brings the pattern phase back to 0, so a UDP datagram starts
  * the pattern anew unless -s made the period longer. */
 int  xfer_send_loop(int fd, const struct xfer_params *p, struct gput_result *r,

@@ -1,6 +1,7 @@
 /* cli.c: the command line (and GPUT_LOC_OPT/GPUT_REM_OPT) into a config. */
 #include "cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -575,4 +576,19 @@ cli_free(struct config *c)
 	free(c->env_store[0]);
 	free(c->env_store[1]);
 	c->env_store[0] = c->env_store[1] = NULL;
+}
+
+int
+cli_stdout_done(const char *prog)
+{
+	int e = errno;  /* an earlier flush's failure, if that was the last */
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	if (errno != 0)
+		e = errno;
+	fprintf(stderr, "%s: writing the results: %s\n", prog,
+	        e != 0 ? strerror(e) : "write error");
+	return -1;
 }

@@ -39,5 +39,7 @@ main(int argc, char **argv)
 		break;
 	}
 	cli_free(&c);
+	if (cli_stdout_done("gput") == -1 && rc == 0)
+		rc = 1;
 	return rc;
 }

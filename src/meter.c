@@ -1,6 +1,7 @@
 /* meter.c: real time on the monotonic clock, CPU time from getrusage. */
 #include "meter.h"
 
+#include <stdint.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -55,4 +56,42 @@ void
 meter_stop(const struct meter *m, struct gput_result *r)
 {
 	meter_stop_at(m, mono_now(), r);
+}
+
+int64_t
+meter_real_offset(void)
+{
+	struct timespec m0, rt, m1;
+	int64_t best = 0, gap = INT64_MAX;
+	int i;
+
+	/* real between two monotonic reads; of three tries keep the tightest,
+	 * so that being preempted in between does not look like a step */
+	for (i = 0; i < 3; i++) {
+		int64_t a, b;
+
+		clock_gettime(CLOCK_MONOTONIC, &m0);
+		clock_gettime(CLOCK_REALTIME, &rt);
+		clock_gettime(CLOCK_MONOTONIC, &m1);
+		a = (int64_t)m0.tv_sec * 1000000000 + m0.tv_nsec;
+		b = (int64_t)m1.tv_sec * 1000000000 + m1.tv_nsec;
+		if (b - a < gap) {
+			gap = b - a;
+			best = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec - (a + (b - a) / 2);
+		}
+	}
+	return best;
+}
+
+uint64_t
+meter_stamp_span(uint64_t first, uint64_t last, int64_t off0, int64_t off1,
+                 uint64_t fallback, int *stepped)
+{
+	uint64_t d = off1 > off0 ? (uint64_t)off1 - (uint64_t)off0
+	    : (uint64_t)off0 - (uint64_t)off1;
+
+	*stepped = d > METER_STEP_TOL_NS;
+	if (*stepped)
+		return fallback;
+	return last > first ? last - first : 0;
 }

@@ -163,7 +163,7 @@ net_connect_sa(const struct sockaddr_storage *sa, int type, uint32_t window,
                int timeout_ms, char *err, size_t errlen)
 {
 	mono_ns deadline = mono_now() + (mono_ns)timeout_ms * 1000000u;
-	int fd, soerr = 0, w;
+	int fd, soerr = 0, w, fl;
 	socklen_t sl = sizeof soerr;
 
 	fd = socket(sa->ss_family, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
@@ -189,7 +189,12 @@ net_connect_sa(const struct sockaddr_storage *sa, int type, uint32_t window,
 		close(fd);
 		return -1;
 	}
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	if ((fl = fcntl(fd, F_GETFL)) == -1 ||
+	    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1) {
+		snprintf(err, errlen, "fcntl O_NONBLOCK off: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
 	return fd;
 }
 
@@ -236,12 +241,14 @@ net_listen_any(uint16_t port, char *err, size_t errlen)
 	struct sockaddr_in s4 = { .sin_family = AF_INET, .sin_port = htons(port),
 	    .sin_addr.s_addr = htonl(INADDR_ANY) };
 	int one = 1, zero = 0, fd;
+	const char *what = "";
 
 	fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd != -1) {
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero);
-		if (bind(fd, (struct sockaddr *)&s6, sizeof s6) == 0 &&
+		/* if IPV6_V6ONLY stays set it takes IPv6 only: IPv4 then */
+		if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) == 0 &&
+		    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero) == 0 &&
+		    bind(fd, (struct sockaddr *)&s6, sizeof s6) == 0 &&
 		    listen(fd, SOMAXCONN) == 0)
 			return fd;
 		if (errno == EADDRINUSE)
@@ -251,12 +258,13 @@ net_listen_any(uint16_t port, char *err, size_t errlen)
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd == -1)
 		goto fail;
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-	if (bind(fd, (struct sockaddr *)&s4, sizeof s4) == 0 &&
-	    listen(fd, SOMAXCONN) == 0)
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) == -1)
+		what = "setsockopt SO_REUSEADDR: ";
+	else if (bind(fd, (struct sockaddr *)&s4, sizeof s4) == 0 && listen(fd, SOMAXCONN) == 0)
 		return fd;
 fail:
-	snprintf(err, errlen, "cannot listen on port %u: %s", port, strerror(errno));
+	snprintf(err, errlen, "cannot listen on port %u: %s%s", port, what,
+	         strerror(errno));
 	if (fd != -1)
 		close(fd);
 	return -1;

@@ -102,10 +102,10 @@ parse_args(int argc, char **argv, struct pcap_opts *o)
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
-			exit(0);
+			exit(cli_stdout_done("gput-pcap") == 0 ? 0 : EXIT_BAD);
 		case 'V':
 			printf("gput-pcap %s\n", GPUT_VERSION);
-			exit(0);
+			exit(cli_stdout_done("gput-pcap") == 0 ? 0 : EXIT_BAD);
 		default:
 			fputs(usage_text, stderr);
 			exit(EXIT_USAGE);
@@ -143,5 +143,5 @@ main(int argc, char **argv)
 			preport_table(stdout, &s, o.file, o.link_bps);
 	}
 	pscan_free(&s);
-	return fflush(stdout) == 0 ? 0 : EXIT_BAD;
+	return cli_stdout_done("gput-pcap") == 0 ? 0 : EXIT_BAD;
 }

@@ -104,54 +104,73 @@ report_mbit(uint64_t bytes, uint64_t ns)
 	return ns == 0 ? 0 : (double)bytes * 8.0 * 1000.0 / (double)ns;
 }
 
-/* Render one value; a rate over zero time prints "-". */
-static void
-put_value(FILE *f, const struct spec *sp, const struct report_row *row)
+/* Render one value into buf (without padding when the width is 0); a rate
+ * over zero time is "-". Returns its length, as snprintf does. */
+static int
+fmt_value(char *buf, size_t len, const struct spec *sp, const struct report_row *row)
 {
 	const struct gput_result *r = row->r;
-	int prec = sp->prec >= 0 ? sp->prec : 6;
+	int w = sp->width, prec = sp->prec >= 0 ? sp->prec : 6;
 	double num, den;
 
 	switch (sp->tag->kind) {
-	case T_BYTES: fprintf(f, "%*llu", sp->width, (unsigned long long)r->bytes); return;
-	case T_LEN:   fprintf(f, "%*u", sp->width, row->len); return;
-	case T_COUNT: fprintf(f, "%*llu", sp->width, (unsigned long long)row->count); return;
-	case T_CALLS: fprintf(f, "%*llu", sp->width, (unsigned long long)r->calls); return;
-	case T_RT:    fprintf(f, "%*.*f", sp->width, prec, (double)r->real_ns / 1e9); return;
-	case T_CT:    fprintf(f, "%*.*f", sp->width, prec, (double)r->cpu_ns / 1e9); return;
+	case T_BYTES: return snprintf(buf, len, "%*llu", w, (unsigned long long)r->bytes);
+	case T_LEN:   return snprintf(buf, len, "%*u", w, row->len);
+	case T_COUNT: return snprintf(buf, len, "%*llu", w, (unsigned long long)row->count);
+	case T_CALLS: return snprintf(buf, len, "%*llu", w, (unsigned long long)r->calls);
+	case T_RT:    return snprintf(buf, len, "%*.*f", w, prec, (double)r->real_ns / 1e9);
+	case T_CT:    return snprintf(buf, len, "%*.*f", w, prec, (double)r->cpu_ns / 1e9);
 	case T_RBR: num = (double)r->bytes * 8 / 1e6; den = (double)r->real_ns / 1e9; break;
 	case T_CBR: num = (double)r->bytes * 8 / 1e6; den = (double)r->cpu_ns / 1e9; break;
 	case T_RCR: num = (double)r->calls; den = (double)r->real_ns / 1e9; break;
 	case T_CCR: num = (double)r->calls; den = (double)r->cpu_ns / 1e9; break;
-	default: return;
+	default: buf[0] = '\0'; return 0;
 	}
 	if (den > 0)
-		fprintf(f, "%*.*f", sp->width, prec, num / den);
-	else
-		fprintf(f, "%*s", sp->width, "-");
+		return snprintf(buf, len, "%*.*f", w, prec, num / den);
+	return snprintf(buf, len, "%*s", w, "-");
 }
 
-/* Walk fmt; for each tag call put_value, or print its title when row is NULL. */
+/*
+ * Walk fmt; print each tag's value, or its title when row is NULL. after is
+ * the character already written before fmt (the side tag, or the space over
+ * it). nttcp's columns touch when a value fills its width ("l1448000000"):
+ * a value or title that fills or overflows a width > 0 and would follow
+ * another value or the side tag directly gets one space first, so a line
+ * always splits on white space. Literal text in fmt is the user's separator
+ * and is left alone, as are zero-width tags ("%b|%l").
+ */
 static void
-render(FILE *f, const char *fmt, const struct report_row *row)
+render(FILE *f, const char *fmt, const struct report_row *row, char after)
 {
-	char err[160];
+	char err[160], val[400];        /* %.12f of any double fits */
 	struct spec sp;
+	int n, touch = after != ' ';    /* the last character written is ours */
 
 	for (; *fmt != '\0'; fmt++) {
 		if (*fmt != '%') {
 			fputc(*fmt, f);
+			touch = 0;
 			continue;
 		}
 		if (parse_spec(fmt, &sp, err, sizeof err) == -1)
 			return;                 /* cli.c checked the format already */
 		fmt += sp.len - 1;
-		if (sp.tag == NULL)
+		if (sp.tag == NULL) {
 			fputc('%', f);
-		else if (row == NULL)
-			fprintf(f, "%*s", sp.width, sp.tag->title);
+			touch = 0;
+			continue;
+		}
+		if (row == NULL)
+			n = snprintf(val, sizeof val, "%*s", sp.width, sp.tag->title);
 		else
-			put_value(f, &sp, row);
+			n = fmt_value(val, sizeof val, &sp, row);
+		if (n <= 0)
+			continue;
+		if (touch && sp.width > 0 && val[0] != ' ')
+			fputc(' ', f);          /* no padding: it fills its width */
+		fputs(val, f);
+		touch = 1;
 	}
 }
 
@@ -159,7 +178,7 @@ void
 report_title(FILE *f, const char *fmt)
 {
 	fputc(' ', f);                          /* over the side tag */
-	render(f, fmt, NULL);
+	render(f, fmt, NULL, ' ');
 	fputc('\n', f);
 }
 
@@ -167,7 +186,7 @@ void
 report_line(FILE *f, const char *fmt, const struct report_row *row)
 {
 	fputc(row->tag, f);
-	render(f, fmt, row);
+	render(f, fmt, row, row->tag);
 	fputc('\n', f);
 }
 
@@ -187,6 +206,9 @@ report_udp_arrivals(FILE *f, char rtag, const struct gput_result *recv,
 	if (recv->flags & RES_IDLE)
 		fprintf(f, "; no end marker arrived, receiver stopped after %.1f s idle",
 		        idle_ms / 1000.0);
+	if (recv->flags & RES_STEPPED)
+		fprintf(f, "; the system clock was stepped, so the receiver's Real s"
+		        " is from when it read the datagrams");
 	fputc('\n', f);
 }
 

@@ -53,6 +53,9 @@ xfer_stop_fd(void)
 	return stop_pipe[0];
 }
 
+/* Longest wait after ENOBUFS before the send is tried again. */
+#define NOBUFS_WAIT_MS 1
+
 void
 xfer_sleep_until(mono_ns t)
 {
@@ -91,13 +94,30 @@ xfer_io_error(int e, const char *what, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", what, strerror(e));
 }
 
+/* ENOBUFS: a queue below the socket (qdisc, device) is full and dropped the
+ * datagram. Retrying at once would spin at full CPU until it drains. Wait
+ * until the socket is writable, at most NOBUFS_WAIT_MS; when it already is
+ * (its own buffer has room, so POLLOUT says nothing of the queue below),
+ * sleep that long instead. */
+static void
+nobufs_wait(int fd)
+{
+	struct pollfd pfd = { fd, POLLOUT, 0 };
+	struct timespec ts = { 0, NOBUFS_WAIT_MS * 1000000L };
+
+	if (poll(&pfd, 1, 0) == 0)
+		poll(&pfd, 1, NOBUFS_WAIT_MS);
+	else
+		clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+}
+
 int
 xfer_send_loop(int fd, const struct xfer_params *p, struct gput_result *r,
                char *err, size_t errlen)
 {
 	struct pattern pt;
 	struct meter m;
-	uint64_t left = p->data_bytes, calls = 0;
+	uint64_t left = p->data_bytes, calls = 0, nobufs = 0;
 	size_t off = 0, len = p->len;
 	mono_ns gap = (mono_ns)p->gap_us * 1000u, next;
 	int rc = 0;
@@ -111,7 +131,12 @@ xfer_send_loop(int fd, const struct xfer_params *p, struct gput_result *r,
 		ssize_t n = send(fd, pt.buf + off, want, MSG_NOSIGNAL);
 
 		if (n <= 0) {                   /* the one place send errors land */
-			if (n == -1 && (errno == EINTR || errno == ENOBUFS) && !xfer_stop)
+			if (n == -1 && errno == ENOBUFS && !xfer_stop) {
+				nobufs++;
+				nobufs_wait(fd);
+				continue;
+			}
+			if (n == -1 && errno == EINTR && !xfer_stop)
 				continue;
 			xfer_io_error(n == 0 ? EPIPE : errno, "sending", err, errlen);
 			rc = -1;
@@ -132,6 +157,10 @@ xfer_send_loop(int fd, const struct xfer_params *p, struct gput_result *r,
 	meter_stop(&m, r);                  /* the window ends with the last call */
 	r->bytes = p->data_bytes - left;
 	r->calls = calls;
+	if (p->verbose && nobufs > 0)
+		fprintf(stderr, "gput: sending: the queue below the socket was full "
+		        "(ENOBUFS) %llu times; waited up to %d ms each time\n",
+		        (unsigned long long)nobufs, NOBUFS_WAIT_MS);
 	pattern_free(&pt);
 	return rc;
 }

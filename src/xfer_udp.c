@@ -215,9 +215,11 @@ udp_rx_loop(int fd, const struct xfer_params *p, struct udp_rx *rx,
             struct gput_result *r, const struct pattern *pt, uint64_t *first_ts,
             char *err, size_t errlen)
 {
-	uint64_t want = xfer_data_calls(p), last_ts = 0;
+	uint64_t want = xfer_data_calls(p), last_ts = 0, idle;
 	uint32_t dlen = p->data_len, last = xfer_last_len(p);
 	struct meter m = { 0 };
+	int64_t off0 = 0;                   /* CLOCK_REALTIME - MONOTONIC at the start */
+	int stepped;
 
 	while (!xfer_stop) {                /* a stop request ends the loop */
 		ssize_t n = udp_rx_one(fd, rx);
@@ -239,7 +241,10 @@ udp_rx_loop(int fd, const struct xfer_params *p, struct udp_rx *rx,
 			if (r->dgrams == 0) {   /* first datagram opens the window */
 				*first_ts = ts_ns(&rx->ts);
 				meter_start(&m);
-				net_set_timeouts(fd, xfer_udp_idle_ms(p), 0, err, errlen);
+				off0 = meter_real_offset();
+				if (net_set_timeouts(fd, xfer_udp_idle_ms(p), 0, err,
+				    errlen) == -1)
+					return -1;
 			}
 			if (p->verify)
 				udp_verify(p, pt, rx->iov.iov_base, (size_t)n, r);
@@ -256,9 +261,15 @@ udp_rx_loop(int fd, const struct xfer_params *p, struct udp_rx *rx,
 		}                               /* anything else: not ours, ignored */
 	}
 	if (r->dgrams > 0) {
-		meter_stop(&m, r);
-		/* first to last data datagram, on the kernel's arrival clock */
-		r->real_ns = last_ts > *first_ts ? last_ts - *first_ts : 0;
+		meter_stop(&m, r);              /* real_ns: first read to the end */
+		idle = r->flags & RES_IDLE ? (uint64_t)xfer_udp_idle_ms(p) * 1000000u : 0;
+		/* first to last data datagram, on the kernel's arrival clock; if
+		 * that was stepped, from the first read to the last one's (the
+		 * marker's, or the end less the idle wait) on the monotonic clock */
+		r->real_ns = meter_stamp_span(*first_ts, last_ts, off0, meter_real_offset(),
+		    r->real_ns > idle ? r->real_ns - idle : 0, &stepped);
+		if (stepped)
+			r->flags |= RES_STEPPED;
 	}
 	if (xfer_stop && !(r->flags & RES_MARKER) && r->dgrams != want) {
 		snprintf(err, errlen, "interrupted");

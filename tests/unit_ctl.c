@@ -519,7 +519,7 @@ test_other_payloads_invalid(void **state)
 		{ CTL_READY, { 0, 0, 0, 0 }, 4, "bad READY message: port 0 or reserved bits set" },
 		{ CTL_READY, { 0x13, 0xad, 0, 1 }, 4, "bad READY message: port 0 or reserved bits set" },
 		{ CTL_READY, { 0x13, 0xad, 0x80, 0 }, 4, "bad READY message: port 0 or reserved bits set" },
-		{ CTL_RESULT, { [91] = 0x20 }, 92, "bad RESULT message: reserved bits set" },
+		{ CTL_RESULT, { [91] = 0x40 }, 92, "bad RESULT message: reserved bits set" },
 		{ CTL_RESULT, { [88] = 0x80 }, 92, "bad RESULT message: reserved bits set" },
 		{ CTL_RESULT, { [90] = 0x01 }, 92, "bad RESULT message: reserved bits set" },
 		{ CTL_ERROR, "bad\nline", 8, "bad ERROR message: unprintable text" },

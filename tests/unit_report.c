@@ -165,8 +165,10 @@ static const struct lrow lrows[] = {
 	  "l1000000|4096|2048|100|2.000000|1.000000|4.000000|8.000000|50.000000|100.000000\n" },
 	{ "%12b|%6l|%6n|%5c", { 'l', 4096, 2048, NULL }, R_1M,
 	  "l     1000000|  4096|  2048|  100\n" },
-	{ "%5.3b|%2.9l", { 'l', 4096, 7, NULL }, R_1M,   /* integers ignore precision */
-	  "l1000000|4096\n" },
+	/* integers ignore precision; a value that overflows its width does not
+	 * touch the tag, but a literal separator is left alone */
+	{ "%5.3b|%2.9l", { 'l', 4096, 7, NULL }, R_1M,
+	  "l 1000000|4096\n" },
 	{ "%.0rt|%.1ct|%.0rbr|%.2cbr|%.0rcr|%.3ccr", { 'l', 1, 1, NULL }, R_1M,
 	  "l2|1.0|4|8.00|50|100.000\n" },
 	{ "%8.3rt|%8.3ct|%8.3rbr|%8.3cbr|%8.3rcr|%8.3ccr", { 'l', 1, 1, NULL }, R_1M,
@@ -206,6 +208,104 @@ test_line(void **state)
 		if (strcmp(s, lrows[i].want) != 0)
 			MISS("line %zu '%s':\n  got  '%s'\n  want '%s'", i, lrows[i].fmt,
 			     s, lrows[i].want);
+		free(s);
+	}
+	MISSED();
+}
+
+/* Values that fill or outgrow nttcp's columns: each such column gets one
+ * space before it, so the line still splits into its nine fields. */
+static void
+test_line_wide(void **state)
+{
+	static const struct {
+		char tag;
+		struct gput_result r;
+		const char *want, *fields[9];
+	} rows[] = {
+		/* every column too wide: 10^19 bytes and calls in 10^5 s real,
+		 * 5*10^4 s CPU (exactly 8 characters: fills its column) */
+		{ 'l', { .bytes = 10000000000000000000u, .calls = 10000000000000000000u,
+		    .real_ns = 100000000000000u, .cpu_ns = 50000000000000u },
+		  "l 10000000000000000000 100000.00 50000.00 800000000.0000 "
+		  "1600000000.0000 10000000000000000000 100000000000000.00 "
+		  "200000000000000.0\n",
+		  { "10000000000000000000", "100000.00", "50000.00", "800000000.0000",
+		    "1600000000.0000", "10000000000000000000", "100000000000000.00",
+		    "200000000000000.0" } },
+		/* loopback UDP: 12345678.90 calls/s overflows Real-C/s only */
+		{ '1', { .bytes = 1000000000, .calls = 1234567890,
+		    .real_ns = 100000000000u, .cpu_ns = 25000000000u },
+		  "1 1000000000  100.00   25.00     80.0000    320.0000 1234567890"
+		  " 12345678.90 49382715.6\n",
+		  { "1000000000", "100.00", "25.00", "80.0000", "320.0000", "1234567890",
+		    "12345678.90", "49382715.6" } },
+		/* values that exactly fill Bytes and Calls; the rest fit */
+		{ 'l', { .bytes = 123456789, .calls = 12345678,
+		    .real_ns = 1000000000000u, .cpu_ns = 1000000000000u },
+		  "l 123456789 1000.00 1000.00      0.9877      0.9877 12345678  12345.68"
+		  "   12345.7\n",
+		  { "123456789", "1000.00", "1000.00", "0.9877", "0.9877", "12345678",
+		    "12345.68", "12345.7" } },
+		/* zero time: the rates are "-", which always fits */
+		{ '1', { .bytes = 99999999999u, .calls = 999999999 },
+		  "1 99999999999    0.00    0.00           -           - 999999999"
+		  "         -         -\n",
+		  { "99999999999", "0.00", "0.00", "-", "-", "999999999", "-", "-" } },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct report_row row = { rows[i].tag, 4096, 2048, &rows[i].r };
+		struct cap c;
+		char *s, *tok, *save = NULL;
+		int k = 0;
+
+		cap_open(&c);
+		report_line(c.f, GPUT_DEFAULT_FORMAT, &row);
+		s = cap_close(&c);
+		if (strcmp(s, rows[i].want) != 0)
+			MISS("wide %zu:\n  got  '%s'\n  want '%s'", i, s, rows[i].want);
+		for (tok = strtok_r(s, " \n", &save); tok != NULL;
+		    tok = strtok_r(NULL, " \n", &save), k++) {
+			const char *want = k == 0 ? (rows[i].tag == 'l' ? "l" : "1")
+			    : k <= 8 ? rows[i].fields[k - 1] : "(no field)";
+
+			if (strcmp(tok, want) != 0)
+				MISS("wide %zu: field %d is '%s', want '%s'", i, k + 1, tok,
+				     want);
+		}
+		if (k != 9)
+			MISS("wide %zu: %d fields, want 9", i, k);
+		free(s);
+	}
+	MISSED();
+}
+
+/* A title over columns too narrow for their names gets the same spaces;
+ * zero-width columns and literal separators stay as written. */
+static void
+test_title_wide(void **state)
+{
+	static const struct { const char *fmt, *want; } rows[] = {
+		{ "%3b%3c%1rt", " Bytes Calls Real s\n" },
+		{ "%3b|%3c", " Bytes|Calls\n" },
+		{ "%b%c", " BytesCalls\n" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct cap c;
+		char *s;
+
+		cap_open(&c);
+		report_title(c.f, rows[i].fmt);
+		s = cap_close(&c);
+		if (strcmp(s, rows[i].want) != 0)
+			MISS("title '%s':\n  got  '%s'\n  want '%s'", rows[i].fmt, s,
+			     rows[i].want);
 		free(s);
 	}
 	MISSED();
@@ -306,6 +406,11 @@ test_udp_arrivals(void **state)
 		  "l: received 2 of 10 datagrams, 8 lost (80.00%); the receiving socket "
 		  "dropped 10 (its buffer was full: see -w, -g); no end marker arrived, "
 		  "receiver stopped after 1.0 s idle\n" },
+		/* the real-time clock was stepped: the window is from the reads */
+		{ '1', { .dgrams = 50, .flags = RES_MARKER | RES_STEPPED }, { .dgrams = 50 },
+		  1000, "1: received 50 of 50 datagrams, 0 lost (0.00%); the system clock "
+		  "was stepped, so the receiver's Real s is from when it read the "
+		  "datagrams\n" },
 		{ 'l', { .dgrams = UINT64_MAX - 1 }, { .dgrams = UINT64_MAX }, 1000,
 		  "l: received 18446744073709551614 of 18446744073709551615 datagrams, "
 		  "1 lost (0.00%)\n" },
@@ -382,6 +487,8 @@ main(void)
 		cmocka_unit_test(test_title),
 		cmocka_unit_test(test_line),
 		cmocka_unit_test(test_title_line_align),
+		cmocka_unit_test(test_line_wide),
+		cmocka_unit_test(test_title_wide),
 		cmocka_unit_test(test_mbit),
 		cmocka_unit_test(test_udp_arrivals),
 		cmocka_unit_test(test_verify_and_queue),
