@@ -27,6 +27,7 @@ static struct ctl_msg
 params_msg(void)
 {
 	struct ctl_msg m;
+	size_t i;
 
 	memset(&m, 0, sizeof m);
 	m.type = CTL_PARAMS;
@@ -42,12 +43,13 @@ params_msg(void)
 	m.params.seed = 0xa1a2a3a4u;
 	m.params.data_bytes = 0x0102030405060708ULL;
 	m.params.data_gap_us = 1000000;         /* 0x000f4240 */
-	m.udp_port = 0xc1c2;
+	for (i = 0; i < CTL_MAC_LEN; i++)
+		m.mac[i] = (uint8_t)(0xc0 + i);
 	return m;
 }
 
 static const uint8_t params_wire[] = {
-	'G', 'P', 'U', 'T', 0x01, 0x01, 0x00, 0x30,
+	'G', 'P', 'U', 'T', 0x02, 0x01, 0x00, 0x50,
 	/*  0 */ 0x01, 0x01, 0x05, 0x00,
 	/*  4 */ 0x01, 0x02, 0x03, 0x04,
 	/*  8 */ 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
@@ -56,8 +58,12 @@ static const uint8_t params_wire[] = {
 	/* 24 */ 0x00, 0x00, 0xff, 0xe3,
 	/* 28 */ 0xa1, 0xa2, 0xa3, 0xa4,
 	/* 32 */ 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
-	/* 40 */ 0xc1, 0xc2, 0x00, 0x00,
+	/* 40 */ 0x00, 0x00, 0x00, 0x00,
 	/* 44 */ 0x00, 0x0f, 0x42, 0x40,
+	/* 48 */ 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7,
+	/* 56 */ 0xc8, 0xc9, 0xca, 0xcb, 0xcc, 0xcd, 0xce, 0xcf,
+	/* 64 */ 0xd0, 0xd1, 0xd2, 0xd3, 0xd4, 0xd5, 0xd6, 0xd7,
+	/* 72 */ 0xd8, 0xd9, 0xda, 0xdb, 0xdc, 0xdd, 0xde, 0xdf,
 };
 
 static void
@@ -120,7 +126,7 @@ test_params_wire(void **state)
 	assert_int_equal(decode(buf, sizeof params_wire, &d, err, sizeof err), 0);
 	assert_int_equal(d.type, CTL_PARAMS);
 	assert_params_equal(&d.params, &m.params);
-	assert_int_equal(d.udp_port, 0xc1c2);
+	assert_memory_equal(d.mac, m.mac, CTL_MAC_LEN);
 }
 
 /* Each flag on its own sets its own bit at payload offset 2. */
@@ -151,12 +157,13 @@ test_params_flags(void **state)
 	}
 }
 
+/* READY: port, a zero u16, the nonce, the MAC; every byte at its offset. */
 static void
 test_ready_wire(void **state)
 {
-	static const uint8_t want[] = { 'G', 'P', 'U', 'T', 1, 2, 0, 4,
-	    0xbe, 0xef, 0, 0 };
 	static const uint16_t ports[] = { 1, 5037, 0x8000, 65535 };
+	uint8_t want[CTL_HDR_LEN + CTL_READY_LEN] = { 'G', 'P', 'U', 'T', 2, 2, 0, 0x34,
+	    0xbe, 0xef, 0, 0 };
 	struct ctl_msg m, d;
 	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
 	char err[256];
@@ -166,16 +173,123 @@ test_ready_wire(void **state)
 	memset(&m, 0, sizeof m);
 	m.type = CTL_READY;
 	m.data_port = 0xbeef;
+	for (i = 0; i < CTL_NONCE_LEN; i++) {
+		m.nonce[i] = (uint8_t)(0x40 + i);
+		want[CTL_HDR_LEN + 4 + i] = (uint8_t)(0x40 + i);
+	}
+	for (i = 0; i < CTL_MAC_LEN; i++) {
+		m.mac[i] = (uint8_t)(0x80 + i);
+		want[CTL_HDR_LEN + 20 + i] = (uint8_t)(0x80 + i);
+	}
+	memset(buf, 0xee, sizeof buf);
 	assert_int_equal(ctl_encode(&m, buf), sizeof want);
 	assert_bytes(buf, want, sizeof want);
+	assert_int_equal(buf[sizeof want], 0xee);               /* nothing beyond */
 	for (i = 0; i < sizeof ports / sizeof ports[0]; i++) {
 		m.data_port = ports[i];
+		m.nonce[0] = (uint8_t)i;
+		m.mac[CTL_MAC_LEN - 1] = (uint8_t)(0xf0 + i);
 		assert_int_equal(ctl_encode(&m, buf), CTL_HDR_LEN + CTL_READY_LEN);
 		assert_int_equal(decode(buf, CTL_HDR_LEN + CTL_READY_LEN, &d, err,
 		                 sizeof err), 0);
 		assert_int_equal(d.type, CTL_READY);
 		assert_int_equal(d.data_port, ports[i]);
+		assert_memory_equal(d.nonce, m.nonce, CTL_NONCE_LEN);
+		assert_memory_equal(d.mac, m.mac, CTL_MAC_LEN);
 	}
+}
+
+/* HELLO: flags u32, a zero u32, the challenge. Only the key flag is known. */
+static void
+test_hello_wire(void **state)
+{
+	static const struct { uint32_t flags; const uint8_t b[8]; const char *msg; } rows[] = {
+		{ 0, { 0, 0, 0, 0, 0, 0, 0, 0 }, NULL },
+		{ CTL_HELLO_KEY, { 0, 0, 0, 1, 0, 0, 0, 0 }, NULL },
+		{ 0, { 0, 0, 0, 2, 0, 0, 0, 0 }, "bad HELLO message: reserved bits set" },
+		{ 0, { 0, 0, 0, 3, 0, 0, 0, 0 }, "bad HELLO message: reserved bits set" },
+		{ 0, { 0x80, 0, 0, 1, 0, 0, 0, 0 }, "bad HELLO message: reserved bits set" },
+		{ 0, { 0, 0, 1, 0, 0, 0, 0, 0 }, "bad HELLO message: reserved bits set" },
+		{ 0, { 0, 0, 0, 1, 0, 0, 0, 1 }, "bad HELLO message: reserved bits set" },
+		{ 0, { 0, 0, 0, 0, 0x80, 0, 0, 0 }, "bad HELLO message: reserved bits set" },
+		{ 0, { 0, 0, 0, 0, 0, 1, 0, 0 }, "bad HELLO message: reserved bits set" },
+	};
+	uint8_t want[CTL_HDR_LEN + CTL_HELLO_LEN] = { 'G', 'P', 'U', 'T', 2, 5, 0, 0x28,
+	    0, 0, 0, 1, 0, 0, 0, 0 };
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
+	struct ctl_msg m, d;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	memset(&m, 0, sizeof m);
+	m.type = CTL_HELLO;
+	m.hello_flags = CTL_HELLO_KEY;
+	for (i = 0; i < CTL_CHALLENGE_LEN; i++) {
+		m.challenge[i] = (uint8_t)(0xa0 + i);
+		want[CTL_HDR_LEN + 8 + i] = (uint8_t)(0xa0 + i);
+	}
+	memset(buf, 0xee, sizeof buf);
+	assert_int_equal(ctl_encode(&m, buf), sizeof want);
+	assert_bytes(buf, want, sizeof want);
+	assert_int_equal(buf[sizeof want], 0xee);
+	assert_int_equal(decode(buf, sizeof want, &d, err, sizeof err), 0);
+	assert_int_equal(d.type, CTL_HELLO);
+	assert_int_equal(d.hello_flags, CTL_HELLO_KEY);
+	assert_memory_equal(d.challenge, m.challenge, CTL_CHALLENGE_LEN);
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		memcpy(buf + CTL_HDR_LEN, rows[i].b, 8);
+		err[0] = '\0';
+		memset(&d, 0x77, sizeof d);
+		if (ctl_decode_payload(CTL_HELLO, buf + CTL_HDR_LEN, CTL_HELLO_LEN, &d,
+		    err, sizeof err) != (rows[i].msg == NULL ? 0 : -1))
+			MISS("hello row %zu: wrong verdict (%s)", i, err);
+		else if (rows[i].msg != NULL && strcmp(err, rows[i].msg) != 0)
+			MISS("hello row %zu: '%s', want '%s'", i, err, rows[i].msg);
+		else if (rows[i].msg == NULL && (d.hello_flags != rows[i].flags ||
+		    memcmp(d.challenge, m.challenge, CTL_CHALLENGE_LEN) != 0))
+			MISS("hello row %zu: flags 0x%x or challenge lost", i,
+			     d.hello_flags);
+	}
+	MISSED();
+}
+
+/* START and STOP: a bare header; any payload at all is refused. */
+static void
+test_start_stop(void **state)
+{
+	static const struct { uint8_t type; const char *wire; } kinds[] = {
+		{ CTL_START, "GPUT\x02\x06\x00\x00" },
+		{ CTL_STOP, "GPUT\x02\x07\x00\x00" },
+	};
+	static const size_t lens[] = { 1, 4, 40, 52, 80, 100, 256 };
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD], payload[CTL_MAX_PAYLOAD] = { 0 };
+	struct ctl_msg m, d;
+	char err[256], want[128];
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+		memset(&m, 0, sizeof m);
+		m.type = kinds[i].type;
+		memset(buf, 0xee, sizeof buf);
+		assert_int_equal(ctl_encode(&m, buf), CTL_HDR_LEN);
+		assert_memory_equal(buf, kinds[i].wire, CTL_HDR_LEN);
+		assert_int_equal(buf[CTL_HDR_LEN], 0xee);
+		assert_int_equal(decode(buf, CTL_HDR_LEN, &d, err, sizeof err), 0);
+		assert_int_equal(d.type, kinds[i].type);
+		for (k = 0; k < sizeof lens / sizeof lens[0]; k++) {
+			snprintf(want, sizeof want, "control message type %u has %zu "
+			         "bytes, expected 0", kinds[i].type, lens[k]);
+			if (ctl_decode_payload(kinds[i].type, payload, lens[k], &d, err,
+			    sizeof err) != -1)
+				MISS("type %u, %zu bytes: accepted", kinds[i].type, lens[k]);
+			else if (strcmp(err, want) != 0)
+				MISS("type %u, %zu bytes: '%s', want '%s'", kinds[i].type,
+				     lens[k], err, want);
+		}
+	}
+	MISSED();
 }
 
 static void
@@ -193,6 +307,8 @@ assert_result_equal(const struct gput_result *a, const struct gput_result *b)
 	assert_int_equal(a->unacked, b->unacked);
 	assert_int_equal(a->sock_drops, b->sock_drops);
 	assert_int_equal(a->flags, b->flags);
+	assert_int_equal(a->sndbuf, b->sndbuf);
+	assert_int_equal(a->rcvbuf, b->rcvbuf);
 }
 
 static void
@@ -201,11 +317,15 @@ test_result(void **state)
 	static const struct gput_result rows[] = {
 		{ 0 },
 		{ UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX,
-		  UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, RES_ALL },
-		{ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, RES_MARKER },
-		{ 8388608, 2048, 1500000000, 250000000, 0, 0, 0, 0, 4096, 65536, 0, RES_QUEUE },
-		{ 1000, 50, 1, 0, 47, 50, 3, 17, 0, 0, 0, RES_IDLE | RES_VERIFIED },
-		{ 146000, 146, 400000, 0, 146, 1000, 0, 0, 0, 0, 854, RES_MARKER | RES_DROPS },
+		  UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, RES_ALL,
+		  UINT32_MAX, UINT32_MAX },
+		{ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, RES_MARKER, 12, 13 },
+		{ 8388608, 2048, 1500000000, 250000000, 0, 0, 0, 0, 4096, 65536, 0,
+		  RES_QUEUE | RES_BUFS, 2626560, 131072 },
+		{ 1000, 50, 1, 0, 47, 50, 3, 17, 0, 0, 0, RES_IDLE | RES_VERIFIED, 0, 0 },
+		{ 146000, 146, 400000, 0, 146, 1000, 0, 0, 0, 0, 854,
+		  RES_MARKER | RES_DROPS | RES_BUFS, 212992, 2048 },
+		{ 40960, 10, 2000000, 1000, 0, 0, 0, 0, 0, 0, 0, RES_STOPPED, 0, 0 },
 	};
 	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
 	char err[256];
@@ -226,7 +346,8 @@ test_result(void **state)
 	}
 }
 
-/* RESULT: eleven u64 in declaration order, then flags u32, big-endian. */
+/* RESULT: eleven u64 in declaration order, then flags, sndbuf and rcvbuf
+ * u32, big-endian: 100 bytes. */
 static void
 test_result_wire(void **state)
 {
@@ -241,14 +362,18 @@ test_result_wire(void **state)
 	    0x2122232425262728ULL, 0x3132333435363738ULL, 0x4142434445464748ULL,
 	    0x5152535455565758ULL, 0x6162636465666768ULL, 0x7172737475767778ULL,
 	    0x8182838485868788ULL, 0x9192939495969798ULL, 0xa1a2a3a4a5a6a7a8ULL,
-	    0x0000001d };
-	memcpy(want, "GPUT\x01\x03\x00\x5c", 8);
+	    0x0000005d, 0xb1b2b3b4u, 0xc1c2c3c4u };
+	memcpy(want, "GPUT\x02\x03\x00\x64", 8);
 	for (i = 0; i < 11; i++)
 		for (k = 0; k < 8; k++)
 			want[CTL_HDR_LEN + 8 * i + k] = (uint8_t)(0x10 * i + k + 1);
-	memcpy(want + CTL_HDR_LEN + 88, "\x00\x00\x00\x1d", 4);
+	memcpy(want + CTL_HDR_LEN + 88, "\x00\x00\x00\x5d", 4);
+	memcpy(want + CTL_HDR_LEN + 92, "\xb1\xb2\xb3\xb4", 4);
+	memcpy(want + CTL_HDR_LEN + 96, "\xc1\xc2\xc3\xc4", 4);
+	memset(buf, 0xee, sizeof buf);
 	assert_int_equal(ctl_encode(&m, buf), sizeof want);
 	assert_bytes(buf, want, sizeof want);
+	assert_int_equal(buf[sizeof want], 0xee);
 }
 
 static void
@@ -299,25 +424,32 @@ static void
 test_bad_header(void **state)
 {
 	static const struct { uint8_t h[8]; const char *msg; } rows[] = {
-		{ "GPUX\x01\x01\x00\x30", "not a gput control message (bad magic)" },
-		{ "gput\x01\x01\x00\x30", "not a gput control message (bad magic)" },
-		{ { 0, 0, 0, 0, 1, 1, 0, 48 }, "not a gput control message (bad magic)" },
-		{ "GPUT\x00\x01\x00\x30", "control protocol version 0 not supported (this gput speaks 1)" },
-		{ "GPUT\x02\x01\x00\x30", "control protocol version 2 not supported (this gput speaks 1)" },
-		{ "GPUT\xff\x01\x00\x30", "control protocol version 255 not supported (this gput speaks 1)" },
-		{ "GPUT\x01\x00\x00\x04", "unknown control message type 0" },
-		{ "GPUT\x01\x05\x00\x04", "unknown control message type 5" },
-		{ "GPUT\x01\xff\x00\x04", "unknown control message type 255" },
-		{ "GPUT\x01\x04\x01\x01", "control message too long (257 bytes, at most 256)" },
-		{ "GPUT\x01\x01\x10\x00", "control message too long (4096 bytes, at most 256)" },
-		{ "GPUT\x01\x03\xff\xff", "control message too long (65535 bytes, at most 256)" },
+		{ "GPUX\x02\x01\x00\x50", "not a gput control message (bad magic)" },
+		{ "gput\x02\x01\x00\x50", "not a gput control message (bad magic)" },
+		{ { 0, 0, 0, 0, 2, 1, 0, 80 }, "not a gput control message (bad magic)" },
+		{ "GPUT\x00\x01\x00\x50", "control protocol version 0 not supported (this gput speaks 2)" },
+		{ "GPUT\x01\x01\x00\x30", "control protocol version 1 not supported (this gput speaks 2)" },
+		{ "GPUT\x01\x05\x00\x28", "control protocol version 1 not supported (this gput speaks 2)" },
+		{ "GPUT\x03\x01\x00\x50", "control protocol version 3 not supported (this gput speaks 2)" },
+		{ "GPUT\xff\x01\x00\x50", "control protocol version 255 not supported (this gput speaks 2)" },
+		{ "GPUT\x02\x00\x00\x04", "unknown control message type 0" },
+		{ "GPUT\x02\x08\x00\x00", "unknown control message type 8" },
+		{ "GPUT\x02\x09\x00\x04", "unknown control message type 9" },
+		{ "GPUT\x02\xff\x00\x04", "unknown control message type 255" },
+		{ "GPUT\x02\x04\x01\x01", "control message too long (257 bytes, at most 256)" },
+		{ "GPUT\x02\x01\x10\x00", "control message too long (4096 bytes, at most 256)" },
+		{ "GPUT\x02\x03\xff\xff", "control message too long (65535 bytes, at most 256)" },
 	};
 	static const struct { uint8_t h[8]; uint8_t type; uint16_t plen; } good[] = {
-		{ "GPUT\x01\x01\x00\x30", CTL_PARAMS, 48 },
-		{ "GPUT\x01\x02\x00\x04", CTL_READY, 4 },
-		{ "GPUT\x01\x03\x00\x5c", CTL_RESULT, 92 },
-		{ "GPUT\x01\x04\x01\x00", CTL_ERROR, 256 },  /* the header allows 256 */
-		{ "GPUT\x01\x04\x00\x00", CTL_ERROR, 0 },    /* the payload check refuses */
+		{ "GPUT\x02\x01\x00\x50", CTL_PARAMS, 80 },
+		{ "GPUT\x02\x02\x00\x34", CTL_READY, 52 },
+		{ "GPUT\x02\x03\x00\x64", CTL_RESULT, 100 },
+		{ "GPUT\x02\x04\x01\x00", CTL_ERROR, 256 },  /* the header allows 256 */
+		{ "GPUT\x02\x04\x00\x00", CTL_ERROR, 0 },    /* the payload check refuses */
+		{ "GPUT\x02\x05\x00\x28", CTL_HELLO, 40 },
+		{ "GPUT\x02\x06\x00\x00", CTL_START, 0 },
+		{ "GPUT\x02\x07\x00\x00", CTL_STOP, 0 },
+		{ "GPUT\x02\x06\x00\x04", CTL_START, 4 },    /* the payload check refuses */
 	};
 	char err[256];
 	uint8_t type;
@@ -348,19 +480,30 @@ static void
 test_bad_length(void **state)
 {
 	static const struct { uint8_t type; size_t plen; const char *msg; } rows[] = {
-		{ CTL_PARAMS, 47, "control message type 1 has 47 bytes, expected 48" },
-		{ CTL_PARAMS, 49, "control message type 1 has 49 bytes, expected 48" },
-		{ CTL_PARAMS, 0, "control message type 1 has 0 bytes, expected 48" },
-		{ CTL_READY, 3, "control message type 2 has 3 bytes, expected 4" },
-		{ CTL_READY, 5, "control message type 2 has 5 bytes, expected 4" },
-		{ CTL_RESULT, 84, "control message type 3 has 84 bytes, expected 92" },
-		{ CTL_RESULT, 91, "control message type 3 has 91 bytes, expected 92" },
-		{ CTL_RESULT, 93, "control message type 3 has 93 bytes, expected 92" },
+		{ CTL_PARAMS, 79, "control message type 1 has 79 bytes, expected 80" },
+		{ CTL_PARAMS, 81, "control message type 1 has 81 bytes, expected 80" },
+		{ CTL_PARAMS, 48, "control message type 1 has 48 bytes, expected 80" },  /* v1 */
+		{ CTL_PARAMS, 0, "control message type 1 has 0 bytes, expected 80" },
+		{ CTL_READY, 4, "control message type 2 has 4 bytes, expected 52" },      /* v1 */
+		{ CTL_READY, 51, "control message type 2 has 51 bytes, expected 52" },
+		{ CTL_READY, 53, "control message type 2 has 53 bytes, expected 52" },
+		{ CTL_READY, 0, "control message type 2 has 0 bytes, expected 52" },
+		{ CTL_RESULT, 92, "control message type 3 has 92 bytes, expected 100" },  /* v1 */
+		{ CTL_RESULT, 99, "control message type 3 has 99 bytes, expected 100" },
+		{ CTL_RESULT, 101, "control message type 3 has 101 bytes, expected 100" },
+		{ CTL_HELLO, 0, "control message type 5 has 0 bytes, expected 40" },
+		{ CTL_HELLO, 39, "control message type 5 has 39 bytes, expected 40" },
+		{ CTL_HELLO, 41, "control message type 5 has 41 bytes, expected 40" },
+		{ CTL_START, 1, "control message type 6 has 1 bytes, expected 0" },
+		{ CTL_START, 256, "control message type 6 has 256 bytes, expected 0" },
+		{ CTL_STOP, 1, "control message type 7 has 1 bytes, expected 0" },
+		{ CTL_STOP, 8, "control message type 7 has 8 bytes, expected 0" },
 		{ CTL_ERROR, 0, "bad ERROR message: text of 0 bytes" },
 		{ CTL_ERROR, 201, "bad ERROR message: text of 201 bytes" },
 		{ CTL_ERROR, 256, "bad ERROR message: text of 256 bytes" },
 		{ 0, 4, "unknown control message type 0" },
-		{ 5, 4, "unknown control message type 5" },
+		{ 8, 0, "unknown control message type 8" },
+		{ 9, 4, "unknown control message type 9" },
 		{ 255, 4, "unknown control message type 255" },
 	};
 	uint8_t payload[CTL_MAX_PAYLOAD];
@@ -396,8 +539,12 @@ test_params_reserved(void **state)
 		{ 2, 0x85, "bad PARAMS message: reserved bits set" },   /* flag 0x80 */
 		{ 3, 0x01, "bad PARAMS message: reserved bits set" },
 		{ 3, 0x80, "bad PARAMS message: reserved bits set" },
+		{ 40, 0x01, "bad PARAMS message: reserved bits set" },  /* v1's UDP port */
+		{ 40, 0x80, "bad PARAMS message: reserved bits set" },
+		{ 41, 0x01, "bad PARAMS message: reserved bits set" },
 		{ 42, 0x01, "bad PARAMS message: reserved bits set" },
 		{ 43, 0x01, "bad PARAMS message: reserved bits set" },
+		{ 43, 0xff, "bad PARAMS message: reserved bits set" },
 		{ 0, 0x02, "bad PARAMS message: unknown protocol" },
 		{ 0, 0xff, "bad PARAMS message: unknown protocol" },
 		{ 1, 0x02, "bad PARAMS message: unknown role" },
@@ -425,7 +572,6 @@ test_params_reserved(void **state)
 struct prow {
 	const char *name;
 	struct xfer_params x;
-	uint16_t udp_port;
 	const char *msg;        /* NULL: accepted */
 };
 
@@ -439,41 +585,41 @@ struct prow {
 #define BADP(w) "bad PARAMS message: " w
 
 static const struct prow prows[] = {
-	{ "tcp receiver", TCPR(), 0, NULL },
-	{ "tcp sender", TCPS(), 0, NULL },
-	{ "udp receiver", UDPR(), 5037, NULL },
-	{ "udp sender", UDPR(.role = ROLE_SEND), 1, NULL },
-	{ "len max", TCPR(.len = XFER_TCP_MAX), 0, NULL },
-	{ "len 0", TCPR(.len = 0), 0, BADP("buffer length out of range") },
-	{ "len max+1", TCPR(.len = XFER_TCP_MAX + 1), 0, BADP("buffer length out of range") },
-	{ "udp len above a datagram (receiver)", UDPR(.len = 70000), 1, NULL },
-	{ "data_len max tcp", TCPR(.data_len = XFER_TCP_MAX), 0, NULL },
-	{ "data_len 0", TCPR(.data_len = 0), 0, BADP("sender's buffer length out of range") },
-	{ "data_len tcp max+1", TCPR(.data_len = XFER_TCP_MAX + 1), 0,
+	{ "tcp receiver", TCPR(), NULL },
+	{ "tcp sender", TCPS(), NULL },
+	{ "udp receiver", UDPR(), NULL },
+	{ "udp sender", UDPR(.role = ROLE_SEND), NULL },
+	{ "len max", TCPR(.len = XFER_TCP_MAX), NULL },
+	{ "len 0", TCPR(.len = 0), BADP("buffer length out of range") },
+	{ "len max+1", TCPR(.len = XFER_TCP_MAX + 1), BADP("buffer length out of range") },
+	{ "udp len above a datagram (receiver)", UDPR(.len = 70000), NULL },
+	{ "data_len max tcp", TCPR(.data_len = XFER_TCP_MAX), NULL },
+	{ "data_len 0", TCPR(.data_len = 0), BADP("sender's buffer length out of range") },
+	{ "data_len tcp max+1", TCPR(.data_len = XFER_TCP_MAX + 1),
 	  BADP("sender's buffer length out of range") },
-	{ "data_len udp max", UDPR(.data_len = XFER_UDP_MAX), 1, NULL },
-	{ "data_len udp max+1", UDPR(.data_len = XFER_UDP_MAX + 1), 1,
+	{ "data_len udp max", UDPR(.data_len = XFER_UDP_MAX), NULL },
+	{ "data_len udp max+1", UDPR(.data_len = XFER_UDP_MAX + 1),
 	  BADP("sender's buffer length out of range") },
-	{ "sender len != data_len", TCPS(.len = 4095), 0,
+	{ "udp sender at the UDP max", UDPR(.role = ROLE_SEND, .len = XFER_UDP_MAX,
+	  .data_len = XFER_UDP_MAX), NULL },
+	{ "sender len != data_len", TCPS(.len = 4095),
 	  BADP("sender's buffer length disagrees with its stream") },
-	{ "receiver len != data_len", TCPR(.len = 4095), 0, NULL },
-	{ "count 0", TCPR(.count = 0), 0, BADP("transfer size out of range") },
-	{ "count max", TCPR(.count = UINT64_MAX), 0, NULL },
-	{ "data_bytes 0", TCPR(.data_bytes = 0), 0, BADP("transfer size out of range") },
-	{ "data_bytes 2^62", TCPR(.data_bytes = P62), 0, NULL },
-	{ "data_bytes 2^62+1", TCPR(.data_bytes = P62 + 1), 0, BADP("transfer size out of range") },
-	{ "data_bytes max", TCPR(.data_bytes = UINT64_MAX), 0, BADP("transfer size out of range") },
-	{ "window 2^30", TCPR(.window = 1u << 30), 0, NULL },
-	{ "window 2^30+1", TCPR(.window = (1u << 30) + 1), 0, BADP("socket buffer size out of range") },
-	{ "window max", TCPR(.window = UINT32_MAX), 0, BADP("socket buffer size out of range") },
-	{ "gap 10 s", TCPR(.gap_us = 10000000), 0, NULL },
-	{ "gap 10 s + 1", TCPR(.gap_us = 10000001), 0, BADP("gap out of range") },
-	{ "data gap 10 s", TCPR(.data_gap_us = 10000000), 0, NULL },
-	{ "data gap 10 s + 1", TCPR(.data_gap_us = 10000001), 0, BADP("gap out of range") },
-	{ "udp without port", UDPR(), 0, BADP("UDP port missing or given for TCP") },
-	{ "tcp with port", TCPR(), 1, BADP("UDP port missing or given for TCP") },
-	{ "proto 2", TCPR(.proto = 2), 0, BADP("unknown protocol") },
-	{ "role 2", TCPR(.role = 2), 0, BADP("unknown role") },
+	{ "receiver len != data_len", TCPR(.len = 4095), NULL },
+	{ "count 0", TCPR(.count = 0), BADP("transfer size out of range") },
+	{ "count max", TCPR(.count = UINT64_MAX), NULL },
+	{ "data_bytes 0", TCPR(.data_bytes = 0), BADP("transfer size out of range") },
+	{ "data_bytes 2^62", TCPR(.data_bytes = P62), NULL },
+	{ "data_bytes 2^62+1", TCPR(.data_bytes = P62 + 1), BADP("transfer size out of range") },
+	{ "data_bytes max", TCPR(.data_bytes = UINT64_MAX), BADP("transfer size out of range") },
+	{ "window 2^30", TCPR(.window = 1u << 30), NULL },
+	{ "window 2^30+1", TCPR(.window = (1u << 30) + 1), BADP("socket buffer size out of range") },
+	{ "window max", TCPR(.window = UINT32_MAX), BADP("socket buffer size out of range") },
+	{ "gap 10 s", TCPR(.gap_us = 10000000), NULL },
+	{ "gap 10 s + 1", TCPR(.gap_us = 10000001), BADP("gap out of range") },
+	{ "data gap 10 s", TCPR(.data_gap_us = 10000000), NULL },
+	{ "data gap 10 s + 1", TCPR(.data_gap_us = 10000001), BADP("gap out of range") },
+	{ "proto 2", TCPR(.proto = 2), BADP("unknown protocol") },
+	{ "role 2", TCPR(.role = 2), BADP("unknown role") },
 };
 
 static void
@@ -492,7 +638,6 @@ test_params_invalid(void **state)
 		memset(&m, 0, sizeof m);
 		m.type = CTL_PARAMS;
 		m.params = r->x;
-		m.udp_port = r->udp_port;
 		ctl_encode(&m, buf);
 		err[0] = '\0';
 		rc = ctl_decode_payload(CTL_PARAMS, buf + CTL_HDR_LEN, CTL_PARAMS_LEN,
@@ -503,10 +648,8 @@ test_params_invalid(void **state)
 			MISS("%s: accepted, want '%s'", r->name, r->msg);
 		else if (r->msg != NULL && strcmp(err, r->msg) != 0)
 			MISS("%s: '%s', want '%s'", r->name, err, r->msg);
-		if (rc == 0) {
+		if (rc == 0)
 			assert_params_equal(&d.params, &r->x);
-			assert_int_equal(d.udp_port, r->udp_port);
-		}
 	}
 	MISSED();
 }
@@ -516,12 +659,17 @@ test_other_payloads_invalid(void **state)
 {
 	static const struct { uint8_t type; uint8_t p[CTL_RESULT_LEN]; size_t plen;
 	    const char *msg; } rows[] = {
-		{ CTL_READY, { 0, 0, 0, 0 }, 4, "bad READY message: port 0 or reserved bits set" },
-		{ CTL_READY, { 0x13, 0xad, 0, 1 }, 4, "bad READY message: port 0 or reserved bits set" },
-		{ CTL_READY, { 0x13, 0xad, 0x80, 0 }, 4, "bad READY message: port 0 or reserved bits set" },
-		{ CTL_RESULT, { [91] = 0x40 }, 92, "bad RESULT message: reserved bits set" },
-		{ CTL_RESULT, { [88] = 0x80 }, 92, "bad RESULT message: reserved bits set" },
-		{ CTL_RESULT, { [90] = 0x01 }, 92, "bad RESULT message: reserved bits set" },
+		{ CTL_READY, { 0, 0, 0, 0 }, 52, "bad READY message: port 0 or reserved bits set" },
+		{ CTL_READY, { 0, 0, 0, 0, [4] = 1, [51] = 1 }, 52,
+		  "bad READY message: port 0 or reserved bits set" },
+		{ CTL_READY, { 0x13, 0xad, 0, 1 }, 52, "bad READY message: port 0 or reserved bits set" },
+		{ CTL_READY, { 0x13, 0xad, 0x80, 0 }, 52, "bad READY message: port 0 or reserved bits set" },
+		{ CTL_RESULT, { [90] = 0x80 }, 100, "bad RESULT message: reserved bits set" },
+		{ CTL_RESULT, { [90] = 0x02 }, 100, "bad RESULT message: reserved bits set" },
+		{ CTL_RESULT, { [88] = 0x80 }, 100, "bad RESULT message: reserved bits set" },
+		{ CTL_RESULT, { [90] = 0x01 }, 100, "bad RESULT message: reserved bits set" },
+		{ CTL_RESULT, { [89] = 0x01, [91] = 0x7f }, 100,
+		  "bad RESULT message: reserved bits set" },
 		{ CTL_ERROR, "bad\nline", 8, "bad ERROR message: unprintable text" },
 		{ CTL_ERROR, "tab\there", 8, "bad ERROR message: unprintable text" },
 		{ CTL_ERROR, "del\x7f", 4, "bad ERROR message: unprintable text" },
@@ -541,12 +689,24 @@ test_other_payloads_invalid(void **state)
 			MISS("row %zu (type %u): '%s', want '%s'", i, rows[i].type, err,
 			     rows[i].msg);
 	}
-	/* the edges that are fine: every RESULT flag, " " and "~" */
+	/* the edges that are fine: every RESULT flag (with the v2 ones,
+	 * RES_STOPPED and RES_BUFS, on their own), any buffer size, " " and "~" */
 	{
-		uint8_t res[CTL_RESULT_LEN] = { [91] = RES_ALL };
+		uint8_t res[CTL_RESULT_LEN] = { [91] = RES_ALL, [92] = 0xff, [95] = 0xfe,
+		    [96] = 0x80, [99] = 0x01 };
 		assert_int_equal(ctl_decode_payload(CTL_RESULT, res, sizeof res, &m, err,
 		                 sizeof err), 0);
 		assert_int_equal(m.result.flags, RES_ALL);
+		assert_int_equal(m.result.sndbuf, 0xff0000feu);
+		assert_int_equal(m.result.rcvbuf, 0x80000001u);
+		res[91] = RES_STOPPED;
+		assert_int_equal(ctl_decode_payload(CTL_RESULT, res, sizeof res, &m, err,
+		                 sizeof err), 0);
+		assert_int_equal(m.result.flags, RES_STOPPED);
+		res[91] = RES_BUFS;
+		assert_int_equal(ctl_decode_payload(CTL_RESULT, res, sizeof res, &m, err,
+		                 sizeof err), 0);
+		assert_int_equal(m.result.flags, RES_BUFS);
 		assert_int_equal(ctl_decode_payload(CTL_ERROR, (const uint8_t *)" ~", 2, &m,
 		                 err, sizeof err), 0);
 		assert_string_equal(m.text, " ~");
@@ -565,11 +725,17 @@ pair(int type, int sv[2])
 static void
 test_send_recv(void **state)
 {
-	struct ctl_msg msgs[4], got;
+	struct ctl_msg msgs[7], got;
 	char err[256];
 	int sv[2], i;
 
 	(void)state;
+	memset(msgs, 0, sizeof msgs);
+	msgs[4].type = CTL_HELLO;
+	msgs[4].hello_flags = CTL_HELLO_KEY;
+	memset(msgs[4].challenge, 0x5a, CTL_CHALLENGE_LEN);
+	msgs[5].type = CTL_START;
+	msgs[6].type = CTL_STOP;
 	msgs[0] = params_msg();
 	memset(&msgs[1], 0, sizeof msgs[1]);
 	msgs[1].type = CTL_READY;
@@ -580,9 +746,9 @@ test_send_recv(void **state)
 	msgs[2].result.flags = RES_QUEUE;
 	ctl_error(&msgs[3], "no such thing");
 	pair(SOCK_STREAM, sv);
-	for (i = 0; i < 4; i++)         /* four messages back to back */
+	for (i = 0; i < 7; i++)         /* seven messages back to back */
 		assert_int_equal(ctl_send(sv[0], &msgs[i], err, sizeof err), 0);
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 7; i++) {
 		if (ctl_recv(sv[1], &got, 1000, err, sizeof err) != 0)
 			fail_msg("message %d: %s", i, err);
 		assert_int_equal(got.type, msgs[i].type);
@@ -594,7 +760,7 @@ test_send_recv(void **state)
 	assert_int_equal(ctl_send(sv[0], &msgs[0], err, sizeof err), 0);
 	assert_int_equal(ctl_recv(sv[1], &got, 1000, err, sizeof err), 0);
 	assert_params_equal(&got.params, &msgs[0].params);
-	assert_int_equal(got.udp_port, msgs[0].udp_port);
+	assert_memory_equal(got.mac, msgs[0].mac, CTL_MAC_LEN);
 	assert_int_equal(ctl_send(sv[1], &msgs[3], err, sizeof err), 0);
 	assert_int_equal(ctl_recv(sv[0], &got, 1000, err, sizeof err), 0);
 	assert_string_equal(got.text, "no such thing");
@@ -620,7 +786,7 @@ test_recv_split(void **state)
 		fail_msg("split message: %s", err);
 	assert_int_equal(got.type, CTL_PARAMS);
 	assert_params_equal(&got.params, &m.params);
-	assert_int_equal(got.udp_port, m.udp_port);
+	assert_memory_equal(got.mac, m.mac, CTL_MAC_LEN);
 	close(sv[0]);
 	close(sv[1]);
 }
@@ -638,11 +804,11 @@ test_recv_errors(void **state)
 		  "connection closed while waiting for the rest of a control message" },
 		{ "closed mid-payload", 8 + 20, 1, 1000,
 		  "connection closed while waiting for the rest of a control message" },
-		{ "closed one byte short", 8 + 47, 1, 1000,
+		{ "closed one byte short", 8 + 79, 1, 1000,
 		  "connection closed while waiting for the rest of a control message" },
 		{ "silence", 0, 0, 50, "timed out waiting for a control message" },
 		{ "silence mid-header", 7, 0, 50, "timed out waiting for a control message" },
-		{ "silence mid-payload", 8 + 47, 0, 50,
+		{ "silence mid-payload", 8 + 79, 0, 50,
 		  "timed out waiting for the rest of a control message" },
 	};
 	struct ctl_msg m = params_msg(), got;
@@ -684,16 +850,24 @@ test_recv_errors(void **state)
 static void
 test_recv_malformed(void **state)
 {
-	static const struct { uint8_t b[16]; size_t n; const char *msg; } rows[] = {
-		{ "GPUT\x01\x04\x01\x2c", 8, "control message too long (300 bytes, at most 256)" },
-		{ "GPUX\x01\x02\x00\x04\x13\xad\x00\x00", 12,
+	static const struct { uint8_t b[CTL_HDR_LEN + CTL_READY_LEN]; size_t n;
+	    const char *msg; } rows[] = {
+		{ "GPUT\x02\x04\x01\x2c", 8, "control message too long (300 bytes, at most 256)" },
+		{ "GPUX\x02\x02\x00\x04\x13\xad\x00\x00", 12,
 		  "not a gput control message (bad magic)" },
-		{ "GPUT\x01\x02\x00\x04\x00\x00\x00\x00", 12,
+		{ "GPUT\x01\x02\x00\x04\x13\xad\x00\x00", 12,
+		  "control protocol version 1 not supported (this gput speaks 2)" },
+		{ "GPUT\x02\x02\x00\x34", 8 + 52,
 		  "bad READY message: port 0 or reserved bits set" },
-		{ "GPUT\x01\x02\x00\x03\x13\xad\x00", 11,
-		  "control message type 2 has 3 bytes, expected 4" },
-		{ "GPUT\x01\x04\x00\x00", 8, "bad ERROR message: text of 0 bytes" },
-		{ "GPUT\x01\x04\x00\x02\x1b[", 10, "bad ERROR message: unprintable text" },
+		{ "GPUT\x02\x02\x00\x03\x13\xad\x00", 11,
+		  "control message type 2 has 3 bytes, expected 52" },
+		{ "GPUT\x02\x05\x00\x28\x00\x00\x00\x02", 8 + 40,
+		  "bad HELLO message: reserved bits set" },
+		{ "GPUT\x02\x07\x00\x01\x00", 9,
+		  "control message type 7 has 1 bytes, expected 0" },
+		{ "GPUT\x02\x08\x00\x00", 8, "unknown control message type 8" },
+		{ "GPUT\x02\x04\x00\x00", 8, "bad ERROR message: text of 0 bytes" },
+		{ "GPUT\x02\x04\x00\x02\x1b[", 10, "bad ERROR message: unprintable text" },
 	};
 	struct ctl_msg got;
 	char err[256];
@@ -748,6 +922,21 @@ test_recv_type(void **state)
 		{ "ERROR for PARAMS", CTL_ERROR, 0, 0, CTL_PARAMS, -1, CTL_ERROR,
 		  "ERROR instead of PARAMS: no thanks" },
 		{ "ERROR for ERROR", CTL_ERROR, 0, 0, CTL_ERROR, 0, CTL_ERROR, NULL },
+		{ "HELLO for HELLO", CTL_HELLO, 0, 0, CTL_HELLO, 0, CTL_HELLO, NULL },
+		{ "START for START", CTL_START, 0, 0, CTL_START, 0, CTL_START, NULL },
+		{ "STOP for STOP", CTL_STOP, 0, 0, CTL_STOP, 0, CTL_STOP, NULL },
+		{ "START for READY", CTL_START, 0, 0, CTL_READY, -1, CTL_START,
+		  "unexpected START message (expected READY)" },
+		{ "STOP for RESULT", CTL_STOP, 0, 0, CTL_RESULT, -1, CTL_STOP,
+		  "unexpected STOP message (expected RESULT)" },
+		{ "PARAMS for HELLO", CTL_PARAMS, 0, 0, CTL_HELLO, -1, CTL_PARAMS,
+		  "unexpected PARAMS message (expected HELLO)" },
+		{ "ERROR for START", CTL_ERROR, 0, 0, CTL_START, -1, CTL_ERROR,
+		  "ERROR instead of START: no thanks" },
+		{ "closed after a HELLO header", CTL_HELLO, 8, 1, CTL_HELLO, -1, 0,
+		  "connection closed while waiting for the rest of the HELLO message" },
+		{ "closed before START", 0, 0, 1, CTL_START, -1, 0,
+		  "connection closed while waiting for a START message" },
 		{ "closed before READY", 0, 0, 1, CTL_READY, -1, 0,
 		  "connection closed while waiting for a READY message" },
 		{ "closed before ERROR", 0, 0, 1, CTL_ERROR, -1, 0,
@@ -783,6 +972,9 @@ test_recv_type(void **state)
 			m.result.bytes = 42;
 		} else if (rows[i].send == CTL_ERROR) {
 			ctl_error(&m, "no thanks");
+		} else if (rows[i].send != CTL_PARAMS) {
+			memset(&m, 0, sizeof m);        /* HELLO, START, STOP */
+			m.type = rows[i].send;
 		}
 		n = ctl_encode(&m, buf);
 		if (rows[i].cut != 0)
@@ -815,16 +1007,142 @@ test_recv_type(void **state)
 	}
 	/* a malformed message is no message: type 0 */
 	{
-		static const uint8_t bad[] = "GPUT\x01\x02\x00\x04\x00\x00\x00\x00";
+		static const uint8_t bad[CTL_HDR_LEN + CTL_READY_LEN] = "GPUT\x02\x02\x00\x34";
 		struct ctl_msg got;
 		int sv[2];
 
 		pair(SOCK_STREAM, sv);
-		assert_int_equal(write(sv[0], bad, 12), 12);
+		assert_int_equal(write(sv[0], bad, sizeof bad), (ssize_t)sizeof bad);
 		assert_int_equal(ctl_recv_type(sv[1], CTL_READY, &got, 1000, err,
 		                 sizeof err), -1);
 		assert_string_equal(err, "bad READY message: port 0 or reserved bits set");
 		assert_int_equal(got.type, 0);
+		close(sv[0]);
+		close(sv[1]);
+	}
+	MISSED();
+}
+
+/* The bytes a MAC covers: challenge || PARAMS bytes 0..47 [|| READY bytes
+ * 0..19], exactly, whatever the messages' own MAC fields hold. */
+static void
+test_signed_bytes(void **state)
+{
+	uint8_t out[CTL_CHALLENGE_LEN + CTL_PARAMS_SIGNED + CTL_READY_SIGNED + 8];
+	uint8_t want[sizeof out], challenge[CTL_CHALLENGE_LEN];
+	struct ctl_msg p = params_msg(), r;
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < CTL_CHALLENGE_LEN; i++)
+		challenge[i] = (uint8_t)(0x60 + i);
+	memset(&r, 0, sizeof r);
+	r.type = CTL_READY;
+	r.data_port = 0xbeef;
+	for (i = 0; i < CTL_NONCE_LEN; i++)
+		r.nonce[i] = (uint8_t)(0x40 + i);
+	memset(r.mac, 0x99, CTL_MAC_LEN);
+	memcpy(want, challenge, CTL_CHALLENGE_LEN);
+	memcpy(want + 32, params_wire + CTL_HDR_LEN, 48);
+	want[80] = 0xbe;
+	want[81] = 0xef;
+	want[82] = 0;
+	want[83] = 0;
+	for (i = 0; i < CTL_NONCE_LEN; i++)
+		want[84 + i] = (uint8_t)(0x40 + i);
+
+	/* PARAMS alone (the client's MAC): 80 bytes, nothing written beyond */
+	memset(out, 0xee, sizeof out);
+	n = ctl_signed_bytes(challenge, &p, NULL, out);
+	assert_int_equal(n, 80);
+	assert_bytes(out, want, 80);
+	assert_int_equal(out[80], 0xee);
+	/* with READY (the partner's MAC): 100 bytes */
+	memset(out, 0xee, sizeof out);
+	n = ctl_signed_bytes(challenge, &p, &r, out);
+	assert_int_equal(n, 100);
+	assert_bytes(out, want, 100);
+	assert_int_equal(out[100], 0xee);
+	/* the MACs themselves are not covered */
+	memset(p.mac, 0, CTL_MAC_LEN);
+	memset(r.mac, 0, CTL_MAC_LEN);
+	memset(out, 0xee, sizeof out);
+	assert_int_equal(ctl_signed_bytes(challenge, &p, &r, out), 100);
+	assert_bytes(out, want, 100);
+	/* every covered field changes the bytes: the challenge, a PARAMS field,
+	 * the port, the nonce */
+	challenge[31] ^= 1;
+	ctl_signed_bytes(challenge, &p, &r, out);
+	assert_int_equal(out[31], want[31] ^ 1);
+	challenge[31] ^= 1;
+	p.params.data_gap_us++;
+	ctl_signed_bytes(challenge, &p, &r, out);
+	assert_int_equal(out[32 + 47], want[32 + 47] + 1);
+	p.params.data_gap_us--;
+	r.data_port = 0xbeee;
+	r.nonce[15] = 0;
+	ctl_signed_bytes(challenge, &p, &r, out);
+	assert_int_equal(out[81], 0xee);
+	assert_int_equal(out[99], 0);
+}
+
+/* ctl_recv_until: a deadline already past is a timeout at once, even with a
+ * whole message waiting (a handshake's shared deadline is absolute); a stop
+ * request ends the wait with "interrupted". */
+static void
+test_recv_until(void **state)
+{
+	static const struct { const char *name; int send; mono_ns ago_ns; int stop;
+	    const char *msg; } rows[] = {
+		{ "passed, nothing sent", 0, 1000000, 0,
+		  "timed out waiting for a READY message" },
+		{ "passed long ago", 0, 0, 0, "timed out waiting for a READY message" },
+		{ "passed, READY waiting", 1, 1, 0,
+		  "timed out waiting for a READY message" },
+		{ "stop requested", 0, 0, 1, "interrupted waiting for a READY message" },
+	};
+	struct ctl_msg m, got;
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
+	char err[256];
+	size_t i, n;
+
+	(void)state;
+	memset(&m, 0, sizeof m);
+	m.type = CTL_READY;
+	m.data_port = 5038;
+	n = ctl_encode(&m, buf);
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		mono_ns now = mono_now(), deadline;
+		int sv[2];
+
+		/* "long ago": the clock's origin; a stop: an hour from now */
+		deadline = rows[i].stop ? now + 3600000000000ULL :
+		    rows[i].ago_ns == 0 ? 0 : now - rows[i].ago_ns;
+		pair(SOCK_STREAM, sv);
+		if (rows[i].send)
+			assert_int_equal(write(sv[0], buf, n), (ssize_t)n);
+		if (rows[i].stop)
+			xfer_request_stop();
+		memset(&got, 0x55, sizeof got);
+		if (ctl_recv_until(sv[1], CTL_READY, &got, deadline, err, sizeof err) != -1)
+			MISS("%s: succeeded", rows[i].name);
+		else if (strcmp(err, rows[i].msg) != 0)
+			MISS("%s: '%s', want '%s'", rows[i].name, err, rows[i].msg);
+		if (got.type != 0)
+			MISS("%s: m->type %u, want 0", rows[i].name, got.type);
+		xfer_stop_clear();
+		close(sv[0]);
+		close(sv[1]);
+	}
+	/* the same queued READY with a deadline ahead is received */
+	{
+		int sv[2];
+
+		pair(SOCK_STREAM, sv);
+		assert_int_equal(write(sv[0], buf, n), (ssize_t)n);
+		assert_int_equal(ctl_recv_until(sv[1], CTL_READY, &got,
+		                 mono_now() + 1000000000u, err, sizeof err), 0);
+		assert_int_equal(got.data_port, 5038);
 		close(sv[0]);
 		close(sv[1]);
 	}
@@ -840,7 +1158,12 @@ test_type_name(void **state)
 	assert_string_equal(ctl_type_name(CTL_READY), "READY");
 	assert_string_equal(ctl_type_name(CTL_RESULT), "RESULT");
 	assert_string_equal(ctl_type_name(CTL_ERROR), "ERROR");
-	assert_string_equal(ctl_type_name(5), "unknown");
+	assert_string_equal(ctl_type_name(CTL_HELLO), "HELLO");
+	assert_string_equal(ctl_type_name(CTL_START), "START");
+	assert_string_equal(ctl_type_name(CTL_STOP), "STOP");
+	assert_string_equal(ctl_type_name(5), "HELLO");
+	assert_string_equal(ctl_type_name(7), "STOP");
+	assert_string_equal(ctl_type_name(8), "unknown");
 	assert_string_equal(ctl_type_name(255), "unknown");
 }
 
@@ -883,6 +1206,8 @@ main(void)
 		cmocka_unit_test(test_params_wire),
 		cmocka_unit_test(test_params_flags),
 		cmocka_unit_test(test_ready_wire),
+		cmocka_unit_test(test_hello_wire),
+		cmocka_unit_test(test_start_stop),
 		cmocka_unit_test(test_result),
 		cmocka_unit_test(test_result_wire),
 		cmocka_unit_test(test_error_msgs),
@@ -897,6 +1222,8 @@ main(void)
 		cmocka_unit_test(test_recv_malformed),
 		cmocka_unit_test(test_send_closed),
 		cmocka_unit_test(test_recv_type),
+		cmocka_unit_test(test_signed_bytes),
+		cmocka_unit_test(test_recv_until),
 		cmocka_unit_test(test_type_name),
 		cmocka_unit_test(test_peer_state),
 	};

@@ -1,6 +1,7 @@
 /* unit_xfer.c: the data stream's arithmetic (calls, last length, marker
- * length), the pattern, the UDP end markers, and each data path run for
- * real: TCP over a socketpair and loopback, UDP over a loopback pair. */
+ * and proof lengths), the pattern, the UDP end markers and proof datagram,
+ * each data path run for real (TCP over a socketpair and loopback, UDP over
+ * a loopback pair), xfer_udp_drain, and the stop request's self-pipe. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,6 +12,7 @@
 #include <endian.h>
 #include <netinet/in.h>
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -233,6 +235,172 @@ test_marker_rejected(void **state)
 
 		assert_int_equal(n, 32);
 		assert_int_equal(xfer_marker_decode(&b, buf, n, &idx, &dg), 0);
+	}
+	MISSED();
+}
+
+/* ---- the UDP proof datagram --------------------------------------- */
+
+static void
+test_proof_len(void **state)
+{
+	static const struct { uint32_t len; uint64_t bytes; uint32_t want; } rows[] = {
+		{ 4096, 8192, 40 },
+		{ 1000, 49600, 40 },            /* last 600 */
+		{ 1, 5, 40 },
+		{ 39, 390, 40 },
+		{ 40, 400, 41 },                /* data_len 40 */
+		{ 40, 401, 41 },                /* data_len 40, last 1 */
+		{ 40, 40, 41 },                 /* one datagram of 40 */
+		{ 41, 410, 40 },                /* data_len 41, last 41 */
+		{ 41, 410 + 40, 42 },           /* data_len 41, last 40 */
+		{ 42, 420, 40 },
+		{ 42, 420 + 40, 41 },           /* data_len 42, last 40 */
+		{ 42, 420 + 41, 40 },           /* data_len 42, last 41 */
+		{ 43, 430 + 40, 41 },           /* last 40 */
+		{ 43, 430 + 41, 40 },           /* last 41 */
+		{ 100, 40, 41 },                /* the only datagram is 40 bytes */
+		{ 100, 141, 40 },               /* last 41 */
+		{ 65507, 65507 * 3 + 40, 41 },
+	};
+	uint32_t len, rem;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct xfer_params p = stream_of(rows[i].len, rows[i].bytes);
+		uint32_t n = xfer_proof_len(&p);
+
+		if (n != rows[i].want)
+			MISS("len %u bytes %llu: proof %u, want %u", rows[i].len,
+			     (unsigned long long)rows[i].bytes, n, rows[i].want);
+	}
+	/* every data_len 1..100 and every remainder: never a data length, never a
+	 * marker's length, never out of its range */
+	for (len = 1; len <= 100; len++) {
+		for (rem = 0; rem < len; rem++) {
+			struct xfer_params p = stream_of(len, 7ULL * len + rem);
+			uint32_t n = xfer_proof_len(&p);
+
+			if (n < PROOF_BASE_LEN || n > PROOF_MAX_LEN || n == len ||
+			    n == xfer_last_len(&p) || n == xfer_marker_len(&p))
+				MISS("len %u rem %u: proof length %u (last %u, marker %u)",
+				     len, rem, n, xfer_last_len(&p), xfer_marker_len(&p));
+		}
+	}
+	MISSED();
+}
+
+/* The proof's bytes: "GPUH", version 2, three zeros, the nonce, zero padding. */
+static void
+test_proof_round_trip(void **state)
+{
+	static const struct { uint32_t len; uint64_t bytes; uint8_t fill; } rows[] = {
+		{ 1000, 50000, 0x00 },
+		{ 40, 400, 0xff },
+		{ 41, 450, 0x5a },
+		{ 42, 461, 0xa5 },
+		{ 65507, P62, 0x01 },
+	};
+	uint8_t buf[PROOF_MAX_LEN + 8], nonce[PROOF_NONCE_LEN];
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct xfer_params p = stream_of(rows[i].len, rows[i].bytes);
+		uint8_t want[PROOF_MAX_LEN] = { 'G', 'P', 'U', 'H', 2, 0, 0, 0 };
+		size_t n;
+
+		for (k = 0; k < PROOF_NONCE_LEN; k++)
+			nonce[k] = want[8 + k] = (uint8_t)(rows[i].fill ^ (k * 17));
+		memset(buf, 0xcc, sizeof buf);
+		n = xfer_proof_encode(&p, nonce, buf);
+		assert_int_equal(n, xfer_proof_len(&p));
+		assert_memory_equal(buf, want, n);      /* zero padded */
+		assert_int_equal(buf[n], 0xcc);         /* and no further */
+		assert_int_equal(xfer_proof_check(&p, nonce, buf, n), 1);
+	}
+}
+
+/* Any single changed byte, a wrong length, another nonce or another
+ * stream's length: not the proof. */
+static void
+test_proof_rejected(void **state)
+{
+	static const uint32_t lens[] = { 1000, 40, 41, 42 };
+	uint8_t buf[PROOF_MAX_LEN + 8], nonce[PROOF_NONCE_LEN], other[PROOF_NONCE_LEN];
+	size_t i, k, n;
+
+	(void)state;
+	for (k = 0; k < PROOF_NONCE_LEN; k++) {
+		nonce[k] = (uint8_t)(0x30 + k);
+		other[k] = nonce[k];
+	}
+	other[PROOF_NONCE_LEN - 1] ^= 0x80;
+	for (i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+		struct xfer_params p = stream_of(lens[i], 10ULL * lens[i]);
+
+		memset(buf, 0, sizeof buf);
+		n = xfer_proof_encode(&p, nonce, buf);
+		for (k = 0; k < n; k++) {
+			static const uint8_t flips[] = { 0x01, 0x80, 0xff };
+			size_t f;
+
+			for (f = 0; f < sizeof flips; f++) {
+				buf[k] ^= flips[f];
+				if (xfer_proof_check(&p, nonce, buf, n) != 0)
+					MISS("len %u: byte %zu ^ 0x%02x accepted", lens[i], k,
+					     flips[f]);
+				buf[k] ^= flips[f];
+			}
+		}
+		assert_int_equal(xfer_proof_check(&p, nonce, buf, n), 1);
+		if (xfer_proof_check(&p, nonce, buf, n - 1) != 0 ||
+		    xfer_proof_check(&p, nonce, buf, n + 1) != 0 ||
+		    xfer_proof_check(&p, nonce, buf, 0) != 0)
+			MISS("len %u: a wrong length accepted", lens[i]);
+		if (xfer_proof_check(&p, other, buf, n) != 0)
+			MISS("len %u: another nonce accepted", lens[i]);
+	}
+	/* a proof of another stream's length is not this stream's proof */
+	{
+		struct xfer_params a = stream_of(1000, 50000), b = stream_of(40, 400);
+
+		n = xfer_proof_encode(&a, nonce, buf);
+		assert_int_equal(n, 40);
+		assert_int_equal(xfer_proof_check(&b, nonce, buf, n), 0);
+	}
+	MISSED();
+}
+
+/* A marker is not a proof and a proof is not a marker, for every stream
+ * shape whose lengths come close. */
+static void
+test_proof_not_marker(void **state)
+{
+	uint8_t buf[PROOF_MAX_LEN + MARKER_MAX_LEN], nonce[PROOF_NONCE_LEN] = { 0 };
+	uint32_t len, rem;
+
+	(void)state;
+	for (len = 1; len <= 100; len++) {
+		for (rem = 0; rem < len; rem++) {
+			struct xfer_params p = stream_of(len, 5ULL * len + rem);
+			uint64_t dg = 0;
+			uint8_t idx = 0, i;
+			size_t n;
+
+			memset(buf, 0, sizeof buf);
+			n = xfer_proof_encode(&p, nonce, buf);
+			if (xfer_marker_decode(&p, buf, n, &idx, &dg) != 0)
+				MISS("len %u rem %u: a proof taken for a marker", len, rem);
+			for (i = 1; i <= MARKER_COUNT; i++) {
+				memset(buf, 0, sizeof buf);
+				n = xfer_marker_encode(&p, buf, i, 0, 0);
+				if (xfer_proof_check(&p, nonce, buf, n) != 0)
+					MISS("len %u rem %u: marker %u taken for a proof", len,
+					     rem, i);
+			}
+		}
 	}
 	MISSED();
 }
@@ -898,6 +1066,151 @@ test_udp_refused(void **state)
 	close(sv[0]);
 }
 
+/* ---- xfer_udp_drain ------------------------------------------------ */
+
+static int
+queue_empty(int fd)
+{
+	uint8_t b[1];
+
+	return recv(fd, b, sizeof b, MSG_DONTWAIT) == -1 &&
+	    (errno == EAGAIN || errno == EWOULDBLOCK);
+}
+
+/* Exactly what is queued is discarded and counted (empty datagrams, big
+ * ones), nothing waits, and the socket works on afterwards. */
+static void
+test_udp_drain(void **state)
+{
+	static const struct { const char *name; int udp; unsigned count;
+	    size_t len; } rows[] = {
+		{ "unix: nothing queued", 0, 0, 100 },
+		{ "unix: one", 0, 1, 100 },
+		{ "unix: empty datagrams", 0, 7, 0 },
+		{ "unix: 100 small", 0, 100, 10 },
+		{ "unix: 3 big", 0, 3, 60000 },
+		{ "udp: nothing queued", 1, 0, 100 },
+		{ "udp: one", 1, 1, 1000 },
+		{ "udp: 50", 1, 50, 1000 },
+		{ "udp: empty datagrams", 1, 5, 0 },
+		{ "udp: 2 of the largest", 1, 2, XFER_UDP_MAX },
+	};
+	static uint8_t payload[XFER_UDP_MAX];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		int sv[2], big = 4 << 20;
+		unsigned k;
+		uint64_t got;
+		uint8_t b[4];
+
+		if (rows[i].udp) {
+			udp_pair(sv);
+		} else {
+			assert_int_equal(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
+			(void)setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &big, sizeof big);
+			(void)setsockopt(sv[1], SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
+		}
+		for (k = 0; k < rows[i].count; k++)
+			assert_int_equal(send(sv[0], payload, rows[i].len, 0),
+			                 (ssize_t)rows[i].len);
+		got = xfer_udp_drain(sv[1]);
+		if (got != rows[i].count)
+			MISS("%s: drained %llu, want %u", rows[i].name,
+			     (unsigned long long)got, rows[i].count);
+		if (!queue_empty(sv[1]))
+			MISS("%s: queue not empty after the drain", rows[i].name);
+		if (xfer_udp_drain(sv[1]) != 0)
+			MISS("%s: a second drain found more", rows[i].name);
+		/* still a working socket: the next datagram arrives whole */
+		assert_int_equal(send(sv[0], "next", 4, 0), 4);
+		if (recv(sv[1], b, sizeof b, MSG_DONTWAIT) != 4 || memcmp(b, "next", 4) != 0)
+			MISS("%s: the datagram after the drain was lost", rows[i].name);
+		close(sv[0]);
+		close(sv[1]);
+	}
+	MISSED();
+}
+
+/* ---- the stop request ---------------------------------------------- */
+
+static int
+readable(int fd)
+{
+	struct pollfd pfd = { fd, POLLIN, 0 };
+
+	return poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLIN);
+}
+
+static void *
+sleeper(void *arg)
+{
+	mono_ns *t = arg;
+
+	xfer_sleep_until(*t);
+	return NULL;
+}
+
+/* xfer_request_stop sets the flag and makes the pipe readable; clear undoes
+ * both; a sleep ends at once on a request, made before it or during it.
+ * (This test runs after every other one that sleeps: nothing earlier in this
+ * file calls xfer_stop_init.) */
+static void
+test_stop_pipe(void **state)
+{
+	char err[128];
+	mono_ns t0, t, far;
+	pthread_t th;
+	int fd;
+
+	(void)state;
+	assert_int_equal(xfer_stop_fd(), -1);                /* before init */
+	assert_int_equal(xfer_stop_init(err, sizeof err), 0);
+	fd = xfer_stop_fd();
+	assert_true(fd >= 0);
+	assert_int_equal(xfer_stop_init(err, sizeof err), 0); /* once is enough */
+	assert_int_equal(xfer_stop_fd(), fd);
+	assert_int_equal(xfer_stop, 0);
+	assert_false(readable(fd));
+
+	xfer_request_stop();
+	assert_int_equal(xfer_stop, 1);
+	assert_true(readable(fd));
+	xfer_request_stop();                                  /* twice: still one stop */
+	assert_true(readable(fd));
+	xfer_stop_clear();
+	assert_int_equal(xfer_stop, 0);
+	assert_false(readable(fd));                           /* both bytes gone */
+
+	/* a sleep with no stop pending lasts until its time, not less */
+	t = mono_now() + 2000000u;
+	xfer_sleep_until(t);
+	assert_true(mono_now() >= t);
+	xfer_sleep_until(mono_now() - 1);                     /* the past: at once */
+
+	/* requested first, then a sleep of a minute: it returns (the bound is
+	 * only a deadline for the test; a broken sleep would take 60 s) */
+	xfer_request_stop();
+	t0 = mono_now();
+	xfer_sleep_until(t0 + 60000000000ULL);
+	assert_true(mono_now() - t0 < 30000000000ULL);
+	assert_int_equal(xfer_stop, 1);                       /* the sleep kept it */
+	assert_true(readable(fd));
+	xfer_stop_clear();
+
+	/* from another thread, while (or before) the sleep runs */
+	far = mono_now() + 60000000000ULL;
+	t0 = mono_now();
+	assert_int_equal(pthread_create(&th, NULL, sleeper, &far), 0);
+	xfer_request_stop();
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_true(mono_now() - t0 < 30000000000ULL);
+	xfer_stop_clear();
+	assert_int_equal(xfer_stop, 0);
+	assert_false(readable(fd));
+}
+
 int
 main(void)
 {
@@ -907,6 +1220,10 @@ main(void)
 		cmocka_unit_test(test_udp_idle_ms),
 		cmocka_unit_test(test_marker_round_trip),
 		cmocka_unit_test(test_marker_rejected),
+		cmocka_unit_test(test_proof_len),
+		cmocka_unit_test(test_proof_round_trip),
+		cmocka_unit_test(test_proof_rejected),
+		cmocka_unit_test(test_proof_not_marker),
 		cmocka_unit_test(test_pattern_layout),
 		cmocka_unit_test(test_pattern_seeds),
 		cmocka_unit_test(test_pattern_check),
@@ -921,6 +1238,8 @@ main(void)
 		cmocka_unit_test(test_udp_socket_drops),
 		cmocka_unit_test(test_udp_verify_damage),
 		cmocka_unit_test(test_udp_refused),
+		cmocka_unit_test(test_udp_drain),
+		cmocka_unit_test(test_stop_pipe),             /* last: it makes the pipe */
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

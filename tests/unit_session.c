@@ -1,0 +1,188 @@
+/* unit_session.c: session_check_limits, the partner's --max-* limits, as a
+ * table of examples: under, at and over each limit, which side's numbers
+ * count, and the exact reason a refusal gives. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "session.h"
+
+#define P62 (1ULL << 62)
+
+static int misses;
+#define MISS(fmt, ...) (print_error(fmt "\n", __VA_ARGS__), misses++)
+#define MISSED() do { int m_ = misses; misses = 0; \
+	if (m_ != 0) fail_msg("%d mismatch(es) above", m_); } while (0)
+
+struct lrow {
+	const char *name;
+	struct partner_limits l;
+	struct xfer_params p;
+	const char *msg;        /* NULL: within the limits */
+};
+
+#pragma GCC diagnostic ignored "-Woverride-init"
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Winitializer-overrides"
+/* The partner's defaults, one limit changed. */
+#define LIM(...) { .max_sessions = PARTNER_MAX_SESSIONS, \
+	.max_time_s = PARTNER_MAX_TIME_S, .max_buffer = PARTNER_MAX_BUFFER, \
+	__VA_ARGS__ }
+/* The partner receives TCP: 2048 x 4096 bytes, unpaced. */
+#define TCPR(...) { .proto = PROTO_TCP, .role = ROLE_RECV, .len = 4096, \
+	.count = 2048, .data_len = 4096, .data_bytes = 2048 * 4096, __VA_ARGS__ }
+#define TCPS(...) TCPR(.role = ROLE_SEND, __VA_ARGS__)
+#define UDPR(...) TCPR(.proto = PROTO_UDP, __VA_ARGS__)
+#define UDPS(...) TCPR(.proto = PROTO_UDP, .role = ROLE_SEND, __VA_ARGS__)
+/* A stream of data_len-byte writes: calls = bytes / data_len (rounded up). */
+#define STREAM(dl, bytes) .len = (dl), .data_len = (dl), .data_bytes = (bytes)
+
+#define BYTES(n, max) "the test moves " n " bytes, this partner allows at most " \
+	max " (--max-bytes)"
+#define BUF(n, max) "a " n "-byte buffer is larger than this partner allows, " \
+	max " bytes (--max-buffer)"
+#define TIME(s, max) "the test's gaps alone take " s " s, this partner allows " \
+	max " s (--max-time)"
+#define UNPACED(max) "unpaced UDP: this partner sends UDP at most " max \
+	" bit/s (--max-rate); pace it with -g"
+#define RATE(r, max) "UDP at " r " bit/s: this partner sends UDP at most " max \
+	" bit/s (--max-rate)"
+
+static const struct lrow rows[] = {
+	{ "defaults, plain test", LIM(), TCPR(), NULL },
+	{ "defaults, UDP sender", LIM(), UDPS(), NULL },
+
+	/* --max-bytes: data_bytes, the whole stream; 0 = no limit */
+	{ "no byte limit, 2^62", LIM(), TCPR(.data_bytes = P62), NULL },
+	{ "bytes under", LIM(.max_bytes = 1000000), TCPR(.data_bytes = 999999), NULL },
+	{ "bytes at", LIM(.max_bytes = 1000000), TCPR(.data_bytes = 1000000), NULL },
+	{ "bytes over", LIM(.max_bytes = 1000000), TCPR(.data_bytes = 1000001),
+	  BYTES("1000001", "1000000") },
+	{ "bytes over, sender", LIM(.max_bytes = 1), TCPS(.data_bytes = 2),
+	  BYTES("2", "1") },
+	{ "bytes over, UDP", LIM(.max_bytes = 1ULL << 32), UDPR(.data_bytes = P62),
+	  BYTES("4611686018427387904", "4294967296") },
+	{ "count does not count", LIM(.max_bytes = 1000), TCPR(.count = UINT64_MAX,
+	  .data_bytes = 1000), NULL },
+
+	/* --max-buffer: a sender's len; a receiver's larger of len and data_len
+	 * (it reads with len and checks the pattern over data_len) */
+	{ "sender len under", LIM(.max_buffer = 65536), TCPS(STREAM(65535, 1 << 20)), NULL },
+	{ "sender len at", LIM(.max_buffer = 65536), TCPS(STREAM(65536, 1 << 20)), NULL },
+	{ "sender len over", LIM(.max_buffer = 65536), TCPS(STREAM(65537, 1 << 20)),
+	  BUF("65537", "65536") },
+	{ "sender: its len, not data_len", LIM(.max_buffer = 65536),
+	  TCPS(.len = 1000, .data_len = 70000), NULL },
+	{ "receiver len and data_len at", LIM(.max_buffer = 65536),
+	  TCPR(STREAM(65536, 1 << 20)), NULL },
+	{ "receiver len over", LIM(.max_buffer = 65536), TCPR(.len = 65537,
+	  .data_len = 1000), BUF("65537", "65536") },
+	{ "receiver data_len over", LIM(.max_buffer = 65536), TCPR(.len = 1000,
+	  .data_len = 65537), BUF("65537", "65536") },
+	{ "receiver: the larger one named", LIM(.max_buffer = 65536),
+	  UDPR(.len = 70000, .data_len = 65507), BUF("70000", "65536") },
+	{ "receiver both under", LIM(.max_buffer = 65536), UDPR(.len = 65536,
+	  .data_len = 1472), NULL },
+	{ "default buffer limit at", LIM(), TCPR(STREAM(4u << 20, 8u << 20)), NULL },
+	{ "default buffer limit over", LIM(), TCPR(STREAM((4u << 20) + 1, 8u << 20)),
+	  BUF("4194305", "4194304") },
+
+	/* --max-time: calls x the sender's gap (data_gap_us, not gap_us) */
+	{ "time under", LIM(.max_time_s = 10), TCPR(STREAM(1000, 100000),
+	  .data_gap_us = 99999), NULL },
+	{ "time at", LIM(.max_time_s = 10), TCPR(STREAM(1000, 100000),
+	  .data_gap_us = 100000), NULL },
+	{ "time over", LIM(.max_time_s = 10), TCPR(STREAM(1000, 100000),
+	  .data_gap_us = 200000), TIME("20", "10") },
+	{ "time over by a call", LIM(.max_time_s = 10), TCPR(STREAM(1000, 100001),
+	  .data_gap_us = 100000), TIME("10", "10") },   /* 10.1 s, shown as 10 */
+	{ "time: the -x call counts", LIM(.max_time_s = 1), UDPS(STREAM(1000, 2001),
+	  .gap_us = 400000, .data_gap_us = 400000), TIME("1", "1") },  /* 3 x 0.4 s */
+	{ "time: own gap_us ignored", LIM(.max_time_s = 1), TCPR(.gap_us = 10000000),
+	  NULL },
+	{ "time: no limit", LIM(.max_time_s = 0), TCPR(.count = 1000000,
+	  STREAM(1, 1000000), .data_gap_us = 10000000), NULL },
+	{ "time: default limit over", LIM(), TCPR(STREAM(1000, 1000000),
+	  .data_gap_us = 1000000), TIME("1000", "600") },
+
+	/* --max-rate: only the partner's UDP sends, data_len x 8 / gap */
+	{ "rate: unpaced UDP sender", LIM(.max_rate = 1e6), UDPS(STREAM(1000, 50000)),
+	  UNPACED("1000000") },
+	{ "rate: UDP sender under", LIM(.max_rate = 1e6), UDPS(STREAM(1000, 50000),
+	  .gap_us = 16000, .data_gap_us = 16000), NULL },
+	{ "rate: UDP sender at", LIM(.max_rate = 1e6), UDPS(STREAM(1000, 50000),
+	  .gap_us = 8000, .data_gap_us = 8000), NULL },
+	{ "rate: UDP sender over", LIM(.max_rate = 1e6), UDPS(STREAM(1000, 50000),
+	  .gap_us = 7999, .data_gap_us = 7999), RATE("1000125", "1000000") },
+	{ "rate: UDP sender far over", LIM(.max_rate = 1e8), UDPS(STREAM(65507, 655070),
+	  .gap_us = 1, .data_gap_us = 1), RATE("524056000000", "100000000") },
+	{ "rate: UDP receiver unpaced", LIM(.max_rate = 1e6), UDPR(STREAM(1000, 50000)),
+	  NULL },
+	{ "rate: UDP receiver fast", LIM(.max_rate = 1e6), UDPR(STREAM(65507, 655070),
+	  .gap_us = 1, .data_gap_us = 1), NULL },
+	{ "rate: TCP sender unpaced", LIM(.max_rate = 1e6), TCPS(), NULL },
+	{ "rate: TCP receiver unpaced", LIM(.max_rate = 1e6), TCPR(), NULL },
+	{ "rate: no limit, unpaced UDP", LIM(.max_rate = 0), UDPS(), NULL },
+
+	/* several over: the first check named (bytes, buffer, time, rate) */
+	{ "bytes before buffer", LIM(.max_bytes = 10, .max_buffer = 10),
+	  TCPR(STREAM(100, 100)), BYTES("100", "10") },
+	{ "buffer before time", LIM(.max_buffer = 10, .max_time_s = 1),
+	  TCPR(STREAM(100, 1000), .data_gap_us = 1000000), BUF("100", "10") },
+	{ "time before rate", LIM(.max_time_s = 1, .max_rate = 100),
+	  UDPS(STREAM(100, 1000), .gap_us = 1000000, .data_gap_us = 1000000),
+	  TIME("10", "1") },
+};
+
+static void
+test_limits(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const struct lrow *r = &rows[i];
+		char why[300] = "untouched";
+		int rc = session_check_limits(&r->l, &r->p, why, sizeof why);
+
+		if (r->msg == NULL && rc != 0)
+			MISS("%s: refused: %s", r->name, why);
+		else if (r->msg == NULL && strcmp(why, "untouched") != 0)
+			MISS("%s: accepted but wrote '%s'", r->name, why);
+		else if (r->msg != NULL && rc != -1)
+			MISS("%s: accepted, want '%s'", r->name, r->msg);
+		else if (r->msg != NULL && strcmp(why, r->msg) != 0)
+			MISS("%s: '%s', want '%s'", r->name, why, r->msg);
+	}
+	MISSED();
+}
+
+/* A short reason buffer gets a cut, terminated reason. */
+static void
+test_limits_short_buffer(void **state)
+{
+	static const struct partner_limits l = LIM(.max_bytes = 1);
+	static const struct xfer_params p = TCPR();
+	char why[16];
+
+	(void)state;
+	memset(why, 'x', sizeof why);
+	assert_int_equal(session_check_limits(&l, &p, why, sizeof why), -1);
+	assert_string_equal(why, "the test moves ");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_limits_short_buffer),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
