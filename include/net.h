@@ -38,6 +38,10 @@ int      net_wait_readable(int fd, int watch, int timeout_ms);
  * filled (timed out, interrupted, closed); or -2 when watch woke. */
 int      net_read_full(int fd, uint8_t *buf, size_t n, int watch,
                        uint64_t deadline, char *err, size_t errlen);
+/* A poll(2) timeout for ns nanoseconds, rounded up, at most NET_POLL_MAX_MS
+ * (callers loop until their deadline: a far one never overflows an int). */
+#define NET_POLL_MAX_MS 60000
+int      net_poll_ms(uint64_t ns);
 uint16_t net_port(const struct sockaddr_storage *sa);
 void     net_set_port(struct sockaddr_storage *sa, uint16_t port);
 /* Local port of a bound socket, 0 on failure. */

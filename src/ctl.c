@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "meter.h"
+#include "net.h"
 
 #define FLAG_NODELAY 0x01u
 #define FLAG_VERIFY  0x02u
@@ -406,8 +407,8 @@ ctl_send(int fd, const struct ctl_msg *m, char *err, size_t errlen)
 
 	while (done < len) {
 		ssize_t n = send(fd, buf + done, len - done, MSG_NOSIGNAL);
-		if (n == -1 && errno == EINTR && !xfer_stop)
-			continue;
+		if (n == -1 && errno == EINTR)  /* a short message: finish it, */
+			continue;               /* also while stopping (STOP) */
 		if (n <= 0) {
 			snprintf(err, errlen, "sending control message: %s",
 			         n == 0 ? "connection closed" : strerror(errno));
@@ -436,7 +437,7 @@ read_full(int fd, uint8_t *buf, size_t n, mono_ns deadline, const char *what,
 			         "interrupted" : "timed out", what);
 			return -1;
 		}
-		pr = poll(pfd, 2, (int)((deadline - now + 999999) / 1000000));
+		pr = poll(pfd, 2, net_poll_ms(deadline - now));
 		if (pr == -1 && errno == EINTR)
 			continue;
 		if (pr <= 0 || pfd[0].revents == 0)

@@ -217,6 +217,8 @@ static int
 listener(const struct config *c, char *err, size_t errlen)
 {
 	const char *pid = getenv("LISTEN_PID"), *fds = getenv("LISTEN_FDS");
+	int on = 0;
+	socklen_t ol = sizeof on;
 
 	if (pid != NULL && fds != NULL && strtol(pid, NULL, 10) == (long)getpid()) {
 		if (strcmp(fds, "1") != 0) {
@@ -226,6 +228,12 @@ listener(const struct config *c, char *err, size_t errlen)
 		}
 		unsetenv("LISTEN_PID");
 		unsetenv("LISTEN_FDS");
+		if (getsockopt(LISTEN_FDS_START, SOL_SOCKET, SO_ACCEPTCONN, &on,
+		    &ol) == -1 || !on) {
+			snprintf(err, errlen, "socket activation: descriptor %d is not "
+			         "a listening socket", LISTEN_FDS_START);
+			return -1;
+		}
 		return LISTEN_FDS_START;
 	}
 	return net_listen_any(c->port, err, errlen);

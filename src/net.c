@@ -15,6 +15,14 @@
 #include "meter.h"
 #include "xfer.h"
 
+int
+net_poll_ms(uint64_t ns)
+{
+	uint64_t ms = (ns + 999999) / 1000000;
+
+	return ms > NET_POLL_MAX_MS ? NET_POLL_MAX_MS : (int)ms;
+}
+
 uint16_t
 net_port(const struct sockaddr_storage *sa)
 {
@@ -101,7 +109,7 @@ wait_fd(int fd, short events, int watch, mono_ns deadline)
 		if (now >= deadline)
 			return WAIT_TIMEOUT;
 		r = poll(pfd, watch >= 0 ? 3 : 2,   /* fd -1 is skipped by poll */
-		    (int)((deadline - now + 999999) / 1000000));
+		    net_poll_ms(deadline - now));
 		if (r > 0 && pfd[0].revents != 0)
 			return WAIT_READY;      /* first: what is there is taken */
 		if (r > 0 && pfd[1].revents != 0)

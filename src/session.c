@@ -100,10 +100,11 @@ session_check_limits(const struct partner_limits *l,
 		         "allows, %u bytes (--max-buffer)", buf, l->max_buffer);
 		return -1;
 	}
-	/* paced runs: the schedule alone says how long they take */
-	secs = (double)xfer_data_calls(p) * p->data_gap_us / 1e6;
+	/* paced runs: the schedule alone says how long they take (a gap
+	 * between each two writes) */
+	secs = (double)(xfer_data_calls(p) - 1) * p->data_gap_us / 1e6;
 	if (l->max_time_s != 0 && secs > l->max_time_s) {
-		snprintf(why, len, "the test's gaps alone take %.0f s, this partner "
+		snprintf(why, len, "the test's gaps alone take %.1f s, this partner "
 		         "allows %u s (--max-time)", secs, l->max_time_s);
 		return -1;
 	}

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "net.h"
 #include "xfer.h"
 
 /* A message may arrive in pieces; it has this long to be whole. */
@@ -123,7 +124,7 @@ watcher(void *arg)
 				stop_data(w, WATCH_DEADLINE);
 				return NULL;
 			}
-			timeout = (int)((w->deadline - now + 999999) / 1000000);
+			timeout = net_poll_ms(w->deadline - now);
 		}
 		r = poll(pfd, 3, timeout);
 		if (r == -1 && errno != EINTR)

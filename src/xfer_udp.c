@@ -8,6 +8,7 @@
 #include <string.h>
 #include <linux/sock_diag.h>            /* SK_MEMINFO_DROPS */
 #include <sys/socket.h>
+#include <time.h>
 
 #include "net.h"
 
@@ -108,9 +109,12 @@ xfer_udp_drain(int fd)
 	uint8_t b[1];
 	uint64_t n = 0;
 
-	while (recv(fd, b, sizeof b, MSG_DONTWAIT | MSG_TRUNC) >= 0)
-		n++;
-	return n;
+	for (;;) {
+		if (recv(fd, b, sizeof b, MSG_DONTWAIT | MSG_TRUNC) >= 0)
+			n++;
+		else if (errno != EINTR)
+			return n;               /* EAGAIN: the queue is empty */
+	}
 }
 
 int
@@ -209,6 +213,15 @@ udp_verify(const struct xfer_params *p, const struct pattern *pt,
 		r->verify_first = p->stream ? first : at + first;
 }
 
+/* A datagram that is neither data nor a marker came at t (its kernel stamp):
+ * is it more than ms after ref, the last data datagram's stamp (or the
+ * start)? Such datagrams are ignored; they must not hold the receiver. */
+static int
+other_too_late(uint64_t ref, uint64_t t, int ms)
+{
+	return t > ref && t - ref > (uint64_t)ms * 1000000u;
+}
+
 /* Receive until every datagram, a marker or the idle timeout. Returns 0 or -1. */
 static int
 udp_rx_loop(int fd, const struct xfer_params *p, struct udp_rx *rx,
@@ -220,6 +233,11 @@ udp_rx_loop(int fd, const struct xfer_params *p, struct udp_rx *rx,
 	struct meter m = { 0 };
 	int64_t off0 = 0;                   /* CLOCK_REALTIME - MONOTONIC at the start */
 	int stepped;
+	struct timespec now;
+	uint64_t start_ts;                  /* the kernel stamps' clock, at the start */
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	start_ts = ts_ns(&now);
 
 	while (!xfer_stop) {                /* a stop request ends the loop */
 		ssize_t n = udp_rx_one(fd, rx);
@@ -258,7 +276,18 @@ udp_rx_loop(int fd, const struct xfer_params *p, struct udp_rx *rx,
 		    &r->dgrams_sent)) {
 			r->flags |= RES_MARKER; /* the sender is done */
 			break;
-		}                               /* anything else: not ours, ignored */
+		} else if (other_too_late(r->dgrams ? last_ts : start_ts, ts_ns(&rx->ts),
+		    r->dgrams ? xfer_udp_idle_ms(p) : UDP_START_MS)) {
+			/* anything else is ignored, but does not keep the receiver
+			 * waiting: the timeouts run from the last data datagram */
+			if (r->dgrams > 0) {
+				r->flags |= RES_IDLE;
+				break;
+			}
+			snprintf(err, errlen, "no data datagram arrived within the start "
+			         "timeout (only other datagrams)");
+			return -1;
+		}
 	}
 	if (r->dgrams > 0) {
 		meter_stop(&m, r);              /* real_ns: first read to the end */

@@ -7,6 +7,14 @@
  *                                     print "ok connect from port N"
  *   ctlpeer [-6] partner STEP...      listen on a free loopback port, print
  *                                     "ok listen port N"
+ *   ctlpeer inetd CMD ARG...          listen as partner does, accept one
+ *                                     connection and run CMD with it as
+ *                                     standard input (inetd nowait); print
+ *                                     "ok exit N" with CMD's exit status
+ *   ctlpeer activate CMD ARG...       listen as partner does and run CMD with
+ *                                     the listening socket as descriptor 3,
+ *                                     LISTEN_FDS=1 and LISTEN_PID (systemd
+ *                                     socket activation); "ok exit N"
  *
  * Each step prints one line starting "ok STEP" on stdout when it is done, so
  * a test can wait for it; a failure prints "ctlpeer: STEP: reason" on stderr
@@ -47,12 +55,14 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "auth.h"
@@ -441,6 +451,42 @@ listen_loopback(struct peer *p)
 	return fd;
 }
 
+/* inetd or activate: run argv[0..] the way inetd or systemd would. */
+static int
+spawn(struct peer *p, int inetd, char **argv)
+{
+	char err[256], pid[32];
+	int lfd = listen_loopback(p), fd = lfd, st;
+	pid_t c;
+
+	if (inetd) {
+		p->step = "accept";
+		fd = net_accept_from(lfd, NULL, -1, TIMEOUT_MS, err, sizeof err);
+		if (fd < 0)
+			die(p, err);
+	}
+	fflush(stdout);
+	if ((c = fork()) == 0) {
+		int to = inetd ? 0 : 3;
+
+		/* dup2 clears close-on-exec on the copy; fd already there keeps it */
+		if (fd == to ? fcntl(fd, F_SETFD, 0) == -1 : dup2(fd, to) == -1)
+			_exit(127);
+		if (!inetd) {
+			snprintf(pid, sizeof pid, "%ld", (long)getpid());
+			setenv("LISTEN_PID", pid, 1);
+			setenv("LISTEN_FDS", "1", 1);
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(fd);
+	if (c == -1 || waitpid(c, &st, 0) == -1)
+		die(p, strerror(errno));
+	printf("ok exit %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -455,6 +501,9 @@ main(int argc, char **argv)
 		p.family = AF_INET6;
 		i++;
 	}
+	if (i + 1 < argc && (strcmp(argv[i], "inetd") == 0 ||
+	    strcmp(argv[i], "activate") == 0))
+		return spawn(&p, strcmp(argv[i], "inetd") == 0, argv + i + 1);
 	if (i + 1 < argc && strcmp(argv[i], "client") == 0) {
 		unsigned long port = strtoul(argv[i + 1], &end, 10);
 

@@ -28,14 +28,14 @@ fi
 "$CTLPEER" client "$P" hello hold >"$T_TMP/h2" 2>&1 & H2=$!
 T_PIDS="$T_PIDS $H1 $H2"
 check "two sessions held" wait_until 10 eval '[ "$(sessions)" -eq 2 ]'
-for i in $(seq 20); do "$CTLPEER" client "$P" error >>"$T_TMP/busy" 2>&1 & done
-wait_until 10 eval '[ "$(grep -c "^ok error" "$T_TMP/busy")" -eq 20 ]'
-eq "20 more clients: all told busy" "$(grep -c '^ok error partner busy: 2 tests running, at most 2 (--max-sessions)$' "$T_TMP/busy")" 20
-eq "20 more clients: never more than 2 sessions" "$(sessions)" 2
+for i in $(seq 98); do "$CTLPEER" client "$P" error >>"$T_TMP/busy" 2>&1 & done
+wait_until 20 eval '[ "$(grep -c "^ok error" "$T_TMP/busy")" -eq 98 ]'
+eq "98 more clients: all told busy" "$(grep -c '^ok error partner busy: 2 tests running, at most 2 (--max-sessions)$' "$T_TMP/busy")" 98
+eq "98 more clients: never more than 2 sessions" "$(sessions)" 2
 run_t 10 "$GPUT" -n 10 -p "$P" 127.0.0.1
 eq "a real client: busy, exit 1" "$RC $(cat "$ERR")" \
 	"1 gput: partner 127.0.0.1 port $P: partner refused the test: partner busy: 2 tests running, at most 2 (--max-sessions)"
-eq "each refusal logged once" "$(grep -c 'refused: partner busy' "$D_LOG")" 21
+eq "each refusal logged once" "$(grep -c 'refused: partner busy' "$D_LOG")" 99
 kill "$H1" "$H2" 2>/dev/null; wait "$H1" "$H2" 2>/dev/null
 check "held sessions end with their clients" wait_until 15 no_sessions
 
@@ -205,7 +205,65 @@ eq "--max-time 1: exit 1 and why" "$RC $(cat "$ERR")" \
 	"1 gput: partner 127.0.0.1 port $D_PORT: partner: stopped at this partner's limit of 1 s per test (--max-time)"
 run_t 10 "$GPUT" -g 1000000 -n 5 -l 100 -p "$D_PORT" 127.0.0.1
 eq "--max-time 1: a paced test that cannot fit is refused" "$RC $(cat "$ERR")" \
-	"1 gput: partner 127.0.0.1 port $D_PORT: partner refused the test: refused: the test's gaps alone take 5 s, this partner allows 1 s (--max-time)"
+	"1 gput: partner 127.0.0.1 port $D_PORT: partner refused the test: refused: the test's gaps alone take 4.0 s, this partner allows 1 s (--max-time)"
+
+# --- a client that vanishes without a word (no FIN, no RST: every packet of
+# its control connection dropped): the partner's sender stops within 10 s
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null && command -v nft >/dev/null; then
+	cat >"$T_TMP/vanish.sh" <<-'EOS'
+	ip link set lo up
+	"$GPUT" -i -p 0 2>"$T_TMP/vd.log" & D=$!
+	for i in $(seq 100); do grep -q 'port [0-9]' "$T_TMP/vd.log" && break; sleep 0.05; done
+	VP=$(sed -n 's/.*listening on .* port \([0-9]*\)$/\1/p' "$T_TMP/vd.log")
+	for proto in tcp udp; do
+		"$CTLPEER" client "$VP" hello params=$proto,send,100000000,1000 ready data start hold \
+			>"$T_TMP/v.$proto" 2>&1 &
+		C=$!
+		for i in $(seq 200); do grep -q '^ok hold' "$T_TMP/v.$proto" && break; sleep 0.05; done
+		CP=$(sed -n 's/^ok connect from port //p' "$T_TMP/v.$proto")
+		nft add table inet vanish
+		nft add chain inet vanish in '{ type filter hook input priority 0; }'
+		nft add rule inet vanish in tcp sport "$CP" drop
+		nft add rule inet vanish in tcp dport "$CP" drop
+		t0=$(date +%s%N)
+		for i in $(seq 300); do pgrep -P "$D" >/dev/null || break; sleep 0.05; done
+		t1=$(date +%s%N)
+		pgrep -P "$D" >/dev/null && echo "$proto: still sending" || echo "$proto: stopped"
+		echo "$proto: $(( (t1 - t0) / 1000000 )) ms" >>"$T_TMP/vanish.ms"
+		nft delete table inet vanish
+		kill "$C"; wait "$C" 2>/dev/null
+	done
+	kill "$D"; wait "$D" 2>/dev/null
+	EOS
+	GPUT=$GPUT CTLPEER=$CTLPEER T_TMP=$T_TMP timeout 60 unshare -n bash "$T_TMP/vanish.sh" >"$T_TMP/vanish.out" 2>&1
+	eq "a silent client: the partner's sender stops (TCP, UDP)" "$(cat "$T_TMP/vanish.out")" \
+		"$(printf 'tcp: stopped\nudp: stopped')"
+	check "a silent client: logged as a timeout ($(tr '\n' ' ' <"$T_TMP/vanish.ms"))" \
+		[ "$(grep -c 'end: .* send, .*: control connection: Connection timed out$' "$T_TMP/vd.log")" -eq 2 ]
+else
+	skip "a client that vanishes silently (needs root, unshare and nft)"
+fi
+
+# --- inetd and systemd socket activation
+run_t 30 "$CTLPEER" inetd "$GPUT" -i --inetd &
+IN=$!
+wait_for_line "$OUT" '^ok listen port ' 5
+IPORT=$(sed -n 's/^ok listen port //p' "$OUT")
+"$GPUT" -n 10 -l 100 -p "$IPORT" 127.0.0.1 >"$T_TMP/in.out" 2>"$T_TMP/in.err"
+eq "--inetd: served" "$? $(awk '$1 == "1" { print $2 }' "$T_TMP/in.out")" "0 1000"
+wait "$IN"
+check "--inetd: exits with the session, 0" grep -qx 'ok exit 0' "$OUT"
+"$CTLPEER" activate "$GPUT" -i --once >"$T_TMP/act.out" 2>"$T_TMP/act.err" &
+AC=$!
+T_PIDS="$T_PIDS $AC"
+wait_for_line "$T_TMP/act.out" '^ok listen port ' 5
+APORT=$(sed -n 's/^ok listen port //p' "$T_TMP/act.out")
+check "socket activation: the partner takes the socket" wait_for_line "$T_TMP/act.err" \
+	"listening on 127\.0\.0\.1 port $APORT\$" 5
+run_t 20 "$GPUT" -n 10 -l 100 -p "$APORT" 127.0.0.1
+eq "socket activation: served" "$RC $(field 1 2)" "0 1000"
+wait "$AC"
+check "socket activation: --once exits 0" grep -qx 'ok exit 0' "$T_TMP/act.out"
 
 # --- --once: one test, then exit with its status
 "$GPUT" -i --once -p 0 2>"$T_TMP/once.log" & OP=$!

@@ -661,7 +661,7 @@ test_usage(void **state)
 	cli_usage(f);
 	fclose(f);
 	assert_non_null(strstr(buf, "usage: gput [-46cDrsTtuv]"));
-	assert_non_null(strstr(buf, "       gput -i [-v] [-p port]\n"));
+	assert_non_null(strstr(buf, "       gput -i [-v] [-p port] [--allow cidr] [--inetd] [--key-file file]\n"));
 	assert_non_null(strstr(buf, "       gput --predict [-46Du]"));
 	assert_non_null(strstr(buf, "       gput -h | -V\n"));
 	assert_int_equal(buf[len - 1], '\n');

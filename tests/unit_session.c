@@ -92,23 +92,24 @@ static const struct lrow rows[] = {
 	{ "default buffer limit over", LIM(), TCPR(STREAM((4u << 20) + 1, 8u << 20)),
 	  BUF("4194305", "4194304") },
 
-	/* --max-time: calls x the sender's gap (data_gap_us, not gap_us) */
+	/* --max-time: a gap between each two of the calls, the sender's gap
+	 * (data_gap_us, not gap_us) */
 	{ "time under", LIM(.max_time_s = 10), TCPR(STREAM(1000, 100000),
-	  .data_gap_us = 99999), NULL },
-	{ "time at", LIM(.max_time_s = 10), TCPR(STREAM(1000, 100000),
-	  .data_gap_us = 100000), NULL },
+	  .data_gap_us = 101010), NULL },                 /* 99 x 0.10101 s */
+	{ "time at", LIM(.max_time_s = 10), TCPR(STREAM(1000, 101000),
+	  .data_gap_us = 100000), NULL },                 /* 100 x 0.1 s */
 	{ "time over", LIM(.max_time_s = 10), TCPR(STREAM(1000, 100000),
-	  .data_gap_us = 200000), TIME("20", "10") },
-	{ "time over by a call", LIM(.max_time_s = 10), TCPR(STREAM(1000, 100001),
-	  .data_gap_us = 100000), TIME("10", "10") },   /* 10.1 s, shown as 10 */
-	{ "time: the -x call counts", LIM(.max_time_s = 1), UDPS(STREAM(1000, 2001),
-	  .gap_us = 400000, .data_gap_us = 400000), TIME("1", "1") },  /* 3 x 0.4 s */
+	  .data_gap_us = 200000), TIME("19.8", "10") },
+	{ "time over by a call", LIM(.max_time_s = 10), TCPR(STREAM(1000, 101001),
+	  .data_gap_us = 100000), TIME("10.1", "10") },
+	{ "time: the -x call counts", LIM(.max_time_s = 1), UDPS(STREAM(1000, 3001),
+	  .gap_us = 400000, .data_gap_us = 400000), TIME("1.2", "1") },  /* 3 x 0.4 s */
 	{ "time: own gap_us ignored", LIM(.max_time_s = 1), TCPR(.gap_us = 10000000),
 	  NULL },
 	{ "time: no limit", LIM(.max_time_s = 0), TCPR(.count = 1000000,
 	  STREAM(1, 1000000), .data_gap_us = 10000000), NULL },
 	{ "time: default limit over", LIM(), TCPR(STREAM(1000, 1000000),
-	  .data_gap_us = 1000000), TIME("1000", "600") },
+	  .data_gap_us = 1000000), TIME("999.0", "600") },
 
 	/* --max-rate: only the partner's UDP sends, data_len x 8 / gap */
 	{ "rate: unpaced UDP sender", LIM(.max_rate = 1e6), UDPS(STREAM(1000, 50000)),
@@ -136,7 +137,7 @@ static const struct lrow rows[] = {
 	  TCPR(STREAM(100, 1000), .data_gap_us = 1000000), BUF("100", "10") },
 	{ "time before rate", LIM(.max_time_s = 1, .max_rate = 100),
 	  UDPS(STREAM(100, 1000), .gap_us = 1000000, .data_gap_us = 1000000),
-	  TIME("10", "1") },
+	  TIME("9.0", "1") },
 };
 
 static void
