@@ -1,5 +1,6 @@
 # gput: goodput tester. Plain Makefile a packager can drive:
-#   make [CFLAGS=...] [PREFIX=...]; make check; make install DESTDIR=...
+#   make [CPPFLAGS=...] [CFLAGS=...] [LDFLAGS=...] [PREFIX=...]; make check;
+#   make install DESTDIR=...
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 MANDIR     ?= $(PREFIX)/share/man
@@ -16,7 +17,9 @@ CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 CRYPTO_CFLAGS := $(shell $(PKG_CONFIG) --cflags libcrypto 2>/dev/null)
 CRYPTO_LIBS   := $(shell $(PKG_CONFIG) --libs libcrypto 2>/dev/null || echo -lcrypto)
-FINAL_CFLAGS   = $(WARN) -pthread -D_GNU_SOURCE -Iinclude -MMD -MP $(CFLAGS)
+# CPPFLAGS (Debian's -D_FORTIFY_SOURCE=2) and CFLAGS come after ours
+FINAL_CFLAGS   = $(WARN) -pthread -D_GNU_SOURCE -Iinclude -MMD -MP $(CPPFLAGS) \
+                 $(CFLAGS)
 FINAL_LDFLAGS  = $(LDFLAGS) -pthread
 
 # Conventions: src/main.c and src/pcap_main.c hold the two main()s; every
