@@ -1,6 +1,7 @@
 # gput: goodput tester. Plain Makefile a packager can drive:
 #   make [CPPFLAGS=...] [CFLAGS=...] [LDFLAGS=...] [PREFIX=...]; make check;
 #   make install DESTDIR=...
+# Fuzzing (see below): make fuzz fuzz-smoke.
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 MANDIR     ?= $(PREFIX)/share/man
@@ -38,7 +39,7 @@ PROGS      := gput gput-pcap
 MANS       := man/gput.1 man/gput-pcap.1
 
 .PHONY: all check unit live lint demo bench clean install uninstall need-pcap \
-        need-cmocka need-crypto
+        need-cmocka need-crypto fuzz fuzz-smoke need-fuzz
 
 all: $(PROGS)
 
@@ -95,6 +96,54 @@ check: $(PROGS) $(UNIT_BINS) $(TEST_TOOLS)
 unit: $(UNIT_BINS)
 	@sh tests/run-tests.sh $(UNIT_BINS)
 
+# make fuzz: libFuzzer targets (tests/fuzz/fuzz_*.c), built with clang and
+# AddressSanitizer + UBSan from their own objects in $(FUZZ_OBJ), so that
+# the normal build is left alone. make fuzz-smoke runs each over its seed
+# corpus (tests/fuzz/corpus/NAME, see tests/fuzz/regen-corpus.sh) and then
+# for FUZZ_TIME seconds more; new inputs go to a temporary directory,
+# findings to tests/fuzz/out/, and any finding fails.
+FUZZ_CC    ?= clang
+FUZZ_TIME  ?= 30
+FUZZ_OBJ   := tests/fuzz/obj
+FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all \
+              -fno-omit-frame-pointer
+FUZZ_CFLAGS = $(WARN) -pthread -D_GNU_SOURCE -Iinclude -MMD -MP -g -O1 \
+              $(FUZZ_SAN) $(PCAP_CFLAGS) $(CRYPTO_CFLAGS)
+FUZZ_SRCS  := $(filter-out $(MAINS),$(wildcard src/*.c))
+FUZZ_OBJS  := $(patsubst src/%.c,$(FUZZ_OBJ)/%.o,$(FUZZ_SRCS))
+FUZZ_BINS  := tests/fuzz/fuzz_ctl tests/fuzz/fuzz_pcap
+
+fuzz: $(FUZZ_BINS)
+
+need-fuzz:
+	@command -v $(FUZZ_CC) >/dev/null || { echo "gput: $(FUZZ_CC) not found: install the Debian packages clang and libclang-rt-14-dev (or run tools/install-deps as root)" >&2; exit 1; }
+
+$(FUZZ_OBJ)/%.o: src/%.c | need-fuzz need-pcap need-crypto
+	@mkdir -p $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_OBJ)/libfuzz.a: $(FUZZ_OBJS)
+	$(AR) rcs $@ $^
+
+tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)/libfuzz.a | need-fuzz
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< \
+	    $(FUZZ_OBJ)/libfuzz.a $(PCAP_LIBS) $(CRYPTO_LIBS) -lm
+
+fuzz-smoke: $(FUZZ_BINS)
+	@mkdir -p tests/fuzz/out
+	@for t in $(notdir $(FUZZ_BINS)); do \
+	    c=tests/fuzz/corpus/$${t#fuzz_}; \
+	    new=$$(mktemp -d "$${TMPDIR:-/tmp}/gput-$$t.XXXXXX") || exit 1; \
+	    echo "fuzz-smoke: $$t over $$c, then $(FUZZ_TIME) s"; \
+	    tests/fuzz/$$t -max_total_time=$(FUZZ_TIME) -timeout=10 \
+	        -artifact_prefix=tests/fuzz/out/$$t- -print_final_stats=1 \
+	        "$$new" "$$c" >tests/fuzz/out/$$t.log 2>&1; rc=$$?; \
+	    rm -rf "$$new"; \
+	    grep '^stat::number_of_executed_units' tests/fuzz/out/$$t.log; \
+	    if [ $$rc -ne 0 ]; then tail -n 40 tests/fuzz/out/$$t.log; \
+	        echo "fuzz-smoke: $$t failed (exit $$rc)" >&2; exit 1; fi; \
+	done
+
 lint:
 	mandoc -Tlint -W warning $(MANS)
 
@@ -115,7 +164,7 @@ uninstall:
 
 clean:
 	rm -f $(PROGS) src/*.o src/*.d src/*.a tests/*.o tests/*.d $(UNIT_BINS) \
-	    $(TEST_TOOLS)
-	rm -rf tests/out
+	    $(TEST_TOOLS) $(FUZZ_BINS) tests/fuzz/*.d
+	rm -rf tests/out tests/fuzz/obj tests/fuzz/out
 
--include $(wildcard src/*.d tests/*.d)
+-include $(wildcard src/*.d tests/*.d $(FUZZ_OBJ)/*.d tests/fuzz/*.d)

@@ -1,0 +1,71 @@
+#!/bin/sh
+# Regenerates the fuzzers' seed corpus:
+#   tests/fuzz/corpus/pcap: every capture `tests/unit_pcapscan --captures DIR`
+#     writes (the captures of the unit and golden tests, with the crafted
+#     sequence-hole ones), plus the reproducers kept in
+#     tests/fuzz/corpus/pcap/crash-* (left alone here);
+#   tests/fuzz/corpus/ctl: control messages as sent on the wire (header,
+#     payload; some followed by a UDP end marker), valid ones of every type
+#     and malformed ones, written below from hex.
+# The seeds are committed; run this after changing the capture builders.
+set -eu
+cd "$(dirname "$0")/../.."
+make -s tests/unit_pcapscan
+pcap=tests/fuzz/corpus/pcap
+ctl=tests/fuzz/corpus/ctl
+mkdir -p "$pcap" "$ctl"
+find "$pcap" -type f ! -name 'crash-*' -exec rm -f {} +
+tests/unit_pcapscan --captures "$pcap"
+
+# hex NAME HEX...: write the bytes of the hex digits (spaces ignored).
+hex() {
+	name=$1
+	shift
+	echo "$*" | tr -d ' \n' | sed 's/../& /g' | tr ' ' '\n' | grep . |
+	while read -r b; do printf "\\$(printf %03o "0x$b")"; done >"$ctl/$name"
+}
+rm -f "$ctl"/*
+H=47505554   # "GPUT"
+# PARAMS (48 bytes): TCP receiver, -l 1448, -n 100, seed 1
+hex params_tcp $H 01 01 0030  00 01 00 00 000005a8 0000000000000064 \
+    00000000 00000000 000005a8 00000001 00000000000235a0 0000 0000 00000000
+# PARAMS: UDP receiver, -l 1472, -n 10, client port 40000, then marker 1
+# (32 bytes: GPUE, version 1, index 1, 10 datagrams, 14720 bytes)
+hex params_udp_marker $H 01 01 0030  01 01 0e 00 000005c0 000000000000000a \
+    00010000 000003e8 000005c0 0000002a 0000000000003980 9c40 0000 000003e8 \
+    47505545 01 01 0000 000000000000000a 0000000000003980 0000000000000000
+# PARAMS: UDP, -l 32 (the marker is 33 bytes), then marker 3 of 33 bytes
+hex params_udp_marker33 $H 01 01 0030  01 01 00 00 00000020 0000000000000003 \
+    00000000 00000000 00000020 00000000 0000000000000060 9c41 0000 00000000 \
+    47505545 01 03 0000 0000000000000003 0000000000000060 0000000000000000 00
+# READY (4 bytes): port 5038
+hex ready $H 01 02 0004  13ae 0000
+# RESULT (92 bytes): eleven u64, flags u32
+hex result $H 01 03 005c  00000000000235a0 0000000000000064 \
+    000000003b9aca00 0000000005f5e100 0000000000000000 0000000000000000 \
+    0000000000000000 0000000000000000 0000000000000000 0000000000000000 \
+    0000000000000000 00000001
+# ERROR: printable text
+hex error $H 01 04 000d  6e6f207375636820746869 6e67
+# malformed
+hex bad_magic 47505556 01 02 0004  13ae 0000
+hex bad_version $H 02 02 0004  13ae 0000
+hex bad_type $H 01 09 0004  13ae 0000
+hex bad_toolong $H 01 04 0101
+hex bad_short_hdr $H 01
+hex bad_ready_port0 $H 01 02 0004  0000 0000
+hex bad_ready_len $H 01 02 0005  13ae 0000 00
+hex bad_error_empty $H 01 04 0000
+hex bad_error_ctrl $H 01 04 0003  41 0a 42
+hex bad_params_reserved $H 01 01 0030  00 01 f0 00 000005a8 0000000000000064 \
+    00000000 00000000 000005a8 00000001 00000000000235a0 0000 0000 00000000
+hex bad_params_udp_noport $H 01 01 0030  01 01 00 00 000005c0 000000000000000a \
+    00000000 00000000 000005c0 00000000 0000000000003980 0000 0000 00000000
+hex bad_result_flags $H 01 03 005c  00000000000235a0 0000000000000064 \
+    000000003b9aca00 0000000005f5e100 0000000000000000 0000000000000000 \
+    0000000000000000 0000000000000000 0000000000000000 0000000000000000 \
+    0000000000000000 ffffffff
+hex bad_marker_index $H 01 01 0030  01 01 00 00 000005c0 000000000000000a \
+    00000000 00000000 000005c0 00000000 0000000000003980 9c40 0000 00000000 \
+    47505545 01 04 0000 000000000000000a 0000000000003980 0000000000000000
+echo "tests/fuzz/regen-corpus.sh: $(ls "$pcap" | wc -l) pcap seeds, $(ls "$ctl" | wc -l) ctl seeds"
