@@ -1,7 +1,7 @@
 # gput: goodput tester. Plain Makefile a packager can drive:
 #   make [CPPFLAGS=...] [CFLAGS=...] [LDFLAGS=...] [PREFIX=...]; make check;
 #   make install DESTDIR=...
-# Fuzzing (see below): make fuzz fuzz-smoke.
+# Sanitizers and fuzzing (see below): make check-asan; make fuzz fuzz-smoke.
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 MANDIR     ?= $(PREFIX)/share/man
@@ -39,7 +39,7 @@ PROGS      := gput gput-pcap
 MANS       := man/gput.1 man/gput-pcap.1
 
 .PHONY: all check unit live lint demo bench clean install uninstall need-pcap \
-        need-cmocka need-crypto fuzz fuzz-smoke need-fuzz
+        need-cmocka need-crypto check-asan fuzz fuzz-smoke need-fuzz
 
 all: $(PROGS)
 
@@ -95,6 +95,26 @@ check: $(PROGS) $(UNIT_BINS) $(TEST_TOOLS)
 
 unit: $(UNIT_BINS)
 	@sh tests/run-tests.sh $(UNIT_BINS)
+
+# make check-asan: the same tests with every program and test built with
+# AddressSanitizer and UBSan (any report fails the test that saw it). The
+# build happens in a copy of the tree, $(ASAN_DIR), cleaned before use: its
+# objects never mix with the normal build's, and the tests, which run
+# ./gput, ./gput-pcap and tests/unit_*, find the sanitized ones there.
+ASAN_DIR   ?= build/asan
+SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=all \
+              -fno-omit-frame-pointer
+ASAN_COPY  := Makefile include src tests man tools
+
+check-asan:
+	rm -rf $(ASAN_DIR)
+	mkdir -p $(ASAN_DIR)
+	cp -R $(ASAN_COPY) $(ASAN_DIR)/
+	$(MAKE) -s -C $(ASAN_DIR) clean
+	ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=1} \
+	UBSAN_OPTIONS=$${UBSAN_OPTIONS:-print_stacktrace=1} \
+	$(MAKE) -C $(ASAN_DIR) CFLAGS='-O1 -g $(SAN_FLAGS)' \
+	    LDFLAGS='$(LDFLAGS) $(SAN_FLAGS)' check
 
 # make fuzz: libFuzzer targets (tests/fuzz/fuzz_*.c), built with clang and
 # AddressSanitizer + UBSan from their own objects in $(FUZZ_OBJ), so that
@@ -165,6 +185,6 @@ uninstall:
 clean:
 	rm -f $(PROGS) src/*.o src/*.d src/*.a tests/*.o tests/*.d $(UNIT_BINS) \
 	    $(TEST_TOOLS) $(FUZZ_BINS) tests/fuzz/*.d
-	rm -rf tests/out tests/fuzz/obj tests/fuzz/out
+	rm -rf tests/out tests/fuzz/obj tests/fuzz/out build
 
 -include $(wildcard src/*.d tests/*.d $(FUZZ_OBJ)/*.d tests/fuzz/*.d)
