@@ -2,19 +2,24 @@
 # Regenerates the fuzzers' seed corpus:
 #   tests/fuzz/corpus/pcap: every capture `tests/unit_pcapscan --captures DIR`
 #     writes (the captures of the unit and golden tests, with the crafted
-#     sequence-hole ones), plus the reproducers kept in
-#     tests/fuzz/corpus/pcap/crash-* (left alone here);
+#     sequence-hole ones);
 #   tests/fuzz/corpus/ctl: control messages as sent on the wire (header,
 #     payload; some followed by a UDP end marker), valid ones of every type
 #     and malformed ones, written below from hex.
 # The seeds are committed; run this after changing the capture builders.
+# Below each, found/ keeps inputs that fuzzing found (libFuzzer reads the
+# corpus directories recursively): left alone here. To add what a run found
+# in DIR, copy tests/fuzz/corpus/NAME/. into an empty TMP, run
+#   tests/fuzz/fuzz_NAME -merge=1 TMP DIR
+# and move the files new in TMP (they add coverage) to found/. A finding's
+# reproducer goes there too.
 set -eu
 cd "$(dirname "$0")/../.."
 make -s tests/unit_pcapscan
 pcap=tests/fuzz/corpus/pcap
 ctl=tests/fuzz/corpus/ctl
 mkdir -p "$pcap" "$ctl"
-find "$pcap" -type f ! -name 'crash-*' -exec rm -f {} +
+find "$pcap" -maxdepth 1 -type f -exec rm -f {} +
 tests/unit_pcapscan --captures "$pcap"
 
 # hex NAME HEX...: write the bytes of the hex digits (spaces ignored).
@@ -24,7 +29,7 @@ hex() {
 	echo "$*" | tr -d ' \n' | sed 's/../& /g' | tr ' ' '\n' | grep . |
 	while read -r b; do printf "\\$(printf %03o "0x$b")"; done >"$ctl/$name"
 }
-rm -f "$ctl"/*
+find "$ctl" -maxdepth 1 -type f -exec rm -f {} +
 H=47505554   # "GPUT"
 # PARAMS (48 bytes): TCP receiver, -l 1448, -n 100, seed 1
 hex params_tcp $H 01 01 0030  00 01 00 00 000005a8 0000000000000064 \
@@ -68,4 +73,5 @@ hex bad_result_flags $H 01 03 005c  00000000000235a0 0000000000000064 \
 hex bad_marker_index $H 01 01 0030  01 01 00 00 000005c0 000000000000000a \
     00000000 00000000 000005c0 00000000 0000000000003980 9c40 0000 00000000 \
     47505545 01 04 0000 000000000000000a 0000000000003980 0000000000000000
-echo "tests/fuzz/regen-corpus.sh: $(ls "$pcap" | wc -l) pcap seeds, $(ls "$ctl" | wc -l) ctl seeds"
+echo "tests/fuzz/regen-corpus.sh: $(find "$pcap" -maxdepth 1 -type f | wc -l)" \
+    "pcap seeds, $(find "$ctl" -maxdepth 1 -type f | wc -l) ctl seeds"
