@@ -1,5 +1,7 @@
 # gput: goodput tester. Plain Makefile a packager can drive:
-#   make [CFLAGS=...] [PREFIX=...]; make check; make install DESTDIR=...
+#   make [CPPFLAGS=...] [CFLAGS=...] [LDFLAGS=...] [PREFIX=...]; make check;
+#   make install DESTDIR=...
+# Sanitizers and fuzzing (see below): make check-asan; make fuzz fuzz-smoke.
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 MANDIR     ?= $(PREFIX)/share/man
@@ -16,7 +18,9 @@ CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 CRYPTO_CFLAGS := $(shell $(PKG_CONFIG) --cflags libcrypto 2>/dev/null)
 CRYPTO_LIBS   := $(shell $(PKG_CONFIG) --libs libcrypto 2>/dev/null || echo -lcrypto)
-FINAL_CFLAGS   = $(WARN) -pthread -D_GNU_SOURCE -Iinclude -MMD -MP $(CFLAGS)
+# CPPFLAGS (Debian's -D_FORTIFY_SOURCE=2) and CFLAGS come after ours
+FINAL_CFLAGS   = $(WARN) -pthread -D_GNU_SOURCE -Iinclude -MMD -MP $(CPPFLAGS) \
+                 $(CFLAGS)
 FINAL_LDFLAGS  = $(LDFLAGS) -pthread
 
 # Conventions: src/main.c and src/pcap_main.c hold the two main()s; every
@@ -35,7 +39,7 @@ PROGS      := gput gput-pcap
 MANS       := man/gput.1 man/gput-pcap.1
 
 .PHONY: all check unit live lint demo bench clean install uninstall need-pcap \
-        need-cmocka need-crypto
+        need-cmocka need-crypto check-asan fuzz fuzz-smoke need-fuzz
 
 all: $(PROGS)
 
@@ -92,6 +96,74 @@ check: $(PROGS) $(UNIT_BINS) $(TEST_TOOLS)
 unit: $(UNIT_BINS)
 	@sh tests/run-tests.sh $(UNIT_BINS)
 
+# make check-asan: the same tests with every program and test built with
+# AddressSanitizer and UBSan (any report fails the test that saw it). The
+# build happens in a copy of the tree, $(ASAN_DIR), cleaned before use: its
+# objects never mix with the normal build's, and the tests, which run
+# ./gput, ./gput-pcap and tests/unit_*, find the sanitized ones there.
+ASAN_DIR   ?= build/asan
+SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=all \
+              -fno-omit-frame-pointer
+ASAN_COPY  := Makefile include src tests man tools
+
+check-asan:
+	rm -rf $(ASAN_DIR)
+	mkdir -p $(ASAN_DIR)
+	cp -R $(ASAN_COPY) $(ASAN_DIR)/
+	$(MAKE) -s -C $(ASAN_DIR) clean
+	ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=1} \
+	UBSAN_OPTIONS=$${UBSAN_OPTIONS:-print_stacktrace=1} \
+	$(MAKE) -C $(ASAN_DIR) CFLAGS='-O1 -g $(SAN_FLAGS)' \
+	    LDFLAGS='$(LDFLAGS) $(SAN_FLAGS)' check
+
+# make fuzz: libFuzzer targets (tests/fuzz/fuzz_*.c), built with clang and
+# AddressSanitizer + UBSan from their own objects in $(FUZZ_OBJ), so that
+# the normal build is left alone. make fuzz-smoke runs each over its seed
+# corpus (tests/fuzz/corpus/NAME, see tests/fuzz/regen-corpus.sh) and then
+# for FUZZ_TIME seconds more; new inputs go to a temporary directory,
+# findings to tests/fuzz/out/, and any finding fails.
+FUZZ_CC    ?= clang
+FUZZ_TIME  ?= 30
+FUZZ_OBJ   := tests/fuzz/obj
+FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all \
+              -fno-omit-frame-pointer
+FUZZ_CFLAGS = $(WARN) -pthread -D_GNU_SOURCE -Iinclude -MMD -MP -g -O1 \
+              $(FUZZ_SAN) $(PCAP_CFLAGS) $(CRYPTO_CFLAGS)
+FUZZ_SRCS  := $(filter-out $(MAINS),$(wildcard src/*.c))
+FUZZ_OBJS  := $(patsubst src/%.c,$(FUZZ_OBJ)/%.o,$(FUZZ_SRCS))
+FUZZ_BINS  := tests/fuzz/fuzz_ctl tests/fuzz/fuzz_pcap
+
+fuzz: $(FUZZ_BINS)
+
+need-fuzz:
+	@command -v $(FUZZ_CC) >/dev/null || { echo "gput: $(FUZZ_CC) not found: install the Debian packages clang and libclang-rt-14-dev (or run tools/install-deps as root)" >&2; exit 1; }
+
+$(FUZZ_OBJ)/%.o: src/%.c | need-fuzz need-pcap need-crypto
+	@mkdir -p $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_OBJ)/libfuzz.a: $(FUZZ_OBJS)
+	$(AR) rcs $@ $^
+
+tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)/libfuzz.a | need-fuzz
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< \
+	    $(FUZZ_OBJ)/libfuzz.a $(PCAP_LIBS) $(CRYPTO_LIBS) -lm
+
+fuzz-smoke: $(FUZZ_BINS)
+	@mkdir -p tests/fuzz/out
+	@for t in $(notdir $(FUZZ_BINS)); do \
+	    c=tests/fuzz/corpus/$${t#fuzz_}; \
+	    new=$$(mktemp -d "$${TMPDIR:-/tmp}/gput-$$t.XXXXXX") || exit 1; \
+	    echo "fuzz-smoke: $$t over $$c, then $(FUZZ_TIME) s"; \
+	    tests/fuzz/$$t -max_total_time=$(FUZZ_TIME) -timeout=10 \
+	        -artifact_prefix=tests/fuzz/out/$$t- -print_final_stats=1 \
+	        "$$new" "$$c" >tests/fuzz/out/$$t.log 2>&1; rc=$$?; \
+	    rm -rf "$$new"; \
+	    grep '^stat::number_of_executed_units' tests/fuzz/out/$$t.log; \
+	    if [ $$rc -ne 0 ]; then tail -n 40 tests/fuzz/out/$$t.log; \
+	        echo "fuzz-smoke: $$t failed (exit $$rc)" >&2; exit 1; fi; \
+	done
+
 lint:
 	mandoc -Tlint -W warning $(MANS)
 
@@ -112,7 +184,7 @@ uninstall:
 
 clean:
 	rm -f $(PROGS) src/*.o src/*.d src/*.a tests/*.o tests/*.d $(UNIT_BINS) \
-	    $(TEST_TOOLS)
-	rm -rf tests/out
+	    $(TEST_TOOLS) $(FUZZ_BINS) tests/fuzz/*.d
+	rm -rf tests/out tests/fuzz/obj tests/fuzz/out build
 
--include $(wildcard src/*.d tests/*.d)
+-include $(wildcard src/*.d tests/*.d $(FUZZ_OBJ)/*.d tests/fuzz/*.d)

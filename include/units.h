@@ -22,6 +22,10 @@ int units_parse_int(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 int units_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out,
                      char *err, size_t errlen);
 
+/* The range of a link rate (--link of gput and gput-pcap), bit/s. */
+#define UNITS_RATE_MIN 1e3
+#define UNITS_RATE_MAX 1e13
+
 /* Parse a bit rate with an optional k/M/G (decimal) suffix into bit/s, in
  * [min, max] bit/s. A trailing "bit", "bps" or "b/s" is accepted and ignored. */
 int units_parse_rate(const char *s, double min, double max, double *out,

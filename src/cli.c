@@ -260,8 +260,8 @@ parse_global_opt(struct parse_state *ps, int o, const char *arg)
 		c->mtu_set = 1;
 		return 0;
 	case OPT_LINK:
-		if (units_parse_rate(arg, 1e3, 1e13, &c->link_bps, why,
-		    sizeof why) == -1)
+		if (units_parse_rate(arg, UNITS_RATE_MIN, UNITS_RATE_MAX,
+		    &c->link_bps, why, sizeof why) == -1)
 			return bad_value(ps, o, why);
 		return 0;
 	case OPT_KEY_FILE: c->key_file = arg; return 0;

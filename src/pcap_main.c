@@ -90,8 +90,8 @@ parse_args(int argc, char **argv, struct pcap_opts *o)
 			o->fmt = ch == 'c' ? FMT_CSV : FMT_JSON;
 			break;
 		case 'L':
-			if (units_parse_rate(optarg, 1, 1e13, &o->link_bps, err,
-			                     sizeof(err)) == -1)
+			if (units_parse_rate(optarg, UNITS_RATE_MIN,
+			    UNITS_RATE_MAX, &o->link_bps, err, sizeof(err)) == -1)
 				usage_error("--link", err);
 			break;
 		case 'm':

@@ -83,6 +83,29 @@ grow_array(void **arr, size_t *cap, size_t n, size_t stride)
 	return 0;
 }
 
+/* Make room for one more hole: the array doubles from 8 up to MAX_HOLES,
+ * so that many flows with few holes take little memory. Returns 0, or -1
+ * when it holds MAX_HOLES already or memory runs out. */
+static int
+hole_room(struct pflow_dir *d)
+{
+	struct pflow_hole *h;
+	size_t cap;
+
+	if (d->nholes < d->capholes)
+		return 0;
+	if (d->capholes >= MAX_HOLES)
+		return -1;
+	cap = d->capholes ? d->capholes * 2 : 8;
+	if (cap > MAX_HOLES)
+		cap = MAX_HOLES;
+	if ((h = realloc(d->holes, cap * sizeof(*h))) == NULL)
+		return -1;
+	d->holes = h;
+	d->capholes = cap;
+	return 0;
+}
+
 /* Remove [s, e) from the holes; returns the bytes that filled a hole. */
 static uint64_t
 fill_holes(struct pflow_dir *d, uint64_t s, uint64_t e)
@@ -108,10 +131,12 @@ fill_holes(struct pflow_dir *d, uint64_t s, uint64_t e)
 			h->from = hi;
 		} else if (hi == h->to) {
 			h->to = lo;
-		} else if (d->nholes == MAX_HOLES) {  /* no room to split */
+		} else if (hole_room(d) == -1) {
+			/* no room to split it: the part above is forgotten */
 			d->holes_dropped += h->to - hi;
 			h->to = lo;
 		} else {  /* a segment inside a hole splits it in two */
+			h = &d->holes[i];  /* hole_room() may have moved it */
 			memmove(h + 2, h + 1, (d->nholes - i - 1) * sizeof(*h));
 			h[1].from = hi;
 			h[1].to = h->to;
@@ -136,26 +161,19 @@ pflow_missing(const struct pflow_dir *d)
 }
 
 /* Remember [from, to) as not seen. Holes beyond MAX_HOLES are forgotten:
- * their bytes would later count as retransmitted. The array grows as
- * needed, so that many flows with few holes take little memory. */
+ * their bytes would later count as retransmitted. Returns 0 or -1 (out of
+ * memory). */
 static int
 add_hole(struct pflow_dir *d, uint64_t from, uint64_t to)
 {
-	struct pflow_hole *h;
-	size_t cap;
-
 	if (d->nholes == MAX_HOLES) {
 		d->holes_dropped += d->holes[0].to - d->holes[0].from;
-		memmove(d->holes, d->holes + 1, (MAX_HOLES - 1) * sizeof(*h));
+		memmove(d->holes, d->holes + 1,
+		        (MAX_HOLES - 1) * sizeof(*d->holes));
 		d->nholes--;
 	}
-	if (d->nholes == d->capholes) {
-		cap = d->capholes ? d->capholes * 2 : 8;
-		if ((h = realloc(d->holes, cap * sizeof(*h))) == NULL)
-			return -1;
-		d->holes = h;
-		d->capholes = cap;
-	}
+	if (hole_room(d) == -1)
+		return -1;
 	d->holes[d->nholes].from = from;
 	d->holes[d->nholes].to = to;
 	d->nholes++;

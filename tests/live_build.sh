@@ -14,6 +14,17 @@ else
 	fail "warning-free build:"; sed 's/^/    /' "$T_TMP/build.log"
 fi
 
+# A packager's flags: CPPFLAGS (dpkg-buildflags' -D_FORTIFY_SOURCE=2) reach
+# every compile, and CFLAGS come after the project's warnings (so that
+# -Wno-... there wins).
+cmd=$(make -s -n -B -C "$T_TMP/src" CPPFLAGS=-DGPUT_CPPFLAGS_SEEN \
+    CFLAGS=-Wno-shadow src/units.o 2>&1)
+case "$cmd" in
+*-Wshadow*-DGPUT_CPPFLAGS_SEEN*-Wno-shadow*)
+	pass "make passes CPPFLAGS, then CFLAGS after the warnings" ;;
+*)	fail "make passes CPPFLAGS, then CFLAGS after the warnings: $cmd" ;;
+esac
+
 D="$T_TMP/dest"
 make -s install DESTDIR="$D" PREFIX=/usr >/dev/null 2>&1
 for f in /usr/bin/gput /usr/bin/gput-pcap /usr/share/man/man1/gput.1 \

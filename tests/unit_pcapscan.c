@@ -283,6 +283,45 @@ write_bad(const char *dir)
 	free(c);
 }
 
+/* Holes in the TCP sequence space (pcapflow.c keeps them in an array that
+ * grows 8, 16, ... up to 1024). holes_split.pcap: 9 segments of 100 bytes
+ * 200 apart leave 8 holes of 100, an array exactly full at its allocated
+ * size; a 20-byte segment inside the first hole splits it in two (the
+ * split once wrote past the array), a 40-byte one then fills the upper
+ * part. holes_max.pcap: 1026 segments of 10 bytes 20 apart leave 1025
+ * holes, of which the first is forgotten (1024 kept); a 2-byte segment
+ * inside the first kept hole finds no room to split it, so the bytes above
+ * it are forgotten too. */
+static void
+write_holes(const char *dir)
+{
+	struct cap *c = cb_new();
+	struct spec d = cb_tcp4(DLT_EN10MB, 0, 100, 0);
+	int64_t t = T0;
+	unsigned i;
+
+	cb_open(c, dir, "holes_split.pcap", DLT_EN10MB, 65535);
+	for (i = 0; i < 9; i++) {
+		d.seq = 1000 + i * 200;
+		cb_put(c, &d, t += 1000000);
+	}
+	d.seq = 1140, d.payload = 20;
+	cb_put(c, &d, t += 1000000);
+	d.seq = 1160, d.payload = 40;
+	cb_put(c, &d, t += 1000000);
+	cb_close(c);
+	cb_open(c, dir, "holes_max.pcap", DLT_EN10MB, 65535);
+	d.payload = 10;
+	for (i = 0; i < 1026; i++) {
+		d.seq = 1000 + i * 20;
+		cb_put(c, &d, t += 1000000);
+	}
+	d.seq = 1032, d.payload = 2;
+	cb_put(c, &d, t += 1000000);
+	cb_close(c);
+	free(c);
+}
+
 /* Every capture the tests and tests/golden/cases use. */
 static void
 write_captures(const char *dir)
@@ -310,6 +349,7 @@ write_captures(const char *dir)
 	write_tcp_odd(dir);
 	write_small(dir);
 	write_markers(dir);
+	write_holes(dir);
 	write_bad(dir);
 }
 
@@ -502,6 +542,46 @@ test_untrusted(void **state)
 	pscan_free(&s);
 }
 
+/* The sequence holes of write_holes(): every byte is new, missing or
+ * forgotten exactly once, and the hole array never holds more than its
+ * allocated size. */
+static void
+test_holes(void **state)
+{
+	const uint64_t base = (uint64_t)1 << 32;  /* the first 32-bit seq's */
+	struct pscan s;
+	const struct pflow_dir *d;
+
+	(void)state;
+	scan(&s, "holes_split.pcap", NULL);
+	assert_int_equal(s.nflows, 1);
+	d = s.flows[0].data;
+	assert_int_equal(d->packets, 11);
+	assert_int_equal(d->payload, 900 + 20 + 40);
+	assert_int_equal(d->retrans, 0);
+	assert_int_equal(d->nholes, 8);
+	assert_true(d->nholes <= d->capholes);
+	assert_int_equal(d->holes[0].from, base + 1100);
+	assert_int_equal(d->holes[0].to, base + 1140);
+	assert_int_equal(d->holes_dropped, 0);
+	assert_int_equal(s.flows[0].missing, 800 - 20 - 40);
+	pscan_free(&s);
+
+	scan(&s, "holes_max.pcap", NULL);
+	d = s.flows[0].data;
+	assert_int_equal(d->packets, 1027);
+	assert_int_equal(d->payload, 1026 * 10 + 2);
+	assert_int_equal(d->retrans, 0);
+	assert_int_equal(d->nholes, 1024);
+	assert_int_equal(d->capholes, 1024);
+	/* the first hole (10 bytes), then 1034 to 1040 of the second */
+	assert_int_equal(d->holes_dropped, 10 + 6);
+	assert_int_equal(d->holes[0].from, base + 1030);
+	assert_int_equal(d->holes[0].to, base + 1032);
+	assert_int_equal(s.flows[0].missing, 1025 * 10 - 2);
+	pscan_free(&s);
+}
+
 /* Which datagrams the decoder takes for gput end markers. */
 static void
 test_marker_decode(void **state)
@@ -680,6 +760,7 @@ main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flows),
 		cmocka_unit_test(test_untrusted),
+		cmocka_unit_test(test_holes),
 		cmocka_unit_test(test_marker_decode),
 		cmocka_unit_test(test_markers),
 		cmocka_unit_test(test_link_types),

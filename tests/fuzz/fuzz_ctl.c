@@ -1,0 +1,107 @@
+/* fuzz_ctl.c: libFuzzer target for what gput decodes off the network. The
+ * input is one control message as it comes off the wire (header, then
+ * payload of the length the header gives), optionally followed by a UDP
+ * datagram that is checked as an end marker: for the stream of the PARAMS
+ * message when the input is a valid one, else of a default stream. The
+ * bytes after the first go to ctl_decode_payload() with the first as the
+ * type as well, whatever the header says. Each decoder gets a heap copy of
+ * exactly its bytes, so that AddressSanitizer sees any read past them.
+ * Aborts when a decoder breaks its promise: an error is one non-empty line,
+ * an ERROR's text is printable, a marker's index is 1 to MARKER_COUNT. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+#include "xfer.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void
+check_err(const char *err)
+{
+	if (err[0] == '\0' || strchr(err, '\n') != NULL)
+		abort();
+}
+
+/* ctl_decode_payload() on a heap copy of p[0..n); 0 or -1 as it returns. */
+static int
+payload(uint8_t type, const uint8_t *p, size_t n, struct ctl_msg *m)
+{
+	uint8_t *copy = malloc(n ? n : 1);
+	char err[256] = "";
+	size_t i;
+	int rc;
+
+	if (copy == NULL)
+		abort();
+	memcpy(copy, p, n);
+	memset(m, 0, sizeof(*m));
+	rc = ctl_decode_payload(type, copy, n, m, err, sizeof(err));
+	free(copy);
+	if (rc != 0) {
+		check_err(err);
+		return -1;
+	}
+	if (m->type != type)
+		abort();
+	if (type == CTL_ERROR) {
+		for (i = 0; m->text[i] != '\0'; i++)
+			if (i >= CTL_MAX_TEXT || m->text[i] < 0x20 ||
+			    m->text[i] > 0x7e)
+				abort();
+		if (i == 0)
+			abort();
+	}
+	return 0;
+}
+
+static void
+marker(const struct xfer_params *p, const uint8_t *b, size_t n)
+{
+	uint8_t *copy = malloc(n ? n : 1), idx = 0;
+	uint64_t dgrams = 0;
+
+	if (copy == NULL)
+		abort();
+	memcpy(copy, b, n);
+	if (xfer_marker_decode(p, copy, n, &idx, &dgrams) &&
+	    (idx < 1 || idx > MARKER_COUNT || n < MARKER_BASE_LEN ||
+	     n > MARKER_MAX_LEN))
+		abort();
+	free(copy);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const struct xfer_params udp = { .proto = PROTO_UDP,
+	    .role = ROLE_RECV, .len = 1472, .count = 10, .data_len = 1472,
+	    .data_bytes = 14720 };
+	const struct xfer_params *p = &udp;
+	uint8_t hdr[CTL_HDR_LEN], type = 0;
+	uint16_t plen = 0;
+	char err[256] = "";
+	struct ctl_msg m;
+	size_t rest = 0;
+
+	if (size > 0)
+		(void)payload(data[0], data + 1, size - 1, &m);
+	if (size < CTL_HDR_LEN)
+		return 0;
+	memcpy(hdr, data, sizeof(hdr));
+	if (ctl_decode_header(hdr, &type, &plen, err, sizeof(err)) != 0) {
+		check_err(err);
+		return 0;
+	}
+	if (type < CTL_PARAMS || type > CTL_TYPE_MAX || plen > CTL_MAX_PAYLOAD)
+		abort();
+	if (size - CTL_HDR_LEN < plen)
+		return 0;  /* ctl_recv() would wait for the rest */
+	rest = CTL_HDR_LEN + plen;
+	if (payload(type, data + CTL_HDR_LEN, plen, &m) == 0 &&
+	    type == CTL_PARAMS)
+		p = &m.params;
+	marker(p, data + rest, size - rest);
+	return 0;
+}
