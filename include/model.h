@@ -1,0 +1,86 @@
+#ifndef GPUT_MODEL_H
+#define GPUT_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "meter.h"
+#include "xfer.h"
+
+/*
+ * The result model: one run, a side per host, intervals per side. The data
+ * paths and the samplers fill it; the renderers (the nttcp table, interval
+ * lines, CSV, JSON, JSON lines) only read it. A side's totals (its
+ * gput_result) are the exact sums of its intervals' bytes and calls.
+ */
+
+/* What moved on one side between two samples. Times are ns since the
+ * side's transfer began (START). */
+struct ival {
+	uint64_t start_ns, end_ns;
+	uint64_t bytes, calls;
+	uint64_t dgrams;        /* UDP receiver: data datagrams that arrived */
+	uint32_t flags;         /* IVAL_* */
+	uint32_t retrans;       /* TCP sender: segments retransmitted in it */
+	uint32_t cwnd;          /* TCP: congestion window at its end, segments */
+	uint32_t srtt_us;       /* TCP: smoothed RTT at its end, µs */
+};
+#define IVAL_LAST    0x01u  /* the last interval, usually partial */
+#define IVAL_OMITTED 0x02u  /* starts before --omit: not in the steady state */
+#define IVAL_TCP     0x04u  /* retrans, cwnd, srtt_us are valid */
+#define IVAL_ALL     0x07u
+
+/* TCP_INFO of a data connection at the end (tcpinfo.c). */
+struct tcp_stats {
+	char     cc[16];             /* congestion control, NUL-terminated */
+	uint64_t retrans;            /* segments retransmitted, in all */
+	uint32_t rtt_us, min_rtt_us; /* smoothed and minimum RTT */
+	uint32_t cwnd;               /* congestion window, segments */
+	uint32_t mss;                /* sender's MSS */
+	uint64_t delivery_rate;      /* bytes/s, the kernel's estimate */
+	uint64_t busy_us;            /* time with data in flight */
+	uint64_t rwnd_limited_us;    /* ... limited by the receive window */
+	uint64_t sndbuf_limited_us;  /* ... limited by the send buffer */
+	int      valid;
+};
+
+/* One side of the run. */
+struct side {
+	char     tag;                /* 'l' local, '1' partner */
+	uint8_t  proto, role;        /* PROTO_*, ROLE_* */
+	uint32_t len;                /* this side's -l */
+	uint64_t count;              /* this side's -n */
+	int      have_result;        /* r is filled (a partner may not answer) */
+	struct gput_result r;
+	struct ival *iv;             /* intervals, niv of them (cap allocated) */
+	size_t   niv, cap;
+	int      have_steady;        /* --omit: the steady state below is valid */
+	uint64_t steady_bytes, steady_ns;
+	struct tcp_stats tcp;
+	uint64_t udp_sent;           /* UDP receiver: datagrams the sender sent */
+};
+
+struct run_model {
+	uint8_t  proto;              /* PROTO_* */
+	uint32_t duration_ms;        /* --time, 0: count mode */
+	uint32_t interval_ms;        /* --interval, 0: none */
+	uint32_t omit_ms;            /* --omit, 0: none */
+	uint64_t data_bytes;         /* count mode: the agreed stream */
+	uint32_t data_len;           /* the sender's -l */
+	const char *host;
+	uint16_t port;
+	struct side side[2];         /* [0] local, [1] partner */
+	int      interrupted;        /* ^C: partial */
+	double   link_bps;           /* --link, 0: none */
+	double   link_eta, link_expected_mbit;  /* with --link */
+	const char *error;           /* a failed run: why (NULL: none) */
+};
+
+/* Append iv to s (grows the array; never on a data path). Returns 0 or -1
+ * (no memory). */
+int  model_add_ival(struct side *s, const struct ival *iv);
+void model_free(struct run_model *m);
+/* MBit/s for bytes over ns; *ok = 0 (and 0 returned) when ns is 0. */
+double model_mbit(uint64_t bytes, uint64_t ns, int *ok);
+
+#endif
