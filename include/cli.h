@@ -28,6 +28,9 @@ struct partner_limits {
 	double   max_rate;      /* --max-rate: UDP sends, bit/s (0: none) */
 };
 
+/* What the client prints on standard output. */
+enum gput_out { OUT_TABLE, OUT_JSON, OUT_JSON_LINES, OUT_CSV };
+
 enum gput_mode { MODE_CLIENT, MODE_DAEMON, MODE_PREDICT, MODE_HELP, MODE_VERSION };
 
 /* Options that may differ between the local side and the partner's side. */
@@ -59,6 +62,12 @@ struct config {
 	unsigned vlan_tags;   /* --vlan: 802.1Q tags per frame (--predict, --link) */
 	int      pppoe;       /* --pppoe: PPPoE framing (--predict, --link) */
 	const char *key_file; /* --key-file: the shared secret (both modes) */
+	uint32_t duration_ms; /* --time: 0, count mode */
+	uint32_t interval_ms; /* --interval */
+	uint32_t omit_ms;     /* --omit */
+	const char *cc;       /* --cc (NULL: the host's default) */
+	enum gput_out out;    /* --json, --json-lines, --csv */
+	int      quiet;       /* -q: no progress line */
 	/* gput -i only: */
 	struct partner_limits lim;
 	struct acl allow;     /* --allow */

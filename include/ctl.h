@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "meter.h"
+#include "model.h"
 #include "xfer.h"
 
 /*
@@ -26,17 +27,27 @@
  *
  * HELLO  (partner -> client, 40 bytes): 0 flags u32 (1: the partner requires
  *   the shared secret), 4 zero u32, 8 challenge[32] (random, per session).
- * PARAMS (client -> partner, 80 bytes): the partner's half of the test.
+ * PARAMS (client -> partner, 112 bytes): the partner's half of the test.
  *   0 proto u8, 1 role u8, 2 flags u8 (1 nodelay, 2 verify, 4 stream,
  *   8 verbose), 3 zero u8, 4 len u32, 8 count u64, 16 window u32,
  *   20 gap_us u32, 24 data_len u32, 28 seed u32, 32 data_bytes u64,
- *   40 zero u32, 44 data_gap_us u32, 48 mac[32]: with a key,
- *   HMAC-SHA256(key, "gput2 client" || challenge || bytes 0..47), else zero.
+ *   40 zero u32, 44 data_gap_us u32, 48 duration_ms u32, 52 interval_ms u32,
+ *   56 omit_ms u32, 60 zero u32, 64 cc[16] (NUL-padded), 80 mac[32]: with a
+ *   key, HMAC-SHA256(key, "gput2 client" || challenge || bytes 0..79), else
+ *   zero.
  * READY  (partner -> client, 52 bytes): 0 data port u16, 2 zero u16,
  *   4 nonce[16], 20 mac[32]: with a key, HMAC-SHA256(key, "gput2 partner" ||
- *   challenge || PARAMS bytes 0..47 || READY bytes 0..19), else zero.
+ *   challenge || PARAMS bytes 0..79 || READY bytes 0..19), else zero.
  * START  (partner -> client, 0 bytes): the data path is proven; go.
  * STOP   (client -> partner, 0 bytes): end the transfer now, send RESULT.
+ * INTERVAL (partner -> client, 64 bytes), live during the transfer and the
+ *   last one after it: 0 index u32, 4 flags u32 (IVAL_*), 8 start_ns u64,
+ *   16 end_ns u64, 24 bytes u64, 32 calls u64, 40 dgrams u64, 48 retrans
+ *   u32, 52 cwnd u32, 56 srtt_us u32, 60 zero u32.
+ * TCPINFO (partner -> client, 72 bytes, TCP, before RESULT): 0 cc[16],
+ *   16 retrans u64, 24 rtt_us u32, 28 min_rtt_us u32, 32 cwnd u32, 36 mss
+ *   u32, 40 delivery_rate u64 (bytes/s), 48 busy_us u64, 56 rwnd_limited_us
+ *   u64, 64 sndbuf_limited_us u64.
  * RESULT (partner -> client, 100 bytes): the gput_result fields in
  *   declaration order: eleven u64, flags u32, sndbuf u32, rcvbuf u32.
  * ERROR  (either way, 1..CTL_MAX_TEXT bytes): printable ASCII reason.
@@ -47,15 +58,19 @@
 #define CTL_MAX_PAYLOAD  256
 #define CTL_MAX_TEXT     200
 #define CTL_HELLO_LEN    40
-#define CTL_PARAMS_LEN   80
+#define CTL_PARAMS_LEN   112
 #define CTL_READY_LEN    52
 #define CTL_RESULT_LEN   100
 #define CTL_CHALLENGE_LEN 32
 #define CTL_MAC_LEN      32
 #define CTL_NONCE_LEN    16
-#define CTL_PARAMS_SIGNED 48   /* PARAMS bytes the MAC covers */
+#define CTL_PARAMS_SIGNED 80   /* PARAMS bytes the MAC covers */
+#define CTL_INTERVAL_LEN 64
+#define CTL_TCPINFO_LEN  72
 #define CTL_READY_SIGNED  20   /* READY bytes the MAC covers */
 #define CTL_HELLO_KEY    0x01u /* HELLO flag: a shared secret is required */
+#define CTL_MAX_MS       86400000u  /* --time, --omit, --interval: a day */
+#define CTL_MIN_INTERVAL_MS 100u    /* --interval: a tenth of a second */
 
 enum ctl_type {
 	CTL_PARAMS = 1,
@@ -65,8 +80,10 @@ enum ctl_type {
 	CTL_HELLO  = 5,
 	CTL_START  = 6,
 	CTL_STOP   = 7,
+	CTL_INTERVAL = 8,
+	CTL_TCPINFO  = 9,
 };
-#define CTL_TYPE_MAX CTL_STOP
+#define CTL_TYPE_MAX CTL_TCPINFO
 
 struct ctl_msg {
 	uint8_t type;
@@ -77,6 +94,9 @@ struct ctl_msg {
 	uint16_t data_port;                    /* CTL_READY */
 	uint8_t nonce[CTL_NONCE_LEN];          /* CTL_READY */
 	struct gput_result result;             /* CTL_RESULT */
+	uint32_t ival_index;                   /* CTL_INTERVAL */
+	struct ival ival;                      /* CTL_INTERVAL */
+	struct tcp_stats tcp;                  /* CTL_TCPINFO */
 	char text[CTL_MAX_TEXT + 1];           /* CTL_ERROR, NUL-terminated */
 };
 
@@ -122,6 +142,10 @@ int ctl_recv_type(int fd, uint8_t want, struct ctl_msg *m, int timeout_ms,
  * nothing). */
 int ctl_recv_until(int fd, uint8_t want, struct ctl_msg *m, mono_ns deadline,
                    char *err, size_t errlen);
+
+/* Any message before deadline. Returns 0, or -1 with err filled. */
+int ctl_recv_any_until(int fd, struct ctl_msg *m, mono_ns deadline, char *err,
+                       size_t errlen);
 
 /* "PARAMS", "READY", ..., or "unknown". */
 const char *ctl_type_name(uint8_t type);

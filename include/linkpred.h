@@ -41,6 +41,11 @@ int linkpred_report(FILE *f, const struct link_conn *lc, uint64_t msg,
                     double link_bps, const struct report_row *rows, int nrows,
                     char *err, size_t errlen);
 
+/* The same model's efficiency and expected MBit/s, for JSON. Returns 0 or
+ * -1 with err filled. */
+int linkpred_expected(const struct link_conn *lc, uint64_t msg, double link_bps,
+                      double *eta, double *mbit, char *err, size_t errlen);
+
 /* gput --predict: the breakdown for one message, no transfer. Exit status. */
 int run_predict(const struct config *c);
 

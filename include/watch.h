@@ -2,17 +2,20 @@
 #define GPUT_WATCH_H
 
 #include <pthread.h>
+#include <stdio.h>
 
 #include "ctl.h"
 #include "meter.h"
+#include "model.h"
 
 /*
- * The control connection while data flows. A thread of its own watches it,
- * so that the data loops do no work for it: when the peer leaves, sends
- * STOP or ERROR, a deadline passes or a stop is requested (^C), the watcher
- * requests the stop (xfer_request_stop) and shuts the data socket down, which
- * wakes a data call blocked in the kernel. The data path never waits longer
- * than that for anything on the control connection.
+ * The control connection while data flows, and the sampler. A thread of its
+ * own watches the control connection, so that the data loops do no work for
+ * it: when the peer leaves, sends STOP or ERROR, a deadline passes or a stop
+ * is requested (^C), the watcher requests the stop (xfer_request_stop) and
+ * shuts the data socket down, which wakes a data call blocked in the kernel.
+ * The same thread samples the data loop's counters (xfer_live) at interval
+ * boundaries, ends a timed sender (xfer_end), and shows progress.
  */
 enum watch_event {
 	WATCH_NONE,          /* nothing happened before watch_end() */
@@ -24,11 +27,25 @@ enum watch_event {
 	WATCH_DEADLINE,      /* the deadline passed (the partner's --max-time) */
 };
 
+/* How the watcher shows this side's intervals (and, on the client, the
+ * partner's). */
+enum watch_show { SHOW_NONE, SHOW_TEXT, SHOW_JSON_LINES };
+
 struct watch {
 	int ctl, data;
 	int client;          /* 1: client side: a stop request sends STOP, and
 	                        RESULT may arrive while the local side runs */
 	mono_ns deadline;    /* 0: none */
+	/* Sampling; all optional (0, NULL, -1: off). */
+	struct run_model *model;
+	int      self;       /* model->side[self] is this side's */
+	mono_ns  t0;         /* the transfer began (START) */
+	mono_ns  end_at;     /* --time, sending side: xfer_end then */
+	int      tcp_fd;     /* TCP sender: sample TCP_INFO of this socket */
+	enum watch_show show;
+	FILE    *out;        /* where SHOW_* lines go */
+	int      send_ivals; /* partner: send each interval as INTERVAL */
+	int      progress;   /* show progress on stderr (a terminal) */
 	/* Filled by the watcher; read them after watch_end(). */
 	enum watch_event event;
 	int have_result;     /* client side: RESULT arrived (in result) */
@@ -39,6 +56,11 @@ struct watch {
 	pthread_t th;
 	int done[2];
 	int running;
+	uint64_t last_bytes, last_calls, last_dgrams, last_retrans;
+	mono_ns last_t, next_tick, next_progress;
+	uint32_t nsent;      /* intervals sent (partner) */
+	uint32_t peer_next;  /* the partner's next interval index (client) */
+	int progress_shown;
 };
 
 /* Start watching w->ctl (fields above the line set by the caller). Returns 0,
@@ -46,6 +68,16 @@ struct watch {
 int  watch_begin(struct watch *w, char *err, size_t errlen);
 /* Stop the watcher and wait for it. Safe to call when it never started. */
 void watch_end(struct watch *w);
+/* After watch_end(): this side's last interval, from its exact totals r
+ * (so that the intervals add up to them) to end (monotonic); shown and,
+ * on the partner, sent like the others. Returns 0 or -1 (no memory). */
+int  watch_last(struct watch *w, const struct gput_result *r, mono_ns end);
+/* Client: take one message from the partner that may come besides RESULT
+ * and ERROR during or after the transfer (INTERVAL, TCPINFO) into the model.
+ * Returns 0, or -1 with err filled (an interval out of order or from the
+ * future). */
+int  watch_peer_msg(struct watch *w, const struct ctl_msg *m, char *err,
+                    size_t errlen);
 /* "the client closed the control connection" etc., for logs and messages. */
 const char *watch_event_name(enum watch_event e);
 

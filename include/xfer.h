@@ -2,6 +2,7 @@
 #define GPUT_XFER_H
 
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "meter.h"
@@ -35,7 +36,29 @@ struct xfer_params {
 	uint32_t data_gap_us; /* sender's -g (the UDP receiver's idle timeout grows with it) */
 	uint32_t seed;        /* pattern seed (-S) */
 	uint8_t  stream;      /* -s: pattern runs on across datagrams */
+	/* The run's shape, the same on both sides: */
+	uint32_t duration_ms; /* --time: the sender sends this long; 0: count mode */
+	uint32_t interval_ms; /* --interval: sample every this long; 0: never */
+	uint32_t omit_ms;     /* --omit: intervals before this are omitted */
+	char     cc[16];      /* --cc: TCP congestion control; "": the default */
 };
+
+/* Time mode: the sender's stream has no length of its own; data_bytes is
+ * this bound, and the sender stops when xfer_end is set. */
+#define XFER_TIME_BYTES (1ULL << 62)
+
+/* Set by the sampler when --time is up: the sending loop ends normally. */
+extern _Atomic int xfer_end;
+
+/* What a data loop has done so far, stored once per call with a relaxed
+ * store (a plain store on every target gput runs on) and read by the
+ * sampler thread at interval boundaries. One stream per process. */
+struct xfer_live {
+	_Atomic uint64_t bytes, calls, dgrams;
+};
+extern struct xfer_live xfer_live;
+#define LIVE_SET(field, v) \
+	atomic_store_explicit(&xfer_live.field, (v), memory_order_relaxed)
 
 /* Number of write calls (datagrams) the sender makes for its stream. */
 uint64_t xfer_data_calls(const struct xfer_params *p);

@@ -7,17 +7,20 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "ctl.h"
 #include "report.h"
+#include "tcpinfo.h"
 #include "units.h"
 
 enum { OPT_LINK = 256, OPT_PREDICT, OPT_MTU, OPT_NOTS, OPT_VLAN, OPT_PPPOE,
        OPT_KEY_FILE, OPT_MAX_SESSIONS, OPT_MAX_TIME, OPT_MAX_BYTES,
        OPT_MAX_BUFFER, OPT_MAX_RATE, OPT_ALLOW, OPT_USER, OPT_ONCE, OPT_INETD,
-       OPT_MAX };
+       OPT_TIME, OPT_INTERVAL, OPT_OMIT, OPT_CC, OPT_JSON, OPT_JSON_LINES,
+       OPT_CSV, OPT_MAX };
 /* Options of gput -i alone. */
 #define IS_PARTNER_OPT(o) ((o) >= OPT_MAX_SESSIONS && (o) <= OPT_INETD)
 
-#define SHORTOPTS "+:46cDf:g:hil:n:p:rsS:tTuvVw:x:"
+#define SHORTOPTS "+:46cDf:g:hil:n:p:qrsS:tTuvVw:x:"
 
 static const struct option longopts[] = {
 	{ "ipv4",     no_argument,       NULL, '4' },
@@ -57,6 +60,14 @@ static const struct option longopts[] = {
 	{ "user",     required_argument, NULL, OPT_USER },
 	{ "once",     no_argument,       NULL, OPT_ONCE },
 	{ "inetd",    no_argument,       NULL, OPT_INETD },
+	{ "time",     required_argument, NULL, OPT_TIME },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "omit",     required_argument, NULL, OPT_OMIT },
+	{ "cc",       required_argument, NULL, OPT_CC },
+	{ "json",     no_argument,       NULL, OPT_JSON },
+	{ "json-lines", no_argument,     NULL, OPT_JSON_LINES },
+	{ "csv",      no_argument,       NULL, OPT_CSV },
+	{ "quiet",    no_argument,       NULL, 'q' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -69,9 +80,11 @@ static const char predict_ok[] = "46Dluv";
 void
 cli_usage(FILE *f)
 {
-	fputs("usage: gput [-46cDrsTtuv] [-f format] [-g gap] [-l length] [-n count]\n"
-	      "            [-p port] [-S seed] [-w kbytes] [-x bytes] [--key-file file]\n"
-	      "            [--link rate] [--pppoe] [--vlan tags] partner [remote options]\n"
+	fputs("usage: gput [-46cDqrsTtuv] [-f format] [-g gap] [-l length] [-n count]\n"
+	      "            [-p port] [-S seed] [-w kbytes] [-x bytes] [--cc algo]\n"
+	      "            [--csv | --json | --json-lines] [--interval s]\n"
+	      "            [--key-file file] [--link rate] [--omit s] [--pppoe]\n"
+	      "            [--time s] [--vlan tags] partner [remote options]\n"
 	      "       gput -i [-v] [-p port] [--allow cidr] [--inetd] [--key-file file]\n"
 	      "            [--max-buffer size] [--max-bytes size] [--max-rate rate]\n"
 	      "            [--max-sessions n] [--max-time s] [--once] [--user name]\n"
@@ -166,6 +179,42 @@ parse_side_opt(struct parse_state *ps, int o, const char *arg)
 		return 0;
 	}
 	return 1;                               /* not a per-side option */
+}
+
+/* Seconds with up to three decimals ("2.5") into ms, in [min_ms, a day].
+ * Returns 0, or -1 with err filled. */
+static int
+parse_seconds(const char *s, uint64_t min_ms, uint64_t *ms, char *err,
+              size_t errlen)
+{
+	uint64_t whole = 0, frac = 0, scale = 100;
+	const char *p = s;
+
+	if (*p < '0' || *p > '9') {
+		snprintf(err, errlen, "'%s' is not a number of seconds", s);
+		return -1;
+	}
+	for (; *p >= '0' && *p <= '9' && whole <= CTL_MAX_MS; p++)
+		whole = whole * 10 + (uint64_t)(*p - '0');
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10)
+			if (scale == 0) {
+				snprintf(err, errlen, "'%s': at most three decimals "
+				         "(milliseconds)", s);
+				return -1;
+			} else
+				frac += (uint64_t)(*p - '0') * scale;
+	if (*p != '\0') {
+		snprintf(err, errlen, "'%s' is not a number of seconds", s);
+		return -1;
+	}
+	*ms = whole * 1000 + frac;
+	if (whole > CTL_MAX_MS / 1000 || *ms > CTL_MAX_MS || *ms < min_ms) {
+		snprintf(err, errlen, "'%s': from %.3g s to %u s", s, min_ms / 1e3,
+		         CTL_MAX_MS / 1000);
+		return -1;
+	}
+	return 0;
 }
 
 /* The partner's own options (gput -i). */
@@ -265,6 +314,24 @@ parse_global_opt(struct parse_state *ps, int o, const char *arg)
 			return bad_value(ps, o, why);
 		return 0;
 	case OPT_KEY_FILE: c->key_file = arg; return 0;
+	case 'q': c->quiet = 1; return 0;
+	case OPT_JSON: c->out = OUT_JSON; return 0;
+	case OPT_JSON_LINES: c->out = OUT_JSON_LINES; return 0;
+	case OPT_CSV: c->out = OUT_CSV; return 0;
+	case OPT_CC:
+		if (tcpinfo_cc_check(arg, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		c->cc = arg;
+		return 0;
+	case OPT_TIME:
+	case OPT_INTERVAL:
+	case OPT_OMIT:
+		if (parse_seconds(arg, o == OPT_INTERVAL ? CTL_MIN_INTERVAL_MS : o ==
+		    OPT_TIME ? 1 : 0, &v, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		*(o == OPT_TIME ? &c->duration_ms : o == OPT_INTERVAL ?
+		    &c->interval_ms : &c->omit_ms) = (uint32_t)v;
+		return 0;
 	}
 	return parse_partner_opt(ps, o, arg);
 }
@@ -438,6 +505,32 @@ check_mode(const struct config *c, const unsigned char *seen, char *err,
 	return 0;
 }
 
+/* --time, --interval, --omit, --cc and the output formats together. */
+static int
+check_timing(const struct config *c, const unsigned char *seen, char *err,
+             size_t errlen)
+{
+	const char *why = NULL;
+
+	if (c->duration_ms && (seen['n'] || seen['x']))
+		why = "--time and -n/-x cannot be used together";
+	else if (c->duration_ms && c->omit_ms >= c->duration_ms)
+		why = "--omit must be shorter than --time";
+	else if (c->omit_ms && c->interval_ms && c->omit_ms % c->interval_ms)
+		why = "--omit must be a whole number of --interval";
+	else if (c->cc && c->proto == PROTO_UDP)
+		why = "--cc applies to TCP only";
+	else if (c->out != OUT_TABLE && (seen['f'] || seen['T']))
+		why = "-f and -T shape the table: no meaning with --csv, --json "
+		      "or --json-lines";
+	else if ((seen[OPT_JSON] + seen[OPT_JSON_LINES] + seen[OPT_CSV]) > 1)
+		why = "--csv, --json and --json-lines cannot be used together";
+	if (why == NULL)
+		return 0;
+	snprintf(err, errlen, "%s", why);
+	return -1;
+}
+
 /* Cross-option checks once both sides are known. */
 static int
 check_client(const struct config *c, char *err, size_t errlen)
@@ -529,6 +622,8 @@ cli_parse(int argc, char **argv, const char *loc_env, const char *rem_env,
 		         XFER_UDP_MAX);
 		return -1;
 	}
+	if (c->mode == MODE_CLIENT && check_timing(c, seen, err, errlen) == -1)
+		return -1;
 	return c->mode == MODE_CLIENT ? check_client(c, err, errlen) : 0;
 }
 
@@ -568,6 +663,15 @@ cli_params(const struct config *c, struct xfer_params *local,
 	local->data_gap_us = remote->data_gap_us = data.data_gap_us;
 	local->seed = remote->seed = data.seed;
 	local->stream = remote->stream = data.stream;
+	local->duration_ms = remote->duration_ms = c->duration_ms;
+	local->interval_ms = remote->interval_ms = c->interval_ms;
+	local->omit_ms = remote->omit_ms = c->omit_ms;
+	if (c->cc != NULL) {
+		snprintf(local->cc, sizeof local->cc, "%s", c->cc);
+		snprintf(remote->cc, sizeof remote->cc, "%s", c->cc);
+	}
+	if (c->duration_ms)                     /* the sender stops on time */
+		local->data_bytes = remote->data_bytes = XFER_TIME_BYTES;
 }
 
 void

@@ -15,7 +15,10 @@
 #include "daemon.h"
 #include "linkpred.h"
 #include "net.h"
+#include "model.h"
 #include "report.h"
+#include "report_json.h"
+#include "tcpinfo.h"
 #include "watch.h"
 
 /* After ^C, how long the client waits for the partner's partial results. */
@@ -33,6 +36,9 @@ struct run {
 	struct ctl_msg hello, params, ready;
 	struct gput_result lr, rr;      /* local and partner results */
 	int have_rr, interrupted;
+	mono_ns t0;                     /* START arrived: the transfer began */
+	struct run_model model;         /* intervals and the rest, for output */
+	struct watch w;
 	struct link_conn lc;            /* --link: the connection as it was */
 	uint64_t nonce_bytes, nonce_segs;  /* TCP: what the nonce took */
 	char err[300];
@@ -137,6 +143,7 @@ await_start(struct run *r, const uint8_t *proof, size_t plen)
 		partner_said(r, &m, "partner: ", why);
 		return -1;
 	}
+	r->t0 = mono_now();
 	return 0;
 }
 
@@ -170,7 +177,8 @@ open_data(struct run *r)
 		r->data = net_connect_sa(&to, SOCK_STREAM, p->window,
 		    CLIENT_CTL_TIMEOUT_MS, why, sizeof why);
 		if (r->data == -1 || (p->nodelay && net_set_nodelay(r->data, why,
-		    sizeof why) == -1))
+		    sizeof why) == -1) || (p->cc[0] != '\0' &&
+		    tcpinfo_set_cc(r->data, p->cc, why, sizeof why) == -1))
 			goto bad;
 		if (send(r->data, r->ready.nonce, CTL_NONCE_LEN, MSG_NOSIGNAL) !=
 		    CTL_NONCE_LEN) {
@@ -214,8 +222,51 @@ describe_data(const struct run *r)
 
 /* After ^C: the partner was asked to STOP; its partial RESULT comes at
  * once or not at all. */
+/* Read the partner's messages until its RESULT: its last INTERVAL and its
+ * TCPINFO come first. Returns 0 with r->rr filled; -1 with why filled and
+ * *m the ERROR if the partner sent one. */
+static int
+collect_result(struct run *r, struct watch *w, int timeout_ms,
+               struct ctl_msg *m, char *why, size_t whylen)
+{
+	mono_ns deadline = mono_now() + (mono_ns)timeout_ms * 1000000u;
+
+	if (w->have_result) {
+		r->rr = w->result.result;
+		return 0;
+	}
+	for (;;) {
+		if (ctl_recv_any_until(r->ctl, m, deadline, why, whylen) == -1) {
+			if (strncmp(why, "timed out waiting for a control", 31) == 0)
+				snprintf(why, whylen, "timed out waiting for a RESULT "
+				         "message");
+			else if (strncmp(why, "connection closed while waiting for a "
+			    "control", 45) == 0)
+				snprintf(why, whylen, "connection closed while waiting "
+				         "for a RESULT message");
+			return -1;
+		}
+		switch (m->type) {
+		case CTL_RESULT:
+			r->rr = m->result;
+			return 0;
+		case CTL_INTERVAL:
+		case CTL_TCPINFO:
+			if (watch_peer_msg(w, m, why, whylen) == -1)
+				return -1;
+			continue;
+		case CTL_ERROR:
+			snprintf(why, whylen, "%s", m->text);
+			return -1;
+		}
+		snprintf(why, whylen, "unexpected %s message (expected RESULT)",
+		         ctl_type_name(m->type));
+		return -1;
+	}
+}
+
 static void
-collect_stopped(struct run *r, const struct watch *w)
+collect_stopped(struct run *r, struct watch *w)
 {
 	struct ctl_msg m;
 	char why[256];
@@ -226,40 +277,52 @@ collect_stopped(struct run *r, const struct watch *w)
 		m.type = CTL_STOP;
 		(void)ctl_send(r->ctl, &m, why, sizeof why);
 	}
-	if (w->have_result) {
-		r->rr = w->result.result;
+	if (collect_result(r, w, CLIENT_STOP_MS, &m, why, sizeof why) == 0)
 		r->have_rr = 1;
-	} else if (ctl_recv_type(r->ctl, CTL_RESULT, &m, CLIENT_STOP_MS, why,
-	    sizeof why) == 0) {
-		r->rr = m.result;
-		r->have_rr = 1;
-	}
 }
 
-/* Run the local half under a watcher, then collect the partner's result.
- * Returns 0, or -1 with r->err filled (r->interrupted: print what there is). */
-static int
-transfer(struct run *r)
+/* The watcher of the local side: --time when we send, the sampler with
+ * --interval or --omit, progress on a terminal, and for a timed receiver a
+ * deadline: a sender that goes on past --time is an error. */
+static void
+watch_setup(struct run *r, struct watch *w)
 {
-	struct watch w = { .ctl = r->ctl, .data = r->data, .client = 1 };
-	struct ctl_msg m;
-	char why[256];
-	int rc;
+	const struct config *c = r->c;
+	int sending = r->lp.role == ROLE_SEND;
 
-	if (r->lp.verbose)
-		describe_data(r);
-	if (watch_begin(&w, why, sizeof why) == -1) {
-		snprintf(r->err, sizeof r->err, "%s", why);
-		return -1;
-	}
-	rc = xfer_run(r->data, &r->lp, &r->lr, why, sizeof why);
-	watch_end(&w);
-	switch (w.event) {
+	memset(w, 0, sizeof *w);
+	w->ctl = r->ctl;
+	w->data = r->data;
+	w->client = 1;
+	w->tcp_fd = r->lp.proto == PROTO_TCP && sending ? r->data : -1;
+	w->t0 = r->t0;
+	w->model = &r->model;
+	if (c->duration_ms && sending)
+		w->end_at = w->t0 + (mono_ns)c->duration_ms * 1000000u;
+	if (c->duration_ms && !sending)
+		w->deadline = w->t0 + (mono_ns)(c->duration_ms + DATA_IDLE_TIMEOUT_MS) *
+		    1000000u;
+	w->out = stdout;
+	w->show = c->interval_ms == 0 ? SHOW_NONE : c->out == OUT_TABLE ?
+	    SHOW_TEXT : c->out == OUT_JSON_LINES ? SHOW_JSON_LINES : SHOW_NONE;
+	w->progress = !c->quiet && c->interval_ms == 0 && isatty(STDERR_FILENO);
+}
+
+/* The watcher's verdict on a transfer that ended (rc its status). Returns 0
+ * to go on, or -1 with r->err filled. */
+static int
+watch_verdict(struct run *r, struct watch *w, int rc)
+{
+	switch (w->event) {
 	case WATCH_SIGNAL:
-		collect_stopped(r, &w);
+		collect_stopped(r, w);
 		return -1;
 	case WATCH_PEER_ERROR:
-		snprintf(r->err, sizeof r->err, "partner: %s", w.msg.text);
+		snprintf(r->err, sizeof r->err, "partner: %s", w->msg.text);
+		return -1;
+	case WATCH_DEADLINE:
+		snprintf(r->err, sizeof r->err, "the partner went on sending past "
+		         "--time");
 		return -1;
 	case WATCH_PEER_CLOSED:
 		if (rc == 0) {                  /* as if we had been waiting already */
@@ -269,39 +332,62 @@ transfer(struct run *r)
 		}
 		/* fall through */
 	case WATCH_PEER_FAILED:
-		snprintf(r->err, sizeof r->err, "partner: %s", w.err);
+		snprintf(r->err, sizeof r->err, "partner: %s", w->err);
 		return -1;
 	default:
-		break;
+		return 0;
 	}
+}
+
+/* Run the local half under a watcher, then collect the partner's result.
+ * Returns 0, or -1 with r->err filled (r->interrupted: print what there is). */
+static int
+transfer(struct run *r)
+{
+	struct watch *w = &r->w;
+	struct ctl_msg m;
+	char why[256];
+	mono_ns end;
+	int rc;
+
+	if (r->lp.verbose)
+		describe_data(r);
+	watch_setup(r, w);
+	if (watch_begin(w, why, sizeof why) == -1) {
+		snprintf(r->err, sizeof r->err, "%s", why);
+		return -1;
+	}
+	rc = xfer_run(r->data, &r->lp, &r->lr, why, sizeof why);
+	end = mono_now();
+	watch_end(w);
+	if (w->event == WATCH_NONE && !(rc == -1 && xfer_stop))
+		(void)watch_last(w, &r->lr, end);
+	if (watch_verdict(r, w, rc) == -1)
+		return -1;
 	if (rc == -1 && xfer_stop) {            /* ^C as the watcher ended */
-		collect_stopped(r, &w);
+		(void)watch_last(w, &r->lr, end);
+		collect_stopped(r, w);
 		return -1;
 	}
 	if (rc == -1) {
 		/* the partner's reason, if it gives one at once, says more than
 		 * what its ending did to the data connection */
-		if (ctl_recv_type(r->ctl, CTL_RESULT, &m, CLIENT_STOP_MS, r->err,
+		if (collect_result(r, w, CLIENT_STOP_MS, &m, r->err,
 		    sizeof r->err) == -1 && m.type == CTL_ERROR)
 			snprintf(r->err, sizeof r->err, "partner: %s", m.text);
 		else
 			snprintf(r->err, sizeof r->err, "%s", why);
 		return -1;
 	}
-	if (w.have_result) {
-		r->rr = w.result.result;
-	} else if (ctl_recv_type(r->ctl, CTL_RESULT, &m, CLIENT_RESULT_TIMEOUT_MS,
-	    why, sizeof why) == -1) {
+	if (collect_result(r, w, CLIENT_RESULT_TIMEOUT_MS, &m, why,
+	    sizeof why) == -1) {
 		if (xfer_stop) {                /* ^C while the partner finished */
 			r->interrupted = 1;
 			return -1;
 		}
-		partner_said(r, &m, "partner: ", why);
-		if (m.type != CTL_ERROR)
-			snprintf(r->err, sizeof r->err, "partner's results: %s", why);
+		snprintf(r->err, sizeof r->err, "%s%s", m.type == CTL_ERROR ?
+		         "partner: " : "partner's results: ", why);
 		return -1;
-	} else {
-		r->rr = m.result;
 	}
 	r->have_rr = 1;
 	return 0;
@@ -318,7 +404,7 @@ result_invalid(const struct xfer_params *p, const struct gput_result *r)
 
 	if (r->bytes > p->data_bytes)
 		return "more bytes than the test moves";
-	if (!partial && r->bytes != p->data_bytes &&
+	if (!partial && p->duration_ms == 0 && r->bytes != p->data_bytes &&
 	    !(p->proto == PROTO_UDP && p->role == ROLE_RECV))
 		return "a different number of bytes than the test moves";
 	if (r->verify_bad > r->bytes)
@@ -340,7 +426,7 @@ result_invalid(const struct xfer_params *p, const struct gput_result *r)
 
 /* The table and the lines under it. Returns the exit status. */
 static int
-print_results(struct run *r)
+print_table(struct run *r)
 {
 	const struct config *c = r->c;
 	const struct report_row rows[2] = {
@@ -376,6 +462,12 @@ print_results(struct run *r)
 		fflush(stdout);
 		return 130;
 	}
+	for (i = 0; i < nrows; i++)
+		if (r->model.side[i].have_steady)
+			report_steady_line(stdout, &r->model.side[i], c->omit_ms);
+	for (i = 0; i < nrows && (c->loc.verbose || c->rem.verbose); i++)
+		if (r->model.side[i].tcp.valid)
+			report_tcp_stats(stdout, rows[i].tag, &r->model.side[i].tcp);
 	if (c->link_bps > 0 && linkpred_report(stdout, &r->lc, r->lp.data_len,
 	    c->link_bps, rows, 2, r->err, sizeof r->err) == -1) {
 		fprintf(stderr, "gput: --link: %s\n", r->err);
@@ -389,13 +481,109 @@ print_results(struct run *r)
 	return 0;
 }
 
+/* The steady state of side s: its intervals after --omit, exactly. */
+static void
+steady(struct side *s)
+{
+	uint64_t bytes = 0, from = UINT64_MAX, to = 0;
+	size_t i;
+
+	for (i = 0; i < s->niv; i++) {
+		if (s->iv[i].flags & IVAL_OMITTED)
+			continue;
+		bytes += s->iv[i].bytes;
+		from = s->iv[i].start_ns < from ? s->iv[i].start_ns : from;
+		to = s->iv[i].end_ns;
+	}
+	if (from == UINT64_MAX)
+		return;
+	s->have_steady = 1;
+	s->steady_bytes = bytes;
+	s->steady_ns = to > from ? to - from : 0;
+}
+
+/* The run as measured, into the model the renderers read. */
+static void
+fill_model(struct run *r)
+{
+	struct run_model *m = &r->model;
+	struct side *l = &m->side[0], *p = &m->side[1];
+	char why[200];
+
+	l->have_result = 1;
+	l->r = r->lr;
+	p->have_result = r->have_rr;
+	p->r = r->rr;
+	if (r->lp.proto == PROTO_TCP && r->data != -1)
+		(void)tcpinfo_read(r->data, &l->tcp, why, sizeof why);
+	if (r->lp.proto == PROTO_UDP) {
+		(r->lp.role == ROLE_RECV ? l : p)->udp_sent =
+		    (r->lp.role == ROLE_RECV ? r->rr : r->lr).dgrams;
+	}
+	if (m->omit_ms) {
+		steady(l);
+		if (r->have_rr)
+			steady(p);
+	}
+	if (r->c->link_bps > 0 && linkpred_expected(&r->lc, r->lp.data_len,
+	    r->c->link_bps, &m->link_eta, &m->link_expected_mbit, why,
+	    sizeof why) == 0)
+		m->link_bps = r->c->link_bps;
+}
+
+/* A side's intervals add up to its totals: the partner's must too. */
+static const char *
+ivals_invalid(const struct side *s)
+{
+	uint64_t b = 0, c = 0;
+	size_t i;
+
+	if (s->niv == 0)
+		return NULL;
+	for (i = 0; i < s->niv; i++) {
+		b += s->iv[i].bytes;
+		c += s->iv[i].calls;
+	}
+	if (b != s->r.bytes || c != s->r.calls)
+		return "intervals that do not add up to its totals";
+	if (!(s->iv[s->niv - 1].flags & IVAL_LAST))
+		return "no last interval";
+	return NULL;
+}
+
+/* What the user asked to see: the table, CSV, JSON or JSON lines. */
+static int
+print_output(struct run *r)
+{
+	const struct config *c = r->c;
+	int rc;
+
+	fill_model(r);
+	if (c->out == OUT_TABLE)
+		return print_table(r);
+	r->model.interrupted = r->interrupted;
+	if (c->out == OUT_CSV)
+		report_csv(stdout, &r->model);
+	else if (c->out == OUT_JSON)
+		report_json(stdout, &r->model);
+	else
+		report_json_summary_line(stdout, &r->model);
+	fflush(stdout);
+	rc = r->interrupted ? 130 : 0;
+	if (rc == 0 && (r->lr.verify_bad || (r->have_rr && r->rr.verify_bad))) {
+		fprintf(stderr, "gput: data verification failed\n");
+		rc = 1;
+	}
+	return rc;
+}
+
 /* Connect, agree, prove, transfer, check. Returns the exit status. */
 static int
 session(struct run *r)
 {
 	const struct config *c = r->c;
 	socklen_t sl = sizeof r->local, pl = sizeof r->peer;
-	const char *bad;
+	const char *bad = NULL;
 	char why[256];
 
 	r->ctl = net_connect(c->host, c->port, c->family, CLIENT_CTL_TIMEOUT_MS,
@@ -419,9 +607,17 @@ session(struct run *r)
 	}
 	if (handshake(r) == -1 || open_data(r) == -1)
 		return xfer_stop ? 130 : 1;
+	if (c->title && c->interval_ms && c->out == OUT_TABLE)
+		report_ival_title(stdout);
 	if (transfer(r) == -1)
-		return r->interrupted ? print_results(r) : 1;
-	if ((bad = result_invalid(&r->rp, &r->rr)) != NULL) {
+		return r->interrupted ? print_output(r) : 1;
+	r->model.side[1].r = r->rr;
+	/* TCP moves every byte or fails: both ends count the same */
+	if (r->lp.proto == PROTO_TCP && !(r->rr.flags & RES_STOPPED) &&
+	    r->rr.bytes != r->lr.bytes)
+		bad = "a different number of bytes than arrived or were sent here";
+	if (bad != NULL || (bad = result_invalid(&r->rp, &r->rr)) != NULL ||
+	    (bad = ivals_invalid(&r->model.side[1])) != NULL) {
 		snprintf(r->err, sizeof r->err, "the partner's results do not fit the "
 		         "test: it reports %s", bad);
 		return 1;
@@ -438,7 +634,28 @@ session(struct run *r)
 		r->lc.tcp_bytes -= r->nonce_bytes;
 		r->lc.tcp_segs -= r->nonce_segs;
 	}
-	return print_results(r);
+	return print_output(r);
+}
+
+/* The run's shape and the two sides, before anything is measured. */
+static void
+model_init(struct run *r)
+{
+	const struct config *c = r->c;
+	struct run_model *m = &r->model;
+
+	m->proto = r->lp.proto;
+	m->duration_ms = c->duration_ms;
+	m->interval_ms = c->interval_ms;
+	m->omit_ms = c->omit_ms;
+	m->data_bytes = c->duration_ms ? 0 : r->lp.data_bytes;
+	m->data_len = r->lp.data_len;
+	m->host = c->host;
+	m->port = c->port;
+	m->side[0] = (struct side){ .tag = 'l', .proto = r->lp.proto,
+	    .role = r->lp.role, .len = r->lp.len, .count = r->lp.count };
+	m->side[1] = (struct side){ .tag = '1', .proto = r->rp.proto,
+	    .role = r->rp.role, .len = r->rp.len, .count = r->rp.count };
 }
 
 int
@@ -463,12 +680,23 @@ run_client(const struct config *c)
 		}
 		r.have_key = 1;
 	}
+	model_init(&r);
 	rc = session(&r);
 	if (rc == 130 && r.err[0] == '\0')
 		snprintf(r.err, sizeof r.err, "interrupted");
 	if (rc != 0 && r.err[0] != '\0' && !r.interrupted)
 		fprintf(stderr, "gput: partner %s port %u: %s\n", c->host, c->port,
 		        r.err);
+	if (rc != 0 && !r.interrupted && (c->out == OUT_JSON ||
+	    c->out == OUT_JSON_LINES)) {        /* a failed run: valid JSON too */
+		r.model.error = r.err[0] ? r.err : "failed";
+		r.model.side[0].have_result = 0;
+		r.model.side[1].have_result = 0;
+		(c->out == OUT_JSON ? report_json : report_json_summary_line)(stdout,
+		    &r.model);
+		fflush(stdout);
+	}
+	model_free(&r.model);
 	if (r.data != -1)
 		close(r.data);
 	if (r.ctl != -1)

@@ -96,6 +96,10 @@ encode_params(const struct ctl_msg *m, uint8_t *p)
 	put_u32(p, 28, x->seed);
 	put_u64(p, 32, x->data_bytes);
 	put_u32(p, 44, x->data_gap_us);
+	put_u32(p, 48, x->duration_ms);
+	put_u32(p, 52, x->interval_ms);
+	put_u32(p, 56, x->omit_ms);
+	memcpy(p + 64, x->cc, strnlen(x->cc, sizeof x->cc - 1));
 	memcpy(p + CTL_PARAMS_SIGNED, m->mac, CTL_MAC_LEN);
 	return CTL_PARAMS_LEN;
 }
@@ -126,6 +130,42 @@ encode_result(const struct gput_result *r, uint8_t *p)
 	return CTL_RESULT_LEN;
 }
 
+static size_t
+encode_interval(const struct ctl_msg *m, uint8_t *p)
+{
+	const struct ival *iv = &m->ival;
+
+	put_u32(p, 0, m->ival_index);
+	put_u32(p, 4, iv->flags);
+	put_u64(p, 8, iv->start_ns);
+	put_u64(p, 16, iv->end_ns);
+	put_u64(p, 24, iv->bytes);
+	put_u64(p, 32, iv->calls);
+	put_u64(p, 40, iv->dgrams);
+	put_u32(p, 48, iv->retrans);
+	put_u32(p, 52, iv->cwnd);
+	put_u32(p, 56, iv->srtt_us);
+	put_u32(p, 60, 0);
+	return CTL_INTERVAL_LEN;
+}
+
+static size_t
+encode_tcpinfo(const struct tcp_stats *t, uint8_t *p)
+{
+	memset(p, 0, CTL_TCPINFO_LEN);
+	memcpy(p, t->cc, strnlen(t->cc, sizeof t->cc - 1));
+	put_u64(p, 16, t->retrans);
+	put_u32(p, 24, t->rtt_us);
+	put_u32(p, 28, t->min_rtt_us);
+	put_u32(p, 32, t->cwnd);
+	put_u32(p, 36, t->mss);
+	put_u64(p, 40, t->delivery_rate);
+	put_u64(p, 48, t->busy_us);
+	put_u64(p, 56, t->rwnd_limited_us);
+	put_u64(p, 64, t->sndbuf_limited_us);
+	return CTL_TCPINFO_LEN;
+}
+
 size_t
 ctl_encode(const struct ctl_msg *m, uint8_t *buf)
 {
@@ -147,6 +187,12 @@ ctl_encode(const struct ctl_msg *m, uint8_t *buf)
 		break;
 	case CTL_RESULT:
 		n = encode_result(&m->result, p);
+		break;
+	case CTL_INTERVAL:
+		n = encode_interval(m, p);
+		break;
+	case CTL_TCPINFO:
+		n = encode_tcpinfo(&m->tcp, p);
 		break;
 	case CTL_ERROR:
 		n = strnlen(m->text, CTL_MAX_TEXT);
@@ -211,6 +257,25 @@ ctl_decode_header(const uint8_t *hdr, uint8_t *type, uint16_t *plen,
 	return 0;
 }
 
+/* A congestion control name: NUL-terminated within its 16 bytes, NUL
+ * padded, [a-z0-9_-] only (an empty name: the host's default). */
+static int
+cc_name_ok(const char *cc)
+{
+	size_t n = strnlen(cc, 16), i;
+
+	if (n == 16)
+		return 0;
+	for (i = 0; i < 16; i++) {
+		char c = cc[i];
+
+		if (i >= n ? c != '\0' : !((c >= 'a' && c <= 'z') ||
+		    (c >= '0' && c <= '9') || c == '_' || c == '-'))
+			return 0;
+	}
+	return 1;
+}
+
 /* Range checks shared by every PARAMS a partner accepts. The partner's own
  * limits (--max-*) are checked by the partner on top of these. */
 static const char *
@@ -234,6 +299,14 @@ params_invalid(const struct xfer_params *x)
 		return "socket buffer size out of range";
 	if (x->gap_us > 10000000u || x->data_gap_us > 10000000u)
 		return "gap out of range";
+	if (x->duration_ms > CTL_MAX_MS || x->omit_ms > CTL_MAX_MS ||
+	    (x->interval_ms != 0 && (x->interval_ms < CTL_MIN_INTERVAL_MS ||
+	    x->interval_ms > CTL_MAX_MS)))
+		return "time out of range";
+	if (x->duration_ms != 0 && x->data_bytes != XFER_TIME_BYTES)
+		return "a timed test with a length";
+	if (!cc_name_ok(x->cc))
+		return "bad congestion control name";
 	return NULL;
 }
 
@@ -259,9 +332,15 @@ decode_params(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 	x->seed = get_u32(r, 28);
 	x->data_bytes = get_u64(r, 32);
 	x->data_gap_us = get_u32(r, 44);
+	x->duration_ms = get_u32(r, 48);
+	x->interval_ms = get_u32(r, 52);
+	x->omit_ms = get_u32(r, 56);
+	if (rd_ok(r, 64, sizeof x->cc))
+		memcpy(x->cc, r->b + 64, sizeof x->cc);
 	if (rd_ok(r, CTL_PARAMS_SIGNED, CTL_MAC_LEN))
 		memcpy(m->mac, r->b + CTL_PARAMS_SIGNED, CTL_MAC_LEN);
-	if ((flags & ~0x0fu) != 0 || get_u8(r, 3) != 0 || get_u32(r, 40) != 0)
+	if ((flags & ~0x0fu) != 0 || get_u8(r, 3) != 0 || get_u32(r, 40) != 0 ||
+	    get_u32(r, 60) != 0)
 		why = "reserved bits set";
 	else
 		why = params_invalid(x);
@@ -327,6 +406,57 @@ decode_hello(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 }
 
 static int
+decode_interval(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
+{
+	struct ival *iv = &m->ival;
+
+	m->ival_index = get_u32(r, 0);
+	iv->flags = get_u32(r, 4);
+	iv->start_ns = get_u64(r, 8);
+	iv->end_ns = get_u64(r, 16);
+	iv->bytes = get_u64(r, 24);
+	iv->calls = get_u64(r, 32);
+	iv->dgrams = get_u64(r, 40);
+	iv->retrans = get_u32(r, 48);
+	iv->cwnd = get_u32(r, 52);
+	iv->srtt_us = get_u32(r, 56);
+	if ((iv->flags & ~IVAL_ALL) != 0 || get_u32(r, 60) != 0) {
+		snprintf(err, errlen, "bad INTERVAL message: reserved bits set");
+		return -1;
+	}
+	if (iv->end_ns < iv->start_ns) {
+		snprintf(err, errlen, "bad INTERVAL message: it ends before it starts");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+decode_tcpinfo(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
+{
+	struct tcp_stats *t = &m->tcp;
+
+	memset(t, 0, sizeof *t);
+	if (rd_ok(r, 0, sizeof t->cc))
+		memcpy(t->cc, r->b, sizeof t->cc);
+	if (!cc_name_ok(t->cc)) {
+		snprintf(err, errlen, "bad TCPINFO message: congestion control name");
+		return -1;
+	}
+	t->retrans = get_u64(r, 16);
+	t->rtt_us = get_u32(r, 24);
+	t->min_rtt_us = get_u32(r, 28);
+	t->cwnd = get_u32(r, 32);
+	t->mss = get_u32(r, 36);
+	t->delivery_rate = get_u64(r, 40);
+	t->busy_us = get_u64(r, 48);
+	t->rwnd_limited_us = get_u64(r, 56);
+	t->sndbuf_limited_us = get_u64(r, 64);
+	t->valid = 1;
+	return 0;
+}
+
+static int
 decode_ready(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 {
 	m->data_port = get_u16(r, 0);
@@ -347,7 +477,8 @@ ctl_decode_payload(uint8_t type, const uint8_t *p, size_t plen,
 {
 	static const size_t want[] = { [CTL_PARAMS] = CTL_PARAMS_LEN,
 	    [CTL_READY] = CTL_READY_LEN, [CTL_RESULT] = CTL_RESULT_LEN,
-	    [CTL_HELLO] = CTL_HELLO_LEN, [CTL_START] = 0, [CTL_STOP] = 0 };
+	    [CTL_HELLO] = CTL_HELLO_LEN, [CTL_START] = 0, [CTL_STOP] = 0,
+	    [CTL_INTERVAL] = CTL_INTERVAL_LEN, [CTL_TCPINFO] = CTL_TCPINFO_LEN };
 	struct rd r = { p, plen, 0 };
 	int rc = 0;
 
@@ -373,6 +504,12 @@ ctl_decode_payload(uint8_t type, const uint8_t *p, size_t plen,
 		break;
 	case CTL_RESULT:
 		rc = decode_result(&r, &m->result, err, errlen);
+		break;
+	case CTL_INTERVAL:
+		rc = decode_interval(&r, m, err, errlen);
+		break;
+	case CTL_TCPINFO:
+		rc = decode_tcpinfo(&r, m, err, errlen);
 		break;
 	case CTL_ERROR:
 		rc = decode_text(&r, m, err, errlen);
@@ -460,7 +597,8 @@ ctl_type_name(uint8_t type)
 {
 	static const char *const names[] = { [CTL_PARAMS] = "PARAMS",
 	    [CTL_READY] = "READY", [CTL_RESULT] = "RESULT", [CTL_ERROR] = "ERROR",
-	    [CTL_HELLO] = "HELLO", [CTL_START] = "START", [CTL_STOP] = "STOP" };
+	    [CTL_HELLO] = "HELLO", [CTL_START] = "START", [CTL_STOP] = "STOP",
+	    [CTL_INTERVAL] = "INTERVAL", [CTL_TCPINFO] = "TCPINFO" };
 
 	return type >= CTL_PARAMS && type <= CTL_TYPE_MAX ? names[type] : "unknown";
 }
@@ -506,6 +644,14 @@ int
 ctl_recv(int fd, struct ctl_msg *m, int timeout_ms, char *err, size_t errlen)
 {
 	return recv_msg(fd, m, 0, deadline_in(timeout_ms), err, errlen);
+}
+
+int
+ctl_recv_any_until(int fd, struct ctl_msg *m, mono_ns deadline, char *err,
+                   size_t errlen)
+{
+	m->type = 0;
+	return recv_msg(fd, m, 0, deadline, err, errlen);
 }
 
 int

@@ -121,6 +121,20 @@ conn_model(const struct link_conn *lc, uint64_t msg, struct ovh_msg *m,
 }
 
 int
+linkpred_expected(const struct link_conn *lc, uint64_t msg, double link_bps,
+                  double *eta, double *mbit, char *err, size_t errlen)
+{
+	struct ovh_msg m;
+	uint64_t segs;
+
+	if (conn_model(lc, msg, &m, &segs, err, errlen) == -1)
+		return -1;
+	*mbit = ovh_expected_bps(&m, link_bps) / 1e6;
+	*eta = *mbit * 1e6 / link_bps;
+	return 0;
+}
+
+int
 linkpred_report(FILE *f, const struct link_conn *lc, uint64_t msg,
                 double link_bps, const struct report_row *rows, int nrows,
                 char *err, size_t errlen)

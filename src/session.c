@@ -11,6 +11,7 @@
 #include "daemon.h"
 #include "net.h"
 #include "plog.h"
+#include "tcpinfo.h"
 #include "watch.h"
 
 struct session {
@@ -20,6 +21,7 @@ struct session {
 	struct sockaddr_storage local, peer;
 	mono_ns deadline;                       /* of the whole handshake */
 	struct ctl_msg hello, req, ready;
+	struct run_model model;                 /* with --interval or --omit */
 	char who[NET_ADDRSTRLEN + 16];          /* "ADDR port N" */
 };
 
@@ -89,7 +91,14 @@ session_check_limits(const struct partner_limits *l,
 	    p->role == ROLE_RECV ? p->data_len : p->len;
 	double secs;
 
-	if (l->max_bytes != 0 && p->data_bytes > l->max_bytes) {
+	if (l->max_time_s != 0 && p->duration_ms > l->max_time_s * 1000ull) {
+		snprintf(why, len, "the test runs %.1f s, this partner allows %u s "
+		         "(--max-time)", p->duration_ms / 1e3, l->max_time_s);
+		return -1;
+	}
+	/* a timed test has no length: --max-bytes then ends it (session.c) */
+	if (l->max_bytes != 0 && p->duration_ms == 0 &&
+	    p->data_bytes > l->max_bytes) {
 		snprintf(why, len, "the test moves %llu bytes, this partner allows at "
 		         "most %llu (--max-bytes)", (unsigned long long)p->data_bytes,
 		         (unsigned long long)l->max_bytes);
@@ -102,7 +111,8 @@ session_check_limits(const struct partner_limits *l,
 	}
 	/* paced runs: the schedule alone says how long they take (a gap
 	 * between each two writes) */
-	secs = (double)(xfer_data_calls(p) - 1) * p->data_gap_us / 1e6;
+	secs = p->duration_ms ? 0 :
+	    (double)(xfer_data_calls(p) - 1) * p->data_gap_us / 1e6;
 	if (l->max_time_s != 0 && secs > l->max_time_s) {
 		snprintf(why, len, "the test's gaps alone take %.1f s, this partner "
 		         "allows %u s (--max-time)", secs, l->max_time_s);
@@ -154,10 +164,14 @@ handshake(struct session *s)
 		return -1;
 	}
 	if (session_check_limits(&s->c->lim, &s->req.params, err,
-	    sizeof err) == -1) {
+	    sizeof err) == -1 || (s->req.params.cc[0] != '\0' &&
+	    tcpinfo_cc_check(s->req.params.cc, err, sizeof err) == -1)) {
 		fail(s, "refused", err);
 		return -1;
 	}
+	/* a timed test has no length of its own: --max-bytes bounds it */
+	if (s->req.params.duration_ms && s->c->lim.max_bytes)
+		s->req.params.data_bytes = s->c->lim.max_bytes;
 	return 0;
 }
 
@@ -271,7 +285,8 @@ open_data(struct session *s)
 		fd = prove_tcp(s, lfd, err, sizeof err);
 		close(lfd);
 		if (fd == -1 || (p->nodelay && net_set_nodelay(fd, err,
-		    sizeof err) == -1))
+		    sizeof err) == -1) || (p->cc[0] != '\0' &&
+		    tcpinfo_set_cc(fd, p->cc, err, sizeof err) == -1))
 			goto bad;
 	} else if (prove_udp(s, fd, err, sizeof err) == -1) {
 		goto bad;
@@ -337,30 +352,82 @@ log_end(const struct session *s, const struct gput_result *r, const char *how)
 	     (double)r->real_ns / 1e9, how);
 }
 
+/* The watcher of this session: --max-time, --time when the partner sends,
+ * and with --interval or --omit the sampler, whose intervals go to the
+ * client as INTERVAL messages. */
+static void
+watch_setup(struct session *s, struct watch *w, struct run_model *m)
+{
+	const struct xfer_params *p = &s->req.params;
+	const struct config *c = s->c;
+	int sending = p->role == ROLE_SEND;
+
+	memset(w, 0, sizeof *w);
+	memset(m, 0, sizeof *m);
+	w->ctl = s->ctl;
+	w->data = s->data;
+	w->tcp_fd = -1;
+	w->t0 = mono_now();
+	if (c->lim.max_time_s != 0)
+		w->deadline = w->t0 + (mono_ns)c->lim.max_time_s * 1000000000u;
+	if (p->duration_ms && sending)
+		w->end_at = w->t0 + (mono_ns)p->duration_ms * 1000000u;
+	if (p->interval_ms == 0 && p->omit_ms == 0)
+		return;                         /* no sampling */
+	m->proto = p->proto;
+	m->interval_ms = p->interval_ms;
+	m->omit_ms = p->omit_ms;
+	m->side[0].tag = '1';
+	m->side[0].proto = p->proto;
+	m->side[0].role = p->role;
+	w->model = m;
+	w->send_ivals = 1;
+	if (p->proto == PROTO_TCP && sending)
+		w->tcp_fd = s->data;
+}
+
+/* TCP: the data connection's TCP_INFO, for the client's report. */
+static int
+send_tcpinfo(struct session *s)
+{
+	struct ctl_msg m = { .type = CTL_TCPINFO };
+	char err[200];
+
+	if (s->req.params.proto != PROTO_TCP ||
+	    tcpinfo_read(s->data, &m.tcp, err, sizeof err) == -1)
+		return 0;                       /* nothing to say */
+	return ctl_send(s->ctl, &m, err, sizeof err);
+}
+
 /* START, the transfer under a watcher, then RESULT or ERROR. */
 static int
 transfer(struct session *s)
 {
 	const struct config *c = s->c;
 	struct ctl_msg start = { .type = CTL_START }, res = { .type = CTL_RESULT };
-	struct watch w = { .ctl = s->ctl, .data = s->data, .client = 0 };
+	struct watch w;
+	const struct xfer_params *p = &s->req.params;
 	char err[300], text[CTL_MAX_TEXT + 320];
 	enum watch_event ev;
+	mono_ns end;
 	int rc;
 
 	if (ctl_send(s->ctl, &start, err, sizeof err) == -1) {
 		plog("client %s: start: %s", s->who, err);
 		return 1;
 	}
-	if (c->lim.max_time_s != 0)
-		w.deadline = mono_now() + (mono_ns)c->lim.max_time_s * 1000000000u;
+	watch_setup(s, &w, &s->model);
 	if (watch_begin(&w, err, sizeof err) == -1) {
 		fail(s, "transfer", err);
 		return 1;
 	}
-	rc = xfer_run(s->data, &s->req.params, &res.result, err, sizeof err);
+	rc = xfer_run(s->data, p, &res.result, err, sizeof err);
+	end = mono_now();
 	watch_end(&w);
 	ev = w.event;
+	if (ev == WATCH_NONE && (watch_last(&w, &res.result, end) == -1 ||
+	    send_tcpinfo(s) == -1))
+		ev = WATCH_PEER_FAILED;
 	if (rc == -1 && ev == WATCH_NONE)
 		ev = after_failure(s);
 	net_get_window(s->data, &res.result.sndbuf, &res.result.rcvbuf);
@@ -381,6 +448,7 @@ transfer(struct session *s)
 		return 1;
 	case WATCH_PEER_STOP:
 		res.result.flags |= RES_STOPPED;
+		(void)watch_last(&w, &res.result, end);
 		log_end(s, &res.result, "stopped by the client");
 		rc = 0;
 		break;
@@ -440,5 +508,6 @@ session_serve(int cfd, const struct sockaddr_storage *peer,
 	}
 	if (s.data != -1)
 		close(s.data);
+	model_free(&s.model);
 	return rc;
 }

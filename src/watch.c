@@ -11,6 +11,9 @@
 #include <unistd.h>
 
 #include "net.h"
+#include "report.h"
+#include "report_json.h"
+#include "tcpinfo.h"
 #include "xfer.h"
 
 /* A message may arrive in pieces; it has this long to be whole. */
@@ -42,6 +45,43 @@ stop_data(struct watch *w, enum watch_event e)
 		shutdown(w->data, SHUT_RDWR);
 }
 
+/* Client: one message from the partner while the local side runs. Returns
+ * 1 when the watcher is done. */
+static int
+on_partner_msg(struct watch *w, mono_ns dl)
+{
+	struct ctl_msg m;
+	char why[200];
+
+	if (ctl_recv_any_until(w->ctl, &m, dl, why, sizeof why) == -1) {
+		snprintf(w->err, sizeof w->err, "control connection: %s", why);
+		stop_data(w, WATCH_PEER_FAILED);
+		return 1;
+	}
+	switch (m.type) {
+	case CTL_INTERVAL:
+	case CTL_TCPINFO:
+		if (watch_peer_msg(w, &m, why, sizeof why) == 0)
+			return 0;
+		snprintf(w->err, sizeof w->err, "%s", why);
+		stop_data(w, WATCH_PEER_FAILED);
+		return 1;
+	case CTL_RESULT:
+		w->result = m;                  /* the local side may still run */
+		w->have_result = 1;
+		return 0;
+	case CTL_ERROR:
+		w->msg = m;
+		snprintf(w->err, sizeof w->err, "%s", m.text);
+		stop_data(w, WATCH_PEER_ERROR);
+		return 1;
+	}
+	snprintf(w->err, sizeof w->err, "control connection: unexpected %s "
+	         "message during the transfer", ctl_type_name(m.type));
+	stop_data(w, WATCH_PEER_FAILED);
+	return 1;
+}
+
 /* The control connection is readable. Returns 1 when the watcher is done. */
 static int
 on_ctl(struct watch *w)
@@ -65,21 +105,11 @@ on_ctl(struct watch *w)
 	case CTL_PEER_SPOKE:
 		break;
 	}
-	if (ctl_recv_until(w->ctl, w->client ? CTL_RESULT : CTL_STOP, &m, dl, why,
-	    sizeof why) == 0) {
-		if (!w->client) {
-			snprintf(w->err, sizeof w->err, "stopped by the client");
-			stop_data(w, WATCH_PEER_STOP);
-			return 1;
-		}
-		w->result = m;                  /* the local side may still run */
-		w->have_result = 1;
-		return 0;
-	}
-	if (m.type == CTL_ERROR) {
-		w->msg = m;
-		snprintf(w->err, sizeof w->err, "%s", m.text);
-		stop_data(w, WATCH_PEER_ERROR);
+	if (w->client)
+		return on_partner_msg(w, dl);
+	if (ctl_recv_until(w->ctl, CTL_STOP, &m, dl, why, sizeof why) == 0) {
+		snprintf(w->err, sizeof w->err, "stopped by the client");
+		stop_data(w, WATCH_PEER_STOP);
 		return 1;
 	}
 	snprintf(w->err, sizeof w->err, "control connection: %s", why);
@@ -102,6 +132,130 @@ on_stop(struct watch *w)
 		shutdown(w->data, SHUT_RDWR);
 }
 
+/* Show (and on the partner send) one interval of this side. */
+static int
+emit(struct watch *w, const struct ival *iv)
+{
+	struct side *sd = &w->model->side[w->self];
+	struct ctl_msg m = { .type = CTL_INTERVAL };
+	char why[128];
+
+	if (model_add_ival(sd, iv) == -1)
+		return -1;
+	if (w->show == SHOW_TEXT)
+		report_ival_line(w->out, sd, iv);
+	else if (w->show == SHOW_JSON_LINES)
+		report_json_ival(w->out, w->model, w->self, iv);
+	if (w->show != SHOW_NONE)
+		fflush(w->out);
+	if (w->send_ivals) {
+		m.ival_index = w->nsent++;
+		m.ival = *iv;
+		(void)ctl_send(w->ctl, &m, why, sizeof why);
+	}
+	return 0;
+}
+
+/* The interval from the last sample to now, from counters bytes, calls,
+ * dgrams (the live ones, or the final totals). */
+static int
+sample(struct watch *w, mono_ns now, uint64_t bytes, uint64_t calls,
+       uint64_t dgrams, uint32_t flags)
+{
+	struct ival iv = { .flags = flags };
+	uint64_t retrans = 0;
+
+	iv.start_ns = w->last_t - w->t0;
+	iv.end_ns = now > w->last_t ? now - w->t0 : iv.start_ns;
+	iv.bytes = bytes - w->last_bytes;
+	iv.calls = calls - w->last_calls;
+	iv.dgrams = dgrams - w->last_dgrams;
+	if (w->tcp_fd >= 0 && tcpinfo_sample(w->tcp_fd, &retrans, &iv.cwnd,
+	    &iv.srtt_us) == 0) {
+		iv.retrans = (uint32_t)(retrans - w->last_retrans);
+		iv.flags |= IVAL_TCP;
+		w->last_retrans = retrans;
+	}
+	if (w->model->omit_ms != 0 &&
+	    iv.start_ns < (uint64_t)w->model->omit_ms * 1000000u)
+		iv.flags |= IVAL_OMITTED;
+	w->last_t = now;
+	w->last_bytes = bytes;
+	w->last_calls = calls;
+	w->last_dgrams = dgrams;
+	return emit(w, &iv);
+}
+
+#define LIVE(f) atomic_load_explicit(&xfer_live.f, memory_order_relaxed)
+
+/* One line on a terminal, rewritten every second: bytes so far, the rate
+ * of the last second, and what is left. */
+static void
+show_progress(struct watch *w, mono_ns now)
+{
+	const struct run_model *md = w->model;
+	static uint64_t prev_bytes;
+	static mono_ns prev_t;
+	uint64_t b = LIVE(bytes);
+	double rate = now > prev_t && prev_t ? (double)(b - prev_bytes) * 8e3 /
+	    (double)(now - prev_t) : 0, el = (double)(now - w->t0) / 1e9;
+
+	if (md->duration_ms)
+		fprintf(stderr, "\rgput: %.1f MB, %.2f MBit/s, %.0f s left   ",
+		        (double)b / 1e6, rate, md->duration_ms / 1e3 > el ?
+		        md->duration_ms / 1e3 - el : 0);
+	else
+		fprintf(stderr, "\rgput: %.1f MB, %.2f MBit/s, %.0f%% done   ",
+		        (double)b / 1e6, rate, md->data_bytes ?
+		        100.0 * (double)b / (double)md->data_bytes : 0);
+	w->progress_shown = 1;
+	prev_bytes = b;
+	prev_t = now;
+}
+
+/* The next moment the watcher must act at (0: none). */
+static mono_ns
+next_wake(const struct watch *w)
+{
+	mono_ns t = w->deadline;
+
+	if (w->end_at && !xfer_end && (t == 0 || w->end_at < t))
+		t = w->end_at;
+	if (w->next_tick && (t == 0 || w->next_tick < t))
+		t = w->next_tick;
+	if (w->next_progress && (t == 0 || w->next_progress < t))
+		t = w->next_progress;
+	return t;
+}
+
+/* Timed work due at now. Returns 1 when the watcher is done. */
+static int
+on_time(struct watch *w, mono_ns now)
+{
+	const struct run_model *md = w->model;
+
+	if (w->deadline && now >= w->deadline) {
+		snprintf(w->err, sizeof w->err, "deadline");
+		stop_data(w, WATCH_DEADLINE);
+		return 1;
+	}
+	if (w->end_at && !xfer_end && now >= w->end_at)
+		xfer_end = 1;                   /* --time is up: the sender ends */
+	if (w->next_tick && now >= w->next_tick) {
+		if (sample(w, w->next_tick, LIVE(bytes), LIVE(calls), LIVE(dgrams),
+		    0) == -1)
+			return 1;
+		/* the next boundary: every interval, or none after --omit alone */
+		w->next_tick = md->interval_ms ? w->next_tick +
+		    (mono_ns)md->interval_ms * 1000000u : 0;
+	}
+	if (w->next_progress && now >= w->next_progress) {
+		show_progress(w, now);
+		w->next_progress = now + 1000000000u;
+	}
+	return 0;
+}
+
 static void *
 watcher(void *arg)
 {
@@ -114,19 +268,15 @@ watcher(void *arg)
 		struct pollfd pfd[3] = { { w->done[0], POLLIN, 0 },
 		    { xfer_stop_fd(), POLLIN, 0 },
 		    { w->have_result ? -1 : w->ctl, POLLIN, 0 } };
-		int timeout = -1, r;
+		mono_ns wake = next_wake(w), now = mono_now();
+		int r;
 
-		if (w->deadline != 0) {
-			mono_ns now = mono_now();
-
-			if (now >= w->deadline) {
-				snprintf(w->err, sizeof w->err, "deadline");
-				stop_data(w, WATCH_DEADLINE);
+		if (wake != 0 && now >= wake) {
+			if (on_time(w, now))
 				return NULL;
-			}
-			timeout = net_poll_ms(w->deadline - now);
+			continue;
 		}
-		r = poll(pfd, 3, timeout);
+		r = poll(pfd, 3, wake ? net_poll_ms(wake - now) : -1);
 		if (r == -1 && errno != EINTR)
 			return NULL;
 		if (r <= 0)
@@ -143,6 +293,51 @@ watcher(void *arg)
 }
 
 int
+watch_last(struct watch *w, const struct gput_result *r, mono_ns end)
+{
+	if (w->model == NULL)
+		return 0;
+	if (w->progress_shown)
+		fprintf(stderr, "\r%*s\r", 60, "");
+	return sample(w, end, r->bytes, r->calls, r->dgrams, IVAL_LAST);
+}
+
+int
+watch_peer_msg(struct watch *w, const struct ctl_msg *m, char *err,
+               size_t errlen)
+{
+	struct side *sd;
+	mono_ns now = mono_now();
+
+	if (w->model == NULL)
+		return 0;
+	sd = &w->model->side[1 - w->self];
+	if (m->type == CTL_TCPINFO) {
+		sd->tcp = m->tcp;
+		return 0;
+	}
+	/* in order, and none from the future: the count is bounded by time */
+	if (m->ival_index != w->peer_next ||
+	    m->ival.end_ns > now - w->t0 + 2000000000u) {
+		snprintf(err, errlen, "the partner's interval %u is out of order or "
+		         "ends in the future", m->ival_index);
+		return -1;
+	}
+	w->peer_next++;
+	if (model_add_ival(sd, &m->ival) == -1) {
+		snprintf(err, errlen, "no memory for the partner's intervals");
+		return -1;
+	}
+	if (w->show == SHOW_TEXT)
+		report_ival_line(w->out, sd, &m->ival);
+	else if (w->show == SHOW_JSON_LINES)
+		report_json_ival(w->out, w->model, 1 - w->self, &m->ival);
+	if (w->show != SHOW_NONE)
+		fflush(w->out);
+	return 0;
+}
+
+int
 watch_begin(struct watch *w, char *err, size_t errlen)
 {
 	int e;
@@ -151,6 +346,18 @@ watch_begin(struct watch *w, char *err, size_t errlen)
 	w->have_result = 0;
 	w->err[0] = '\0';
 	w->running = 0;
+	w->last_t = w->t0;
+	w->last_bytes = w->last_calls = w->last_dgrams = w->last_retrans = 0;
+	w->next_tick = w->next_progress = 0;
+	if (w->model != NULL && w->model->interval_ms)
+		w->next_tick = w->t0 + (mono_ns)w->model->interval_ms * 1000000u;
+	else if (w->model != NULL && w->model->omit_ms)
+		w->next_tick = w->t0 + (mono_ns)w->model->omit_ms * 1000000u;
+	if (w->progress)
+		w->next_progress = w->t0 + 2000000000u;   /* runs over 2 s */
+	if (w->tcp_fd >= 0 && w->model != NULL)
+		(void)tcpinfo_sample(w->tcp_fd, &w->last_retrans, &(uint32_t){ 0 },
+		    &(uint32_t){ 0 });
 	if (pipe2(w->done, O_CLOEXEC) == -1) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		return -1;

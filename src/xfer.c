@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 _Atomic int xfer_stop;
+_Atomic int xfer_end;
+struct xfer_live xfer_live;
 static int stop_pipe[2] = { -1, -1 };
 
 int
@@ -126,7 +128,7 @@ xfer_send_loop(int fd, const struct xfer_params *p, struct gput_result *r,
 		return -1;
 	meter_start(&m);
 	next = m.t0;
-	while (left > 0 && !xfer_stop) {     /* a signal ends the loop */
+	while (left > 0 && !xfer_stop && !xfer_end) {   /* stop, or --time up */
 		size_t want = left < len ? (size_t)left : len;
 		ssize_t n = send(fd, pt.buf + off, want, MSG_NOSIGNAL);
 
@@ -144,6 +146,8 @@ xfer_send_loop(int fd, const struct xfer_params *p, struct gput_result *r,
 		}
 		calls++;
 		left -= (uint64_t)n;
+		LIVE_SET(bytes, p->data_bytes - left);
+		LIVE_SET(calls, calls);
 		off += (size_t)n;               /* pattern phase: stays in [0, period) */
 		if (off >= pt.period)
 			off %= pt.period;

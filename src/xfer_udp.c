@@ -269,6 +269,9 @@ udp_rx_loop(int fd, const struct xfer_params *p, struct udp_rx *rx,
 			r->calls++;
 			r->dgrams++;
 			r->bytes += (uint64_t)n;
+			LIVE_SET(bytes, r->bytes);
+			LIVE_SET(calls, r->calls);
+			LIVE_SET(dgrams, r->dgrams);
 			last_ts = ts_ns(&rx->ts);
 			if (r->dgrams == want)  /* everything arrived: the exact end */
 				break;
