@@ -36,6 +36,7 @@ struct run {
 	struct ctl_msg hello, params, ready;
 	struct gput_result lr, rr;      /* local and partner results */
 	int have_rr, interrupted;
+	int said;                       /* the error is on stderr already */
 	mono_ns t0;                     /* START arrived: the transfer began */
 	struct run_model model;         /* intervals and the rest, for output */
 	struct watch w;
@@ -591,7 +592,7 @@ session(struct run *r)
 	if (r->ctl == -1) {
 		fprintf(stderr, "gput: %s%s\n", r->err, xfer_stop ? " (interrupted)" :
 		        strstr(r->err, "refused") ? " (is gput -i running there?)" : "");
-		r->err[0] = '\0';              /* said */
+		r->said = 1;
 		r->interrupted = xfer_stop != 0;
 		return xfer_stop ? 130 : 1;
 	}
@@ -684,7 +685,7 @@ run_client(const struct config *c)
 	rc = session(&r);
 	if (rc == 130 && r.err[0] == '\0')
 		snprintf(r.err, sizeof r.err, "interrupted");
-	if (rc != 0 && r.err[0] != '\0' && !r.interrupted)
+	if (rc != 0 && r.err[0] != '\0' && !r.interrupted && !r.said)
 		fprintf(stderr, "gput: partner %s port %u: %s\n", c->host, c->port,
 		        r.err);
 	if (rc != 0 && !r.interrupted && (c->out == OUT_JSON ||
