@@ -1,0 +1,35 @@
+#ifndef GPUT_REPORT_IVAL_H
+#define GPUT_REPORT_IVAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model.h"
+
+/*
+ * The text lines of the result model beyond the nttcp table: one per
+ * interval, the steady state, and -v's TCP_INFO line. Columns have fixed
+ * widths; a value that fills or overflows its width gets one space before
+ * it, so a line always splits on white space. A rate over zero time is "-".
+ */
+
+/* The title over the interval lines, aligned with their columns. */
+void report_ival_title(FILE *f);
+
+/* One interval of side s:
+ *   l  0.00- 1.00 s     1182720 bytes      817 calls    9.4618 MBit/s
+ * then "  retr R  cwnd C  rtt T ms" for an IVAL_TCP interval, "  N datagrams"
+ * for a UDP receiver, and " (omitted)", " (last)" as flagged. */
+void report_ival_line(FILE *f, const struct side *s, const struct ival *iv);
+
+/* The steady state of s, when it has one (else nothing):
+ *   l steady state after 1.00 s: 11200000 bytes in 5.000 s, 17.9200 MBit/s */
+void report_steady_line(FILE *f, const struct side *s, uint32_t omit_ms);
+
+/* -v's TCP_INFO line for side tag, when t->valid (else nothing):
+ *   l: tcp cubic, 3 retransmitted segments, rtt 14.20 ms (min 10.10), cwnd 23,
+ *   delivery 9.41 MBit/s, busy 5.00 s, limited by rwnd 0.00 s, by sndbuf 0.12 s
+ * (one line). Unprintable bytes of the congestion control's name are '?'. */
+void report_tcp_stats(FILE *f, char tag, const struct tcp_stats *t);
+
+#endif

@@ -1,0 +1,244 @@
+/* report_json.c: the result model as JSON and JSON lines. */
+#include "report_json.h"
+
+#include "cli.h"
+#include "json.h"
+#include "xfer.h"
+
+static const char *
+proto_name(uint8_t proto)
+{
+	return proto == PROTO_UDP ? "udp" : "tcp";
+}
+
+static const char *
+role_name(uint8_t role)
+{
+	return role == ROLE_RECV ? "recv" : "send";
+}
+
+static double
+secs(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+/* key: MBit/s of bytes over ns, or null when ns is 0. */
+static void
+kv_mbit(struct json *j, const char *key, uint64_t bytes, uint64_t ns)
+{
+	int ok;
+	double v = model_mbit(bytes, ns, &ok);
+
+	if (ok)
+		json_kv_double(j, key, v);
+	else
+		json_kv_null(j, key);
+}
+
+static void
+put_params(struct json *j, const struct run_model *m)
+{
+	json_key(j, "params");
+	json_begin_object(j);
+	json_kv_string(j, "proto", proto_name(m->proto));
+	json_kv_string(j, "mode", m->duration_ms > 0 ? "time" : "count");
+	if (m->duration_ms > 0)
+		json_kv_double(j, "duration_s", m->duration_ms / 1e3);
+	else
+		json_kv_u64(j, "bytes", m->data_bytes);
+	json_kv_u64(j, "length", m->data_len);
+	json_kv_double(j, "interval_s", m->interval_ms / 1e3);
+	json_kv_double(j, "omit_s", m->omit_ms / 1e3);
+	json_kv_string(j, "host", m->host);
+	json_kv_u64(j, "port", m->port);
+	json_end_object(j);
+}
+
+static int
+udp_receiver(const struct side *s)
+{
+	return s->proto == PROTO_UDP && s->role == ROLE_RECV;
+}
+
+/* The keys of one interval, into the open object. */
+static void
+put_ival_keys(struct json *j, const struct side *s, const struct ival *iv)
+{
+	uint64_t span = iv->end_ns > iv->start_ns ? iv->end_ns - iv->start_ns : 0;
+
+	json_kv_double(j, "start", secs(iv->start_ns));
+	json_kv_double(j, "end", secs(iv->end_ns));
+	json_kv_u64(j, "bytes", iv->bytes);
+	json_kv_u64(j, "calls", iv->calls);
+	kv_mbit(j, "real_mbit", iv->bytes, span);
+	json_kv_bool(j, "omitted", (iv->flags & IVAL_OMITTED) != 0);
+	json_kv_bool(j, "last", (iv->flags & IVAL_LAST) != 0);
+	if (iv->flags & IVAL_TCP) {
+		json_kv_u64(j, "retrans", iv->retrans);
+		json_kv_u64(j, "cwnd", iv->cwnd);
+		json_kv_u64(j, "rtt_us", iv->srtt_us);
+	}
+	if (udp_receiver(s))
+		json_kv_u64(j, "datagrams", iv->dgrams);
+}
+
+static void
+put_intervals(struct json *j, const struct side *s)
+{
+	size_t i;
+
+	json_key(j, "intervals");
+	json_begin_array(j);
+	for (i = 0; i < s->niv; i++) {
+		json_begin_object(j);
+		put_ival_keys(j, s, &s->iv[i]);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
+/* bytes/s to bit/s, saturating (the partner's figure is not trusted). */
+static uint64_t
+bit_s(uint64_t bytes_s)
+{
+	return bytes_s > UINT64_MAX / 8 ? UINT64_MAX : bytes_s * 8;
+}
+
+static void
+put_tcp_info(struct json *j, const struct tcp_stats *t)
+{
+	json_key(j, "tcp_info");
+	json_begin_object(j);
+	json_key(j, "cc");
+	json_string_n(j, t->cc, sizeof t->cc);
+	json_kv_u64(j, "retrans", t->retrans);
+	json_kv_u64(j, "rtt_us", t->rtt_us);
+	json_kv_u64(j, "min_rtt_us", t->min_rtt_us);
+	json_kv_u64(j, "cwnd", t->cwnd);
+	json_kv_u64(j, "delivery_rate_bit_s", bit_s(t->delivery_rate));
+	json_kv_u64(j, "busy_us", t->busy_us);
+	json_kv_u64(j, "rwnd_limited_us", t->rwnd_limited_us);
+	json_kv_u64(j, "sndbuf_limited_us", t->sndbuf_limited_us);
+	json_end_object(j);
+}
+
+/* The optional objects of a side with a result. */
+static void
+put_side_extras(struct json *j, const struct side *s)
+{
+	if (s->have_steady) {
+		json_key(j, "steady");
+		json_begin_object(j);
+		json_kv_u64(j, "bytes", s->steady_bytes);
+		json_kv_double(j, "real_s", secs(s->steady_ns));
+		kv_mbit(j, "real_mbit", s->steady_bytes, s->steady_ns);
+		json_end_object(j);
+	}
+	if (s->proto == PROTO_TCP && s->tcp.valid)
+		put_tcp_info(j, &s->tcp);
+	if (udp_receiver(s)) {
+		json_key(j, "udp");
+		json_begin_object(j);
+		json_kv_u64(j, "sent", s->udp_sent);
+		json_kv_u64(j, "received", s->r.dgrams);
+		json_kv_u64(j, "lost", s->udp_sent >= s->r.dgrams ?
+		            s->udp_sent - s->r.dgrams : 0);
+		json_end_object(j);
+	}
+}
+
+static void
+put_side(struct json *j, const struct side *s)
+{
+	char tag[2] = { s->tag, '\0' };
+
+	json_begin_object(j);
+	json_kv_string(j, "side", tag);
+	json_kv_string(j, "role", role_name(s->role));
+	if (!s->have_result) {
+		json_kv_string(j, "error", "no result");
+		json_end_object(j);
+		return;
+	}
+	json_kv_u64(j, "bytes", s->r.bytes);
+	json_kv_u64(j, "calls", s->r.calls);
+	json_kv_double(j, "real_s", secs(s->r.real_ns));
+	json_kv_double(j, "cpu_s", secs(s->r.cpu_ns));
+	kv_mbit(j, "real_mbit", s->r.bytes, s->r.real_ns);
+	kv_mbit(j, "cpu_mbit", s->r.bytes, s->r.cpu_ns);
+	put_intervals(j, s);
+	put_side_extras(j, s);
+	json_end_object(j);
+}
+
+/* The whole document; type, when not NULL, is its first member. */
+static void
+put_run(struct json *j, const struct run_model *m, const char *type)
+{
+	size_t i;
+
+	json_begin_object(j);
+	if (type != NULL)
+		json_kv_string(j, "type", type);
+	json_kv_string(j, "version", REPORT_JSON_VERSION_PREFIX GPUT_VERSION);
+	put_params(j, m);
+	json_key(j, "sides");
+	json_begin_array(j);
+	for (i = 0; i < 2; i++)
+		put_side(j, &m->side[i]);
+	json_end_array(j);
+	if (m->link_bps > 0) {
+		json_key(j, "link");
+		json_begin_object(j);
+		json_kv_double(j, "rate_bit_s", m->link_bps);
+		json_kv_double(j, "eta", m->link_eta);
+		json_kv_double(j, "expected_mbit", m->link_expected_mbit);
+		json_end_object(j);
+	}
+	json_kv_bool(j, "interrupted", m->interrupted != 0);
+	json_kv_string(j, "error", m->error);
+	json_end_object(j);
+}
+
+void
+report_json(FILE *f, const struct run_model *m)
+{
+	struct json j;
+
+	json_init(&j, f, 1);
+	put_run(&j, m, NULL);
+	fputc('\n', f);
+}
+
+void
+report_json_summary_line(FILE *f, const struct run_model *m)
+{
+	struct json j;
+
+	json_init(&j, f, 0);
+	put_run(&j, m, "summary");
+	fputc('\n', f);
+}
+
+void
+report_json_ival(FILE *f, const struct run_model *m, int side_index,
+                 const struct ival *iv)
+{
+	const struct side *s;
+	char tag[2];
+	struct json j;
+
+	if (side_index < 0 || side_index > 1)
+		return;
+	s = &m->side[side_index];
+	tag[0] = s->tag;
+	tag[1] = '\0';
+	json_init(&j, f, 0);
+	json_begin_object(&j);
+	json_kv_string(&j, "type", "interval");
+	json_kv_string(&j, "side", tag);
+	put_ival_keys(&j, s, iv);
+	json_end_object(&j);
+	fputc('\n', f);
+}
