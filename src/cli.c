@@ -196,14 +196,16 @@ parse_seconds(const char *s, uint64_t min_ms, uint64_t *ms, char *err,
 	}
 	for (; *p >= '0' && *p <= '9' && whole <= CTL_MAX_MS; p++)
 		whole = whole * 10 + (uint64_t)(*p - '0');
-	if (*p == '.')
-		for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10)
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10) {
 			if (scale == 0) {
 				snprintf(err, errlen, "'%s': at most three decimals "
 				         "(milliseconds)", s);
 				return -1;
-			} else
-				frac += (uint64_t)(*p - '0') * scale;
+			}
+			frac += (uint64_t)(*p - '0') * scale;
+		}
+	}
 	if (*p != '\0') {
 		snprintf(err, errlen, "'%s' is not a number of seconds", s);
 		return -1;

@@ -17,6 +17,8 @@
 #include "net.h"
 #include "model.h"
 #include "report.h"
+#include "report_csv.h"
+#include "report_ival.h"
 #include "report_json.h"
 #include "tcpinfo.h"
 #include "watch.h"
@@ -688,9 +690,10 @@ run_client(const struct config *c)
 	if (rc != 0 && r.err[0] != '\0' && !r.interrupted && !r.said)
 		fprintf(stderr, "gput: partner %s port %u: %s\n", c->host, c->port,
 		        r.err);
-	if (rc != 0 && !r.interrupted && (c->out == OUT_JSON ||
+	if (rc != 0 && !r.interrupted && (c->out == OUT_JSON ||  /* none printed */
 	    c->out == OUT_JSON_LINES)) {        /* a failed run: valid JSON too */
 		r.model.error = r.err[0] ? r.err : "failed";
+		r.model.interrupted = rc == 130;
 		r.model.side[0].have_result = 0;
 		r.model.side[1].have_result = 0;
 		(c->out == OUT_JSON ? report_json : report_json_summary_line)(stdout,

@@ -404,7 +404,8 @@ static int
 transfer(struct session *s)
 {
 	const struct config *c = s->c;
-	struct ctl_msg start = { .type = CTL_START }, res = { .type = CTL_RESULT };
+	struct ctl_msg start = { .type = CTL_START }, res = { .type = CTL_RESULT },
+	    stop;
 	struct watch w;
 	const struct xfer_params *p = &s->req.params;
 	char err[300], text[CTL_MAX_TEXT + 320];
@@ -460,7 +461,16 @@ transfer(struct session *s)
 			return 1;
 		}
 		/* a UDP receiver cannot tell a client that vanished mid-transfer
-		 * from one that is done; the control connection can */
+		 * from one that is done, nor a timed TCP receiver a client that
+		 * stopped from one that is done; the control connection can */
+		if (ctl_peer_state(s->ctl, err, sizeof err) == CTL_PEER_SPOKE &&
+		    ctl_recv_type(s->ctl, CTL_STOP, &stop, SESSION_GRACE_MS, err,
+		    sizeof err) == 0) {
+			res.result.flags |= RES_STOPPED;
+			log_end(s, &res.result, "stopped by the client");
+			ev = WATCH_PEER_STOP;
+			break;
+		}
 		if (client_left(s, err, sizeof err)) {
 			log_end(s, &res.result, err);
 			return 1;

@@ -12,6 +12,7 @@
 
 #include "net.h"
 #include "report.h"
+#include "report_ival.h"
 #include "report_json.h"
 #include "tcpinfo.h"
 #include "xfer.h"

@@ -5,12 +5,13 @@
 # goes on; JSON parses; ^C leaves valid JSON.
 . "$(dirname "$0")/lib.sh"
 
+jqe() { jq -e "$@" >/dev/null; }
 start_daemon || { fail "daemon announces its port"; t_done; }
 P=$D_PORT
 
 # ivsum TAG FIELD-WORD: the sum of the numbers before "bytes" or "calls" on
 # TAG's interval lines
-ivsum() { awk -v t="$1" -v w="$2" '$1 == t && /calls/ { for (i = 2; i <= NF; i++) if ($i == w) s += $(i - 1) } END { print s + 0 }' "$OUT"; }
+ivsum() { awk -v t="$1" -v w="$2" '$1 == t && /calls/ { for (i = 2; i <= NF; i++) if ($i == w) s += $(i - 1) } END { printf "%.0f\n", s }' "$OUT"; }
 ivcount() { awk -v t="$1" '$1 == t && / s +[0-9]+ bytes/ { n++ } END { print n + 0 }' "$OUT"; }
 total() { awk -v t="$1" -v c="$2" '$1 == t && !/calls/ { print $c; exit }' "$OUT"; }
 
@@ -69,12 +70,12 @@ check "--cc unknown: usage error listing the algorithms" [ "$RC" -eq 2 ] && \
 if command -v jq >/dev/null; then
 	run_t 30 "$GPUT" --json --time 2 --interval 0.5 --omit 0.5 -p "$P" 127.0.0.1
 	eq "--json: exit 0" "$RC" 0
-	check "--json: parses" jq -e . "$OUT"
-	check "--json: intervals add up, both sides" jq -e \
+	check "--json: parses" jqe . "$OUT"
+	check "--json: intervals add up, both sides" jqe \
 		'[.sides[] | ([.intervals[].bytes] | add) == .bytes and ([.intervals[].calls] | add) == .calls] | all' "$OUT"
-	check "--json: keys" jq -e '.version and .params.mode == "time" and (.sides | length) == 2 and .sides[0].side == "l" and .sides[0].role == "send" and (.sides[0].tcp_info.cc | type) == "string" and .sides[1].steady.bytes >= 0 and .error == null' "$OUT"
+	check "--json: keys" jqe '.version and .params.mode == "time" and (.sides | length) == 2 and .sides[0].side == "l" and .sides[0].role == "send" and (.sides[0].tcp_info.cc | type) == "string" and .sides[1].steady.bytes >= 0 and .error == null' "$OUT"
 	run_t 30 "$GPUT" --json -u -n 100 -l 1000 -p "$P" 127.0.0.1 -w 2048
-	check "--json UDP: udp counts" jq -e '.sides[1].udp.sent == 100 and .sides[1].udp.received == 100 and .sides[1].udp.lost == 0' "$OUT"
+	check "--json UDP: udp counts" jqe '.sides[1].udp.sent == 100 and .sides[1].udp.received == 100 and .sides[1].udp.lost == 0' "$OUT"
 	run_t 30 "$GPUT" --json-lines --time 2 --interval 0.5 -p "$P" 127.0.0.1
 	eq "--json-lines: exit 0" "$RC" 0
 	check "--json-lines: every line parses" eval 'while read -r line; do echo "$line" | jq -e . >/dev/null || exit 1; done <"$OUT"'
@@ -82,14 +83,14 @@ if command -v jq >/dev/null; then
 		'[ "$(head -n 1 "$OUT" | jq -r .type)" = interval ] && [ "$(tail -n 1 "$OUT" | jq -r .type)" = summary ]'
 	run_t 10 "$GPUT" --json -p 1 127.0.0.1
 	check "--json, partner not running: valid JSON with error, exit 1" eval \
-		'[ "$RC" = 1 ] && jq -e ".error | test(\"refused\")" "$OUT"'
-	"$GPUT" --json --time 30 -p "$P" 127.0.0.1 >"$T_TMP/ij" 2>"$T_TMP/ije" &
+		'[ "$RC" = 1 ] && jqe ".error | test(\"refused\")" "$OUT"'
+	"$GPUT" -v --json --time 30 -p "$P" 127.0.0.1 >"$T_TMP/ij" 2>"$T_TMP/ije" &
 	IJ=$!
-	wait_until 10 eval 'pgrep -P "$D_PID" >/dev/null'
-	wait_until 5 eval 'grep -q "start:" "$D_LOG"'
+	wait_for_line "$T_TMP/ije" '^gput: data tcp ' 10
 	kill -INT "$IJ"
 	wait "$IJ"; eq "--json ^C: exit 130" "$?" 130
-	check "--json ^C: valid JSON, interrupted" jq -e '.interrupted == true and .sides[0].bytes > 0' "$T_TMP/ij"
+	check "--json ^C: valid JSON, interrupted, both sides partial" jqe \
+		'.interrupted == true and .sides[0].bytes > 0 and .sides[1].bytes > 0' "$T_TMP/ij"
 else
 	skip "JSON (jq is not installed)"
 fi
