@@ -214,8 +214,9 @@ udp_verify(const struct xfer_params *p, const struct pattern *pt,
 }
 
 /* A datagram that is neither data nor a marker came at t (its kernel stamp):
- * is it more than ms after ref, the last data datagram's stamp (or the
- * start)? Such datagrams are ignored; they must not hold the receiver. */
+ * is it more than ms after ref, the last data datagram's stamp (before the
+ * first, the first datagram's of any kind)? Such datagrams are ignored;
+ * they must not hold the receiver. */
 static int
 other_too_late(uint64_t ref, uint64_t t, int ms)
 {
@@ -233,11 +234,7 @@ udp_rx_loop(int fd, const struct xfer_params *p, struct udp_rx *rx,
 	struct meter m = { 0 };
 	int64_t off0 = 0;                   /* CLOCK_REALTIME - MONOTONIC at the start */
 	int stepped;
-	struct timespec now;
-	uint64_t start_ts;                  /* the kernel stamps' clock, at the start */
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	start_ts = ts_ns(&now);
+	uint64_t start_ts = 0;              /* the first datagram's stamp, any kind */
 
 	while (!xfer_stop) {                /* a stop request ends the loop */
 		ssize_t n = udp_rx_one(fd, rx);
@@ -255,6 +252,8 @@ udp_rx_loop(int fd, const struct xfer_params *p, struct udp_rx *rx,
 			    : strerror(errno));
 			return -1;
 		}
+		if (start_ts == 0)              /* no clock read: the kernel's stamp */
+			start_ts = ts_ns(&rx->ts);
 		if ((uint32_t)n == dlen || ((uint32_t)n == last && n > 0)) {
 			if (r->dgrams == 0) {   /* first datagram opens the window */
 				*first_ts = ts_ns(&rx->ts);
