@@ -135,6 +135,36 @@ session_check_limits(const struct partner_limits *l,
 	return 0;
 }
 
+/* --cc: one the host offers and, since the partner runs unprivileged, one
+ * an unprivileged process may pick. Returns 1 (refused, why in err) or 0. */
+static int
+cc_refused(const char *cc, int sending, char *err, size_t errlen)
+{
+	static const char allowed_path[] =
+	    "/proc/sys/net/ipv4/tcp_allowed_congestion_control";
+	char allowed[128] = "?", *tok, *save = NULL;
+
+	if (cc[0] == '\0')
+		return 0;
+	if (tcpinfo_cc_check(cc, err, errlen) == -1)
+		return 1;
+	if (geteuid() == 0 || !sending)         /* a receiver's is best effort */
+		return 0;
+	if (tcpinfo_cc_available_from(allowed_path, allowed, sizeof allowed) == 0) {
+		char copy[128];
+
+		snprintf(copy, sizeof copy, "%s", allowed);
+		for (tok = strtok_r(copy, " ", &save); tok != NULL;
+		    tok = strtok_r(NULL, " ", &save))
+			if (strcmp(tok, cc) == 0)
+				return 0;
+	}
+	snprintf(err, errlen, "congestion control '%s' is not allowed for this "
+	         "unprivileged partner (net.ipv4.tcp_allowed_congestion_control: "
+	         "%s)", cc, allowed);
+	return 1;
+}
+
 /* HELLO, then PARAMS: authenticated when there is a key, within limits. */
 static int
 handshake(struct session *s)
@@ -164,8 +194,8 @@ handshake(struct session *s)
 		return -1;
 	}
 	if (session_check_limits(&s->c->lim, &s->req.params, err,
-	    sizeof err) == -1 || (s->req.params.cc[0] != '\0' &&
-	    tcpinfo_cc_check(s->req.params.cc, err, sizeof err) == -1)) {
+	    sizeof err) == -1 || cc_refused(s->req.params.cc,
+	    s->req.params.role == ROLE_SEND, err, sizeof err)) {
 		fail(s, "refused", err);
 		return -1;
 	}
@@ -285,8 +315,13 @@ open_data(struct session *s)
 		fd = prove_tcp(s, lfd, err, sizeof err);
 		close(lfd);
 		if (fd == -1 || (p->nodelay && net_set_nodelay(fd, err,
-		    sizeof err) == -1) || (p->cc[0] != '\0' &&
-		    tcpinfo_set_cc(fd, p->cc, err, sizeof err) == -1))
+		    sizeof err) == -1))
+			goto bad;
+		/* the receiving end's congestion control governs no data: where
+		 * an unprivileged partner may not pick it, it keeps the default
+		 * (and TCPINFO says which) */
+		if (p->cc[0] != '\0' && tcpinfo_set_cc(fd, p->cc, err,
+		    sizeof err) == -1 && (p->role == ROLE_SEND || errno != EPERM))
 			goto bad;
 	} else if (prove_udp(s, fd, err, sizeof err) == -1) {
 		goto bad;

@@ -241,6 +241,25 @@ check "gput --link on the live connection: expected ${_lx:-none} vs the model's 
 pcap_eta tcp "$ETA"
 acc_case "TCP -D -l 100 (writes joined by the kernel), 10M" 0.01 - nodelay_run
 
+# --time with live intervals and --omit (cubic: it keeps the bottleneck
+# queue from running dry; the partner receives with its own default):
+# every full receiver interval within 1% of eta*C, the steady state within
+# 0.3%, and the intervals add up to the totals.
+predict -l 4096
+run_t 60 ip netns exec "$NS_A" "$GPUT" -p "$D_PORT" --cc cubic --time 6 \
+	--interval 1 --omit 1 --link "$RATE" "$ADDR_B"
+eq "--time 6 --interval 1 --omit 1: exit 0" "$RC" 0
+_iv=$(awk '$1 == "1" && /calls/ && !/omitted|last/ { for (i = 2; i <= NF; i++) if ($i == "MBit/s") printf "%s ", $(i - 1) }' "$OUT")
+check "--time 6: five full receiver intervals within 1% of eta*C $EXP ($_iv)" \
+	awk -v l="$_iv" -v x="$EXP" 'BEGIN { n = split(l, v, " "); if (n != 5) exit 1;
+	    for (i = 1; i <= n; i++) if (v[i] / x < 0.99 || v[i] / x > 1.01) exit 1 }'
+_st=$(sed -n 's/^1 steady state after 1\.00 s: .*, \([0-9.]*\) MBit\/s$/\1/p' "$OUT")
+check "--time 6: receiver's steady state ${_st:-none} within 0.3% of eta*C $EXP" \
+	awk -v m="$_st" -v x="$EXP" 'BEGIN { exit !(m != "" && m / x >= 0.997 && m / x <= 1.003) }'
+_sum=$(awk '$1 == "1" && /calls/ { for (i = 2; i <= NF; i++) if ($i == "bytes") s += $(i - 1) } END { printf "%.0f", s }' "$OUT")
+eq "--time 6: the receiver's intervals add up to its Bytes" "$_sum" \
+	"$(awk '$1 == "1" && !/calls/ { print $2; exit }' "$OUT")"
+
 # UDP, one full frame per datagram.
 predict -u -l 1472
 acc_case "UDP -l 1472, 10M" 0.01 udp udp_run 1472 3
