@@ -80,6 +80,13 @@ struct run_model {
  * (no memory). */
 int  model_add_ival(struct side *s, const struct ival *iv);
 void model_free(struct run_model *m);
+/* --omit: the steady state of s, the exact sum of its intervals that are
+ * not omitted over their span; have_steady = 0 when there are none. */
+void model_steady(struct side *s);
+/* Do s's intervals tile its run and add up to its totals (s->r)? NULL, or
+ * what is wrong (a partner's intervals are checked before they are shown
+ * in a summary). An empty list is fine (no sampling). */
+const char *model_ivals_invalid(const struct side *s);
 /* MBit/s for bytes over ns; *ok = 0 (and 0 returned) when ns is 0. */
 double model_mbit(uint64_t bytes, uint64_t ns, int *ok);
 

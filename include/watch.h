@@ -61,6 +61,8 @@ struct watch {
 	uint32_t nsent;      /* intervals sent (partner) */
 	uint32_t peer_next;  /* the partner's next interval index (client) */
 	int progress_shown;
+	uint64_t progress_bytes;   /* at the last progress line, and when */
+	mono_ns progress_t;
 };
 
 /* Start watching w->ctl (fields above the line set by the caller). Returns 0,

@@ -484,27 +484,6 @@ print_table(struct run *r)
 	return 0;
 }
 
-/* The steady state of side s: its intervals after --omit, exactly. */
-static void
-steady(struct side *s)
-{
-	uint64_t bytes = 0, from = UINT64_MAX, to = 0;
-	size_t i;
-
-	for (i = 0; i < s->niv; i++) {
-		if (s->iv[i].flags & IVAL_OMITTED)
-			continue;
-		bytes += s->iv[i].bytes;
-		from = s->iv[i].start_ns < from ? s->iv[i].start_ns : from;
-		to = s->iv[i].end_ns;
-	}
-	if (from == UINT64_MAX)
-		return;
-	s->have_steady = 1;
-	s->steady_bytes = bytes;
-	s->steady_ns = to > from ? to - from : 0;
-}
-
 /* The run as measured, into the model the renderers read. */
 static void
 fill_model(struct run *r)
@@ -524,34 +503,14 @@ fill_model(struct run *r)
 		    (r->lp.role == ROLE_RECV ? r->rr : r->lr).dgrams;
 	}
 	if (m->omit_ms) {
-		steady(l);
+		model_steady(l);
 		if (r->have_rr)
-			steady(p);
+			model_steady(p);
 	}
 	if (r->c->link_bps > 0 && linkpred_expected(&r->lc, r->lp.data_len,
 	    r->c->link_bps, &m->link_eta, &m->link_expected_mbit, why,
 	    sizeof why) == 0)
 		m->link_bps = r->c->link_bps;
-}
-
-/* A side's intervals add up to its totals: the partner's must too. */
-static const char *
-ivals_invalid(const struct side *s)
-{
-	uint64_t b = 0, c = 0;
-	size_t i;
-
-	if (s->niv == 0)
-		return NULL;
-	for (i = 0; i < s->niv; i++) {
-		b += s->iv[i].bytes;
-		c += s->iv[i].calls;
-	}
-	if (b != s->r.bytes || c != s->r.calls)
-		return "intervals that do not add up to its totals";
-	if (!(s->iv[s->niv - 1].flags & IVAL_LAST))
-		return "no last interval";
-	return NULL;
 }
 
 /* What the user asked to see: the table, CSV, JSON or JSON lines. */
@@ -620,7 +579,7 @@ session(struct run *r)
 	    r->rr.bytes != r->lr.bytes)
 		bad = "a different number of bytes than arrived or were sent here";
 	if (bad != NULL || (bad = result_invalid(&r->rp, &r->rr)) != NULL ||
-	    (bad = ivals_invalid(&r->model.side[1])) != NULL) {
+	    (bad = model_ivals_invalid(&r->model.side[1])) != NULL) {
 		snprintf(r->err, sizeof r->err, "the partner's results do not fit the "
 		         "test: it reports %s", bad);
 		return 1;

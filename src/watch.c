@@ -195,11 +195,10 @@ static void
 show_progress(struct watch *w, mono_ns now)
 {
 	const struct run_model *md = w->model;
-	static uint64_t prev_bytes;
-	static mono_ns prev_t;
 	uint64_t b = LIVE(bytes);
-	double rate = now > prev_t && prev_t ? (double)(b - prev_bytes) * 8e3 /
-	    (double)(now - prev_t) : 0, el = (double)(now - w->t0) / 1e9;
+	mono_ns since = w->progress_t ? w->progress_t : w->t0;
+	double rate = now > since ? (double)(b - w->progress_bytes) * 8e3 /
+	    (double)(now - since) : 0, el = (double)(now - w->t0) / 1e9;
 
 	if (md->duration_ms)
 		fprintf(stderr, "\rgput: %.1f MB, %.2f MBit/s, %.0f s left   ",
@@ -210,8 +209,8 @@ show_progress(struct watch *w, mono_ns now)
 		        (double)b / 1e6, rate, md->data_bytes ?
 		        100.0 * (double)b / (double)md->data_bytes : 0);
 	w->progress_shown = 1;
-	prev_bytes = b;
-	prev_t = now;
+	w->progress_bytes = b;
+	w->progress_t = now;
 }
 
 /* The next moment the watcher must act at (0: none). */

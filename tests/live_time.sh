@@ -98,6 +98,16 @@ run_t 20 "$GPUT" --csv -n 100 -p "$P" 127.0.0.1
 eq "--csv: header" "$(head -n 1 "$OUT")" "side,role,bytes,calls,real_s,cpu_s,real_mbit,cpu_mbit,real_calls_s,cpu_calls_s"
 check "--csv: a row per side" eval '[ "$(grep -c "^[l1],\(send\|recv\),409600," "$OUT")" = 2 ]'
 
+# progress: on a terminal only, and not with -q (script(1) gives a pty)
+if command -v script >/dev/null; then
+	run_t 30 script -qec "$GPUT --time 3 -p $P 127.0.0.1 >/dev/null" /dev/null
+	check "progress on a terminal" eval "tr '\r' '\n' <\"\$OUT\" | grep -Eq '^gput: [0-9.]+ MB, [0-9.]+ MBit/s, [0-9]+ s left'"
+	run_t 30 script -qec "$GPUT -q --time 3 -p $P 127.0.0.1 >/dev/null" /dev/null
+	check "no progress with -q" eval "! grep -q 'MBit/s, ' \"\$OUT\""
+fi
+run_t 30 "$GPUT" --time 3 -p "$P" 127.0.0.1
+check "no progress when standard error is not a terminal" eval "! grep -q 'MBit/s, ' \"\$ERR\""
+
 # usage errors
 usage_err() {
 	run_t 5 "$GPUT" "${@:2}"

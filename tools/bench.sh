@@ -126,12 +126,18 @@ start_gput() {
 		sleep 0.05
 	done
 	GPUT_PORT=$(sed -n 's/.*listening on .* port \([0-9]*\)$/\1/p' "$TMP/gput.srv")
-	HAVE="$HAVE gput"
+	HAVE="$HAVE gput gputi1"
 }
 
+# gput with --interval 1: what sampling both sides every second costs.
+run_gputi1() { GPUT_EXTRA="--interval 1" run_gput "$@"; }
+
 # Local side sends (-t); its line is "l", the partner's (the receiver) "1".
+# GPUT_EXTRA: more options (the gputi1 row: live intervals every second);
+# the table's lines come after any interval lines, so the last one counts.
 run_gput() {
-	( $CLI "$GPUT" -f ' %.3rbr %.6ct %b' -p "$GPUT_PORT" -l "$1" -n "$2" "$HOST" \
+	( $CLI "$GPUT" -f ' %.3rbr %.6ct %b' ${GPUT_EXTRA:-} -p "$GPUT_PORT" \
+	    -l "$1" -n "$2" "$HOST" \
 	    >"$TMP/out" 2>"$TMP/err"; echo "rc $?" >>"$TMP/out"; times ) >"$TMP/times"
 	grep -q '^rc 0$' "$TMP/out" || { cat "$TMP/err" >&2; return 1; }
 	awk -v want=$(($1 * $2)) -v cpu="$(client_cpu "$TMP/times")" '
