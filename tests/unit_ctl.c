@@ -1,7 +1,7 @@
 /* unit_ctl.c: the control protocol: round trips of every message, the wire
  * bytes at their documented offsets, every malformed case with its exact
- * message, and ctl_send/ctl_recv/ctl_recv_type/ctl_peer_state over a
- * socketpair. */
+ * message, and ctl_send/ctl_recv/ctl_recv_type/ctl_recv_any_until/
+ * ctl_peer_state over a socketpair. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -41,15 +41,19 @@ params_msg(void)
 	m.params.gap_us = 10000000;             /* 0x00989680 */
 	m.params.data_len = 65507;              /* 0x0000ffe3 */
 	m.params.seed = 0xa1a2a3a4u;
-	m.params.data_bytes = 0x0102030405060708ULL;
+	m.params.data_bytes = P62;              /* a timed test: XFER_TIME_BYTES */
 	m.params.data_gap_us = 1000000;         /* 0x000f4240 */
+	m.params.duration_ms = 0x01234567;      /* 5 h 18 min, under a day */
+	m.params.interval_ms = 0x00345678;
+	m.params.omit_ms = 0x00456789;
+	strcpy(m.params.cc, "cubic");
 	for (i = 0; i < CTL_MAC_LEN; i++)
 		m.mac[i] = (uint8_t)(0xc0 + i);
 	return m;
 }
 
 static const uint8_t params_wire[] = {
-	'G', 'P', 'U', 'T', 0x02, 0x01, 0x00, 0x50,
+	'G', 'P', 'U', 'T', 0x02, 0x01, 0x00, 0x70,
 	/*  0 */ 0x01, 0x01, 0x05, 0x00,
 	/*  4 */ 0x01, 0x02, 0x03, 0x04,
 	/*  8 */ 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
@@ -57,13 +61,18 @@ static const uint8_t params_wire[] = {
 	/* 20 */ 0x00, 0x98, 0x96, 0x80,
 	/* 24 */ 0x00, 0x00, 0xff, 0xe3,
 	/* 28 */ 0xa1, 0xa2, 0xa3, 0xa4,
-	/* 32 */ 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
+	/* 32 */ 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 	/* 40 */ 0x00, 0x00, 0x00, 0x00,
 	/* 44 */ 0x00, 0x0f, 0x42, 0x40,
-	/* 48 */ 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7,
-	/* 56 */ 0xc8, 0xc9, 0xca, 0xcb, 0xcc, 0xcd, 0xce, 0xcf,
-	/* 64 */ 0xd0, 0xd1, 0xd2, 0xd3, 0xd4, 0xd5, 0xd6, 0xd7,
-	/* 72 */ 0xd8, 0xd9, 0xda, 0xdb, 0xdc, 0xdd, 0xde, 0xdf,
+	/* 48 */ 0x01, 0x23, 0x45, 0x67,               /* duration_ms */
+	/* 52 */ 0x00, 0x34, 0x56, 0x78,               /* interval_ms */
+	/* 56 */ 0x00, 0x45, 0x67, 0x89,               /* omit_ms */
+	/* 60 */ 0x00, 0x00, 0x00, 0x00,
+	/* 64 */ 'c', 'u', 'b', 'i', 'c', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	/* 80 */ 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7,
+	/* 88 */ 0xc8, 0xc9, 0xca, 0xcb, 0xcc, 0xcd, 0xce, 0xcf,
+	/* 96 */ 0xd0, 0xd1, 0xd2, 0xd3, 0xd4, 0xd5, 0xd6, 0xd7,
+	/*104 */ 0xd8, 0xd9, 0xda, 0xdb, 0xdc, 0xdd, 0xde, 0xdf,
 };
 
 static void
@@ -95,6 +104,10 @@ assert_params_equal(const struct xfer_params *a, const struct xfer_params *b)
 	assert_int_equal(a->seed, b->seed);
 	assert_int_equal(a->data_bytes, b->data_bytes);
 	assert_int_equal(a->data_gap_us, b->data_gap_us);
+	assert_int_equal(a->duration_ms, b->duration_ms);
+	assert_int_equal(a->interval_ms, b->interval_ms);
+	assert_int_equal(a->omit_ms, b->omit_ms);
+	assert_memory_equal(a->cc, b->cc, sizeof a->cc);
 }
 
 /* Decode a whole encoded message; returns the decoder's rc. */
@@ -127,6 +140,57 @@ test_params_wire(void **state)
 	assert_int_equal(d.type, CTL_PARAMS);
 	assert_params_equal(&d.params, &m.params);
 	assert_memory_equal(d.mac, m.mac, CTL_MAC_LEN);
+}
+
+/* PARAMS variants: params_wire with the bytes that differ. A count-mode
+ * test (duration 0, a length of its own), and the congestion control name
+ * at 64..79: NUL-padded, an empty one all zero, at most 15 bytes of it sent
+ * (the field keeps a NUL), nothing after the first NUL sent. */
+static void
+test_params_variants(void **state)
+{
+	static const struct { const char *name; uint32_t duration_ms; uint64_t data_bytes;
+	    const char cc[16]; size_t off; uint8_t b[20]; size_t n; } rows[] = {
+		{ "count mode", 0, 0x0102030405060708ULL, "cubic", 32,
+		  { 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0, 0, 0x0f, 0x42, 0x40,
+		    0, 0, 0, 0 }, 20 },
+		{ "a day", CTL_MAX_MS, P62, "cubic", 48, { 0x05, 0x26, 0x5c, 0x00 }, 4 },
+		{ "cc bbr", 0x01234567, P62, "bbr", 64, "bbr", 16 },
+		{ "cc empty", 0x01234567, P62, "", 64, { 0 }, 16 },
+		{ "cc 15 bytes", 0x01234567, P62, "a_b-c0123456789", 64,
+		  "a_b-c0123456789", 16 },
+		{ "cc 16 bytes (no NUL)", 0x01234567, P62,
+		  { 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n',
+		    'o', 'p' }, 64, "abcdefghijklmno", 16 },
+		{ "cc, bytes after its NUL", 0x01234567, P62,
+		  { 'b', 'b', 'r', 0, 'x', 'y', [15] = 'z' }, 64, "bbr", 16 },
+	};
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD], want[sizeof params_wire];
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct ctl_msg m = params_msg(), d;
+
+		m.params.duration_ms = rows[i].duration_ms;
+		m.params.data_bytes = rows[i].data_bytes;
+		memcpy(m.params.cc, rows[i].cc, sizeof m.params.cc);
+		memcpy(want, params_wire, sizeof want);
+		memcpy(want + CTL_HDR_LEN + rows[i].off, rows[i].b, rows[i].n);
+		memset(buf, 0xee, sizeof buf);
+		if (ctl_encode(&m, buf) != sizeof want)
+			MISS("%s: length", rows[i].name);
+		else if (memcmp(buf, want, sizeof want) != 0)
+			MISS("%s: wire bytes differ", rows[i].name);
+		else if (decode(buf, sizeof want, &d, err, sizeof err) != 0)
+			MISS("%s: rejected: %s", rows[i].name, err);
+		else if (d.params.duration_ms != rows[i].duration_ms ||
+		    d.params.data_bytes != rows[i].data_bytes ||
+		    memcmp(d.params.cc, want + CTL_HDR_LEN + 64, 16) != 0)
+			MISS("%s: decoded fields differ", rows[i].name);
+	}
+	MISSED();
 }
 
 /* Each flag on its own sets its own bit at payload offset 2. */
@@ -262,7 +326,7 @@ test_start_stop(void **state)
 		{ CTL_START, "GPUT\x02\x06\x00\x00" },
 		{ CTL_STOP, "GPUT\x02\x07\x00\x00" },
 	};
-	static const size_t lens[] = { 1, 4, 40, 52, 80, 100, 256 };
+	static const size_t lens[] = { 1, 4, 40, 52, 64, 72, 80, 100, 112, 256 };
 	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD], payload[CTL_MAX_PAYLOAD] = { 0 };
 	struct ctl_msg m, d;
 	char err[256], want[128];
@@ -433,15 +497,18 @@ test_bad_header(void **state)
 		{ "GPUT\x03\x01\x00\x50", "control protocol version 3 not supported (this gput speaks 2)" },
 		{ "GPUT\xff\x01\x00\x50", "control protocol version 255 not supported (this gput speaks 2)" },
 		{ "GPUT\x02\x00\x00\x04", "unknown control message type 0" },
-		{ "GPUT\x02\x08\x00\x00", "unknown control message type 8" },
-		{ "GPUT\x02\x09\x00\x04", "unknown control message type 9" },
+		{ "GPUT\x02\x0a\x00\x00", "unknown control message type 10" },
+		{ "GPUT\x02\x0a\x00\x40", "unknown control message type 10" },
+		{ "GPUT\x02\x0b\x00\x04", "unknown control message type 11" },
+		{ "GPUT\x02\x80\x00\x48", "unknown control message type 128" },
 		{ "GPUT\x02\xff\x00\x04", "unknown control message type 255" },
 		{ "GPUT\x02\x04\x01\x01", "control message too long (257 bytes, at most 256)" },
 		{ "GPUT\x02\x01\x10\x00", "control message too long (4096 bytes, at most 256)" },
 		{ "GPUT\x02\x03\xff\xff", "control message too long (65535 bytes, at most 256)" },
 	};
 	static const struct { uint8_t h[8]; uint8_t type; uint16_t plen; } good[] = {
-		{ "GPUT\x02\x01\x00\x50", CTL_PARAMS, 80 },
+		{ "GPUT\x02\x01\x00\x70", CTL_PARAMS, 112 },
+		{ "GPUT\x02\x01\x00\x50", CTL_PARAMS, 80 },   /* the payload check refuses */
 		{ "GPUT\x02\x02\x00\x34", CTL_READY, 52 },
 		{ "GPUT\x02\x03\x00\x64", CTL_RESULT, 100 },
 		{ "GPUT\x02\x04\x01\x00", CTL_ERROR, 256 },  /* the header allows 256 */
@@ -450,6 +517,10 @@ test_bad_header(void **state)
 		{ "GPUT\x02\x06\x00\x00", CTL_START, 0 },
 		{ "GPUT\x02\x07\x00\x00", CTL_STOP, 0 },
 		{ "GPUT\x02\x06\x00\x04", CTL_START, 4 },    /* the payload check refuses */
+		{ "GPUT\x02\x08\x00\x40", CTL_INTERVAL, 64 },
+		{ "GPUT\x02\x09\x00\x48", CTL_TCPINFO, 72 },
+		{ "GPUT\x02\x08\x01\x00", CTL_INTERVAL, 256 },
+		{ "GPUT\x02\x09\x00\x00", CTL_TCPINFO, 0 },
 	};
 	char err[256];
 	uint8_t type;
@@ -480,10 +551,12 @@ static void
 test_bad_length(void **state)
 {
 	static const struct { uint8_t type; size_t plen; const char *msg; } rows[] = {
-		{ CTL_PARAMS, 79, "control message type 1 has 79 bytes, expected 80" },
-		{ CTL_PARAMS, 81, "control message type 1 has 81 bytes, expected 80" },
-		{ CTL_PARAMS, 48, "control message type 1 has 48 bytes, expected 80" },  /* v1 */
-		{ CTL_PARAMS, 0, "control message type 1 has 0 bytes, expected 80" },
+		{ CTL_PARAMS, 111, "control message type 1 has 111 bytes, expected 112" },
+		{ CTL_PARAMS, 113, "control message type 1 has 113 bytes, expected 112" },
+		{ CTL_PARAMS, 80, "control message type 1 has 80 bytes, expected 112" },  /* before --time */
+		{ CTL_PARAMS, 48, "control message type 1 has 48 bytes, expected 112" },  /* v1 */
+		{ CTL_PARAMS, 0, "control message type 1 has 0 bytes, expected 112" },
+		{ CTL_PARAMS, 256, "control message type 1 has 256 bytes, expected 112" },
 		{ CTL_READY, 4, "control message type 2 has 4 bytes, expected 52" },      /* v1 */
 		{ CTL_READY, 51, "control message type 2 has 51 bytes, expected 52" },
 		{ CTL_READY, 53, "control message type 2 has 53 bytes, expected 52" },
@@ -501,9 +574,17 @@ test_bad_length(void **state)
 		{ CTL_ERROR, 0, "bad ERROR message: text of 0 bytes" },
 		{ CTL_ERROR, 201, "bad ERROR message: text of 201 bytes" },
 		{ CTL_ERROR, 256, "bad ERROR message: text of 256 bytes" },
+		{ CTL_INTERVAL, 0, "control message type 8 has 0 bytes, expected 64" },
+		{ CTL_INTERVAL, 63, "control message type 8 has 63 bytes, expected 64" },
+		{ CTL_INTERVAL, 65, "control message type 8 has 65 bytes, expected 64" },
+		{ CTL_INTERVAL, 72, "control message type 8 has 72 bytes, expected 64" },
+		{ CTL_TCPINFO, 0, "control message type 9 has 0 bytes, expected 72" },
+		{ CTL_TCPINFO, 64, "control message type 9 has 64 bytes, expected 72" },
+		{ CTL_TCPINFO, 71, "control message type 9 has 71 bytes, expected 72" },
+		{ CTL_TCPINFO, 73, "control message type 9 has 73 bytes, expected 72" },
 		{ 0, 4, "unknown control message type 0" },
-		{ 8, 0, "unknown control message type 8" },
-		{ 9, 4, "unknown control message type 9" },
+		{ 10, 0, "unknown control message type 10" },
+		{ 10, 64, "unknown control message type 10" },
 		{ 255, 4, "unknown control message type 255" },
 	};
 	uint8_t payload[CTL_MAX_PAYLOAD];
@@ -545,6 +626,20 @@ test_params_reserved(void **state)
 		{ 42, 0x01, "bad PARAMS message: reserved bits set" },
 		{ 43, 0x01, "bad PARAMS message: reserved bits set" },
 		{ 43, 0xff, "bad PARAMS message: reserved bits set" },
+		{ 60, 0x01, "bad PARAMS message: reserved bits set" },
+		{ 60, 0x80, "bad PARAMS message: reserved bits set" },
+		{ 61, 0x01, "bad PARAMS message: reserved bits set" },
+		{ 62, 0x01, "bad PARAMS message: reserved bits set" },
+		{ 63, 0x01, "bad PARAMS message: reserved bits set" },
+		{ 63, 0xff, "bad PARAMS message: reserved bits set" },
+		{ 48, 0x80, "bad PARAMS message: time out of range" },  /* duration */
+		{ 52, 0x80, "bad PARAMS message: time out of range" },  /* interval */
+		{ 56, 0x80, "bad PARAMS message: time out of range" },  /* omit */
+		{ 32, 0x3f, "bad PARAMS message: a timed test with a length" },
+		{ 39, 0x01, "bad PARAMS message: transfer size out of range" },  /* 2^62+1 */
+		{ 64, 'C', "bad PARAMS message: bad congestion control name" },
+		{ 70, 'a', "bad PARAMS message: bad congestion control name" },
+		{ 79, 'x', "bad PARAMS message: bad congestion control name" },
 		{ 0, 0x02, "bad PARAMS message: unknown protocol" },
 		{ 0, 0xff, "bad PARAMS message: unknown protocol" },
 		{ 1, 0x02, "bad PARAMS message: unknown role" },
@@ -620,6 +715,46 @@ static const struct prow prows[] = {
 	{ "data gap 10 s + 1", TCPR(.data_gap_us = 10000001), BADP("gap out of range") },
 	{ "proto 2", TCPR(.proto = 2), BADP("unknown protocol") },
 	{ "role 2", TCPR(.role = 2), BADP("unknown role") },
+	/* --time, --interval, --omit */
+	{ "timed", TCPR(.duration_ms = 10000, .data_bytes = P62), NULL },
+	{ "timed sender", TCPS(.duration_ms = 1, .data_bytes = P62), NULL },
+	{ "timed udp", UDPR(.duration_ms = 10000, .data_bytes = P62), NULL },
+	{ "timed a day", TCPR(.duration_ms = CTL_MAX_MS, .data_bytes = P62), NULL },
+	{ "timed a day + 1 ms", TCPR(.duration_ms = CTL_MAX_MS + 1, .data_bytes = P62),
+	  BADP("time out of range") },
+	{ "timed max", TCPR(.duration_ms = UINT32_MAX, .data_bytes = P62),
+	  BADP("time out of range") },
+	{ "timed with a length", TCPR(.duration_ms = 10000),
+	  BADP("a timed test with a length") },
+	{ "timed, 2^62 - 1", TCPR(.duration_ms = 10000, .data_bytes = P62 - 1),
+	  BADP("a timed test with a length") },
+	{ "timed, data_bytes 1", TCPR(.duration_ms = 10000, .data_bytes = 1),
+	  BADP("a timed test with a length") },
+	{ "timed, data_bytes 0", TCPR(.duration_ms = 10000, .data_bytes = 0),
+	  BADP("transfer size out of range") },
+	{ "timed too long with a length", TCPR(.duration_ms = CTL_MAX_MS + 1),
+	  BADP("time out of range") },
+	{ "count mode, 2^62", TCPR(.data_bytes = P62, .interval_ms = 1000), NULL },
+	{ "interval 100 ms", TCPR(.interval_ms = CTL_MIN_INTERVAL_MS), NULL },
+	{ "interval 99 ms", TCPR(.interval_ms = CTL_MIN_INTERVAL_MS - 1),
+	  BADP("time out of range") },
+	{ "interval 1 ms", TCPR(.interval_ms = 1), BADP("time out of range") },
+	{ "interval a day", TCPR(.interval_ms = CTL_MAX_MS), NULL },
+	{ "interval a day + 1 ms", TCPR(.interval_ms = CTL_MAX_MS + 1),
+	  BADP("time out of range") },
+	{ "interval max", TCPR(.interval_ms = UINT32_MAX), BADP("time out of range") },
+	{ "omit 1 ms", TCPR(.omit_ms = 1), NULL },
+	{ "omit a day", TCPR(.omit_ms = CTL_MAX_MS), NULL },
+	{ "omit a day + 1 ms", TCPR(.omit_ms = CTL_MAX_MS + 1), BADP("time out of range") },
+	{ "omit max", TCPR(.omit_ms = UINT32_MAX), BADP("time out of range") },
+	{ "timed, every one", TCPS(.duration_ms = 60000, .data_bytes = P62,
+	  .interval_ms = 1000, .omit_ms = 5000, .cc = "bbr"), NULL },
+	/* --cc (the whole table of names: test_cc_names) */
+	{ "cc cubic", TCPR(.cc = "cubic"), NULL },
+	{ "cc 15 bytes", TCPR(.cc = "abcdefghijklmno"), NULL },
+	{ "cc upper case", TCPR(.cc = "Cubic"), BADP("bad congestion control name") },
+	{ "cc with a dot", TCPR(.cc = "tcp.cubic"), BADP("bad congestion control name") },
+	{ "bad cc, bad time", TCPR(.interval_ms = 1, .cc = "X"), BADP("time out of range") },
 };
 
 static void
@@ -714,6 +849,330 @@ test_other_payloads_invalid(void **state)
 	MISSED();
 }
 
+/* ---- congestion control names, INTERVAL, TCPINFO ------------------ */
+
+/* The 16-byte congestion control name, as PARAMS carries it at 64 and
+ * TCPINFO at 0: NUL-terminated within the 16 bytes, NUL-padded, [a-z0-9_-]. */
+static void
+test_cc_names(void **state)
+{
+	static const struct { const char *name; uint8_t cc[16]; int ok; } rows[] = {
+		{ "cubic", "cubic", 1 },
+		{ "bbr", "bbr", 1 },
+		{ "reno", "reno", 1 },
+		{ "empty: the default", "", 1 },
+		{ "15 bytes", "abcdefghijklmno", 1 },
+		{ "digits, _ and -", "a_b-c0123456789", 1 },
+		{ "one byte", "z", 1 },
+		{ "16 bytes, no NUL", { 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j',
+		  'k', 'l', 'm', 'n', 'o', 'p' }, 0 },
+		{ "upper case", "Cubic", 0 },
+		{ "all upper case", "BBR", 0 },
+		{ "a space", "bb r", 0 },
+		{ "a leading space", " bbr", 0 },
+		{ "a dot", "tcp.bbr", 0 },
+		{ "a slash", "../bbr", 0 },
+		{ "a newline", "bbr\n", 0 },
+		{ "a high byte", "bbr\xe9", 0 },
+		{ "a byte after the NUL", { 'b', 'b', 'r', 0, 'x' }, 0 },
+		{ "the last byte after the NUL", { 'b', 'b', 'r', [15] = 'x' }, 0 },
+		{ "a NUL first, then a name", { 0, 'b', 'b', 'r' }, 0 },
+		{ "15 bytes, then not a NUL", { 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i',
+		  'j', 'k', 'l', 'm', 'n', 'o', 0x01 }, 0 },
+	};
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
+	struct ctl_msg d;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		uint8_t ti[CTL_TCPINFO_LEN] = { 0 };
+		int rc;
+
+		/* PARAMS: the valid params_wire with the name at 64 */
+		memcpy(buf, params_wire, sizeof params_wire);
+		memcpy(buf + CTL_HDR_LEN + 64, rows[i].cc, 16);
+		err[0] = '\0';
+		memset(&d, 0x77, sizeof d);
+		rc = ctl_decode_payload(CTL_PARAMS, buf + CTL_HDR_LEN, CTL_PARAMS_LEN,
+		    &d, err, sizeof err);
+		if (rc != (rows[i].ok ? 0 : -1))
+			MISS("PARAMS, %s: rc %d (%s)", rows[i].name, rc, err);
+		else if (!rows[i].ok && strcmp(err, "bad PARAMS message: bad "
+		    "congestion control name") != 0)
+			MISS("PARAMS, %s: '%s'", rows[i].name, err);
+		else if (rows[i].ok && memcmp(d.params.cc, rows[i].cc, 16) != 0)
+			MISS("PARAMS, %s: name not kept", rows[i].name);
+		/* TCPINFO: the name at 0, the rest zero */
+		memcpy(ti, rows[i].cc, 16);
+		err[0] = '\0';
+		memset(&d, 0x77, sizeof d);
+		rc = ctl_decode_payload(CTL_TCPINFO, ti, sizeof ti, &d, err, sizeof err);
+		if (rc != (rows[i].ok ? 0 : -1))
+			MISS("TCPINFO, %s: rc %d (%s)", rows[i].name, rc, err);
+		else if (!rows[i].ok && strcmp(err, "bad TCPINFO message: congestion "
+		    "control name") != 0)
+			MISS("TCPINFO, %s: '%s'", rows[i].name, err);
+		else if (rows[i].ok && (memcmp(d.tcp.cc, rows[i].cc, 16) != 0 ||
+		    d.tcp.valid != 1 || d.tcp.retrans != 0 || d.tcp.mss != 0))
+			MISS("TCPINFO, %s: fields not kept", rows[i].name);
+	}
+	MISSED();
+}
+
+static void
+assert_ival_equal(const struct ival *a, const struct ival *b)
+{
+	assert_int_equal(a->start_ns, b->start_ns);
+	assert_int_equal(a->end_ns, b->end_ns);
+	assert_int_equal(a->bytes, b->bytes);
+	assert_int_equal(a->calls, b->calls);
+	assert_int_equal(a->dgrams, b->dgrams);
+	assert_int_equal(a->flags, b->flags);
+	assert_int_equal(a->retrans, b->retrans);
+	assert_int_equal(a->cwnd, b->cwnd);
+	assert_int_equal(a->srtt_us, b->srtt_us);
+}
+
+/* INTERVAL: index u32, flags u32, start, end, bytes, calls, dgrams u64,
+ * retrans, cwnd, srtt_us u32, a zero u32: 64 bytes, every one placed. */
+static const uint8_t interval_wire[CTL_HDR_LEN + CTL_INTERVAL_LEN] = {
+	'G', 'P', 'U', 'T', 0x02, 0x08, 0x00, 0x40,
+	/*  0 */ 0x01, 0x02, 0x03, 0x04,
+	/*  4 */ 0x00, 0x00, 0x00, 0x07,
+	/*  8 */ 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
+	/* 16 */ 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28,
+	/* 24 */ 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38,
+	/* 32 */ 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48,
+	/* 40 */ 0x51, 0x52, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58,
+	/* 48 */ 0x61, 0x62, 0x63, 0x64,
+	/* 52 */ 0x71, 0x72, 0x73, 0x74,
+	/* 56 */ 0x81, 0x82, 0x83, 0x84,
+	/* 60 */ 0x00, 0x00, 0x00, 0x00,
+};
+
+static struct ctl_msg
+interval_msg(void)
+{
+	struct ctl_msg m;
+
+	memset(&m, 0, sizeof m);
+	m.type = CTL_INTERVAL;
+	m.ival_index = 0x01020304;
+	m.ival = (struct ival){ .flags = IVAL_ALL,
+	    .start_ns = 0x1112131415161718ULL, .end_ns = 0x2122232425262728ULL,
+	    .bytes = 0x3132333435363738ULL, .calls = 0x4142434445464748ULL,
+	    .dgrams = 0x5152535455565758ULL, .retrans = 0x61626364u,
+	    .cwnd = 0x71727374u, .srtt_us = 0x81828384u };
+	return m;
+}
+
+static void
+test_interval(void **state)
+{
+	static const struct { uint32_t index; struct ival iv; } rows[] = {
+		{ 0, { 0 } },
+		{ 0, { .start_ns = 0, .end_ns = 1000000000, .bytes = 125000000,
+		  .calls = 30518, .flags = IVAL_TCP, .retrans = 3, .cwnd = 10,
+		  .srtt_us = 41 } },
+		{ 7, { .start_ns = 7000000000ULL, .end_ns = 7250000000ULL, .bytes = 1,
+		  .calls = 1, .flags = IVAL_LAST } },
+		{ 1, { .start_ns = 1000000000, .end_ns = 2000000000, .bytes = 1472000,
+		  .calls = 1000, .dgrams = 998, .flags = IVAL_OMITTED } },
+		{ 3, { .start_ns = 5, .end_ns = 5, .flags = IVAL_LAST | IVAL_OMITTED } },
+		{ UINT32_MAX, { UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX,
+		  UINT64_MAX, IVAL_ALL, UINT32_MAX, UINT32_MAX, UINT32_MAX } },
+	};
+	struct ctl_msg m = interval_msg(), d;
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
+	char err[256];
+	size_t i;
+
+	(void)state;
+	memset(buf, 0xee, sizeof buf);
+	assert_int_equal(ctl_encode(&m, buf), sizeof interval_wire);
+	assert_bytes(buf, interval_wire, sizeof interval_wire);
+	assert_int_equal(buf[sizeof interval_wire], 0xee);
+	assert_int_equal(decode(buf, sizeof interval_wire, &d, err, sizeof err), 0);
+	assert_int_equal(d.type, CTL_INTERVAL);
+	assert_int_equal(d.ival_index, m.ival_index);
+	assert_ival_equal(&d.ival, &m.ival);
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		memset(&m, 0x55, sizeof m);     /* what is not sent cannot leak */
+		m.type = CTL_INTERVAL;
+		m.ival_index = rows[i].index;
+		m.ival = rows[i].iv;
+		assert_int_equal(ctl_encode(&m, buf), CTL_HDR_LEN + CTL_INTERVAL_LEN);
+		assert_int_equal(buf[CTL_HDR_LEN + 60] | buf[CTL_HDR_LEN + 61] |
+		                 buf[CTL_HDR_LEN + 62] | buf[CTL_HDR_LEN + 63], 0);
+		assert_int_equal(decode(buf, CTL_HDR_LEN + CTL_INTERVAL_LEN, &d, err,
+		                 sizeof err), 0);
+		assert_int_equal(d.type, CTL_INTERVAL);
+		assert_int_equal(d.ival_index, rows[i].index);
+		assert_ival_equal(&d.ival, &rows[i].iv);
+	}
+}
+
+/* INTERVAL: interval_wire with one byte changed. */
+static void
+test_interval_invalid(void **state)
+{
+	static const struct poke rows[] = {
+		{ 7, 0x08, "bad INTERVAL message: reserved bits set" },    /* flag 0x08 */
+		{ 7, 0xff, "bad INTERVAL message: reserved bits set" },
+		{ 6, 0x01, "bad INTERVAL message: reserved bits set" },
+		{ 4, 0x80, "bad INTERVAL message: reserved bits set" },
+		{ 60, 0x01, "bad INTERVAL message: reserved bits set" },
+		{ 60, 0x80, "bad INTERVAL message: reserved bits set" },
+		{ 61, 0x01, "bad INTERVAL message: reserved bits set" },
+		{ 62, 0x01, "bad INTERVAL message: reserved bits set" },
+		{ 63, 0x01, "bad INTERVAL message: reserved bits set" },
+		{ 63, 0xff, "bad INTERVAL message: reserved bits set" },
+		{ 16, 0x10, "bad INTERVAL message: it ends before it starts" },
+		{ 16, 0x00, "bad INTERVAL message: it ends before it starts" },
+		{ 8, 0x22, "bad INTERVAL message: it ends before it starts" },
+		{ 8, 0xff, "bad INTERVAL message: it ends before it starts" },
+		{ 7, 0x00, NULL },      /* no flags */
+		{ 7, 0x01, NULL },      /* IVAL_LAST alone */
+		{ 0, 0xff, NULL },      /* any index */
+		{ 8, 0x20, NULL },      /* starts later, still before its end */
+		{ 48, 0xff, NULL },     /* any retrans, cwnd, srtt_us */
+		{ 59, 0xff, NULL },
+	};
+	uint8_t p[CTL_INTERVAL_LEN];
+	struct ctl_msg d;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		int rc;
+
+		memcpy(p, interval_wire + CTL_HDR_LEN, sizeof p);
+		p[rows[i].off] = rows[i].val;
+		err[0] = '\0';
+		rc = ctl_decode_payload(CTL_INTERVAL, p, sizeof p, &d, err, sizeof err);
+		if (rc != (rows[i].msg == NULL ? 0 : -1))
+			MISS("offset %zu = 0x%02x: rc %d (%s)", rows[i].off, rows[i].val,
+			     rc, err);
+		else if (rows[i].msg != NULL && strcmp(err, rows[i].msg) != 0)
+			MISS("offset %zu = 0x%02x: '%s', want '%s'", rows[i].off,
+			     rows[i].val, err, rows[i].msg);
+	}
+	/* reserved bits and an end before the start: the reserved bits speak */
+	memcpy(p, interval_wire + CTL_HDR_LEN, sizeof p);
+	p[7] = 0x0f;
+	p[16] = 0;
+	assert_int_equal(ctl_decode_payload(CTL_INTERVAL, p, sizeof p, &d, err,
+	                 sizeof err), -1);
+	assert_string_equal(err, "bad INTERVAL message: reserved bits set");
+	/* start 1, end 0: one nanosecond backwards */
+	memset(p, 0, sizeof p);
+	p[15] = 1;
+	assert_int_equal(ctl_decode_payload(CTL_INTERVAL, p, sizeof p, &d, err,
+	                 sizeof err), -1);
+	assert_string_equal(err, "bad INTERVAL message: it ends before it starts");
+	p[23] = 1;
+	assert_int_equal(ctl_decode_payload(CTL_INTERVAL, p, sizeof p, &d, err,
+	                 sizeof err), 0);
+	assert_int_equal(d.ival.start_ns, 1);
+	assert_int_equal(d.ival.end_ns, 1);
+	MISSED();
+}
+
+static void
+assert_tcp_equal(const struct tcp_stats *a, const struct tcp_stats *b)
+{
+	assert_string_equal(a->cc, b->cc);
+	assert_int_equal(a->retrans, b->retrans);
+	assert_int_equal(a->rtt_us, b->rtt_us);
+	assert_int_equal(a->min_rtt_us, b->min_rtt_us);
+	assert_int_equal(a->cwnd, b->cwnd);
+	assert_int_equal(a->mss, b->mss);
+	assert_int_equal(a->delivery_rate, b->delivery_rate);
+	assert_int_equal(a->busy_us, b->busy_us);
+	assert_int_equal(a->rwnd_limited_us, b->rwnd_limited_us);
+	assert_int_equal(a->sndbuf_limited_us, b->sndbuf_limited_us);
+}
+
+/* TCPINFO: cc[16], retrans u64, rtt, min_rtt, cwnd, mss u32, delivery_rate,
+ * busy, rwnd_limited, sndbuf_limited u64: 72 bytes. valid is not sent; a
+ * decoded TCPINFO is valid. */
+static void
+test_tcpinfo(void **state)
+{
+	static const struct tcp_stats rows[] = {
+		{ .cc = "" },
+		{ .cc = "cubic", .retrans = 12, .rtt_us = 41, .min_rtt_us = 18,
+		  .cwnd = 10, .mss = 65483, .delivery_rate = 4000000000ULL,
+		  .busy_us = 10000000, .rwnd_limited_us = 1500, .sndbuf_limited_us = 0 },
+		{ .cc = "bbr", .mss = 1448, .valid = 1 },
+		{ .cc = "abcdefghijklmno", .retrans = UINT64_MAX, .rtt_us = UINT32_MAX,
+		  .min_rtt_us = UINT32_MAX, .cwnd = UINT32_MAX, .mss = UINT32_MAX,
+		  .delivery_rate = UINT64_MAX, .busy_us = UINT64_MAX,
+		  .rwnd_limited_us = UINT64_MAX, .sndbuf_limited_us = UINT64_MAX },
+	};
+	uint8_t want[CTL_HDR_LEN + CTL_TCPINFO_LEN] = { 'G', 'P', 'U', 'T', 2, 9, 0, 0x48,
+	    'r', 'e', 'n', 'o' };
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
+	struct ctl_msg m, d;
+	char err[256];
+	size_t i, k;
+
+	(void)state;
+	memset(&m, 0, sizeof m);
+	m.type = CTL_TCPINFO;
+	m.tcp = (struct tcp_stats){ .cc = "reno", .retrans = 0x0102030405060708ULL,
+	    .rtt_us = 0x11121314u, .min_rtt_us = 0x21222324u, .cwnd = 0x31323334u,
+	    .mss = 0x41424344u, .delivery_rate = 0x5152535455565758ULL,
+	    .busy_us = 0x6162636465666768ULL, .rwnd_limited_us = 0x7172737475767778ULL,
+	    .sndbuf_limited_us = 0x8182838485868788ULL };
+	for (k = 0; k < 8; k++) {
+		want[CTL_HDR_LEN + 16 + k] = (uint8_t)(0x01 + k);
+		want[CTL_HDR_LEN + 40 + k] = (uint8_t)(0x51 + k);
+		want[CTL_HDR_LEN + 48 + k] = (uint8_t)(0x61 + k);
+		want[CTL_HDR_LEN + 56 + k] = (uint8_t)(0x71 + k);
+		want[CTL_HDR_LEN + 64 + k] = (uint8_t)(0x81 + k);
+	}
+	for (k = 0; k < 4; k++) {
+		want[CTL_HDR_LEN + 24 + k] = (uint8_t)(0x11 + k);
+		want[CTL_HDR_LEN + 28 + k] = (uint8_t)(0x21 + k);
+		want[CTL_HDR_LEN + 32 + k] = (uint8_t)(0x31 + k);
+		want[CTL_HDR_LEN + 36 + k] = (uint8_t)(0x41 + k);
+	}
+	memset(buf, 0xee, sizeof buf);
+	assert_int_equal(ctl_encode(&m, buf), sizeof want);
+	assert_bytes(buf, want, sizeof want);
+	assert_int_equal(buf[sizeof want], 0xee);
+	assert_int_equal(decode(buf, sizeof want, &d, err, sizeof err), 0);
+	assert_int_equal(d.type, CTL_TCPINFO);
+	assert_tcp_equal(&d.tcp, &m.tcp);
+	assert_int_equal(d.tcp.valid, 1);
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		memset(&m, 0, sizeof m);
+		m.type = CTL_TCPINFO;
+		m.tcp = rows[i];
+		assert_int_equal(ctl_encode(&m, buf), CTL_HDR_LEN + CTL_TCPINFO_LEN);
+		assert_int_equal(decode(buf, CTL_HDR_LEN + CTL_TCPINFO_LEN, &d, err,
+		                 sizeof err), 0);
+		assert_int_equal(d.type, CTL_TCPINFO);
+		assert_tcp_equal(&d.tcp, &rows[i]);
+		assert_int_equal(d.tcp.valid, 1);
+		for (k = strlen(rows[i].cc); k < 16; k++)     /* NUL-padded */
+			assert_int_equal(buf[CTL_HDR_LEN + k], 0);
+	}
+	/* what follows the name's NUL in the struct is not sent */
+	memset(&m, 0, sizeof m);
+	m.type = CTL_TCPINFO;
+	memcpy(m.tcp.cc, "bbr\0junk", 8);
+	ctl_encode(&m, buf);
+	assert_memory_equal(buf + CTL_HDR_LEN, "bbr\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
+	assert_int_equal(decode(buf, CTL_HDR_LEN + CTL_TCPINFO_LEN, &d, err,
+	                 sizeof err), 0);
+	assert_string_equal(d.tcp.cc, "bbr");
+}
+
 /* ---- ctl_send / ctl_recv ------------------------------------------- */
 
 static void
@@ -725,7 +1184,7 @@ pair(int type, int sv[2])
 static void
 test_send_recv(void **state)
 {
-	struct ctl_msg msgs[7], got;
+	struct ctl_msg msgs[9], got;
 	char err[256];
 	int sv[2], i;
 
@@ -745,13 +1204,21 @@ test_send_recv(void **state)
 	msgs[2].result.bytes = UINT64_MAX;
 	msgs[2].result.flags = RES_QUEUE;
 	ctl_error(&msgs[3], "no such thing");
+	msgs[7] = interval_msg();
+	msgs[8].type = CTL_TCPINFO;
+	strcpy(msgs[8].tcp.cc, "bbr");
+	msgs[8].tcp.mss = 1448;
 	pair(SOCK_STREAM, sv);
-	for (i = 0; i < 7; i++)         /* seven messages back to back */
+	for (i = 0; i < 9; i++)         /* nine messages back to back */
 		assert_int_equal(ctl_send(sv[0], &msgs[i], err, sizeof err), 0);
-	for (i = 0; i < 7; i++) {
+	for (i = 0; i < 9; i++) {
 		if (ctl_recv(sv[1], &got, 1000, err, sizeof err) != 0)
 			fail_msg("message %d: %s", i, err);
 		assert_int_equal(got.type, msgs[i].type);
+		if (i == 7)
+			assert_ival_equal(&got.ival, &msgs[7].ival);
+		if (i == 8)
+			assert_tcp_equal(&got.tcp, &msgs[8].tcp);
 	}
 	close(sv[0]);
 	close(sv[1]);
@@ -804,11 +1271,11 @@ test_recv_errors(void **state)
 		  "connection closed while waiting for the rest of a control message" },
 		{ "closed mid-payload", 8 + 20, 1, 1000,
 		  "connection closed while waiting for the rest of a control message" },
-		{ "closed one byte short", 8 + 79, 1, 1000,
+		{ "closed one byte short", 8 + 111, 1, 1000,
 		  "connection closed while waiting for the rest of a control message" },
 		{ "silence", 0, 0, 50, "timed out waiting for a control message" },
 		{ "silence mid-header", 7, 0, 50, "timed out waiting for a control message" },
-		{ "silence mid-payload", 8 + 79, 0, 50,
+		{ "silence mid-payload", 8 + 111, 0, 50,
 		  "timed out waiting for the rest of a control message" },
 	};
 	struct ctl_msg m = params_msg(), got;
@@ -850,7 +1317,7 @@ test_recv_errors(void **state)
 static void
 test_recv_malformed(void **state)
 {
-	static const struct { uint8_t b[CTL_HDR_LEN + CTL_READY_LEN]; size_t n;
+	static const struct { uint8_t b[CTL_HDR_LEN + CTL_PARAMS_LEN]; size_t n;
 	    const char *msg; } rows[] = {
 		{ "GPUT\x02\x04\x01\x2c", 8, "control message too long (300 bytes, at most 256)" },
 		{ "GPUX\x02\x02\x00\x04\x13\xad\x00\x00", 12,
@@ -865,7 +1332,18 @@ test_recv_malformed(void **state)
 		  "bad HELLO message: reserved bits set" },
 		{ "GPUT\x02\x07\x00\x01\x00", 9,
 		  "control message type 7 has 1 bytes, expected 0" },
-		{ "GPUT\x02\x08\x00\x00", 8, "unknown control message type 8" },
+		{ "GPUT\x02\x0a\x00\x00", 8, "unknown control message type 10" },
+		{ "GPUT\x02\x08\x00\x00", 8,
+		  "control message type 8 has 0 bytes, expected 64" },
+		{ "GPUT\x02\x08\x00\x40\x00\x00\x00\x00\x00\x00\x00\x08", 8 + 64,
+		  "bad INTERVAL message: reserved bits set" },
+		{ "GPUT\x02\x08\x00\x40\x00\x00\x00\x00\x00\x00\x00\x01"
+		  "\x00\x00\x00\x00\x00\x00\x00\x01", 8 + 64,
+		  "bad INTERVAL message: it ends before it starts" },
+		{ "GPUT\x02\x09\x00\x48" "BBR", 8 + 72,
+		  "bad TCPINFO message: congestion control name" },
+		{ "GPUT\x02\x01\x00\x50", 8 + 80,
+		  "control message type 1 has 80 bytes, expected 112" },
 		{ "GPUT\x02\x04\x00\x00", 8, "bad ERROR message: text of 0 bytes" },
 		{ "GPUT\x02\x04\x00\x02\x1b[", 10, "bad ERROR message: unprintable text" },
 	};
@@ -1023,7 +1501,7 @@ test_recv_type(void **state)
 	MISSED();
 }
 
-/* The bytes a MAC covers: challenge || PARAMS bytes 0..47 [|| READY bytes
+/* The bytes a MAC covers: challenge || PARAMS bytes 0..79 [|| READY bytes
  * 0..19], exactly, whatever the messages' own MAC fields hold. */
 static void
 test_signed_bytes(void **state)
@@ -1031,6 +1509,7 @@ test_signed_bytes(void **state)
 	uint8_t out[CTL_CHALLENGE_LEN + CTL_PARAMS_SIGNED + CTL_READY_SIGNED + 8];
 	uint8_t want[sizeof out], challenge[CTL_CHALLENGE_LEN];
 	struct ctl_msg p = params_msg(), r;
+	const size_t pl = CTL_CHALLENGE_LEN + CTL_PARAMS_SIGNED;       /* 112 */
 	size_t i, n;
 
 	(void)state;
@@ -1043,34 +1522,39 @@ test_signed_bytes(void **state)
 		r.nonce[i] = (uint8_t)(0x40 + i);
 	memset(r.mac, 0x99, CTL_MAC_LEN);
 	memcpy(want, challenge, CTL_CHALLENGE_LEN);
-	memcpy(want + 32, params_wire + CTL_HDR_LEN, 48);
-	want[80] = 0xbe;
-	want[81] = 0xef;
-	want[82] = 0;
-	want[83] = 0;
+	memcpy(want + 32, params_wire + CTL_HDR_LEN, 80);
+	want[pl] = 0xbe;
+	want[pl + 1] = 0xef;
+	want[pl + 2] = 0;
+	want[pl + 3] = 0;
 	for (i = 0; i < CTL_NONCE_LEN; i++)
-		want[84 + i] = (uint8_t)(0x40 + i);
+		want[pl + 4 + i] = (uint8_t)(0x40 + i);
 
-	/* PARAMS alone (the client's MAC): 80 bytes, nothing written beyond */
+	/* PARAMS alone (the client's MAC): 112 bytes, nothing written beyond */
+	assert_int_equal(pl, 112);
 	memset(out, 0xee, sizeof out);
 	n = ctl_signed_bytes(challenge, &p, NULL, out);
-	assert_int_equal(n, 80);
-	assert_bytes(out, want, 80);
-	assert_int_equal(out[80], 0xee);
-	/* with READY (the partner's MAC): 100 bytes */
+	assert_int_equal(n, 112);
+	assert_bytes(out, want, 112);
+	assert_int_equal(out[112], 0xee);
+	/* the run's shape and the congestion control are covered */
+	assert_memory_equal(out + 32 + 48, "\x01\x23\x45\x67\x00\x34\x56\x78"
+	                    "\x00\x45\x67\x89\x00\x00\x00\x00", 16);
+	assert_memory_equal(out + 32 + 64, "cubic\0\0\0\0\0\0\0\0\0\0\0", 16);
+	/* with READY (the partner's MAC): 132 bytes */
 	memset(out, 0xee, sizeof out);
 	n = ctl_signed_bytes(challenge, &p, &r, out);
-	assert_int_equal(n, 100);
-	assert_bytes(out, want, 100);
-	assert_int_equal(out[100], 0xee);
+	assert_int_equal(n, 132);
+	assert_bytes(out, want, 132);
+	assert_int_equal(out[132], 0xee);
 	/* the MACs themselves are not covered */
 	memset(p.mac, 0, CTL_MAC_LEN);
 	memset(r.mac, 0, CTL_MAC_LEN);
 	memset(out, 0xee, sizeof out);
-	assert_int_equal(ctl_signed_bytes(challenge, &p, &r, out), 100);
-	assert_bytes(out, want, 100);
-	/* every covered field changes the bytes: the challenge, a PARAMS field,
-	 * the port, the nonce */
+	assert_int_equal(ctl_signed_bytes(challenge, &p, &r, out), 132);
+	assert_bytes(out, want, 132);
+	/* every covered field changes the bytes: the challenge, PARAMS fields
+	 * old and new, the port, the nonce */
 	challenge[31] ^= 1;
 	ctl_signed_bytes(challenge, &p, &r, out);
 	assert_int_equal(out[31], want[31] ^ 1);
@@ -1079,11 +1563,33 @@ test_signed_bytes(void **state)
 	ctl_signed_bytes(challenge, &p, &r, out);
 	assert_int_equal(out[32 + 47], want[32 + 47] + 1);
 	p.params.data_gap_us--;
+	p.params.duration_ms++;
+	ctl_signed_bytes(challenge, &p, &r, out);
+	assert_int_equal(out[32 + 51], want[32 + 51] + 1);
+	p.params.duration_ms--;
+	p.params.interval_ms++;
+	ctl_signed_bytes(challenge, &p, &r, out);
+	assert_int_equal(out[32 + 55], want[32 + 55] + 1);
+	p.params.interval_ms--;
+	p.params.omit_ms++;
+	ctl_signed_bytes(challenge, &p, &r, out);
+	assert_int_equal(out[32 + 59], want[32 + 59] + 1);
+	p.params.omit_ms--;
+	strcpy(p.params.cc, "bbr");             /* first and last bytes differ */
+	ctl_signed_bytes(challenge, &p, &r, out);
+	assert_memory_equal(out + 32 + 64, "bbr\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
+	strcpy(p.params.cc, "cubicabcdefghij"); /* 15 bytes: up to PARAMS byte 78 */
+	ctl_signed_bytes(challenge, &p, &r, out);
+	assert_int_equal(out[32 + 78], 'j');
+	assert_int_equal(out[32 + 79], 0);
+	assert_memory_equal(out + pl, want + pl, CTL_READY_SIGNED);
+	strcpy(p.params.cc, "cubic");
 	r.data_port = 0xbeee;
 	r.nonce[15] = 0;
 	ctl_signed_bytes(challenge, &p, &r, out);
-	assert_int_equal(out[81], 0xee);
-	assert_int_equal(out[99], 0);
+	assert_memory_equal(out, want, pl);
+	assert_int_equal(out[pl + 1], 0xee);
+	assert_int_equal(out[pl + 19], 0);
 }
 
 /* ctl_recv_until: a deadline already past is a timeout at once, even with a
@@ -1149,6 +1655,139 @@ test_recv_until(void **state)
 	MISSED();
 }
 
+/* ctl_recv_any_until: whatever type comes, whole, before the deadline; the
+ * waits named "a control message"; a malformed message refused with the
+ * decoder's words. */
+static void
+test_recv_any_until(void **state)
+{
+	static const struct { const char *name; uint8_t send; size_t cut; int shut;
+	    int wait_ms; int stop; const char *msg; } rows[] = {
+		{ "HELLO", CTL_HELLO, 0, 0, 1000, 0, NULL },
+		{ "PARAMS", CTL_PARAMS, 0, 0, 1000, 0, NULL },
+		{ "READY", CTL_READY, 0, 0, 1000, 0, NULL },
+		{ "START", CTL_START, 0, 0, 1000, 0, NULL },
+		{ "STOP", CTL_STOP, 0, 0, 1000, 0, NULL },
+		{ "INTERVAL", CTL_INTERVAL, 0, 0, 1000, 0, NULL },
+		{ "TCPINFO", CTL_TCPINFO, 0, 0, 1000, 0, NULL },
+		{ "RESULT", CTL_RESULT, 0, 0, 1000, 0, NULL },
+		{ "ERROR", CTL_ERROR, 0, 0, 1000, 0, NULL },
+		{ "INTERVAL, then closed", CTL_INTERVAL, 0, 1, 1000, 0, NULL },
+		{ "silence", 0, 0, 0, 50, 0, "timed out waiting for a control message" },
+		{ "silence mid-header", CTL_INTERVAL, 5, 0, 50, 0,
+		  "timed out waiting for a control message" },
+		{ "silence mid-INTERVAL", CTL_INTERVAL, 8 + 63, 0, 50, 0,
+		  "timed out waiting for the rest of a control message" },
+		{ "deadline passed, INTERVAL waiting", CTL_INTERVAL, 0, 0, -1, 0,
+		  "timed out waiting for a control message" },
+		{ "closed before anything", 0, 0, 1, 1000, 0,
+		  "connection closed while waiting for a control message" },
+		{ "closed mid-header", CTL_TCPINFO, 7, 1, 1000, 0,
+		  "connection closed while waiting for a control message" },
+		{ "closed mid-TCPINFO", CTL_TCPINFO, 8 + 71, 1, 1000, 0,
+		  "connection closed while waiting for the rest of a control message" },
+		{ "stop requested", 0, 0, 0, 3600000, 1,
+		  "interrupted waiting for a control message" },
+	};
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct ctl_msg m = params_msg(), got;
+		mono_ns t0, dt, deadline;
+		size_t n;
+		int sv[2], rc;
+
+		if (rows[i].send == CTL_INTERVAL) {
+			m = interval_msg();
+		} else if (rows[i].send == CTL_TCPINFO) {
+			memset(&m, 0, sizeof m);
+			m.type = CTL_TCPINFO;
+			strcpy(m.tcp.cc, "reno");
+			m.tcp.delivery_rate = 125000000;
+		} else if (rows[i].send == CTL_ERROR) {
+			ctl_error(&m, "no thanks");
+		} else if (rows[i].send == CTL_READY) {
+			memset(&m, 0, sizeof m);
+			m.type = CTL_READY;
+			m.data_port = 5038;
+		} else if (rows[i].send != CTL_PARAMS) {
+			memset(&m, 0, sizeof m);        /* HELLO, START, STOP, RESULT */
+			m.type = rows[i].send;
+			m.result.bytes = 42;
+		}
+		n = ctl_encode(&m, buf);
+		if (rows[i].cut != 0)
+			n = rows[i].cut;
+		pair(SOCK_STREAM, sv);
+		if (rows[i].send != 0)
+			assert_int_equal(write(sv[0], buf, n), (ssize_t)n);
+		if (rows[i].shut)
+			close(sv[0]);
+		if (rows[i].stop)
+			xfer_request_stop();
+		t0 = mono_now();
+		deadline = rows[i].wait_ms < 0 ? t0 - 1 :
+		    t0 + (mono_ns)rows[i].wait_ms * 1000000u;
+		memset(&got, 0x55, sizeof got);
+		err[0] = '\0';
+		rc = ctl_recv_any_until(sv[1], &got, deadline, err, sizeof err);
+		dt = mono_now() - t0;
+		xfer_stop_clear();
+		if (rc != (rows[i].msg == NULL ? 0 : -1))
+			MISS("%s: rc %d (%s)", rows[i].name, rc, err);
+		else if (rows[i].msg != NULL && strcmp(err, rows[i].msg) != 0)
+			MISS("%s: '%s', want '%s'", rows[i].name, err, rows[i].msg);
+		else if (rc == 0 && got.type != rows[i].send)
+			MISS("%s: type %u", rows[i].name, got.type);
+		else if (rc == 0 && rows[i].send == CTL_INTERVAL &&
+		    (got.ival_index != m.ival_index ||
+		     memcmp(&got.ival, &m.ival, sizeof got.ival) != 0))
+			MISS("%s: interval fields differ", rows[i].name);
+		else if (rc == 0 && rows[i].send == CTL_TCPINFO &&
+		    (strcmp(got.tcp.cc, "reno") != 0 ||
+		     got.tcp.delivery_rate != 125000000 || !got.tcp.valid))
+			MISS("%s: tcpinfo fields differ", rows[i].name);
+		else if (rc == 0 && rows[i].send == CTL_ERROR &&
+		    strcmp(got.text, "no thanks") != 0)
+			MISS("%s: text '%s'", rows[i].name, got.text);
+		else if (rc == 0 && rows[i].send == CTL_RESULT && got.result.bytes != 42)
+			MISS("%s: result bytes", rows[i].name);
+		if (rows[i].wait_ms == 50 && dt < 50000000u)
+			MISS("%s: gave up after %llu ns, before the 50 ms deadline",
+			     rows[i].name, (unsigned long long)dt);
+		if (dt > 900000000u)
+			MISS("%s: took %llu ns", rows[i].name, (unsigned long long)dt);
+		if (!rows[i].shut)
+			close(sv[0]);
+		close(sv[1]);
+	}
+	/* two messages queued: one each call, in order */
+	{
+		struct ctl_msg a = interval_msg(), b, got;
+		int sv[2];
+
+		memset(&b, 0, sizeof b);
+		b.type = CTL_RESULT;
+		b.result.bytes = 7;
+		pair(SOCK_STREAM, sv);
+		assert_int_equal(ctl_send(sv[0], &a, err, sizeof err), 0);
+		assert_int_equal(ctl_send(sv[0], &b, err, sizeof err), 0);
+		assert_int_equal(ctl_recv_any_until(sv[1], &got, mono_now() + 1000000000u,
+		                 err, sizeof err), 0);
+		assert_int_equal(got.type, CTL_INTERVAL);
+		assert_int_equal(ctl_recv_any_until(sv[1], &got, mono_now() + 1000000000u,
+		                 err, sizeof err), 0);
+		assert_int_equal(got.type, CTL_RESULT);
+		assert_int_equal(got.result.bytes, 7);
+		close(sv[0]);
+		close(sv[1]);
+	}
+	MISSED();
+}
+
 static void
 test_type_name(void **state)
 {
@@ -1163,7 +1802,12 @@ test_type_name(void **state)
 	assert_string_equal(ctl_type_name(CTL_STOP), "STOP");
 	assert_string_equal(ctl_type_name(5), "HELLO");
 	assert_string_equal(ctl_type_name(7), "STOP");
-	assert_string_equal(ctl_type_name(8), "unknown");
+	assert_string_equal(ctl_type_name(CTL_INTERVAL), "INTERVAL");
+	assert_string_equal(ctl_type_name(CTL_TCPINFO), "TCPINFO");
+	assert_string_equal(ctl_type_name(8), "INTERVAL");
+	assert_string_equal(ctl_type_name(9), "TCPINFO");
+	assert_string_equal(ctl_type_name(10), "unknown");
+	assert_string_equal(ctl_type_name(128), "unknown");
 	assert_string_equal(ctl_type_name(255), "unknown");
 }
 
@@ -1204,6 +1848,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_params_wire),
+		cmocka_unit_test(test_params_variants),
 		cmocka_unit_test(test_params_flags),
 		cmocka_unit_test(test_ready_wire),
 		cmocka_unit_test(test_hello_wire),
@@ -1216,6 +1861,10 @@ main(void)
 		cmocka_unit_test(test_params_reserved),
 		cmocka_unit_test(test_params_invalid),
 		cmocka_unit_test(test_other_payloads_invalid),
+		cmocka_unit_test(test_cc_names),
+		cmocka_unit_test(test_interval),
+		cmocka_unit_test(test_interval_invalid),
+		cmocka_unit_test(test_tcpinfo),
 		cmocka_unit_test(test_send_recv),
 		cmocka_unit_test(test_recv_split),
 		cmocka_unit_test(test_recv_errors),
@@ -1224,6 +1873,7 @@ main(void)
 		cmocka_unit_test(test_recv_type),
 		cmocka_unit_test(test_signed_bytes),
 		cmocka_unit_test(test_recv_until),
+		cmocka_unit_test(test_recv_any_until),
 		cmocka_unit_test(test_type_name),
 		cmocka_unit_test(test_peer_state),
 	};
