@@ -100,7 +100,7 @@ struct ctl_msg {
 	char text[CTL_MAX_TEXT + 1];           /* CTL_ERROR, NUL-terminated */
 };
 
-/* The bytes a MAC covers: challenge || PARAMS bytes 0..47, and for READY
+/* The bytes a MAC covers: challenge || PARAMS bytes 0..79, and for READY
  * also READY bytes 0..19, into out (at least CTL_CHALLENGE_LEN +
  * CTL_PARAMS_SIGNED + CTL_READY_SIGNED bytes). ready may be NULL. Returns
  * the number of bytes written. */

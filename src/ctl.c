@@ -305,6 +305,9 @@ params_invalid(const struct xfer_params *x)
 		return "time out of range";
 	if (x->duration_ms != 0 && x->data_bytes != XFER_TIME_BYTES)
 		return "a timed test with a length";
+	/* an --omit the client would refuse (past the end, not on an interval
+	 * boundary) or a --cc for UDP only changes what the partner reports
+	 * about its own side: harmless, so not refused here */
 	if (!cc_name_ok(x->cc))
 		return "bad congestion control name";
 	return NULL;
@@ -651,7 +654,11 @@ ctl_recv_any_until(int fd, struct ctl_msg *m, mono_ns deadline, char *err,
                    size_t errlen)
 {
 	m->type = 0;
-	return recv_msg(fd, m, 0, deadline, err, errlen);
+	if (recv_msg(fd, m, 0, deadline, err, errlen) == -1) {
+		m->type = 0;                    /* nothing whole and valid arrived */
+		return -1;
+	}
+	return 0;
 }
 
 int

@@ -103,13 +103,13 @@ eq "ERROR instead of PARAMS: reply" "$(reply)" "bad request: ERROR instead of PA
 logged_text "$C $CPORT: bad request: ERROR instead of PARAMS: bye"
 served "ERROR instead of PARAMS"
 
-peer 'raw=GPUT\x02\x09\x00\x00' error
-eq "unknown type: reply" "$(reply)" "bad request: unknown control message type 9"
-logged_text "$C $CPORT: bad request: unknown control message type 9"
+peer 'raw=GPUT\x02\x0a\x00\x00' error
+eq "unknown type: reply" "$(reply)" "bad request: unknown control message type 10"
+logged_text "$C $CPORT: bad request: unknown control message type 10"
 served "unknown type"
 
 # PARAMS with the reserved flag 0x10: tcp, receive, 1 x 1024 bytes
-peer "raw=GPUT\x02\x01\x00\x50\x00\x01\x10\x00\x00\x00\x04\x00$(z 7)\x01$(z 8)\x00\x00\x04\x00$(z 10)\x04\x00$(z 40)" error
+peer "raw=GPUT\x02\x01\x00\x70\x00\x01\x10\x00\x00\x00\x04\x00$(z 7)\x01$(z 8)\x00\x00\x04\x00$(z 10)\x04\x00$(z 72)" error
 eq "reserved PARAMS bits: reply" "$(reply)" "bad request: bad PARAMS message: reserved bits set"
 logged_text "$C $CPORT: bad request: bad PARAMS message: reserved bits set"
 served "reserved PARAMS bits"

@@ -148,15 +148,17 @@ eq "oversized: rejected" "$(garbage 'GPUT\002\001\377\377')" \
 eq "old version: rejected" "$(garbage 'GPUT\001\001\000\060')" \
 	"bad request: control protocol version 1 not supported (this gput speaks 2)"
 eq "truncated PARAMS: rejected" "$(garbage 'GPUT\002\001\000\004abcd')" \
-	"bad request: control message type 1 has 4 bytes, expected 80"
+	"bad request: control message type 1 has 4 bytes, expected 112"
 run_t 20 "$GPUT" -n 100 -l 1448 -p "$P" 127.0.0.1
 eq "good run after garbage" "$RC $(field 1 2)" "0 144800"
 
 # A client killed mid-transfer: its partner child ends, the daemon serves on.
-"$GPUT" -g 20000 -n 1000 -l 100 -p "$P" 127.0.0.1 >/dev/null 2>&1 &
+# (-v: "gput: data ..." says the transfer began: killed before, the session
+# would end in its handshake instead)
+"$GPUT" -v -g 20000 -n 1000 -l 100 -p "$P" 127.0.0.1 >/dev/null 2>"$T_TMP/slow.err" &
 CPID=$!
 children() { pgrep -P "$D_PID" >/dev/null; }
-wait_until 5 children || fail "slow client reached the daemon"
+wait_for_line "$T_TMP/slow.err" '^gput: data tcp ' 10 || fail "slow client's transfer began"
 kill -9 "$CPID"; wait "$CPID" 2>/dev/null
 check "killed client: partner child exits" wait_until 5 eval '! children'
 run_t 20 "$GPUT" -u -n 100 -l 1000 -p "$P" 127.0.0.1 -w 4096

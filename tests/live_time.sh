@@ -52,7 +52,7 @@ eq "count mode --interval: 1 adds up" "$(ivsum 1 bytes)" 28960000
 run_t 30 "$GPUT" --time 3 --interval 1 --omit 1 -p "$P" 127.0.0.1
 eq "--omit: exit 0" "$RC" 0
 check "--omit: the first interval is omitted" grep -Eq '^l +0\.00- *1\.00 s .*omitted' "$OUT"
-STEADY=$(awk '$1 == "l" && /calls/ && !/omitted/ { for (i = 2; i <= NF; i++) if ($i == "bytes") s += $(i - 1) } END { print s }' "$OUT")
+STEADY=$(awk '$1 == "l" && /calls/ && !/omitted/ { for (i = 2; i <= NF; i++) if ($i == "bytes") s += $(i - 1) } END { printf "%.0f", s }' "$OUT")
 check "--omit: steady line = the bytes of the intervals not omitted ($STEADY)" \
 	grep -Eq "^l steady state after 1\.00 s: $STEADY bytes in [0-9.]+ s, [0-9.]+ MBit/s" "$OUT"
 
