@@ -68,6 +68,10 @@ struct config {
 	const char *cc;       /* --cc (NULL: the host's default) */
 	enum gput_out out;    /* --json, --json-lines, --csv */
 	int      quiet;       /* -q: no progress line */
+	double   rate_bps;    /* --rate: the sender's payload bit/s (0: -g) */
+	uint32_t burst;       /* --burst: writes per gap (0: one) */
+	const char *log_file; /* --log: a record per datagram received here */
+	int      same_clock;  /* --same-clock: both ends read one clock */
 	/* gput -i only: */
 	struct partner_limits lim;
 	struct acl allow;     /* --allow */

@@ -31,8 +31,9 @@
  *   0 proto u8, 1 role u8, 2 flags u8 (1 nodelay, 2 verify, 4 stream,
  *   8 verbose), 3 zero u8, 4 len u32, 8 count u64, 16 window u32,
  *   20 gap_us u32, 24 data_len u32, 28 seed u32, 32 data_bytes u64,
- *   40 zero u32, 44 data_gap_us u32, 48 duration_ms u32, 52 interval_ms u32,
- *   56 omit_ms u32, 60 zero u32, 64 cc[16] (NUL-padded), 80 mac[32]: with a
+ *   40 data_gap_ps u64 (the sender's gap between writes, picoseconds),
+ *   48 duration_ms u32, 52 interval_ms u32, 56 omit_ms u32, 60 data_burst
+ *   u32 (writes per gap), 64 cc[16] (NUL-padded), 80 mac[32]: with a
  *   key, HMAC-SHA256(key, "gput2 client" || challenge || bytes 0..79), else
  *   zero.
  * READY  (partner -> client, 52 bytes): 0 data port u16, 2 zero u16,
@@ -48,6 +49,11 @@
  *   16 retrans u64, 24 rtt_us u32, 28 min_rtt_us u32, 32 cwnd u32, 36 mss
  *   u32, 40 delivery_rate u64 (bytes/s), 48 busy_us u64, 56 rwnd_limited_us
  *   u64, 64 sndbuf_limited_us u64.
+ * UDPSTATS (partner -> client, 112 bytes, a UDP receiver, before RESULT):
+ *   0 received, 8 unique, 16 duplicates, 24 reordered, 32 max_displacement,
+ *   40 late, 48 too_old, 56 other, 64 jitter_ns, 72 delay_var_ns,
+ *   80 delay_var_max_ns (u64 each), 88 owd_min_ns i64, 96 owd_mean_ns i64,
+ *   104 flags u32 (UDPS_*), 108 zero u32.
  * RESULT (partner -> client, 100 bytes): the gput_result fields in
  *   declaration order: eleven u64, flags u32, sndbuf u32, rcvbuf u32.
  * ERROR  (either way, 1..CTL_MAX_TEXT bytes): printable ASCII reason.
@@ -67,6 +73,7 @@
 #define CTL_PARAMS_SIGNED 80   /* PARAMS bytes the MAC covers */
 #define CTL_INTERVAL_LEN 64
 #define CTL_TCPINFO_LEN  72
+#define CTL_UDPSTATS_LEN 112
 #define CTL_READY_SIGNED  20   /* READY bytes the MAC covers */
 #define CTL_HELLO_KEY    0x01u /* HELLO flag: a shared secret is required */
 #define CTL_MAX_MS       86400000u  /* --time, --omit, --interval: a day */
@@ -82,8 +89,9 @@ enum ctl_type {
 	CTL_STOP   = 7,
 	CTL_INTERVAL = 8,
 	CTL_TCPINFO  = 9,
+	CTL_UDPSTATS = 10,
 };
-#define CTL_TYPE_MAX CTL_TCPINFO
+#define CTL_TYPE_MAX CTL_UDPSTATS
 
 struct ctl_msg {
 	uint8_t type;
@@ -97,6 +105,7 @@ struct ctl_msg {
 	uint32_t ival_index;                   /* CTL_INTERVAL */
 	struct ival ival;                      /* CTL_INTERVAL */
 	struct tcp_stats tcp;                  /* CTL_TCPINFO */
+	struct udp_stats udp;                  /* CTL_UDPSTATS */
 	char text[CTL_MAX_TEXT + 1];           /* CTL_ERROR, NUL-terminated */
 };
 

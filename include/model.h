@@ -44,6 +44,20 @@ struct tcp_stats {
 	int      valid;
 };
 
+/* A UDP receiver's exact accounting (udpacct.c), for the reports. */
+struct udp_stats {
+	uint64_t received, unique, duplicates, reordered, max_displacement;
+	uint64_t late, too_old, other;   /* other: datagrams neither data nor ours */
+	uint64_t jitter_ns;              /* RFC 3550 interarrival jitter */
+	uint64_t delay_var_ns;           /* mean one-way delay above the minimum */
+	uint64_t delay_var_max_ns;       /* largest one-way delay above the minimum */
+	int64_t  owd_min_ns, owd_mean_ns;/* absolute one-way delay (--same-clock) */
+	uint32_t flags;                  /* UDPS_* */
+};
+#define UDPS_SEQ   0x01u  /* the datagrams carried sequence numbers */
+#define UDPS_TIMED 0x02u  /* ... and send times: jitter and delays valid */
+#define UDPS_ALL   0x03u
+
 /* One side of the run. */
 struct side {
 	char     tag;                /* 'l' local, '1' partner */
@@ -58,6 +72,8 @@ struct side {
 	uint64_t steady_bytes, steady_ns;
 	struct tcp_stats tcp;
 	uint64_t udp_sent;           /* UDP receiver: datagrams the sender sent */
+	int      have_udp;           /* UDP receiver: udp is filled */
+	struct udp_stats udp;
 };
 
 struct run_model {

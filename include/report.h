@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "meter.h"
+#include "model.h"
 
 /*
  * One side's line of the table: the measurement plus the two parameters the
@@ -33,8 +34,11 @@ double report_mbit(uint64_t bytes, uint64_t ns);
 
 /* The lines under the table. sender/receiver are the two sides' results and
  * tags. */
+/* u: the receiver's exact accounting (NULL: none); same_clock: both ends
+ * read one clock, so the one-way delay itself means something. */
 void   report_udp_arrivals(FILE *f, char rtag, const struct gput_result *recv,
-                           const struct gput_result *send, int idle_ms);
+                           const struct gput_result *send, int idle_ms,
+                           const struct udp_stats *u, int same_clock);
 void   report_verify(FILE *f, char tag, const struct gput_result *r);
 void   report_tcp_queue(FILE *f, char tag, const struct gput_result *r);
 

@@ -33,7 +33,10 @@ struct xfer_params {
 	/* The sender's stream, shared by both sides: */
 	uint32_t data_len;    /* sender's -l */
 	uint64_t data_bytes;  /* total payload bytes the sender sends (-n * -l or -x) */
-	uint32_t data_gap_us; /* sender's -g (the UDP receiver's idle timeout grows with it) */
+	uint64_t data_gap_ps; /* the sender's gap between writes, picoseconds
+	                         (-g, --rate; 0: unpaced); the UDP receiver's
+	                         idle timeout grows with it */
+	uint32_t data_burst;  /* --burst: writes back to back per gap (0, 1: one) */
 	uint32_t seed;        /* pattern seed (-S) */
 	uint8_t  stream;      /* -s: pattern runs on across datagrams */
 	/* The run's shape, the same on both sides: */
@@ -42,6 +45,10 @@ struct xfer_params {
 	uint32_t omit_ms;     /* --omit: intervals before this are omitted */
 	char     cc[16];      /* --cc: TCP congestion control; "": the default */
 };
+
+/* Pacing limits: a gap of at most 10 s, bursts of at most a million writes. */
+#define XFER_MAX_GAP_PS 10000000000000ull
+#define XFER_MAX_BURST  1000000u
 
 /* Time mode: the sender's stream has no length of its own; data_bytes is
  * this bound, and the sender stops when xfer_end is set. */
@@ -55,11 +62,19 @@ extern _Atomic int xfer_end;
  * sampler thread at interval boundaries. One stream per process. */
 struct xfer_live {
 	_Atomic uint64_t bytes, calls, dgrams;
+	_Atomic uint64_t dups, reordered;   /* UDP receiver with the header */
 };
 extern struct xfer_live xfer_live;
 #define LIVE_SET(field, v) \
 	atomic_store_explicit(&xfer_live.field, (v), memory_order_relaxed)
 
+/* How long the sender's schedule alone takes, in seconds: a gap after each
+ * burst of writes but the last (-g, --rate, --burst). */
+double   xfer_schedule_s(const struct xfer_params *p);
+/* When write i (from 0) is due on the schedule, in ns after the first:
+ * bursts of data_burst writes, data_burst gaps apart, computed from i alone
+ * so that the schedule never drifts. */
+uint64_t xfer_due_ns(const struct xfer_params *p, uint64_t i);
 /* Number of write calls (datagrams) the sender makes for its stream. */
 uint64_t xfer_data_calls(const struct xfer_params *p);
 /* Length of the sender's last write: data_len, or shorter with -x. */
@@ -127,6 +142,42 @@ int      xfer_proof_check(const struct xfer_params *p,
 /* Discard every datagram queued on fd without waiting: what arrived before
  * the socket was connected came from anyone. Returns how many. */
 uint64_t xfer_udp_drain(int fd);
+
+/*
+ * The UDP data header, at the start of every data datagram when the
+ * sender's datagrams (data_len and the last one under -x) are at least
+ * UDP_HDR_LEN bytes; the pattern fills the rest:
+ *   0 "GPUD", 4 stream u32 (0), 8 sequence u64 (from 0), 16 send time u64
+ *   (ns on the sender's real-time clock: the time its schedule set for the
+ *   datagram, so no clock is read per datagram; 0 when unpaced).
+ * Shorter datagrams carry none: the receiver then counts by length only.
+ */
+#define UDP_HDR_LEN 24u
+
+/* Does p's stream carry the header? */
+int      xfer_udp_header(const struct xfer_params *p);
+/* Build the header in h (UDP_HDR_LEN bytes). */
+void     xfer_udp_hdr_encode(uint8_t *h, uint64_t seq, uint64_t send_ns);
+/* Is buf[0..n) headed data? Stores sequence and send time. */
+int      xfer_udp_hdr_decode(const uint8_t *buf, size_t n, uint64_t *seq,
+                             uint64_t *send_ns);
+
+/* What a UDP receiver tells besides its gput_result (one stream per
+ * process: set it before xfer_run). stats may be NULL; log_fd -1: no log. */
+struct udp_stats;
+struct xfer_udp_out {
+	struct udp_stats *stats;
+	int log_fd;              /* --log: binary records, UDP_LOG_REC bytes each */
+};
+void     xfer_udp_set_out(const struct xfer_udp_out *o);
+/* A --log record, little-endian: 0 seq u64, 8 send ns u64, 16 arrival ns
+ * u64 (the kernel's real-time stamp), 24 length u32, 28 flags u32 (UDPLOG_*). */
+#define UDP_LOG_REC 32u
+#define UDPLOG_DUP     0x01u
+#define UDPLOG_REORDER 0x02u
+#define UDPLOG_LATE    0x04u
+#define UDPLOG_OLD     0x08u
+#define UDPLOG_NOSEQ   0x10u  /* no header: seq is the arrival index */
 
 /* Make a new UDP socket ready to receive: ask for kernel arrival timestamps.
  * Call it before the sender may start: a datagram queued before this is

@@ -16,7 +16,7 @@ enum { OPT_LINK = 256, OPT_PREDICT, OPT_MTU, OPT_NOTS, OPT_VLAN, OPT_PPPOE,
        OPT_KEY_FILE, OPT_MAX_SESSIONS, OPT_MAX_TIME, OPT_MAX_BYTES,
        OPT_MAX_BUFFER, OPT_MAX_RATE, OPT_ALLOW, OPT_USER, OPT_ONCE, OPT_INETD,
        OPT_TIME, OPT_INTERVAL, OPT_OMIT, OPT_CC, OPT_JSON, OPT_JSON_LINES,
-       OPT_CSV, OPT_MAX };
+       OPT_CSV, OPT_RATE, OPT_BURST, OPT_LOG, OPT_SAME_CLOCK, OPT_MAX };
 /* Options of gput -i alone. */
 #define IS_PARTNER_OPT(o) ((o) >= OPT_MAX_SESSIONS && (o) <= OPT_INETD)
 
@@ -68,6 +68,10 @@ static const struct option longopts[] = {
 	{ "json-lines", no_argument,     NULL, OPT_JSON_LINES },
 	{ "csv",      no_argument,       NULL, OPT_CSV },
 	{ "quiet",    no_argument,       NULL, 'q' },
+	{ "rate",     required_argument, NULL, OPT_RATE },
+	{ "burst",    required_argument, NULL, OPT_BURST },
+	{ "log",      required_argument, NULL, OPT_LOG },
+	{ "same-clock", no_argument,     NULL, OPT_SAME_CLOCK },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -320,6 +324,22 @@ parse_global_opt(struct parse_state *ps, int o, const char *arg)
 	case OPT_JSON: c->out = OUT_JSON; return 0;
 	case OPT_JSON_LINES: c->out = OUT_JSON_LINES; return 0;
 	case OPT_CSV: c->out = OUT_CSV; return 0;
+	case OPT_SAME_CLOCK: c->same_clock = 1; return 0;
+	case OPT_LOG:
+		if (*arg == '\0')
+			return bad_value(ps, o, "empty file name");
+		c->log_file = arg;
+		return 0;
+	case OPT_RATE:
+		if (units_parse_rate(arg, UNITS_RATE_MIN, UNITS_RATE_MAX, &c->rate_bps,
+		    why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		return 0;
+	case OPT_BURST:
+		if (units_parse_int(arg, 1, XFER_MAX_BURST, &v, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		c->burst = (uint32_t)v;
+		return 0;
 	case OPT_CC:
 		if (tcpinfo_cc_check(arg, why, sizeof why) == -1)
 			return bad_value(ps, o, why);
@@ -522,6 +542,16 @@ check_timing(const struct config *c, const unsigned char *seen, char *err,
 		why = "--omit must be a whole number of --interval";
 	else if (c->cc && c->proto == PROTO_UDP)
 		why = "--cc applies to TCP only";
+	else if (c->rate_bps > 0 && (seen['g']))
+		why = "--rate and -g cannot be used together";
+	else if (c->burst > 1 && c->rate_bps == 0 && !seen['g'])
+		why = "--burst needs --rate or -g";
+	else if (c->log_file && c->role != ROLE_RECV)
+		why = "--log writes what the local side receives: use it with -r";
+	else if (c->log_file && c->proto != PROTO_UDP)
+		why = "--log applies to UDP only";
+	else if (c->same_clock && c->proto != PROTO_UDP)
+		why = "--same-clock applies to UDP only";
 	else if (c->out != OUT_TABLE && (seen['f'] || seen['T']))
 		why = "-f and -T shape the table: no meaning with --csv, --json "
 		      "or --json-lines";
@@ -655,14 +685,17 @@ cli_params(const struct config *c, struct xfer_params *local,
 	memset(&data, 0, sizeof data);
 	data.data_len = snd->len;
 	data.data_bytes = snd->total ? snd->total : snd->count * snd->len;
-	data.data_gap_us = snd->gap_us;
+	data.data_gap_ps = c->rate_bps > 0 ? (uint64_t)((double)snd->len * 8e12 /
+	    c->rate_bps + 0.5) : (uint64_t)snd->gap_us * 1000000u;
+	data.data_burst = c->burst;
 	data.seed = snd->seed;
 	data.stream = snd->stream;
 	side_params(c, &c->loc, c->role, local);
 	side_params(c, &c->rem, c->role == ROLE_SEND ? ROLE_RECV : ROLE_SEND, remote);
 	local->data_len = remote->data_len = data.data_len;
 	local->data_bytes = remote->data_bytes = data.data_bytes;
-	local->data_gap_us = remote->data_gap_us = data.data_gap_us;
+	local->data_gap_ps = remote->data_gap_ps = data.data_gap_ps;
+	local->data_burst = remote->data_burst = data.data_burst;
 	local->seed = remote->seed = data.seed;
 	local->stream = remote->stream = data.stream;
 	local->duration_ms = remote->duration_ms = c->duration_ms;

@@ -16,6 +16,7 @@
 #include "linkpred.h"
 #include "net.h"
 #include "model.h"
+#include "udplog.h"
 #include "report.h"
 #include "report_csv.h"
 #include "report_ival.h"
@@ -42,6 +43,7 @@ struct run {
 	mono_ns t0;                     /* START arrived: the transfer began */
 	struct run_model model;         /* intervals and the rest, for output */
 	struct watch w;
+	FILE    *log;                   /* --log: binary records until the end */
 	struct link_conn lc;            /* --link: the connection as it was */
 	uint64_t nonce_bytes, nonce_segs;  /* TCP: what the nonce took */
 	char err[300];
@@ -255,6 +257,7 @@ collect_result(struct run *r, struct watch *w, int timeout_ms,
 			return 0;
 		case CTL_INTERVAL:
 		case CTL_TCPINFO:
+		case CTL_UDPSTATS:
 			if (watch_peer_msg(w, m, why, whylen) == -1)
 				return -1;
 			continue;
@@ -360,6 +363,11 @@ transfer(struct run *r)
 		snprintf(r->err, sizeof r->err, "%s", why);
 		return -1;
 	}
+	if (r->lp.proto == PROTO_UDP && r->lp.role == ROLE_RECV) {
+		r->model.side[0].have_udp = 1;
+		xfer_udp_set_out(&(struct xfer_udp_out){ &r->model.side[0].udp,
+		    r->log != NULL ? fileno(r->log) : -1 });
+	}
 	rc = xfer_run(r->data, &r->lp, &r->lr, why, sizeof why);
 	end = mono_now();
 	watch_end(w);
@@ -446,7 +454,9 @@ print_table(struct run *r)
 		report_line(stdout, c->rem.format, &rows[1]);
 	if (r->lp.proto == PROTO_UDP && r->have_rr && !r->interrupted)
 		report_udp_arrivals(stdout, rows[recv_side].tag, rows[recv_side].r,
-		    rows[1 - recv_side].r, xfer_udp_idle_ms(&r->lp));
+		    rows[1 - recv_side].r, xfer_udp_idle_ms(&r->lp),
+		    r->model.side[recv_side].have_udp ? &r->model.side[recv_side].udp :
+		    NULL, c->same_clock);
 	for (i = 0; i < nrows; i++) {
 		report_verify(stdout, rows[i].tag, rows[i].r);
 		bad |= rows[i].r->verify_bad != 0;
@@ -578,6 +588,9 @@ session(struct run *r)
 	if (r->lp.proto == PROTO_TCP && !(r->rr.flags & RES_STOPPED) &&
 	    r->rr.bytes != r->lr.bytes)
 		bad = "a different number of bytes than arrived or were sent here";
+	if (bad == NULL && r->model.side[1].have_udp &&
+	    r->model.side[1].udp.unique != r->rr.dgrams)
+		bad = "an accounting that disagrees with its datagram count";
 	if (bad != NULL || (bad = result_invalid(&r->rp, &r->rr)) != NULL ||
 	    (bad = model_ivals_invalid(&r->model.side[1])) != NULL) {
 		snprintf(r->err, sizeof r->err, "the partner's results do not fit the "
@@ -643,7 +656,20 @@ run_client(const struct config *c)
 		r.have_key = 1;
 	}
 	model_init(&r);
+	if (c->log_file != NULL && (r.log = tmpfile()) == NULL) {
+		fprintf(stderr, "gput: --log: a temporary file: %s\n", strerror(errno));
+		return 1;
+	}
 	rc = session(&r);
+	if (r.log != NULL) {
+		fflush(r.log);
+		if (udplog_text(r.log, c->log_file, r.err, sizeof r.err) == -1) {
+			fprintf(stderr, "gput: --log %s: %s\n", c->log_file, r.err);
+			if (rc == 0)
+				rc = 1;
+		}
+		fclose(r.log);
+	}
 	if (rc == 130 && r.err[0] == '\0')
 		snprintf(r.err, sizeof r.err, "interrupted");
 	if (rc != 0 && r.err[0] != '\0' && !r.interrupted && !r.said)

@@ -95,8 +95,9 @@ encode_params(const struct ctl_msg *m, uint8_t *p)
 	put_u32(p, 24, x->data_len);
 	put_u32(p, 28, x->seed);
 	put_u64(p, 32, x->data_bytes);
-	put_u32(p, 44, x->data_gap_us);
+	put_u64(p, 40, x->data_gap_ps);
 	put_u32(p, 48, x->duration_ms);
+	put_u32(p, 60, x->data_burst);
 	put_u32(p, 52, x->interval_ms);
 	put_u32(p, 56, x->omit_ms);
 	memcpy(p + 64, x->cc, strnlen(x->cc, sizeof x->cc - 1));
@@ -166,6 +167,49 @@ encode_tcpinfo(const struct tcp_stats *t, uint8_t *p)
 	return CTL_TCPINFO_LEN;
 }
 
+static size_t
+encode_udpstats(const struct udp_stats *u, uint8_t *p)
+{
+	const uint64_t v[] = { u->received, u->unique, u->duplicates,
+	    u->reordered, u->max_displacement, u->late, u->too_old, u->other,
+	    u->jitter_ns, u->delay_var_ns, u->delay_var_max_ns,
+	    (uint64_t)u->owd_min_ns, (uint64_t)u->owd_mean_ns };
+	size_t i;
+
+	for (i = 0; i < sizeof v / sizeof v[0]; i++)
+		put_u64(p, 8 * i, v[i]);
+	put_u32(p, 104, u->flags);
+	put_u32(p, 108, 0);
+	return CTL_UDPSTATS_LEN;
+}
+
+static int
+decode_udpstats(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
+{
+	struct udp_stats *u = &m->udp;
+	uint64_t *v[] = { &u->received, &u->unique, &u->duplicates,
+	    &u->reordered, &u->max_displacement, &u->late, &u->too_old, &u->other,
+	    &u->jitter_ns, &u->delay_var_ns, &u->delay_var_max_ns };
+	size_t i;
+
+	for (i = 0; i < sizeof v / sizeof v[0]; i++)
+		*v[i] = get_u64(r, 8 * i);
+	u->owd_min_ns = (int64_t)get_u64(r, 88);
+	u->owd_mean_ns = (int64_t)get_u64(r, 96);
+	u->flags = get_u32(r, 104);
+	if ((u->flags & ~UDPS_ALL) != 0 || get_u32(r, 108) != 0) {
+		snprintf(err, errlen, "bad UDPSTATS message: reserved bits set");
+		return -1;
+	}
+	/* every copy counted once: received = unique + duplicates + too old */
+	if (u->unique > u->received || u->duplicates > u->received ||
+	    u->received - u->unique != u->duplicates + u->too_old) {
+		snprintf(err, errlen, "bad UDPSTATS message: counts that do not add up");
+		return -1;
+	}
+	return 0;
+}
+
 size_t
 ctl_encode(const struct ctl_msg *m, uint8_t *buf)
 {
@@ -193,6 +237,9 @@ ctl_encode(const struct ctl_msg *m, uint8_t *buf)
 		break;
 	case CTL_TCPINFO:
 		n = encode_tcpinfo(&m->tcp, p);
+		break;
+	case CTL_UDPSTATS:
+		n = encode_udpstats(&m->udp, p);
 		break;
 	case CTL_ERROR:
 		n = strnlen(m->text, CTL_MAX_TEXT);
@@ -297,7 +344,8 @@ params_invalid(const struct xfer_params *x)
 		return "transfer size out of range";
 	if (x->window > (1u << 30))
 		return "socket buffer size out of range";
-	if (x->gap_us > 10000000u || x->data_gap_us > 10000000u)
+	if (x->gap_us > 10000000u || x->data_gap_ps > XFER_MAX_GAP_PS ||
+	    x->data_burst > XFER_MAX_BURST)
 		return "gap out of range";
 	if (x->duration_ms > CTL_MAX_MS || x->omit_ms > CTL_MAX_MS ||
 	    (x->interval_ms != 0 && (x->interval_ms < CTL_MIN_INTERVAL_MS ||
@@ -334,7 +382,8 @@ decode_params(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 	x->data_len = get_u32(r, 24);
 	x->seed = get_u32(r, 28);
 	x->data_bytes = get_u64(r, 32);
-	x->data_gap_us = get_u32(r, 44);
+	x->data_gap_ps = get_u64(r, 40);
+	x->data_burst = get_u32(r, 60);
 	x->duration_ms = get_u32(r, 48);
 	x->interval_ms = get_u32(r, 52);
 	x->omit_ms = get_u32(r, 56);
@@ -342,8 +391,7 @@ decode_params(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 		memcpy(x->cc, r->b + 64, sizeof x->cc);
 	if (rd_ok(r, CTL_PARAMS_SIGNED, CTL_MAC_LEN))
 		memcpy(m->mac, r->b + CTL_PARAMS_SIGNED, CTL_MAC_LEN);
-	if ((flags & ~0x0fu) != 0 || get_u8(r, 3) != 0 || get_u32(r, 40) != 0 ||
-	    get_u32(r, 60) != 0)
+	if ((flags & ~0x0fu) != 0 || get_u8(r, 3) != 0)
 		why = "reserved bits set";
 	else
 		why = params_invalid(x);
@@ -481,7 +529,8 @@ ctl_decode_payload(uint8_t type, const uint8_t *p, size_t plen,
 	static const size_t want[] = { [CTL_PARAMS] = CTL_PARAMS_LEN,
 	    [CTL_READY] = CTL_READY_LEN, [CTL_RESULT] = CTL_RESULT_LEN,
 	    [CTL_HELLO] = CTL_HELLO_LEN, [CTL_START] = 0, [CTL_STOP] = 0,
-	    [CTL_INTERVAL] = CTL_INTERVAL_LEN, [CTL_TCPINFO] = CTL_TCPINFO_LEN };
+	    [CTL_INTERVAL] = CTL_INTERVAL_LEN, [CTL_TCPINFO] = CTL_TCPINFO_LEN,
+	    [CTL_UDPSTATS] = CTL_UDPSTATS_LEN };
 	struct rd r = { p, plen, 0 };
 	int rc = 0;
 
@@ -513,6 +562,9 @@ ctl_decode_payload(uint8_t type, const uint8_t *p, size_t plen,
 		break;
 	case CTL_TCPINFO:
 		rc = decode_tcpinfo(&r, m, err, errlen);
+		break;
+	case CTL_UDPSTATS:
+		rc = decode_udpstats(&r, m, err, errlen);
 		break;
 	case CTL_ERROR:
 		rc = decode_text(&r, m, err, errlen);
@@ -601,7 +653,8 @@ ctl_type_name(uint8_t type)
 	static const char *const names[] = { [CTL_PARAMS] = "PARAMS",
 	    [CTL_READY] = "READY", [CTL_RESULT] = "RESULT", [CTL_ERROR] = "ERROR",
 	    [CTL_HELLO] = "HELLO", [CTL_START] = "START", [CTL_STOP] = "STOP",
-	    [CTL_INTERVAL] = "INTERVAL", [CTL_TCPINFO] = "TCPINFO" };
+	    [CTL_INTERVAL] = "INTERVAL", [CTL_TCPINFO] = "TCPINFO",
+	    [CTL_UDPSTATS] = "UDPSTATS" };
 
 	return type >= CTL_PARAMS && type <= CTL_TYPE_MAX ? names[type] : "unknown";
 }

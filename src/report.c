@@ -190,9 +190,38 @@ report_line(FILE *f, const char *fmt, const struct report_row *row)
 	fputc('\n', f);
 }
 
+/* The arrival line's tail with the receiver's exact accounting, and a
+ * line of its timing when the sender was paced. */
+static void
+udp_accounting(FILE *f, char rtag, const struct udp_stats *u, int same_clock)
+{
+	if (u->duplicates)
+		fprintf(f, "; %llu duplicate%s", (unsigned long long)u->duplicates,
+		        u->duplicates == 1 ? "" : "s");
+	if (u->reordered)
+		fprintf(f, "; %llu reordered (displaced by up to %llu)",
+		        (unsigned long long)u->reordered,
+		        (unsigned long long)u->max_displacement);
+	if (u->late)
+		fprintf(f, "; %llu late (after the end marker)",
+		        (unsigned long long)u->late);
+	if (u->too_old)
+		fprintf(f, "; %llu too old to tell from duplicates",
+		        (unsigned long long)u->too_old);
+	if (!(u->flags & UDPS_TIMED))
+		return;
+	fprintf(f, "\n%c: jitter %.3f ms (RFC 3550), delay variation %.3f ms mean, "
+	        "%.3f ms max", rtag, u->jitter_ns / 1e6, u->delay_var_ns / 1e6,
+	        u->delay_var_max_ns / 1e6);
+	if (same_clock)
+		fprintf(f, "; one-way delay %.3f ms min, %.3f ms mean",
+		        u->owd_min_ns / 1e6, u->owd_mean_ns / 1e6);
+}
+
 void
 report_udp_arrivals(FILE *f, char rtag, const struct gput_result *recv,
-                    const struct gput_result *send, int idle_ms)
+                    const struct gput_result *send, int idle_ms,
+                    const struct udp_stats *u, int same_clock)
 {
 	uint64_t sent = send->dgrams, got = recv->dgrams;
 	uint64_t lost = sent > got ? sent - got : 0;
@@ -209,6 +238,8 @@ report_udp_arrivals(FILE *f, char rtag, const struct gput_result *recv,
 	if (recv->flags & RES_STEPPED)
 		fprintf(f, "; the system clock was stepped, so the receiver's Real s"
 		        " is from when it read the datagrams");
+	if (u != NULL)
+		udp_accounting(f, rtag, u, same_clock);
 	fputc('\n', f);
 }
 

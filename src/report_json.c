@@ -5,6 +5,8 @@
 #include "json.h"
 #include "xfer.h"
 
+static void put_udp(struct json *j, const struct side *s);
+
 static const char *
 proto_name(uint8_t proto)
 {
@@ -137,15 +139,43 @@ put_side_extras(struct json *j, const struct side *s)
 	}
 	if (s->proto == PROTO_TCP && s->tcp.valid)
 		put_tcp_info(j, &s->tcp);
-	if (udp_receiver(s)) {
-		json_key(j, "udp");
-		json_begin_object(j);
-		json_kv_u64(j, "sent", s->udp_sent);
-		json_kv_u64(j, "received", s->r.dgrams);
-		json_kv_u64(j, "lost", s->udp_sent >= s->r.dgrams ?
-		            s->udp_sent - s->r.dgrams : 0);
-		json_end_object(j);
+	if (udp_receiver(s))
+		put_udp(j, s);
+}
+
+/* A UDP receiver's arrivals: r.dgrams counts each sequence number once
+ * (unique), so unique + lost = sent. Without sequence numbers, received is
+ * unique and the rest are 0; the timing keys are null unless the sender was
+ * paced (its send times come from its schedule). */
+static void
+put_udp(struct json *j, const struct side *s)
+{
+	const struct udp_stats *u = &s->udp;
+	int timed = s->have_udp && (u->flags & UDPS_TIMED);
+
+	json_key(j, "udp");
+	json_begin_object(j);
+	json_kv_u64(j, "sent", s->udp_sent);
+	json_kv_u64(j, "received", s->have_udp ? u->received : s->r.dgrams);
+	json_kv_u64(j, "unique", s->r.dgrams);
+	json_kv_u64(j, "lost", s->udp_sent >= s->r.dgrams ?
+	            s->udp_sent - s->r.dgrams : 0);
+	json_kv_u64(j, "duplicates", s->have_udp ? u->duplicates : 0);
+	json_kv_u64(j, "reordered", s->have_udp ? u->reordered : 0);
+	json_kv_u64(j, "max_displacement", s->have_udp ? u->max_displacement : 0);
+	json_kv_u64(j, "late", s->have_udp ? u->late : 0);
+	json_kv_u64(j, "too_old", s->have_udp ? u->too_old : 0);
+	json_kv_bool(j, "sequenced", s->have_udp && (u->flags & UDPS_SEQ));
+	if (timed) {
+		json_kv_double(j, "jitter_ms", u->jitter_ns / 1e6);
+		json_kv_double(j, "delay_var_ms", u->delay_var_ns / 1e6);
+		json_kv_double(j, "delay_var_max_ms", u->delay_var_max_ns / 1e6);
+	} else {
+		json_kv_null(j, "jitter_ms");
+		json_kv_null(j, "delay_var_ms");
+		json_kv_null(j, "delay_var_max_ms");
 	}
+	json_end_object(j);
 }
 
 static void

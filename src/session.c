@@ -22,6 +22,7 @@ struct session {
 	mono_ns deadline;                       /* of the whole handshake */
 	struct ctl_msg hello, req, ready;
 	struct run_model model;                 /* with --interval or --omit */
+	struct udp_stats udp;                   /* a UDP receiver's accounting */
 	char who[NET_ADDRSTRLEN + 16];          /* "ADDR port N" */
 };
 
@@ -111,24 +112,23 @@ session_check_limits(const struct partner_limits *l,
 	}
 	/* paced runs: the schedule alone says how long they take (a gap
 	 * between each two writes) */
-	secs = p->duration_ms ? 0 :
-	    (double)(xfer_data_calls(p) - 1) * p->data_gap_us / 1e6;
+	secs = p->duration_ms ? 0 : xfer_schedule_s(p);
 	if (l->max_time_s != 0 && secs > l->max_time_s) {
 		snprintf(why, len, "the test's gaps alone take %.1f s, this partner "
 		         "allows %u s (--max-time)", secs, l->max_time_s);
 		return -1;
 	}
 	if (l->max_rate > 0 && p->proto == PROTO_UDP && p->role == ROLE_SEND) {
-		if (p->gap_us == 0) {
+		if (p->data_gap_ps == 0) {
 			snprintf(why, len, "unpaced UDP: this partner sends UDP at most "
 			         "%.0f bit/s (--max-rate); pace it with -g",
 			         l->max_rate);
 			return -1;
 		}
-		if ((double)p->data_len * 8e6 / p->gap_us > l->max_rate) {
+		if ((double)p->data_len * 8e12 / p->data_gap_ps > l->max_rate) {
 			snprintf(why, len, "UDP at %.0f bit/s: this partner sends UDP at "
 			         "most %.0f bit/s (--max-rate)",
-			         (double)p->data_len * 8e6 / p->gap_us, l->max_rate);
+			         (double)p->data_len * 8e12 / p->data_gap_ps, l->max_rate);
 			return -1;
 		}
 	}
@@ -421,13 +421,19 @@ watch_setup(struct session *s, struct watch *w, struct run_model *m)
 		w->tcp_fd = s->data;
 }
 
-/* TCP: the data connection's TCP_INFO, for the client's report. */
+/* TCP: the data connection's TCP_INFO, for the client's report; a UDP
+ * receiver's accounting likewise. */
 static int
 send_tcpinfo(struct session *s)
 {
 	struct ctl_msg m = { .type = CTL_TCPINFO };
 	char err[200];
 
+	if (s->req.params.proto == PROTO_UDP && s->req.params.role == ROLE_RECV) {
+		m.type = CTL_UDPSTATS;
+		m.udp = s->udp;
+		return ctl_send(s->ctl, &m, err, sizeof err);
+	}
 	if (s->req.params.proto != PROTO_TCP ||
 	    tcpinfo_read(s->data, &m.tcp, err, sizeof err) == -1)
 		return 0;                       /* nothing to say */
@@ -457,6 +463,7 @@ transfer(struct session *s)
 		fail(s, "transfer", err);
 		return 1;
 	}
+	xfer_udp_set_out(&(struct xfer_udp_out){ &s->udp, -1 });
 	rc = xfer_run(s->data, p, &res.result, err, sizeof err);
 	end = mono_now();
 	watch_end(&w);
@@ -485,6 +492,7 @@ transfer(struct session *s)
 	case WATCH_PEER_STOP:
 		res.result.flags |= RES_STOPPED;
 		(void)watch_last(&w, &res.result, end);
+		(void)send_tcpinfo(s);
 		log_end(s, &res.result, "stopped by the client");
 		rc = 0;
 		break;

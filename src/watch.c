@@ -62,6 +62,7 @@ on_partner_msg(struct watch *w, mono_ns dl)
 	switch (m.type) {
 	case CTL_INTERVAL:
 	case CTL_TCPINFO:
+	case CTL_UDPSTATS:
 		if (watch_peer_msg(w, &m, why, sizeof why) == 0)
 			return 0;
 		snprintf(w->err, sizeof w->err, "%s", why);
@@ -314,6 +315,11 @@ watch_peer_msg(struct watch *w, const struct ctl_msg *m, char *err,
 	sd = &w->model->side[1 - w->self];
 	if (m->type == CTL_TCPINFO) {
 		sd->tcp = m->tcp;
+		return 0;
+	}
+	if (m->type == CTL_UDPSTATS) {
+		sd->udp = m->udp;
+		sd->have_udp = 1;
 		return 0;
 	}
 	/* in order, and none from the future: the count is bounded by time */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -79,6 +80,22 @@ xfer_sleep_until(mono_ns t)
 	}
 }
 
+uint64_t
+xfer_due_ns(const struct xfer_params *p, uint64_t i)
+{
+	uint32_t b = p->data_burst > 1 ? p->data_burst : 1;
+
+	return (uint64_t)((unsigned __int128)(i / b * b) * p->data_gap_ps / 1000u);
+}
+
+double
+xfer_schedule_s(const struct xfer_params *p)
+{
+	uint64_t n = xfer_data_calls(p);
+
+	return n == 0 ? 0 : (double)xfer_due_ns(p, n - 1) / 1e9;
+}
+
 void
 xfer_io_error(int e, const char *what, char *err, size_t errlen)
 {
@@ -121,16 +138,32 @@ xfer_send_loop(int fd, const struct xfer_params *p, struct gput_result *r,
 	struct meter m;
 	uint64_t left = p->data_bytes, calls = 0, nobufs = 0;
 	size_t off = 0, len = p->len;
-	mono_ns gap = (mono_ns)p->gap_us * 1000u, next;
+	uint32_t burst = p->data_burst > 1 ? p->data_burst : 1;
+	int paced = p->data_gap_ps != 0, hdr = xfer_udp_header(p);
+	uint8_t h[UDP_HDR_LEN];
+	struct iovec iov[2] = { { h, sizeof h }, { NULL, 0 } };
+	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2 };
+	int64_t rt = 0;                     /* the real-time clock less ours */
 	int rc = 0;
 
 	if (pattern_init(&pt, p, len, err, errlen) == -1)
 		return -1;
+	if (hdr && paced)
+		rt = meter_real_offset();       /* once: send times come from the schedule */
 	meter_start(&m);
-	next = m.t0;
 	while (left > 0 && !xfer_stop && !xfer_end) {   /* stop, or --time up */
 		size_t want = left < len ? (size_t)left : len;
-		ssize_t n = send(fd, pt.buf + off, want, MSG_NOSIGNAL);
+		ssize_t n;
+
+		if (hdr) {                      /* UDP: the header, then the pattern */
+			xfer_udp_hdr_encode(h, calls, paced ? (uint64_t)((int64_t)(m.t0 +
+			    xfer_due_ns(p, calls)) + rt) : 0);
+			iov[1].iov_base = pt.buf + off + UDP_HDR_LEN;
+			iov[1].iov_len = want - UDP_HDR_LEN;
+			n = sendmsg(fd, &mh, MSG_NOSIGNAL);
+		} else {
+			n = send(fd, pt.buf + off, want, MSG_NOSIGNAL);
+		}
 
 		if (n <= 0) {                   /* the one place send errors land */
 			if (n == -1 && errno == ENOBUFS && !xfer_stop) {
@@ -151,8 +184,8 @@ xfer_send_loop(int fd, const struct xfer_params *p, struct gput_result *r,
 		off += (size_t)n;               /* pattern phase: stays in [0, period) */
 		if (off >= pt.period)
 			off %= pt.period;
-		if (gap != 0 && left > 0)       /* -g: absolute schedule, no drift */
-			xfer_sleep_until(next += gap);
+		if (paced && left > 0 && calls % burst == 0)   /* -g, --rate */
+			xfer_sleep_until(m.t0 + xfer_due_ns(p, calls));
 	}
 	if (xfer_stop && rc == 0 && left > 0) {   /* stopped before the end */
 		snprintf(err, errlen, "interrupted");

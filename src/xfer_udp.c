@@ -8,9 +8,12 @@
 #include <string.h>
 #include <linux/sock_diag.h>            /* SK_MEMINFO_DROPS */
 #include <sys/socket.h>
+#include <unistd.h>
 #include <time.h>
 
+#include "model.h"
 #include "net.h"
+#include "udpacct.h"
 
 /* How long a UDP receiver waits for the first datagram. */
 #define UDP_START_MS 10000
@@ -103,6 +106,40 @@ xfer_proof_check(const struct xfer_params *p,
 	return diff == 0;
 }
 
+int
+xfer_udp_header(const struct xfer_params *p)
+{
+	return p->proto == PROTO_UDP && p->data_len >= UDP_HDR_LEN &&
+	    xfer_last_len(p) >= UDP_HDR_LEN;
+}
+
+void
+xfer_udp_hdr_encode(uint8_t *h, uint64_t seq, uint64_t send_ns)
+{
+	uint64_t v;
+
+	memcpy(h, "GPUD\0\0\0\0", 8);
+	v = htobe64(seq);
+	memcpy(h + 8, &v, 8);
+	v = htobe64(send_ns);
+	memcpy(h + 16, &v, 8);
+}
+
+int
+xfer_udp_hdr_decode(const uint8_t *buf, size_t n, uint64_t *seq,
+                    uint64_t *send_ns)
+{
+	uint64_t v;
+
+	if (n < UDP_HDR_LEN || memcmp(buf, "GPUD\0\0\0\0", 8) != 0)
+		return 0;
+	memcpy(&v, buf + 8, 8);
+	*seq = be64toh(v);
+	memcpy(&v, buf + 16, 8);
+	*send_ns = be64toh(v);
+	return 1;
+}
+
 uint64_t
 xfer_udp_drain(int fd)
 {
@@ -133,7 +170,10 @@ int
 xfer_udp_idle_ms(const struct xfer_params *p)
 {
 	/* Twice the sender's gap on top, so pacing never looks like the end. */
-	return UDP_IDLE_MS + (int)(2 * (uint64_t)p->data_gap_us / 1000u);
+	uint64_t tick_ms = p->data_gap_ps * (p->data_burst > 1 ? p->data_burst : 1) /
+	    1000000000u;
+
+	return UDP_IDLE_MS + (int)(2 * tick_ms);
 }
 
 /* Send the three markers; each one the kernel accepted counts as a call.
@@ -171,6 +211,7 @@ xfer_udp_send(int fd, const struct xfer_params *p, struct gput_result *r,
 
 /* Receive state: one msghdr set up once and reused for every call. */
 struct udp_rx {
+	int fd;
 	struct msghdr msg;
 	struct iovec iov;
 	/* room for one SCM_TIMESTAMPNS */
@@ -180,13 +221,13 @@ struct udp_rx {
 
 /* One recvmsg. Returns the datagram's real length (MSG_TRUNC), or -1. */
 static ssize_t
-udp_rx_one(int fd, struct udp_rx *rx)
+udp_rx_one(struct udp_rx *rx)
 {
 	ssize_t n;
 	struct cmsghdr *c;
 
 	rx->msg.msg_controllen = sizeof rx->cm;
-	n = recvmsg(fd, &rx->msg, MSG_TRUNC);
+	n = recvmsg(rx->fd, &rx->msg, MSG_TRUNC);
 	c = CMSG_FIRSTHDR(&rx->msg);
 	if (n >= 0 && c != NULL && c->cmsg_level == SOL_SOCKET &&
 	    c->cmsg_type == SCM_TIMESTAMPNS)
@@ -200,15 +241,19 @@ ts_ns(const struct timespec *t)
 	return (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_nsec;
 }
 
-/* -c on one datagram. Without -s every datagram starts the pattern anew, but
- * the first bad byte is still reported by its offset in the stream. */
+/* -c on one datagram, the seq-th of the stream (its header, if any, is not
+ * pattern). Without -s every datagram starts the pattern anew, but the
+ * first bad byte is still reported by its offset in the stream. */
 static void
 udp_verify(const struct xfer_params *p, const struct pattern *pt,
-           const uint8_t *buf, size_t n, struct gput_result *r)
+           const uint8_t *buf, size_t n, uint64_t seq, int hdr,
+           struct gput_result *r)
 {
-	uint64_t at = r->dgrams * (uint64_t)p->data_len, first = UINT64_MAX;
+	uint64_t at = seq * (uint64_t)p->data_len, first = UINT64_MAX;
+	size_t skip = hdr ? UDP_HDR_LEN : 0;
 
-	r->verify_bad += pattern_check(pt, p->stream ? at : 0, buf, n, &first);
+	r->verify_bad += pattern_check(pt, (p->stream ? at : 0) + skip, buf + skip,
+	    n - skip, &first);
 	if (first != UINT64_MAX && r->verify_first == UINT64_MAX)
 		r->verify_first = p->stream ? first : at + first;
 }
@@ -223,28 +268,172 @@ other_too_late(uint64_t ref, uint64_t t, int ms)
 	return t > ref && t - ref > (uint64_t)ms * 1000000u;
 }
 
-/* Receive until every datagram, a marker or the idle timeout. Returns 0 or -1. */
-static int
-udp_rx_loop(int fd, const struct xfer_params *p, struct udp_rx *rx,
-            struct gput_result *r, const struct pattern *pt, uint64_t *first_ts,
-            char *err, size_t errlen)
-{
-	uint64_t want = xfer_data_calls(p), last_ts = 0, idle;
-	uint32_t dlen = p->data_len, last = xfer_last_len(p);
-	struct meter m = { 0 };
-	int64_t off0 = 0;                   /* CLOCK_REALTIME - MONOTONIC at the start */
-	int stepped;
-	uint64_t start_ts = 0;              /* the first datagram's stamp, any kind */
+/* After the first end marker the receiver reads on this long (or to the
+ * last marker) for data that comes late; markers are MARKER_SPACING_MS
+ * apart. */
+#define UDP_LATE_MS (4 * MARKER_SPACING_MS + 2)
 
-	while (!xfer_stop) {                /* a stop request ends the loop */
-		ssize_t n = udp_rx_one(fd, rx);
+/* The receive loop's state. */
+struct rx {
+	const struct xfer_params *p;
+	struct gput_result *r;
+	const struct pattern *pt;
+	struct udp_rx *io;
+	struct udpacct *acct;            /* header mode: exact accounting */
+	uint64_t want, first_ts, last_ts, start_ts, first_len, other;
+	uint32_t dlen, last;
+	struct meter m;
+	int64_t off0;                    /* CLOCK_REALTIME - MONOTONIC at the start */
+	uint8_t logbuf[64 * UDP_LOG_REC];
+	size_t logn;
+};
+
+static struct xfer_udp_out out = { NULL, -1 };
+
+void
+xfer_udp_set_out(const struct xfer_udp_out *o)
+{
+	out = o ? *o : (struct xfer_udp_out){ NULL, -1 };
+}
+
+static void
+put_le(uint8_t *b, uint64_t v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		b[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* --log: one record into the buffer, written out when it is full (a copy
+ * per datagram, a write per 64; formatting happens after the run). */
+static void
+log_rec(struct rx *x, uint64_t seq, uint64_t send, uint64_t at, uint32_t len,
+        uint32_t flags)
+{
+	uint8_t *b = x->logbuf + x->logn;
+
+	if (out.log_fd < 0)
+		return;
+	put_le(b, seq, 8);
+	put_le(b + 8, send, 8);
+	put_le(b + 16, at, 8);
+	put_le(b + 24, len, 4);
+	put_le(b + 28, flags, 4);
+	x->logn += UDP_LOG_REC;
+	if (x->logn == sizeof x->logbuf) {
+		(void)!write(out.log_fd, x->logbuf, x->logn);
+		x->logn = 0;
+	}
+}
+
+/* A datagram of a data length: count it once per sequence number. Returns
+ * 1 when every datagram has arrived, 2 when it is not data after all, 0 or
+ * -1 (err filled). */
+static int
+on_data(struct rx *x, const uint8_t *buf, size_t n, uint64_t at, char *err,
+        size_t errlen)
+{
+	struct gput_result *r = x->r;
+	uint64_t seq = r->dgrams, send = 0, uniq0, dup0, reo0;
+	uint32_t flags = UDPLOG_NOSEQ;
+	int fresh = 1;
+
+	if (x->acct != NULL) {
+		struct udpacct *a = x->acct;
+
+		if (!xfer_udp_hdr_decode(buf, n, &seq, &send))
+			return 2;               /* the right length, not our data */
+		uniq0 = a->unique, dup0 = a->duplicates, reo0 = a->reordered;
+		udpacct_add(a, seq, send, at);
+		fresh = a->unique > uniq0;
+		flags = (a->duplicates > dup0 ? UDPLOG_DUP : 0) |
+		    (a->reordered > reo0 ? UDPLOG_REORDER : 0) |
+		    (!fresh && a->duplicates == dup0 ? UDPLOG_OLD : 0) |
+		    (r->flags & RES_MARKER ? UDPLOG_LATE : 0);
+		LIVE_SET(dups, a->duplicates);
+		LIVE_SET(reordered, a->reordered);
+	}
+	log_rec(x, seq, send, at, (uint32_t)n, flags);
+	r->calls++;
+	if (!fresh) {
+		LIVE_SET(calls, r->calls);
+		return 0;
+	}
+	if (r->dgrams == 0) {           /* the first datagram opens the window */
+		x->first_ts = at;
+		x->first_len = n;
+		meter_start(&x->m);
+		x->off0 = meter_real_offset();
+		if (net_set_timeouts(x->io->fd, xfer_udp_idle_ms(x->p), 0, err,
+		    errlen) == -1)
+			return -1;
+	}
+	if (x->p->verify)
+		udp_verify(x->p, x->pt, buf, n, seq, x->acct != NULL, r);
+	r->dgrams++;
+	r->bytes += (uint64_t)n;
+	LIVE_SET(bytes, r->bytes);
+	LIVE_SET(calls, r->calls);
+	LIVE_SET(dgrams, r->dgrams);
+	x->last_ts = at;
+	return r->dgrams == x->want;    /* everything arrived: the exact end */
+}
+
+/* An end marker. Returns 1 when the receive is over. */
+static int
+on_marker(struct rx *x, uint8_t idx, char *err, size_t errlen)
+{
+	if (!(x->r->flags & RES_MARKER) && x->acct != NULL) {
+		udpacct_marker(x->acct);
+		/* read on a little for late data, then the last marker ends it */
+		if (net_set_timeouts(x->io->fd, UDP_LATE_MS, 0, err, errlen) == -1)
+			return -1;
+	}
+	x->r->flags |= RES_MARKER;      /* the sender is done */
+	return x->acct == NULL || idx == MARKER_COUNT;
+}
+
+/* The window: first to last data datagram on the kernel's arrival clock
+ * (or, if that was stepped, on ours; meter_stamp_span), widened by the
+ * first datagram's share: N datagrams arrive over N - 1 gaps, so the rate
+ * is the bytes after the first over that span, as gput-pcap reckons it. */
+static void
+close_window(struct rx *x)
+{
+	struct gput_result *r = x->r;
+	uint64_t idle, span;
+	int stepped;
+
+	meter_stop(&x->m, r);
+	idle = r->flags & RES_IDLE ? (uint64_t)xfer_udp_idle_ms(x->p) * 1000000u : 0;
+	span = meter_stamp_span(x->first_ts, x->last_ts, x->off0, meter_real_offset(),
+	    r->real_ns > idle ? r->real_ns - idle : 0, &stepped);
+	if (stepped)
+		r->flags |= RES_STEPPED;
+	r->real_ns = r->bytes > x->first_len ? (uint64_t)((unsigned __int128)span *
+	    r->bytes / (r->bytes - x->first_len)) : 0;
+}
+
+/* Receive until every datagram, the last marker (or the first, without a
+ * header) or the idle timeout. Returns 0 or -1. */
+static int
+udp_rx_loop(struct rx *x, char *err, size_t errlen)
+{
+	struct gput_result *r = x->r;
+	int done = 0;
+
+	while (!done && !xfer_stop) {       /* a stop request ends the loop */
+		ssize_t n = udp_rx_one(x->io);
+		uint64_t at = ts_ns(&x->io->ts);
 		uint8_t idx;
 
 		if (n < 0) {                    /* the one place recv errors land */
 			if (errno == EINTR && !xfer_stop)
 				continue;
 			if ((errno == EAGAIN || errno == EWOULDBLOCK) && r->dgrams > 0) {
-				r->flags |= RES_IDLE;   /* every marker lost: idle end */
+				if (!(r->flags & RES_MARKER))
+					r->flags |= RES_IDLE;   /* every marker lost */
 				break;
 			}
 			snprintf(err, errlen, "%s", xfer_stop ? "interrupted" :
@@ -252,34 +441,18 @@ udp_rx_loop(int fd, const struct xfer_params *p, struct udp_rx *rx,
 			    : strerror(errno));
 			return -1;
 		}
-		if (start_ts == 0)              /* no clock read: the kernel's stamp */
-			start_ts = ts_ns(&rx->ts);
-		if ((uint32_t)n == dlen || ((uint32_t)n == last && n > 0)) {
-			if (r->dgrams == 0) {   /* first datagram opens the window */
-				*first_ts = ts_ns(&rx->ts);
-				meter_start(&m);
-				off0 = meter_real_offset();
-				if (net_set_timeouts(fd, xfer_udp_idle_ms(p), 0, err,
-				    errlen) == -1)
-					return -1;
-			}
-			if (p->verify)
-				udp_verify(p, pt, rx->iov.iov_base, (size_t)n, r);
-			r->calls++;
-			r->dgrams++;
-			r->bytes += (uint64_t)n;
-			LIVE_SET(bytes, r->bytes);
-			LIVE_SET(calls, r->calls);
-			LIVE_SET(dgrams, r->dgrams);
-			last_ts = ts_ns(&rx->ts);
-			if (r->dgrams == want)  /* everything arrived: the exact end */
-				break;
-		} else if (xfer_marker_decode(p, rx->iov.iov_base, (size_t)n, &idx,
-		    &r->dgrams_sent)) {
-			r->flags |= RES_MARKER; /* the sender is done */
-			break;
-		} else if (other_too_late(r->dgrams ? last_ts : start_ts, ts_ns(&rx->ts),
-		    r->dgrams ? xfer_udp_idle_ms(p) : UDP_START_MS)) {
+		if (x->start_ts == 0)           /* no clock read: the kernel's stamp */
+			x->start_ts = at;
+		done = 2;
+		if ((uint32_t)n == x->dlen || ((uint32_t)n == x->last && n > 0))
+			done = on_data(x, x->io->iov.iov_base, (size_t)n, at, err, errlen);
+		else if (xfer_marker_decode(x->p, x->io->iov.iov_base, (size_t)n, &idx,
+		    &r->dgrams_sent))
+			done = on_marker(x, idx, err, errlen);
+		if (done != 2)
+			;
+		else if (other_too_late(r->dgrams ? x->last_ts : x->start_ts, at,
+		    r->dgrams ? xfer_udp_idle_ms(x->p) : UDP_START_MS)) {
 			/* anything else is ignored, but does not keep the receiver
 			 * waiting: the timeouts run from the last data datagram */
 			if (r->dgrams > 0) {
@@ -289,20 +462,17 @@ udp_rx_loop(int fd, const struct xfer_params *p, struct udp_rx *rx,
 			snprintf(err, errlen, "no data datagram arrived within the start "
 			         "timeout (only other datagrams)");
 			return -1;
+		} else {
+			x->other++;
 		}
+		if (done == -1)
+			return -1;
+		if (done == 2)
+			done = 0;
 	}
-	if (r->dgrams > 0) {
-		meter_stop(&m, r);              /* real_ns: first read to the end */
-		idle = r->flags & RES_IDLE ? (uint64_t)xfer_udp_idle_ms(p) * 1000000u : 0;
-		/* first to last data datagram, on the kernel's arrival clock; if
-		 * that was stepped, from the first read to the last one's (the
-		 * marker's, or the end less the idle wait) on the monotonic clock */
-		r->real_ns = meter_stamp_span(*first_ts, last_ts, off0, meter_real_offset(),
-		    r->real_ns > idle ? r->real_ns - idle : 0, &stepped);
-		if (stepped)
-			r->flags |= RES_STEPPED;
-	}
-	if (xfer_stop && !(r->flags & RES_MARKER) && r->dgrams != want) {
+	if (r->dgrams > 0)
+		close_window(x);
+	if (xfer_stop && !(r->flags & RES_MARKER) && r->dgrams != x->want) {
 		snprintf(err, errlen, "interrupted");
 		return -1;
 	}
@@ -325,38 +495,84 @@ udp_socket_drops(int fd, uint64_t *n)
 	return 0;
 }
 
+/* The receiver's accounting into the caller's udp_stats. */
+static void
+fill_stats(const struct rx *x, struct udp_stats *st)
+{
+	const struct udpacct *a = x->acct;
+
+	memset(st, 0, sizeof *st);
+	st->other = x->other;
+	st->received = x->r->dgrams;
+	st->unique = x->r->dgrams;
+	if (a == NULL)
+		return;
+	st->flags = UDPS_SEQ;
+	st->received = a->received;
+	st->unique = a->unique;
+	st->duplicates = a->duplicates;
+	st->reordered = a->reordered;
+	st->max_displacement = a->max_displacement;
+	st->late = a->late;
+	st->too_old = a->too_old;
+	if (x->p->data_gap_ps != 0 && a->transit_n > 0) {
+		st->flags |= UDPS_TIMED;    /* send times came from the schedule */
+		st->jitter_ns = (uint64_t)(a->jitter_ns + 0.5);
+		st->delay_var_ns = (uint64_t)(udpacct_delay_var_mean_ns(a) + 0.5);
+		st->delay_var_max_ns = (uint64_t)(udpacct_delay_var_max_ns(a) + 0.5);
+		st->owd_min_ns = a->transit_min;
+		st->owd_mean_ns = (int64_t)(udpacct_delay_var_mean_ns(a) + 0.5) +
+		    a->transit_min;
+	}
+}
+
 int
 xfer_udp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
               char *err, size_t errlen)
 {
 	struct pattern pt = { 0 };
-	struct udp_rx rx;
+	struct udp_rx io;
+	struct udpacct acct;
+	struct rx *x = calloc(1, sizeof *x);
 	size_t cap = p->len > p->data_len ? p->len : p->data_len;
-	uint64_t first_ts = 0;
 	int rc;
 
 	if (cap < MARKER_MAX_LEN)
 		cap = MARKER_MAX_LEN;
-	memset(&rx, 0, sizeof rx);
-	rx.iov.iov_base = malloc(cap);
-	rx.iov.iov_len = cap;
-	rx.msg.msg_iov = &rx.iov;
-	rx.msg.msg_iovlen = 1;
-	rx.msg.msg_control = rx.cm;
-	if (rx.iov.iov_base == NULL) {
-		snprintf(err, errlen, "cannot allocate %zu bytes", cap);
+	memset(&io, 0, sizeof io);
+	io.fd = fd;
+	io.iov.iov_base = malloc(cap);
+	io.iov.iov_len = cap;
+	io.msg.msg_iov = &io.iov;
+	io.msg.msg_iovlen = 1;
+	io.msg.msg_control = io.cm;
+	if (io.iov.iov_base == NULL || x == NULL) {
+		snprintf(err, errlen, "cannot allocate %zu bytes", cap + sizeof *x);
+		free(io.iov.iov_base);
+		free(x);
 		return -1;
 	}
+	*x = (struct rx){ .p = p, .r = r, .pt = &pt, .io = &io,
+	    .want = xfer_data_calls(p), .dlen = p->data_len,
+	    .last = xfer_last_len(p) };
 	rc = xfer_udp_prepare(fd, err, errlen);
+	if (rc == 0 && xfer_udp_header(p)) {
+		rc = udpacct_init(&acct, err, errlen);
+		x->acct = rc == 0 ? &acct : NULL;
+	}
 	if (rc == 0)
 		rc = net_set_timeouts(fd, UDP_START_MS, 0, err, errlen);
 	if (rc == 0 && p->verify)
 		rc = pattern_init(&pt, p, cap, err, errlen);
 	r->verify_first = UINT64_MAX;
 	if (rc == 0)
-		rc = udp_rx_loop(fd, p, &rx, r, &pt, &first_ts, err, errlen);
+		rc = udp_rx_loop(x, err, errlen);
 	if (rc == 0 && udp_socket_drops(fd, &r->sock_drops) == 0)
 		r->flags |= RES_DROPS;
+	if (out.stats != NULL)
+		fill_stats(x, out.stats);
+	if (x->logn > 0 && out.log_fd >= 0)
+		(void)!write(out.log_fd, x->logbuf, x->logn);
 	if (p->verify) {
 		r->flags |= RES_VERIFIED;
 		if (r->verify_bad == 0)
@@ -364,7 +580,10 @@ xfer_udp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
 	} else {
 		r->verify_first = 0;
 	}
+	if (x->acct != NULL)
+		udpacct_free(&acct);
 	pattern_free(&pt);
-	free(rx.iov.iov_base);
+	free(io.iov.iov_base);
+	free(x);
 	return rc;
 }

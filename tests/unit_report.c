@@ -366,13 +366,35 @@ test_mbit(void **state)
 
 /* ---- the lines under the table ------------------------------------- */
 
+/* rows without the accounting leave it zero */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 static void
 test_udp_arrivals(void **state)
 {
 	static const struct { char tag; struct gput_result recv, send; int idle_ms;
-	    const char *want; } rows[] = {
+	    const char *want; struct udp_stats udp; int same_clock; } rows[] = {
 		{ '1', { .dgrams = 47 }, { .dgrams = 50 }, 1000,
 		  "1: received 47 of 50 datagrams, 3 lost (6.00%)\n" },
+		/* the exact accounting: each count said only when not 0 */
+		{ '1', { .dgrams = 47 }, { .dgrams = 50 }, 1000,
+		  "1: received 47 of 50 datagrams, 3 lost (6.00%); 2 duplicates; 1 "
+		  "reordered (displaced by up to 4); 1 late (after the end marker)\n",
+		  { .received = 49, .unique = 47, .duplicates = 2, .reordered = 1,
+		    .max_displacement = 4, .late = 1, .flags = UDPS_SEQ } },
+		{ '1', { .dgrams = 50 }, { .dgrams = 50 }, 1000,
+		  "1: received 50 of 50 datagrams, 0 lost (0.00%); 1 duplicate\n"
+		  "1: jitter 0.012 ms (RFC 3550), delay variation 0.034 ms mean, 0.210 "
+		  "ms max\n",
+		  { .received = 51, .unique = 50, .duplicates = 1, .jitter_ns = 12000,
+		    .delay_var_ns = 34000, .delay_var_max_ns = 210000,
+		    .flags = UDPS_SEQ | UDPS_TIMED } },
+		{ 'l', { .dgrams = 50 }, { .dgrams = 50 }, 1000,
+		  "l: received 50 of 50 datagrams, 0 lost (0.00%)\n"
+		  "l: jitter 0.000 ms (RFC 3550), delay variation 0.001 ms mean, 0.002 "
+		  "ms max; one-way delay 0.050 ms min, 0.051 ms mean\n",
+		  { .received = 50, .unique = 50, .delay_var_ns = 1000,
+		    .delay_var_max_ns = 2000, .owd_min_ns = 50000, .owd_mean_ns = 51000,
+		    .flags = UDPS_SEQ | UDPS_TIMED }, 1 },
 		{ 'l', { .dgrams = 50, .flags = RES_MARKER }, { .dgrams = 50 }, 1000,
 		  "l: received 50 of 50 datagrams, 0 lost (0.00%)\n" },
 		{ 'l', { .dgrams = 1 }, { .dgrams = 3 }, 1000,
@@ -424,7 +446,8 @@ test_udp_arrivals(void **state)
 
 		cap_open(&c);
 		report_udp_arrivals(c.f, rows[i].tag, &rows[i].recv, &rows[i].send,
-		                    rows[i].idle_ms);
+		                    rows[i].idle_ms, rows[i].udp.flags || rows[i].udp.received ?
+		                    &rows[i].udp : NULL, rows[i].same_clock);
 		s = cap_close(&c);
 		if (strcmp(s, rows[i].want) != 0)
 			MISS("arrivals %zu:\n  got  '%s'\n  want '%s'", i, s, rows[i].want);

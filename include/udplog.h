@@ -1,0 +1,22 @@
+#ifndef GPUT_UDPLOG_H
+#define GPUT_UDPLOG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * --log: the UDP receiver writes a binary record per datagram while data
+ * flows (xfer.h, UDP_LOG_REC; a copy per datagram, a write per 64); after
+ * the run this turns them into text, one line per datagram:
+ *   seq arrive_s send_s delay_ms len flags
+ * arrive_s from the first arrival, send_s from the first send time (or "-"
+ * when the sender was not paced), delay_ms the one-way delay above the
+ * smallest seen (its variation; "-" when not paced), flags a word of
+ * dup, reorder, late, old, noseq or "-". tools/plot-seq draws it.
+ */
+
+/* Read the records of bin (from its start) and write the text to path.
+ * Returns 0, or -1 with err filled. */
+int udplog_text(FILE *bin, const char *path, char *err, size_t errlen);
+
+#endif
