@@ -281,6 +281,7 @@ struct rx {
 	struct udp_rx *io;
 	struct udpacct *acct;            /* header mode: exact accounting */
 	uint64_t want, first_ts, last_ts, start_ts, first_len, other;
+	int complete;                    /* every sequence number has arrived */
 	uint32_t dlen, last;
 	struct meter m;
 	int64_t off0;                    /* CLOCK_REALTIME - MONOTONIC at the start */
@@ -377,7 +378,14 @@ on_data(struct rx *x, const uint8_t *buf, size_t n, uint64_t at, char *err,
 	LIVE_SET(calls, r->calls);
 	LIVE_SET(dgrams, r->dgrams);
 	x->last_ts = at;
-	return r->dgrams == x->want;    /* everything arrived: the exact end */
+	if (r->dgrams != x->want)
+		return 0;
+	if (x->acct == NULL)
+		return 1;                   /* everything arrived: the exact end */
+	/* with sequence numbers, copies may still be on their way: read on
+	 * until the last marker, or a moment without anything */
+	x->complete = 1;
+	return net_set_timeouts(x->io->fd, UDP_LATE_MS, 0, err, errlen) == -1 ? -1 : 0;
 }
 
 /* An end marker. Returns 1 when the receive is over. */
@@ -432,7 +440,7 @@ udp_rx_loop(struct rx *x, char *err, size_t errlen)
 			if (errno == EINTR && !xfer_stop)
 				continue;
 			if ((errno == EAGAIN || errno == EWOULDBLOCK) && r->dgrams > 0) {
-				if (!(r->flags & RES_MARKER))
+				if (!(r->flags & RES_MARKER) && !x->complete)
 					r->flags |= RES_IDLE;   /* every marker lost */
 				break;
 			}

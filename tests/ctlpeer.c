@@ -26,6 +26,10 @@
  *   put=badresult   send a RESULT no partner could mean: more bytes that
  *                   differ from the pattern than bytes
  *   sendmore        send the whole stream and one buffer more
+ *   sendseq=A,B,... (UDP) send headed data datagrams with these sequence
+ *                   numbers (duplicates, gaps, any order); M sends the next
+ *                   end marker there; the markers not sent yet follow
+ *   put=sendresult  send the RESULT of a sender that sent the whole stream
  *   hello           (client) receive HELLO
  *   key=FILE        (client) sign PARAMS with the shared secret in FILE
  *   params=P,R,N,L  send PARAMS for the partner's half: protocol tcp or udp,
@@ -256,6 +260,48 @@ step_send(struct peer *p, uint64_t k)
 	       x->data_bytes));
 }
 
+/* UDP: headed datagrams with the listed sequence numbers, then markers */
+static void
+step_sendseq(struct peer *p, const char *list)
+{
+	const struct xfer_params *x = &p->params.params;
+	uint8_t buf[65536] = { 0 }, mk[MARKER_MAX_LEN];
+	unsigned long long seq;
+	char *end;
+	size_t n = 0, k;
+
+	if (x->data_len < UDP_HDR_LEN || x->data_len > sizeof buf)
+		die(p, "sendseq needs -l of at least 24");
+	k = 1;
+	while (*list != '\0') {
+		if (*list == 'M') {             /* an end marker here */
+			size_t ml = xfer_marker_encode(x, mk, (uint8_t)k++,
+			    xfer_data_calls(x), x->data_bytes);
+
+			if (k > MARKER_COUNT + 1 || send(p->data, mk, ml, 0) != (ssize_t)ml)
+				die(p, "sendseq: markers");
+			end = (char *)list + 1;
+		} else {
+			seq = strtoull(list, &end, 10);
+			if (end == list)
+				die(p, "sendseq=N,N,M,...");
+			xfer_udp_hdr_encode(buf, seq, 0);
+			if (send(p->data, buf, x->data_len, 0) != (ssize_t)x->data_len)
+				die(p, strerror(errno));
+			n++;
+		}
+		list = *end == ',' ? end + 1 : end;
+	}
+	for (; k <= MARKER_COUNT; k++) {
+		size_t ml = xfer_marker_encode(x, mk, (uint8_t)k, xfer_data_calls(x),
+		    x->data_bytes);
+
+		if (send(p->data, mk, ml, 0) != (ssize_t)ml)
+			die(p, strerror(errno));
+	}
+	printf("ok sendseq %zu\n", n);
+}
+
 static void
 step_drain(struct peer *p)
 {
@@ -333,6 +379,20 @@ run_step(struct peer *p, const char *s)
 		if (ctl_send(p->ctl, &m, err, sizeof err) == -1)
 			die(p, err);
 		printf("ok put badresult\n");
+	} else if (strncmp(s, "sendseq=", 8) == 0) {
+		step_sendseq(p, s + 8);
+	} else if (strcmp(s, "put=sendresult") == 0) {
+		const struct xfer_params *x = &p->params.params;
+
+		memset(&m, 0, sizeof m);
+		m.type = CTL_RESULT;
+		m.result.bytes = x->data_bytes;
+		m.result.dgrams = xfer_data_calls(x);
+		m.result.calls = m.result.dgrams + MARKER_COUNT;
+		m.result.real_ns = 1000000;
+		if (ctl_send(p->ctl, &m, err, sizeof err) == -1)
+			die(p, err);
+		printf("ok put sendresult\n");
 	} else if (strcmp(s, "sendmore") == 0) {
 		p->params.params.data_bytes += p->params.params.len;
 		p->params.params.count++;
