@@ -1,0 +1,99 @@
+#ifndef GPUT_UDPACCT_H
+#define GPUT_UDPACCT_H
+
+/*
+ * udpacct: the UDP receiver's exact accounting of the data datagrams it
+ * read (loss, duplication, reordering, late arrivals, jitter, delay
+ * variation). Pure: no I/O, no clock; the data path passes each datagram's
+ * sequence number, the sender's send time and the arrival time.
+ * O(1) work per datagram (at most one pass over the 8 KiB window, see
+ * below), no allocation after udpacct_init(), 64-bit counters.
+ *
+ * The rules, exactly:
+ *  - Sequence numbers start at 0 and are 64-bit; 2^32 is not special.
+ *    "next" is the highest sequence number seen + 1 (0: none seen yet).
+ *  - seq >= next: a new highest. next becomes seq + 1; the window bits of
+ *    the numbers passed over (next .. seq) are cleared, the one of seq set.
+ *    A jump of UDPACCT_WINDOW or more clears the whole bitmap once, so one
+ *    datagram never costs more than one pass over the bitmap. A jump is
+ *    not reordering: the numbers skipped are (so far) lost.
+ *  - seq < next: displacement d = next - 1 - seq (how far behind the highest
+ *    seen). d >= UDPACCT_WINDOW (seq < next - UDPACCT_WINDOW): too_old, the
+ *    window no longer says whether seq was seen: counted in received only,
+ *    never in unique, duplicates or reordered (so it may make loss look
+ *    higher than it was, never lower). Otherwise (d <= UDPACCT_WINDOW - 1)
+ *    a set bit means a duplicate; a clear bit means a reordered first copy:
+ *    unique++, reordered++, max_displacement = max(max_displacement, d), and
+ *    its bit is set (a later copy is a duplicate).
+ *  - seq == UINT64_MAX cannot advance next (seq + 1 would wrap to "none
+ *    yet"): it is counted as too_old.
+ *  - late counts every datagram (every copy, whatever its kind) added after
+ *    udpacct_marker(); it is counted in received/unique/... as usual too.
+ *  - Jitter (RFC 3550 6.4.1) and transit are taken over first copies only
+ *    (the datagrams counted in unique), in arrival order, reordered ones
+ *    included: D(i,j) = (Rj - Ri) - (Sj - Si) between consecutive first
+ *    copies, J += (|D| - J) / 16, in ns. The first first copy sets no
+ *    jitter (J stays 0). Duplicates and too_old datagrams leave jitter and
+ *    transit alone. Send and arrival times are read modulo 2^64 and their
+ *    differences as signed 64-bit: the two clocks need not agree.
+ * Identities, always: received = unique + duplicates + too_old;
+ * transit_n = unique; for a sender's count sent >= unique,
+ * unique + udpacct_lost(a, sent) = sent.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Sequence numbers remembered for telling a duplicate from a late first copy. */
+#define UDPACCT_WINDOW 65536
+
+struct udpacct {
+	uint64_t received;     /* data datagrams that arrived (every copy) */
+	uint64_t unique;       /* distinct sequence numbers among them */
+	uint64_t duplicates;   /* copies of a sequence number already seen (within the window) */
+	uint64_t reordered;    /* arrived after a higher sequence number (first copies only) */
+	uint64_t max_displacement; /* largest (highest seen so far - seq) of a reordered one */
+	uint64_t late;         /* arrived after udpacct_marker() (counted in received/unique/... too) */
+	uint64_t too_old;      /* more than the window behind the highest: cannot tell; counted as received, not unique */
+	uint64_t next;         /* highest sequence number seen + 1 (0: none yet) */
+	double   jitter_ns;    /* RFC 3550 6.4.1 interarrival jitter, J += (|D| - J)/16, over consecutive arrivals (first copies only) */
+	int64_t  transit_min, transit_max; /* arrive - send, ns (clocks may differ: only differences mean anything); valid when transit_n > 0 */
+	double   transit_sum;  /* for the mean: sum of (transit - transit_ref), ns;
+	                        * mean = transit_ref + transit_sum / transit_n (kept
+	                        * relative so that clocks far apart lose no precision) */
+	int64_t  transit_ref;  /* transit of the first first copy */
+	uint64_t transit_n;    /* first copies timed (= unique) */
+	/* private */
+	uint64_t *bits;        /* UDPACCT_WINDOW bits: bit (seq mod window) set = seq seen */
+	uint64_t prev_send, prev_arrive; /* the previous first copy, for jitter */
+	int      marked;       /* udpacct_marker() was called */
+};
+
+/* Every count at once, for tests and the reports (a plain copy, no bitmap). */
+struct udpacct_counts {
+	uint64_t sent;         /* as the caller gave it */
+	uint64_t received, unique, lost, duplicates, reordered, max_displacement;
+	uint64_t late, too_old, next;
+};
+
+/* Zeroes a and allocates the window bitmap (8 KiB). Returns 0, or -1 with err
+ * filled (and nothing to free). */
+int      udpacct_init(struct udpacct *a, char *err, size_t errlen);
+/* Frees the bitmap; safe to call twice. */
+void     udpacct_free(struct udpacct *a);
+/* One data datagram: its sequence number, the sender's send time and the
+ * arrival time, ns. */
+void     udpacct_add(struct udpacct *a, uint64_t seq, uint64_t send_ns, uint64_t arrive_ns);
+/* The end marker arrived: data added from now on is late. */
+void     udpacct_marker(struct udpacct *a);
+/* sent - unique, 0 if unique >= sent. */
+uint64_t udpacct_lost(const struct udpacct *a, uint64_t sent);
+/* mean(transit) - min(transit), ns; 0 with no data. */
+double   udpacct_delay_var_mean_ns(const struct udpacct *a);
+/* max(transit) - min(transit), ns; 0 with no data. */
+double   udpacct_delay_var_max_ns(const struct udpacct *a);
+/* Fills c with every count, lost taken against sent:
+ * unique + lost = sent (when sent >= unique); received = unique + duplicates + too_old. */
+void     udpacct_counts(const struct udpacct *a, uint64_t sent, struct udpacct_counts *c);
+
+#endif
