@@ -84,7 +84,8 @@ tests/ctlpeer: tests/ctlpeer.c src/libgput.a | need-crypto
 	$(CC) $(FINAL_CFLAGS) -o $@ $^ $(FINAL_LDFLAGS) $(CRYPTO_LIBS) -lm
 
 # Tests of gput-pcap share the capture builders of tests/capbuild.c.
-CAPBUILD_TESTS := tests/unit_pcapscan tests/unit_pcapedge tests/unit_pcapgolden
+CAPBUILD_TESTS := tests/unit_pcapscan tests/unit_pcapedge tests/unit_pcapgolden \
+                  tests/unit_pcapudp
 $(CAPBUILD_TESTS): tests/capbuild.o
 tests/capbuild.o: tests/capbuild.c | need-cmocka need-pcap
 	$(CC) $(FINAL_CFLAGS) $(CMOCKA_CFLAGS) $(PCAP_CFLAGS) -c -o $@ $<

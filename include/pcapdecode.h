@@ -31,8 +31,29 @@ struct pdec_frame {
 	uint16_t sport, dport;
 	uint32_t seq;       /* TCP sequence number */
 	uint8_t  tcp_flags; /* RFC 9293 3.1: FIN 0x01, SYN 0x02, RST 0x04 ... */
-	int      marker;    /* 1: a gput UDP end-of-transfer marker, not data
-	                       (gput(1), UDP end markers) */
+	int      marker;    /* 1: a gput UDP end-of-transfer marker or proof
+	                       datagram, not data (gput(1), UDP end markers) */
+	int      end_marker;     /* 1: an end marker ("GPUE"; marker is 1 too) */
+	int      end_has_count;  /* its datagram count was captured */
+	uint64_t end_dgrams;     /* the data datagrams the sender says it sent */
+	int      gpud;      /* gput UDP data header: PDEC_GPUD_NONE, _DATA or
+	                       _CUT (in a whole datagram or a first fragment) */
+	uint32_t gpud_stream;    /* of a PDEC_GPUD_DATA header: stream id, */
+	uint64_t gpud_seq;       /* sequence number, */
+	uint64_t gpud_send_ns;   /* send time, ns (0: the sender was not paced) */
+};
+
+/* gput's UDP data header (gput(1), "UDP data header"): the first GPUD_LEN
+ * bytes of every data datagram whose payload has at least that many:
+ *   0 "GPUD", 4 stream id u32, 8 sequence number u64 (from 0),
+ *   16 send time u64 (ns; 0 when the sender was not paced), big-endian. */
+#define PDEC_GPUD_LEN 24
+
+enum pdec_gpud {
+	PDEC_GPUD_NONE,  /* no gput data header */
+	PDEC_GPUD_DATA,  /* a header, decoded */
+	PDEC_GPUD_CUT    /* "GPUD" captured, but the snaplen cut the rest of
+	                    the header: not decodable */
 };
 
 #define PDEC_TCP_FIN 0x01

@@ -5,10 +5,23 @@
 #include <stdint.h>
 
 #include "pcapdecode.h"
+#include "udpacct.h"
 
 /* A hole in a direction's TCP sequence space: bytes not seen yet below the
  * highest byte seen (lost before the capture point, or reordered). */
 struct pflow_hole { uint64_t from, to; };
+
+/* What a direction's gput UDP data headers and end markers say (gput(1),
+ * "UDP data header"): the receiver's accounting over the datagrams as the
+ * capture holds them, in capture order, arrival times the capture's. */
+struct pflow_gput {
+	struct udpacct acct;       /* every datagram with a decoded header */
+	uint64_t cut;              /* datagrams whose header the snaplen cut:
+	                              not decodable, not in acct */
+	uint64_t timed;            /* decoded headers with a send time (not 0) */
+	int      sent_known;       /* an end marker's count was captured */
+	uint64_t sent;             /* the largest count an end marker gave */
+};
 
 /* One direction of a flow. Every frame adds to packets, the layer sums and
  * wire, so that
@@ -16,11 +29,13 @@ struct pflow_hole { uint64_t from, to; };
 struct pflow_dir {
 	uint64_t packets;          /* frames */
 	uint64_t data_packets;     /* frames that carried new payload */
-	uint64_t retrans_packets;  /* TCP frames that carried payload seen before */
+	uint64_t retrans_packets;  /* frames that carried payload seen before:
+	                              TCP retransmissions, gput UDP duplicates */
 	uint64_t fragments;        /* IP fragments (first and later ones) */
 	uint64_t markers;          /* gput UDP end markers: control, not data */
 	uint64_t payload;          /* new payload bytes (goodput) */
-	uint64_t retrans;          /* TCP payload bytes seen before */
+	uint64_t retrans;          /* payload bytes seen before: TCP's, and
+	                              those of gput UDP duplicates */
 	uint64_t marker_bytes;     /* UDP payload bytes of the markers */
 	uint64_t l4, l3, l2, pad, l1;  /* header bytes per layer, l2 with FCS */
 	uint64_t wire;             /* bytes on the wire, every frame */
@@ -37,6 +52,11 @@ struct pflow_dir {
 	uint64_t holes_dropped;    /* bytes of holes forgotten (too many holes,
 	                              or an earlier connection on these ports) */
 	uint64_t connections;      /* SYNs seen with distinct sequence numbers */
+	uint64_t datagrams;        /* UDP datagrams that reached the flow whole,
+	                              markers and proof left out (every copy) */
+	struct pflow_gput *gput;   /* NULL until a gput data header (decoded or
+	                              cut) or end marker is seen; flow
+	                              directions only, freed by pflow_free() */
 };
 
 /* A TCP or UDP flow: both directions between two endpoints; a is the

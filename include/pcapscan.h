@@ -6,6 +6,25 @@
 
 #include "pcapflow.h"
 
+/* A gput UDP data direction as reported (gput(1), "UDP data header"):
+ * counts as struct udpacct defines them, over the datagrams the capture
+ * holds. */
+struct pscan_gput {
+	int      sent_known;   /* an end marker's count was captured */
+	uint64_t sent;         /* data datagrams the sender sent (markers) */
+	uint64_t received, unique;
+	uint64_t lost;         /* sent - unique; 0 when sent is not known */
+	uint64_t duplicates, reordered;
+	uint64_t max_displacement, late, too_old;
+	uint64_t cut;          /* headers cut by the snaplen: not decodable */
+	int      has_timing;   /* some header had a send time (the sender was
+	                          paced): jitter and delay variation mean
+	                          something */
+	double   jitter_ms;    /* RFC 3550 6.4.1 */
+	double   delay_var_ms, delay_var_max_ms;  /* mean, max of transit
+	                                            - least transit */
+};
+
 /* A flow as reported: its data direction (the one that carried more payload)
  * chosen, and what follows from it. */
 struct pscan_flow {
@@ -19,6 +38,11 @@ struct pscan_flow {
 	double   duration_s;   /* last data frame - first data frame */
 	double   goodput_bps;  /* (payload - first data frame's) * 8 / duration */
 	uint64_t missing;      /* TCP sequence bytes never seen in the capture */
+	int      has_gput;     /* a UDP flow whose data direction holds gput
+	                          data headers (decoded or cut) */
+	struct pscan_gput gput;  /* sent and sent_known also without them */
+	uint64_t held;         /* datagrams of the sender the capture holds:
+	                          every whole one but the known duplicates */
 };
 
 /* What a capture holds. Fill with pscan_file(), or pscan_init(),

@@ -48,6 +48,17 @@ get_be32(const struct pkt *k, size_t off, uint32_t *v)
 }
 
 static int
+get_be64(const struct pkt *k, size_t off, uint64_t *v)
+{
+	uint32_t hi, lo;
+
+	if (get_be32(k, off, &hi) == -1 || get_be32(k, off + 4, &lo) == -1)
+		return -1;
+	*v = (uint64_t)hi << 32 | lo;
+	return 0;
+}
+
+static int
 get_bytes(const struct pkt *k, size_t off, size_t n, uint8_t *dst)
 {
 	if (off + n > k->caplen)
@@ -334,19 +345,51 @@ ipv6(const struct pkt *k, size_t off, struct pdec_frame *fr, char *why,
 /* gput's UDP end-of-transfer marker (include/xfer.h, gput(1) "UDP end
  * markers"): a datagram of MARKER_BASE_LEN to MARKER_MAX_LEN bytes (longer
  * than 32 only when data datagrams have that length) that starts "GPUE",
- * version 1, index 1 to MARKER_COUNT. Only these 6 bytes are checked: a
- * datagram whose snaplen cut them off counts as data, since nothing then
- * tells it from a short data datagram. off is the UDP payload. */
+ * version 1, index 1 to MARKER_COUNT, then a zero u16 and at 8 the number
+ * of data datagrams sent (u64, big-endian). Only the first 6 bytes are
+ * needed to know it: a datagram whose snaplen cut them off counts as data,
+ * since nothing then tells it from a short data datagram; the count is
+ * taken when it was captured. off is the UDP payload. */
 static int
-gput_marker(const struct pkt *k, size_t off, unsigned payload)
+gput_marker(const struct pkt *k, size_t off, unsigned payload,
+            struct pdec_frame *fr)
 {
 	uint8_t h[6];
 
 	if (payload < MARKER_BASE_LEN || payload > MARKER_MAX_LEN ||
 	    get_bytes(k, off, sizeof(h), h) == -1)
 		return 0;
-	return memcmp(h, "GPUE", 4) == 0 && h[4] == 1 && h[5] >= 1 &&
-	       h[5] <= MARKER_COUNT;
+	if (memcmp(h, "GPUE", 4) != 0 || h[4] != 1 || h[5] < 1 ||
+	    h[5] > MARKER_COUNT)
+		return 0;
+	fr->end_marker = 1;
+	fr->end_has_count = get_be64(k, off + 8, &fr->end_dgrams) == 0;
+	return 1;
+}
+
+/* gput's UDP data header (pcapdecode.h) at off, the UDP payload of a whole
+ * datagram or of a first fragment, of which payload bytes are in this
+ * packet. A header that a first fragment does not hold whole is not looked
+ * for: the header is in the first fragment. A header cut by the snaplen
+ * is known by its 4 magic bytes; with fewer captured, nothing tells it from
+ * other data (an end marker starts "GPUE"), and it counts as data. */
+static void
+gput_data(const struct pkt *k, size_t off, unsigned payload,
+          struct pdec_frame *fr)
+{
+	uint8_t magic[4];
+
+	if (payload < PDEC_GPUD_LEN ||
+	    get_bytes(k, off, sizeof(magic), magic) == -1 ||
+	    memcmp(magic, "GPUD", 4) != 0)
+		return;
+	if (get_be32(k, off + 4, &fr->gpud_stream) == -1 ||
+	    get_be64(k, off + 8, &fr->gpud_seq) == -1 ||
+	    get_be64(k, off + 16, &fr->gpud_send_ns) == -1) {
+		fr->gpud = PDEC_GPUD_CUT;
+		return;
+	}
+	fr->gpud = PDEC_GPUD_DATA;
 }
 
 /* gput's UDP proof datagram (include/xfer.h): PROOF_BASE_LEN to PROOF_MAX_LEN
@@ -405,8 +448,10 @@ transport(const struct pkt *k, size_t off, unsigned avail,
 	}
 	fr->payload = avail - fr->l4_hdr;
 	if (fr->proto == IPPROTO_UDP && fr->frag == 0)
-		fr->marker = gput_marker(k, off + fr->l4_hdr, fr->payload) ||
+		fr->marker = gput_marker(k, off + fr->l4_hdr, fr->payload, fr) ||
 		    gput_proof(k, off + fr->l4_hdr, fr->payload);
+	if (fr->proto == IPPROTO_UDP && !fr->marker)
+		gput_data(k, off + fr->l4_hdr, fr->payload, fr);
 	return PDEC_OK;
 }
 

@@ -1,5 +1,6 @@
 /* pcapflow.c: frames to flows: per-direction sums, TCP retransmissions from
- * the sequence space, IP fragments attributed to their flow by IP id. */
+ * the sequence space, gput UDP duplicates from the datagrams' sequence
+ * numbers, IP fragments attributed to their flow by IP id. */
 #include "pcapflow.h"
 
 #include <stdio.h>
@@ -276,12 +277,17 @@ account(struct pflow_dir *d, const struct pdec_frame *fr, int64_t ts,
 	d->data_wire += wire;
 }
 
-/* Fold the later fragments seen before their first fragment into d: every
- * count and every term of the wire sum. */
+/* Fold the fragments of a datagram (or those given up) into d: every count
+ * and every term of the wire sum. dup: the datagram is a gput UDP
+ * duplicate, so its new payload is payload seen before, and its frames are
+ * not data frames. */
 static void
-merge(struct pflow_dir *d, const struct pflow_dir *p)
+merge(struct pflow_dir *d, const struct pflow_dir *p, int dup)
 {
-	if (p->data_packets > 0) {
+	uint64_t moved = dup ? p->payload : 0;
+	uint64_t movedp = dup ? p->data_packets : 0;
+
+	if (p->data_packets > 0 && !dup) {
 		if (d->data_packets == 0 || p->first_ns < d->first_ns) {
 			d->first_ns = p->first_ns;
 			d->first_payload = p->first_payload;
@@ -290,12 +296,12 @@ merge(struct pflow_dir *d, const struct pflow_dir *p)
 			d->last_ns = p->last_ns;
 	}
 	d->packets += p->packets;
-	d->data_packets += p->data_packets;
-	d->retrans_packets += p->retrans_packets;
+	d->data_packets += p->data_packets - movedp;
+	d->retrans_packets += p->retrans_packets + movedp;
 	d->fragments += p->fragments;
 	d->markers += p->markers;
-	d->payload += p->payload;
-	d->retrans += p->retrans;
+	d->payload += p->payload - moved;
+	d->retrans += p->retrans + moved;
 	d->marker_bytes += p->marker_bytes;
 	d->l4 += p->l4;
 	d->l3 += p->l3;
@@ -303,7 +309,71 @@ merge(struct pflow_dir *d, const struct pflow_dir *p)
 	d->pad += p->pad;
 	d->l1 += p->l1;
 	d->wire += p->wire;
-	d->data_wire += p->data_wire;
+	d->data_wire += dup ? 0 : p->data_wire;
+	d->datagrams += p->datagrams;
+}
+
+/* The gput state of a direction, created on first need. Returns 0, or -1
+ * when memory runs out. */
+static int
+gput_get(struct pflow_dir *d, char *err, size_t errlen)
+{
+	struct pflow_gput *g;
+
+	if (d->gput != NULL)
+		return 0;
+	if ((g = calloc(1, sizeof(*g))) == NULL) {
+		snprintf(err, errlen, "out of memory for gput UDP accounting");
+		return -1;
+	}
+	if (udpacct_init(&g->acct, err, errlen) == -1) {
+		free(g);
+		return -1;
+	}
+	d->gput = g;
+	return 0;
+}
+
+/* A whole UDP datagram (or a gput end marker) of a flow direction, seen at
+ * ts; fr is the frame, or the first fragment, that holds its UDP header.
+ * Sets *dup when its gput header names a sequence number seen before: its
+ * payload is then not new. Returns 0, or -1 with err filled. */
+static int
+udp_datagram(struct pflow_dir *d, const struct pdec_frame *fr, int64_t ts,
+             int *dup, char *err, size_t errlen)
+{
+	struct pflow_gput *g;
+	uint64_t before;
+
+	*dup = 0;
+	if (fr->marker && !fr->end_marker)
+		return 0;  /* the proof: control, nothing to count */
+	d->datagrams += !fr->marker;
+	if (!fr->end_marker && fr->gpud == PDEC_GPUD_NONE)
+		return 0;
+	if (gput_get(d, err, errlen) == -1)
+		return -1;
+	g = d->gput;
+	if (fr->end_marker) {
+		/* every marker gives the same count; the largest is kept
+		 * in case one is not gput's */
+		udpacct_marker(&g->acct);
+		if (fr->end_has_count && (!g->sent_known ||
+		    fr->end_dgrams > g->sent)) {
+			g->sent = fr->end_dgrams;
+			g->sent_known = 1;
+		}
+		return 0;
+	}
+	if (fr->gpud == PDEC_GPUD_CUT) {
+		g->cut++;
+		return 0;
+	}
+	g->timed += fr->gpud_send_ns != 0;
+	before = g->acct.duplicates;
+	udpacct_add(&g->acct, fr->gpud_seq, fr->gpud_send_ns, (uint64_t)ts);
+	*dup = g->acct.duplicates != before;
+	return 0;
 }
 
 /* Flows are keyed by the unordered pair of endpoints. */
@@ -406,25 +476,30 @@ frag_reset(struct pflow_frag *g)
 static void
 frag_give_up(struct pflow_table *t, struct pflow_frag *g)
 {
-	merge(&t->lost, &g->pending);
+	merge(&t->lost, &g->pending, 0);
 	frag_reset(g);
 }
 
 /* Account one fragment; when its datagram is complete, move the datagram
- * to its flow. A second first (or last) fragment means the identification
+ * to its flow: it reaches the receiver when its last piece does, so a gput
+ * header (in the first fragment) is accounted at ts of the fragment that
+ * completes it. A second first (or last) fragment means the identification
  * was used again before the earlier datagram was complete, and more bytes
  * than the datagram holds mean overlapping or duplicated fragments: the
- * earlier datagram, or this one, is given up. Returns 0 or -1 (out of
- * memory). */
+ * earlier datagram, or this one, is given up. Returns 0, or -1 with err
+ * filled (out of memory). */
 static int
-add_fragment(struct pflow_table *t, const struct pdec_frame *fr, int64_t ts)
+add_fragment(struct pflow_table *t, const struct pdec_frame *fr, int64_t ts,
+             char *err, size_t errlen)
 {
 	struct pflow_frag *g;
+	struct pflow_dir *d;
 	struct pflow *f;
 	long i;
+	int dup = 0;
 
 	if ((g = find_frag(t, fr)) == NULL)
-		return -1;
+		goto nomem;
 	if ((fr->frag == 1 && g->has_first) || (!fr->frag_more && g->total))
 		frag_give_up(t, g);
 	account(&g->pending, fr, ts, fr->payload);
@@ -440,12 +515,19 @@ add_fragment(struct pflow_table *t, const struct pdec_frame *fr, int64_t ts)
 	if (!g->has_first || g->total == 0 || g->have < g->total)
 		return 0;
 	if ((i = find_flow(t, &g->first)) < 0)
-		return -1;
+		goto nomem;
 	f = &t->flows[i];
-	merge(&f->dir[!(memcmp(g->first.src, f->a, 16) == 0 &&
-	                g->first.sport == f->aport)], &g->pending);
+	d = &f->dir[!(memcmp(g->first.src, f->a, 16) == 0 &&
+	              g->first.sport == f->aport)];
+	if (g->first.proto == 17 &&
+	    udp_datagram(d, &g->first, ts, &dup, err, errlen) == -1)
+		return -1;
+	merge(d, &g->pending, dup);
 	frag_reset(g);
 	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory after %zu flows", t->nflows);
+	return -1;
 }
 
 int
@@ -455,21 +537,24 @@ pflow_add(struct pflow_table *t, const struct pdec_frame *fr, int64_t ts_ns,
 	struct pflow *f;
 	uint64_t newb = fr->marker ? 0 : fr->payload;
 	long i;
-	int d;
+	int d, dup;
 
 	/* fragmented TCP (very rare: TCP sets DF) is counted without the
 	 * sequence check, as the later fragments carry no sequence number */
-	if (fr->frag != 0) {
-		if (add_fragment(t, fr, ts_ns) == -1)
-			goto nomem;
-		return 0;
-	}
+	if (fr->frag != 0)
+		return add_fragment(t, fr, ts_ns, err, errlen);
 	if ((i = find_flow(t, fr)) < 0)
 		goto nomem;
 	f = &t->flows[i];
 	d = !(memcmp(fr->src, f->a, 16) == 0 && fr->sport == f->aport);
 	if (fr->proto == 6 && tcp_new_bytes(&f->dir[d], fr, &newb) == -1)
 		goto nomem;
+	if (fr->proto == 17) {
+		if (udp_datagram(&f->dir[d], fr, ts_ns, &dup, err, errlen) == -1)
+			return -1;
+		if (dup)
+			newb = 0;
+	}
 	account(&f->dir[d], fr, ts_ns, newb);
 	return 0;
 nomem:
@@ -484,17 +569,24 @@ pflow_orphans(const struct pflow_table *t, struct pflow_dir *sum)
 
 	*sum = t->lost;
 	for (i = 0; i < t->nfrags; i++)
-		merge(sum, &t->frags[i].pending);
+		merge(sum, &t->frags[i].pending, 0);
 }
 
 void
 pflow_free(struct pflow_table *t)
 {
 	size_t i;
+	int d;
 
 	for (i = 0; i < t->nflows; i++) {
-		free(t->flows[i].dir[0].holes);
-		free(t->flows[i].dir[1].holes);
+		for (d = 0; d < 2; d++) {
+			struct pflow_dir *x = &t->flows[i].dir[d];
+
+			free(x->holes);
+			if (x->gput != NULL)
+				udpacct_free(&x->gput->acct);
+			free(x->gput);
+		}
 	}
 	free(t->flows);
 	free(t->fslot);

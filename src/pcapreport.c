@@ -30,6 +30,39 @@ proto_name(const struct pflow *f, int upper)
 
 /* ---- table ---- */
 
+/* The lines of a gput UDP flow. */
+static void
+table_gput(FILE *f, const struct pscan_gput *u)
+{
+	fputs("  gput UDP       sent ", f);
+	if (u->sent_known)
+		fprintf(f, "%" PRIu64, u->sent);
+	else
+		fputs("- (no end marker)", f);
+	fprintf(f, ", received %" PRIu64 ", unique %" PRIu64 ", lost ",
+	        u->received, u->unique);
+	if (u->sent_known)
+		fprintf(f, "%" PRIu64, u->lost);
+	else
+		fputc('-', f);
+	fprintf(f, ", duplicates %" PRIu64 ", late %" PRIu64, u->duplicates,
+	        u->late);
+	if (u->too_old > 0)
+		fprintf(f, ", too old %" PRIu64, u->too_old);
+	fprintf(f, "\n  reordered      %" PRIu64 " (max displacement %" PRIu64
+	        ")\n", u->reordered, u->max_displacement);
+	if (u->has_timing)
+		fprintf(f, "  jitter         %.4f ms; delay variation %.4f ms "
+		        "mean, %.4f ms max\n", u->jitter_ms, u->delay_var_ms,
+		        u->delay_var_max_ms);
+	else
+		fputs("  jitter         - (no send times: the sender was not "
+		      "paced)\n", f);
+	if (u->cut > 0)
+		fprintf(f, "  not decodable  %" PRIu64 " datagrams (gput header "
+		        "cut by the snaplen)\n", u->cut);
+}
+
 static void
 table_flow(FILE *f, const struct pscan_flow *r, size_t n, double link_bps)
 {
@@ -71,6 +104,8 @@ table_flow(FILE *f, const struct pscan_flow *r, size_t n, double link_bps)
 		        l.expected_mbit, l.link_mbit);
 	if (l.has_ratio)
 		fprintf(f, "  ratio          %.4f (goodput / expected)\n", l.ratio);
+	if (r->has_gput)
+		table_gput(f, &r->gput);
 	fprintf(f, "  reverse        %" PRIu64 " packets, %" PRIu64 " payload "
 	        "bytes, %" PRIu64 " wire bytes\n", v->packets, v->payload,
 	        v->wire);
@@ -97,7 +132,10 @@ static const char csv_header[] =
 	"l3_bytes,l2_bytes,pad_bytes,l1_bytes,wire_bytes,data_wire_bytes,"
 	"missing_bytes,eta,duration_s,goodput_mbit,link_mbit,expected_mbit,"
 	"ratio,rev_packets,rev_payload_bytes,rev_wire_bytes,markers,"
-	"marker_bytes\n";
+	"marker_bytes,gput_sent,gput_received,gput_unique,gput_lost,"
+	"gput_duplicates,gput_reordered,gput_max_displacement,gput_late,"
+	"gput_too_old,gput_not_decodable,gput_jitter_ms,gput_delay_var_ms,"
+	"gput_delay_var_max_ms\n";
 
 /* A number, or nothing when it is undefined. */
 static void
@@ -106,6 +144,39 @@ csv_num(FILE *f, int has, int prec, double v)
 	if (has)
 		fprintf(f, "%.*f", prec, v);
 	fputc(',', f);
+}
+
+/* A count, or nothing when it is undefined; then sep. */
+static void
+csv_u64(FILE *f, int has, uint64_t v, char sep)
+{
+	if (has)
+		fprintf(f, "%" PRIu64, v);
+	fputc(sep, f);
+}
+
+/* The gput_ columns: empty for a flow that is not gput UDP. */
+static void
+csv_gput(FILE *f, const struct pscan_flow *r)
+{
+	const struct pscan_gput *u = &r->gput;
+	int g = r->has_gput, t = g && u->has_timing;
+
+	csv_u64(f, g && u->sent_known, u->sent, ',');
+	csv_u64(f, g, u->received, ',');
+	csv_u64(f, g, u->unique, ',');
+	csv_u64(f, g && u->sent_known, u->lost, ',');
+	csv_u64(f, g, u->duplicates, ',');
+	csv_u64(f, g, u->reordered, ',');
+	csv_u64(f, g, u->max_displacement, ',');
+	csv_u64(f, g, u->late, ',');
+	csv_u64(f, g, u->too_old, ',');
+	csv_u64(f, g, u->cut, ',');
+	csv_num(f, t, 6, u->jitter_ms);
+	csv_num(f, t, 6, u->delay_var_ms);
+	if (t)
+		fprintf(f, "%.6f", u->delay_var_max_ms);
+	fputc('\n', f);
 }
 
 void
@@ -138,8 +209,9 @@ preport_csv(FILE *f, const struct pscan *s, double link_bps)
 		csv_num(f, l.has_expected, 6, l.expected_mbit);
 		csv_num(f, l.has_ratio, 6, l.ratio);
 		fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%"
-		        PRIu64 "\n", v->packets, v->payload, v->wire, d->markers,
+		        PRIu64 ",", v->packets, v->payload, v->wire, d->markers,
 		        d->marker_bytes);
+		csv_gput(f, r);
 	}
 }
 
@@ -213,6 +285,38 @@ json_num(FILE *f, const char *name, int has, int prec, double v,
 	fputs(sep, f);
 }
 
+/* "name": count or null, then ", ". */
+static void
+json_u64(FILE *f, const char *name, int has, uint64_t v)
+{
+	if (has)
+		fprintf(f, "\"%s\": %" PRIu64 ", ", name, v);
+	else
+		fprintf(f, "\"%s\": null, ", name);
+}
+
+/* "gput_udp": {...}, then the separator. */
+static void
+json_gput(FILE *f, const struct pscan_gput *u, const char *sep)
+{
+	int t = u->has_timing;
+
+	fputs("\"gput_udp\": {", f);
+	json_u64(f, "sent", u->sent_known, u->sent);
+	json_u64(f, "received", 1, u->received);
+	json_u64(f, "unique", 1, u->unique);
+	json_u64(f, "lost", u->sent_known, u->lost);
+	fprintf(f, "\"duplicates\": %" PRIu64 ",\n      \"reordered\": %"
+	        PRIu64 ", \"max_displacement\": %" PRIu64 ", \"late\": %"
+	        PRIu64 ", \"too_old\": %" PRIu64 ", \"not_decodable\": %"
+	        PRIu64 ",\n      ", u->duplicates, u->reordered,
+	        u->max_displacement, u->late, u->too_old, u->cut);
+	json_num(f, "jitter_ms", t, 6, u->jitter_ms, ", ");
+	json_num(f, "delay_var_ms", t, 6, u->delay_var_ms, ", ");
+	json_num(f, "delay_var_max_ms", t, 6, u->delay_var_max_ms, "}");
+	fputs(sep, f);
+}
+
 static void
 json_flow(FILE *f, const struct pscan_flow *r, size_t n, double link_bps)
 {
@@ -250,6 +354,8 @@ json_flow(FILE *f, const struct pscan_flow *r, size_t n, double link_bps)
 		         l.expected_mbit, ", ");
 		json_num(f, "ratio", l.has_ratio, 6, l.ratio, ",\n     ");
 	}
+	if (r->has_gput)
+		json_gput(f, &r->gput, ",\n     ");
 	fprintf(f, "\"reverse\": {\"packets\": %" PRIu64 ", \"payload_bytes\": %"
 	        PRIu64 ", \"wire_bytes\": %" PRIu64 "}}", v->packets, v->payload,
 	        v->wire);

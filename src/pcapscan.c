@@ -104,10 +104,46 @@ flow_name(const struct pscan_flow *r, size_t n, char *buf, size_t len)
 	         r->f->ipv == 6 ? "]" : "", r->dport);
 }
 
+/* What the data direction's gput headers and end markers say. */
+static void
+resolve_gput(struct pscan_flow *r, const struct pflow_dir *x)
+{
+	const struct pflow_gput *g = x->gput;
+	struct pscan_gput *u = &r->gput;
+	struct udpacct_counts c;
+
+	r->held = x->datagrams;
+	if (g == NULL)
+		return;
+	u->sent_known = g->sent_known;
+	u->sent = g->sent;
+	if (r->f->proto != 17 || g->acct.received + g->cut == 0)
+		return;
+	udpacct_counts(&g->acct, g->sent, &c);
+	r->has_gput = 1;
+	u->received = c.received;
+	u->unique = c.unique;
+	u->lost = g->sent_known ? c.lost : 0;
+	u->duplicates = c.duplicates;
+	u->reordered = c.reordered;
+	u->max_displacement = c.max_displacement;
+	u->late = c.late;
+	u->too_old = c.too_old;
+	u->cut = g->cut;
+	u->has_timing = g->timed > 0;
+	if (u->has_timing) {
+		u->jitter_ms = g->acct.jitter_ns / 1e6;
+		u->delay_var_ms = udpacct_delay_var_mean_ns(&g->acct) / 1e6;
+		u->delay_var_max_ms = udpacct_delay_var_max_ns(&g->acct) / 1e6;
+	}
+	r->held = x->datagrams - c.duplicates;
+}
+
 /* The data direction carries more payload (new or not); on a tie the first
  * sender's. Goodput: over N data frames the timestamps span N - 1 frame
  * times, so the first data frame's payload is left out of the numerator;
- * for back-to-back frames on a link of rate C this gives exactly eta * C. */
+ * for back-to-back frames on a link of rate C this gives exactly eta * C.
+ * A gput UDP duplicate is not a data frame (pcapflow.c). */
 static void
 resolve(struct pscan_flow *r, const struct pflow *f)
 {
@@ -134,6 +170,7 @@ resolve(struct pscan_flow *r, const struct pflow *f)
 		r->goodput_bps = (double)(x->payload - x->first_payload) * 8 /
 		                 r->duration_s;
 	}
+	resolve_gput(r, x);
 }
 
 static int
@@ -196,6 +233,30 @@ both_ways_warning(struct pscan *s, const struct pscan_flow *r,
 	     pscan_addr(r->f, r->dst, b, sizeof(b)), r->dport);
 }
 
+/* A gput UDP sender's end markers say how many datagrams it sent: a
+ * capture that holds fewer missed some (lost on the way, or dropped by
+ * the capture), and its figures are those of what it holds. */
+static void
+gput_warnings(struct pscan *s, const struct pscan_flow *r, const char *name)
+{
+	const struct pscan_gput *u = &r->gput;
+
+	if (u->sent_known && u->sent > r->held)
+		warn(s, "%s: the sender sent %llu datagrams, the capture holds "
+		     "%llu of them: %llu were lost before the capture point or "
+		     "dropped by the capture (tcpdump: \"packets dropped by "
+		     "kernel\"); payload, eta and goodput are those of the "
+		     "datagrams captured, not of the transfer", name,
+		     (unsigned long long)u->sent, (unsigned long long)r->held,
+		     (unsigned long long)(u->sent - r->held));
+	if (r->has_gput && u->cut > 0)
+		warn(s, "%s: %llu datagrams whose gput header the snaplen (%u "
+		     "bytes) cut: not decodable, so counted as lost and left out "
+		     "of the duplicate and reordering counts; capture with "
+		     "tcpdump -s 0", name,
+		     (unsigned long long)u->cut, s->snaplen);
+}
+
 static void
 flow_warnings(struct pscan *s)
 {
@@ -219,6 +280,7 @@ flow_warnings(struct pscan *s)
 			     "appear in the capture (dropped by the capture, or "
 			     "lost before the capture point): goodput is "
 			     "understated", name, (unsigned long long)r->missing);
+		gput_warnings(s, r, name);
 	}
 }
 

@@ -25,6 +25,13 @@ cb_put32(uint8_t *b, uint32_t v)
 	cb_put16(b + 2, (uint16_t)v);
 }
 
+void
+cb_put64(uint8_t *b, uint64_t v)
+{
+	cb_put32(b, (uint32_t)(v >> 32));
+	cb_put32(b + 4, (uint32_t)v);
+}
+
 /* The link header for s; returns its length. */
 static size_t
 put_link(uint8_t *b, const struct spec *s)
@@ -206,10 +213,27 @@ cb_marker(uint8_t *b, const char *magic, uint8_t ver, uint8_t idx,
 	memcpy(b, magic, 4);
 	b[4] = ver;
 	b[5] = idx;
-	cb_put32(b + 8, (uint32_t)(dgrams >> 32));
-	cb_put32(b + 12, (uint32_t)dgrams);
-	cb_put32(b + 16, (uint32_t)(bytes >> 32));
-	cb_put32(b + 20, (uint32_t)bytes);
+	cb_put64(b + 8, dgrams);
+	cb_put64(b + 16, bytes);
+}
+
+void
+cb_gpud(uint8_t *b, uint32_t stream, uint64_t seq, uint64_t send_ns)
+{
+	memcpy(b, "GPUD", 4);
+	cb_put32(b + 4, stream);
+	cb_put64(b + 8, seq);
+	cb_put64(b + 16, send_ns);
+}
+
+struct spec
+cb_gput4(int dlt, unsigned payload, const uint8_t *hdr)
+{
+	struct spec s = { .dlt = dlt, .proto = 17, .src = "10.0.0.1",
+	                  .dst = "10.0.0.2", .sport = 40004, .dport = 5038,
+	                  .payload = payload, .head = hdr,
+	                  .head_len = CB_GPUD_LEN };
+	return s;
 }
 
 struct cap *

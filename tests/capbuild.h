@@ -48,6 +48,8 @@ struct spec {
 void cb_put16(uint8_t *b, uint16_t v);
 void cb_put32(uint8_t *b, uint32_t v);
 
+void cb_put64(uint8_t *b, uint64_t v);
+
 /* Build the frame for s into b (70000 bytes are enough for any); returns
  * the frame's length. */
 size_t cb_build(uint8_t *b, const struct spec *s);
@@ -61,6 +63,18 @@ struct spec cb_ack_of(const struct spec *d);
  * two zero bytes, datagrams and bytes sent (big-endian), zeros to 32. */
 void cb_marker(uint8_t *b, const char *magic, uint8_t ver, uint8_t idx,
                uint64_t dgrams, uint64_t bytes);
+
+/* gput's UDP data header (gput(1), "UDP data header"), 24 bytes at b:
+ * "GPUD", stream id u32, sequence number u64, send time u64 (ns, 0: not
+ * paced), big-endian. */
+#define CB_GPUD_LEN 24
+void cb_gpud(uint8_t *b, uint32_t stream, uint64_t seq, uint64_t send_ns);
+
+/* A gput UDP data datagram over IPv4 from 10.0.0.1:40004 to
+ * 10.0.0.2:5038 on dlt with payload bytes, which start with the header in
+ * hdr (CB_GPUD_LEN bytes, kept by the spec: fill it with cb_gpud() before
+ * each cb_put()). */
+struct spec cb_gput4(int dlt, unsigned payload, const uint8_t *hdr);
 
 /* A capture being written: pcap with nanosecond timestamps through
  * pcap_dump, or (cb_open_ng) pcapng with timestamps in units of

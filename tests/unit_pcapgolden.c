@@ -1,7 +1,8 @@
 /* unit_pcapgolden.c: gput-pcap's output on the generated captures, compared
  * byte for byte with tests/golden/NAME.out (cases in tests/golden/cases;
- * regenerate with tests/golden/regen.sh). Runs ./gput-pcap and
- * tests/unit_pcapscan from the top directory, as `make check` does. */
+ * regenerate with tests/golden/regen.sh). Runs ./gput-pcap,
+ * tests/unit_pcapscan and tests/unit_pcapudp from the top directory, as
+ * `make check` does. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -39,16 +40,22 @@ slurp(FILE *f)
 static int
 setup(void **state)
 {
+	static const char *const writers[] = { "tests/unit_pcapscan",
+	                                       "tests/unit_pcapudp" };
 	char cmd[600];
+	size_t i;
 
 	(void)state;
 	if (getcwd(root, sizeof(root)) == NULL)
 		return -1;
 	if (cb_tmpdir(dir, sizeof(dir), "unit_pcapgolden") == -1)
 		return -1;
-	snprintf(cmd, sizeof(cmd), "tests/unit_pcapscan --captures '%s'", dir);
-	return access("tests/unit_pcapscan", X_OK) == 0 && system(cmd) == 0 ?
-	       0 : -1;
+	for (i = 0; i < sizeof(writers) / sizeof(writers[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "%s --captures '%s'", writers[i], dir);
+		if (access(writers[i], X_OK) != 0 || system(cmd) != 0)
+			return -1;
+	}
+	return 0;
 }
 
 static int

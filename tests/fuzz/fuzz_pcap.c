@@ -4,8 +4,9 @@
  * every frame and accounts the flows; then every report format is rendered
  * to /dev/null. Besides the sanitizers, it aborts when a finished scan
  * breaks what pcapflow.h promises: each direction's layers add up to its
- * wire bytes, the hole array holds no more than its allocated size, and an
- * error is one line. */
+ * wire bytes, the hole array holds no more than its allocated size, a
+ * gput UDP direction's counts keep udpacct.h's identities, and an error is
+ * one line. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,11 @@ check_dir(const struct pflow_dir *d)
 
 	if (sum != d->wire || d->nholes > d->capholes ||
 	    d->data_packets > d->packets || d->retrans_packets > d->packets)
+		abort();
+	if (d->gput != NULL &&
+	    (d->gput->acct.received != d->gput->acct.unique +
+	     d->gput->acct.duplicates + d->gput->acct.too_old ||
+	     d->gput->acct.received + d->gput->cut > d->datagrams))
 		abort();
 }
 

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Regenerates the fuzzers' seed corpus:
 #   tests/fuzz/corpus/pcap: every capture `tests/unit_pcapscan --captures DIR`
-#     writes (the captures of the unit and golden tests, with the crafted
-#     sequence-hole ones);
+#     and `tests/unit_pcapudp --captures DIR` write (the captures of the unit
+#     and golden tests, with the crafted sequence-hole ones and gput UDP
+#     runs with data headers);
 #   tests/fuzz/corpus/ctl: control messages as sent on the wire (header,
 #     payload; some followed by a UDP end marker), valid ones of every type
 #     and malformed ones, written below from hex.
@@ -15,12 +16,13 @@
 # reproducer goes there too.
 set -eu
 cd "$(dirname "$0")/../.."
-make -s tests/unit_pcapscan
+make -s tests/unit_pcapscan tests/unit_pcapudp
 pcap=tests/fuzz/corpus/pcap
 ctl=tests/fuzz/corpus/ctl
 mkdir -p "$pcap" "$ctl"
 find "$pcap" -maxdepth 1 -type f -exec rm -f {} +
 tests/unit_pcapscan --captures "$pcap"
+tests/unit_pcapudp --captures "$pcap"
 
 # hex NAME HEX...: write the bytes of the hex digits (spaces ignored).
 hex() {

@@ -1,14 +1,15 @@
 #!/bin/sh
 # Regenerates tests/golden/*.out from tests/golden/cases: the captures are
-# written by `tests/unit_pcapscan --captures DIR`, the outputs by gput-pcap
-# run in DIR. tests/unit_pcapgolden compares them byte for byte.
+# written by `tests/unit_pcapscan --captures DIR` and
+# `tests/unit_pcapudp --captures DIR`, the outputs by gput-pcap run in DIR. tests/unit_pcapgolden compares them byte for byte.
 set -eu
 cd "$(dirname "$0")/../.."
 root=$(pwd)
-make -s gput-pcap tests/unit_pcapscan
+make -s gput-pcap tests/unit_pcapscan tests/unit_pcapudp
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gput-golden.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 tests/unit_pcapscan --captures "$tmp"
+tests/unit_pcapudp --captures "$tmp"
 rm -f tests/golden/*.out
 grep -v '^#' tests/golden/cases | while read -r name args; do
 	[ -n "$name" ] || continue
