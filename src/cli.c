@@ -85,10 +85,11 @@ void
 cli_usage(FILE *f)
 {
 	fputs("usage: gput [-46cDqrsTtuv] [-f format] [-g gap] [-l length] [-n count]\n"
-	      "            [-p port] [-S seed] [-w kbytes] [-x bytes] [--cc algo]\n"
-	      "            [--csv | --json | --json-lines] [--interval s]\n"
-	      "            [--key-file file] [--link rate] [--omit s] [--pppoe]\n"
-	      "            [--time s] [--vlan tags] partner [remote options]\n"
+	      "            [-p port] [-S seed] [-w kbytes] [-x bytes] [--burst n]\n"
+	      "            [--cc algo] [--csv | --json | --json-lines] [--interval s]\n"
+	      "            [--key-file file] [--link rate] [--log file] [--omit s]\n"
+	      "            [--pppoe] [--rate rate] [--same-clock] [--time s]\n"
+	      "            [--vlan tags] partner [remote options]\n"
 	      "       gput -i [-v] [-p port] [--allow cidr] [--inetd] [--key-file file]\n"
 	      "            [--max-buffer size] [--max-bytes size] [--max-rate rate]\n"
 	      "            [--max-sessions n] [--max-time s] [--once] [--user name]\n"

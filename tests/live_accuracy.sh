@@ -242,27 +242,27 @@ pcap_eta tcp "$ETA"
 acc_case "TCP -D -l 100 (writes joined by the kernel), 10M" 0.01 - nodelay_run
 
 # --time with live intervals and --omit (cubic: it keeps the bottleneck
-# queue from running dry; the partner receives with its own default):
-# every full receiver interval within 1% of eta*C, the steady state within
-# 0.3%, and the intervals add up to the totals.
+# queue from running dry; the partner receives with its own default). Every
+# full receiver interval within 2% of eta*C and the steady state within
+# 0.5% (less what the retransmissions the sender counted would have carried:
+# they take the link's time and deliver nothing new); an idle machine gives
+# 0.3% and 0.1% (see the README), but a shared 2-core host holds the
+# shaper's timer or the receiver up now and then, and an interval of a
+# second shows it. The intervals add up to the totals exactly.
 predict -l 4096
 run_t 60 ip netns exec "$NS_A" "$GPUT" -p "$D_PORT" --cc cubic --time 6 \
 	--interval 1 --omit 1 --link "$RATE" "$ADDR_B"
 eq "--time 6 --interval 1 --omit 1: exit 0" "$RC" 0
 _iv=$(awk '$1 == "1" && /calls/ && !/omitted|last/ { for (i = 2; i <= NF; i++) if ($i == "MBit/s") printf "%s ", $(i - 1) }' "$OUT")
-check "--time 6: five full receiver intervals within 1% of eta*C $EXP ($_iv)" \
+check "--time 6: five full receiver intervals within 2% of eta*C $EXP ($_iv)" \
 	awk -v l="$_iv" -v x="$EXP" 'BEGIN { n = split(l, v, " "); if (n != 5) exit 1;
-	    for (i = 1; i <= n; i++) if (v[i] / x < 0.99 || v[i] / x > 1.01) exit 1 }'
-# A segment the sender retransmits takes the link's time and delivers
-# nothing new: the expectation over the steady state is eta*C less what the
-# retransmissions the sender counted in those intervals (retr) would have
-# carried.
+	    for (i = 1; i <= n; i++) if (v[i] / x < 0.98 || v[i] / x > 1.02) exit 1 }'
 _st=$(sed -n 's/^1 steady state after 1\.00 s: .*, \([0-9.]*\) MBit\/s$/\1/p' "$OUT")
 _ss=$(sed -n 's/^1 steady state after 1\.00 s: [0-9]* bytes in \([0-9.]*\) s,.*/\1/p' "$OUT")
 _rt=$(awk '$1 == "l" && /calls/ && !/omitted/ { for (i = 2; i <= NF; i++) if ($i == "retr") s += $(i + 1) } END { print s + 0 }' "$OUT")
-_xs=$(awk -v x="$EXP" -v r="$_rt" -v s="${_ss:-0}" 'BEGIN { printf "%.4f", s > 0 ? x - r * 1448 * 8 / s / 1e6 : x }')
-check "--time 6: receiver's steady state ${_st:-none} within 0.3% of eta*C $EXP less $_rt retransmitted segments ($_xs)" \
-	awk -v m="$_st" -v x="$_xs" 'BEGIN { exit !(m != "" && m / x >= 0.997 && m / x <= 1.003) }'
+_xs=$(awk -v x="$EXP" -v r="$_rt" -v s="${_ss:-0}" 'BEGIN { printf "%.4f", (s > 0 ? x - r * 1448 * 8 / s / 1e6 : x) }')
+check "--time 6: receiver's steady state ${_st:-none} within 0.5% of eta*C $EXP less $_rt retransmitted segments ($_xs)" \
+	awk -v m="$_st" -v x="$_xs" 'BEGIN { exit !(m != "" && m / x >= 0.995 && m / x <= 1.005) }'
 _sum=$(awk '$1 == "1" && /calls/ { for (i = 2; i <= NF; i++) if ($i == "bytes") s += $(i - 1) } END { printf "%.0f", s }' "$OUT")
 eq "--time 6: the receiver's intervals add up to its Bytes" "$_sum" \
 	"$(awk '$1 == "1" && !/calls/ { print $2; exit }' "$OUT")"
@@ -274,6 +274,28 @@ acc_case "UDP -l 1472, 10M" 0.01 udp udp_run 1472 3
 # them apart (markers, marker_bytes), not as payload, so the whole flow's eta
 # is the data frames' 1472/1538 = 0.957087.
 pcap_eta udp "$ETA"
+
+# --rate: a paced sender delivers what was asked, on a link twice as fast
+# (the receiver's window is unbiased: N datagrams over N - 1 gaps)
+EXP=5.0000
+rate_run() { gput_a -u --rate 5M -n 1274 -l 1472 --link "$RATE"; }
+acc_case "UDP --rate 5M, 10M link: 5 MBit/s" 0.005 - rate_run
+
+# Three datagrams: gput's receiver rate and gput-pcap's goodput of a capture
+# of the same run agree (both read the kernel's arrival stamps)
+CAP=""
+cap_start three || fail "tcpdump in $NS_B"
+gput_a -u -n 3 -l 1472 -g 2000
+[ -n "$CAP" ] && cap_stop
+_g=$(field 1 5)
+if [ "$HAVE_PCAP" = yes ] && [ -n "$CAP" ]; then
+	run_t 20 "$GPUT_PCAP" --json "$CAP"
+	_p=$(jq -r '.flows | max_by(.payload_bytes) | .goodput_mbit // empty' "$OUT" 2>/dev/null)
+	check "3 datagrams: gput's receiver ${_g:-none} vs gput-pcap's ${_p:-none} MBit/s, within 0.1%" \
+		awk -v g="$_g" -v p="$_p" 'BEGIN { exit !(g != "" && p != "" && g / p >= 0.999 && g / p <= 1.001) }'
+else
+	skip "3 datagrams against gput-pcap (${HAVE_PCAP#no })"
+fi
 
 # Two IP fragments per datagram (1500 + 548 bytes of IP).
 predict -u -l 2000

@@ -132,6 +132,8 @@ eq "loss 5%: gput exit" "$RC" 0
 check "loss 5%: the counter counted some (${LOSS:-none} of $N)" [ "${LOSS:-0}" -gt 0 ]
 eq "loss 5%: received == $N - loss counter ($LOSS)" "$RECV" "$(( N - ${LOSS:-0} ))"
 eq "loss 5%: a>b queue-drop" "$(counter 'a>b' queue-drop)" 0
+eq "loss 5%: gput's lost == the drop counter" \
+	"$(sed -n 's/^1: received [0-9]* of [0-9]* datagrams, \([0-9]*\) lost.*/\1/p' "$OUT")" "${LOSS:-0}"
 
 # --- dup: b's interface sees the originals and exactly the counted copies
 tb impair ab clear
@@ -147,6 +149,42 @@ want=$(( N + ${DUP:-0} ))
 data_at_b() { [ "$(counts b | cut -d' ' -f1)" = "$want" ]; }
 wait_until 3 data_at_b
 eq "dup 5%: UDP data frames at b == $N + dup counter ($DUP)" "$(counts b | cut -d' ' -f1)" "$want"
+# gput's sequence numbers tell every copy: its duplicates are the counter's,
+# and a copy is not goodput
+eq "dup 5%: gput's duplicates == the dup counter" \
+	"$(sed -n 's/^1: .*; \([0-9]*\) duplicates\{0,1\}\(;.*\)\{0,1\}$/\1/p' "$OUT")" "${DUP:-0}"
+eq "dup 5%: received $N of $N, Bytes count each once" "$RECV $(field 1 2)" "$N $(( N * L ))"
+
+# --- reorder, UDP: a sender faster than the link queues in its own shaper,
+# and the steered datagrams overtake the queue; gput and gput-pcap (from a
+# capture at b) agree on every count
+tb impair ab clear
+tb impair ab reorder 10 udp
+if command -v tcpdump >/dev/null && [ -x "$GPUT_PCAP" ] && command -v jq >/dev/null; then
+	"$TESTBED" exec b tcpdump -i veth-b -n -U --immediate-mode -Z root -w "$T_TMP/ro.pcap" \
+		"udp and src host 198.18.0.1" 2>"$T_TMP/ro.tcpdump" &
+	CAPP=$!
+	T_PIDS="$T_PIDS $CAPP"
+	wait_for_line "$T_TMP/ro.tcpdump" 'listening on' 5
+	run_t 60 "$TESTBED" exec a "$GPUT" --json -u -n 2000 -l "$L" -p "$D_PORT" "$ADDR_B" -w 4096
+	cp "$OUT" "$T_TMP/ro.json"
+	# the capture holds every frame once the file stops growing (bounded)
+	_last=-1
+	for _i in $(seq 40); do _sz=$(wc -c <"$T_TMP/ro.pcap"); [ "$_sz" = "$_last" ] && break; _last=$_sz; sleep 0.05; done
+	kill -INT "$CAPP"; wait "$CAPP" 2>/dev/null
+	STEER=$(counter 'a>b' reorder)
+	check "reorder 10% udp: frames steered (${STEER:-none})" [ "${STEER:-0}" -gt 0 ]
+	check "reorder 10% udp: gput saw reordered datagrams" eval \
+		"jq -e '.sides[1].udp.reordered > 0' \"$T_TMP/ro.json\" >/dev/null"
+	run_t 20 "$GPUT_PCAP" --json "$T_TMP/ro.pcap"
+	for k in received unique duplicates reordered max_displacement late; do
+		eq "reorder 10% udp: gput-pcap's $k == gput's" \
+			"$(jq -r "[.flows[] | select(.gput_udp != null)][0].gput_udp.$k" "$OUT")" \
+			"$(jq -r ".sides[1].udp.$k" "$T_TMP/ro.json")"
+	done
+else
+	skip "reorder udp with gput-pcap (needs tcpdump, gput-pcap and jq)"
+fi
 
 # --- reorder: steered frames overtake the queue; b's TCP sees them early
 tb impair ab clear
