@@ -276,9 +276,9 @@ struct bad_row {
 static const struct bad_row bad_rows[] = {
 	{ "", 0, 0, "no partner host given (start the partner with gput -i)" },
 	{ "-u -l 100", 0, 0, "no partner host given (start the partner with gput -i)" },
-	{ "-q host", 0, 0, "unknown option -q" },
-	{ "-uq host", 0, 0, "unknown option -q" },
-	{ "host -q", 0, 0, "unknown option -q" },
+	{ "-Q host", 0, 0, "unknown option -Q" },
+	{ "-uQ host", 0, 0, "unknown option -Q" },
+	{ "host -Q", 0, 0, "unknown option -Q" },
 	{ "--bogus host", 0, 0, "unknown option --bogus" },
 	{ "--bogus=3 host", 0, 0, "unknown option --bogus=3" },
 	{ "--no host", 0, 0, "unknown option --no" },       /* ambiguous prefix */
@@ -403,7 +403,7 @@ static const struct bad_row bad_rows[] = {
 	/* the environment's own errors */
 	{ "", "host", 0, "GPUT_LOC_OPT: 'host' is not an option" },
 	{ "host", "-l 5 x -n 3", 0, "GPUT_LOC_OPT: 'x' is not an option" },
-	{ "host", "-q", 0, "GPUT_LOC_OPT: unknown option -q" },
+	{ "host", "-Q", 0, "GPUT_LOC_OPT: unknown option -Q" },
 	{ "host", "-l 0", 0, "GPUT_LOC_OPT: -l: '0" S_RANGE },
 	{ "host", 0, "foo", "GPUT_REM_OPT: 'foo' is not an option" },
 	/* anything after the partner's options */
@@ -552,16 +552,32 @@ static const struct params_row params_rows[] = {
 	/* per-side flags stay per side; the stream's come from the sender */
 	{ "-u -c -D -v -w 64 -g 100 -S abc -s host -g 7",
 	  SND(.proto = PROTO_UDP, .verify = 1, .nodelay = 1, .verbose = 1, .window = 65536,
-	      .gap_us = 100, DATA(.data_gap_us = 100, .seed = H_ABC, .stream = 1)),
+	      .gap_us = 100, DATA(.data_gap_ps = 100000000, .seed = H_ABC, .stream = 1)),
 	  RCV(.proto = PROTO_UDP, .verify = 1, .nodelay = 1, .verbose = 1, .window = 65536,
-	      .gap_us = 7, DATA(.data_gap_us = 100, .seed = H_ABC, .stream = 1)) },
+	      .gap_us = 7, DATA(.data_gap_ps = 100000000, .seed = H_ABC, .stream = 1)) },
 	{ "-r -S a host -S foobar -s -g 9",
-	  RCV(DATA(.seed = H_FOOBAR, .stream = 1, .data_gap_us = 9)),
-	  SND(.gap_us = 9, DATA(.seed = H_FOOBAR, .stream = 1, .data_gap_us = 9)) },
+	  RCV(DATA(.seed = H_FOOBAR, .stream = 1, .data_gap_ps = 9000000)),
+	  SND(.gap_us = 9, DATA(.seed = H_FOOBAR, .stream = 1, .data_gap_ps = 9000000)) },
 	{ "-S a host -S foobar -s -g 9",
 	  SND(DATA(.seed = H_A)), RCV(.gap_us = 9, DATA(.seed = H_A)) },
 	{ "-r -c host", RCV(.verify = 1), SND(.verify = 1) },
 	{ "host -c -w 1", SND(), RCV(.verify = 1, .window = 1024) },
+	/* --rate: the gap from the sender's length, to the picosecond */
+	{ "-u --rate 5M -l 1472 host", SND(.proto = PROTO_UDP, .len = 1472,
+	      DATA(.data_len = 1472, .data_bytes = 2048 * 1472, .data_gap_ps = 2355200000)),
+	  RCV(.proto = PROTO_UDP, .len = 1472, DATA(.data_len = 1472, .data_bytes = 2048 * 1472,
+	      .data_gap_ps = 2355200000)) },
+	{ "-u --rate 3M --burst 4 -l 1000 host", SND(.proto = PROTO_UDP, .len = 1000,
+	      DATA(.data_len = 1000, .data_bytes = 2048 * 1000, .data_gap_ps = 2666666667,
+	      .data_burst = 4)),
+	  RCV(.proto = PROTO_UDP, .len = 1000, DATA(.data_len = 1000, .data_bytes = 2048 * 1000,
+	      .data_gap_ps = 2666666667, .data_burst = 4)) },
+	/* --time: the sender stops on time; the shape goes to both sides */
+	{ "--time 2.5 --interval 0.5 --omit 1 host",
+	  SND(DATA(.data_bytes = 1ULL << 62, .duration_ms = 2500, .interval_ms = 500,
+	      .omit_ms = 1000)),
+	  RCV(DATA(.data_bytes = 1ULL << 62, .duration_ms = 2500, .interval_ms = 500,
+	      .omit_ms = 1000)) },
 };
 
 static void
@@ -572,7 +588,8 @@ check_params(const char *line, const char *which, const struct xfer_params *got,
 	line, which, (unsigned long long)got->f, (unsigned long long)want->f)
 	PF(proto); PF(role); PF(nodelay); PF(verify); PF(verbose); PF(len);
 	PF(count); PF(window); PF(gap_us); PF(data_len); PF(data_bytes);
-	PF(data_gap_us); PF(seed); PF(stream);
+	PF(data_gap_ps); PF(data_burst); PF(seed); PF(stream);
+	PF(duration_ms); PF(interval_ms); PF(omit_ms);
 #undef PF
 }
 
@@ -627,7 +644,7 @@ test_reparse(void **state)
 	char err[128];
 
 	(void)state;
-	assert_int_equal(parse("-q host", NULL, NULL, &c, err, sizeof err), -1);
+	assert_int_equal(parse("-Q host", NULL, NULL, &c, err, sizeof err), -1);
 	cli_free(&c);
 	assert_int_equal(parse("-l 7 host -l 8", NULL, NULL, &c, err, sizeof err), 0);
 	assert_int_equal(c.loc.len, 7);
@@ -660,7 +677,7 @@ test_usage(void **state)
 	assert_non_null(f);
 	cli_usage(f);
 	fclose(f);
-	assert_non_null(strstr(buf, "usage: gput [-46cDrsTtuv]"));
+	assert_non_null(strstr(buf, "usage: gput [-46cDqrsTtuv]"));
 	assert_non_null(strstr(buf, "       gput -i [-v] [-p port] [--allow cidr] [--inetd] [--key-file file]\n"));
 	assert_non_null(strstr(buf, "       gput --predict [-46Du]"));
 	assert_non_null(strstr(buf, "       gput -h | -V\n"));
