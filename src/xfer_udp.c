@@ -3,6 +3,7 @@
 
 #include <endian.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,11 +170,14 @@ xfer_udp_prepare(int fd, char *err, size_t errlen)
 int
 xfer_udp_idle_ms(const struct xfer_params *p)
 {
-	/* Twice the sender's gap on top, so pacing never looks like the end. */
+	/* Twice the sender's gap on top, so pacing never looks like the end.
+	 * At the limits (a 10 s gap, bursts of a million) a burst comes every
+	 * 10^7 s: stop at INT_MAX ms rather than wrap to a negative timeout. */
 	uint64_t tick_ms = p->data_gap_ps * (p->data_burst > 1 ? p->data_burst : 1) /
 	    1000000000u;
 
-	return UDP_IDLE_MS + (int)(2 * tick_ms);
+	return tick_ms > (uint64_t)(INT_MAX - UDP_IDLE_MS) / 2 ? INT_MAX :
+	    UDP_IDLE_MS + (int)(2 * tick_ms);
 }
 
 /* Send the three markers; each one the kernel accepted counts as a call.

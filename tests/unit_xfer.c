@@ -12,6 +12,7 @@
 #include <endian.h>
 #include <netinet/in.h>
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -131,9 +132,20 @@ test_marker_len(void **state)
 static void
 test_udp_idle_ms(void **state)
 {
-	static const struct { uint32_t gap; int want; } rows[] = {
-		{ 0, 1000 }, { 1, 1000 }, { 499, 1000 }, { 500, 1001 }, { 1000, 1002 },
-		{ 250000, 1500 }, { 10000000, 21000 }, { UINT32_MAX, 1000 + 8589934 },
+	/* twice the time from one burst to the next, in whole ms, on top */
+	static const struct { uint64_t gap_ps; uint32_t burst; int want; } rows[] = {
+		{ 0, 0, 1000 }, { 1, 0, 1000 }, { 499999999, 0, 1000 },
+		{ 500000000, 0, 1000 }, { 999999999, 0, 1000 },   /* whole ms */
+		{ 1000000000, 0, 1002 },
+		{ 1000000000, 1, 1002 }, { 1000000000, 4, 1008 },
+		{ 250000000000ULL, 0, 1500 }, { XFER_MAX_GAP_PS, 0, 21000 },
+		{ XFER_MAX_GAP_PS, 2, 41000 }, { 0, XFER_MAX_BURST, 1000 },
+		{ 1000, XFER_MAX_BURST, 1002 },
+		/* the most PARAMS allows: a burst every 10^7 s; the timeout
+		 * stops at INT_MAX ms rather than wrap */
+		{ XFER_MAX_GAP_PS, XFER_MAX_BURST, INT_MAX },
+		{ XFER_MAX_GAP_PS, 107374, 1000 + 2147480000 },
+		{ XFER_MAX_GAP_PS, 107375, INT_MAX },
 	};
 	size_t i;
 
@@ -142,9 +154,11 @@ test_udp_idle_ms(void **state)
 		struct xfer_params p = stream_of(1000, 1000);
 
 		p.gap_us = 123456;      /* the receiver's own -g does not count */
-		p.data_gap_us = rows[i].gap;
+		p.data_gap_ps = rows[i].gap_ps;
+		p.data_burst = rows[i].burst;
 		if (xfer_udp_idle_ms(&p) != rows[i].want)
-			MISS("data_gap_us %u: %d, want %d", rows[i].gap,
+			MISS("data_gap_ps %llu burst %u: %d, want %d",
+			     (unsigned long long)rows[i].gap_ps, rows[i].burst,
 			     xfer_udp_idle_ms(&p), rows[i].want);
 	}
 	MISSED();
@@ -632,7 +646,8 @@ test_tcp_transfer(void **state)
 		snd.p = stream_of(rows[i].len, rows[i].bytes);
 		snd.p.stream = rows[i].stream;
 		snd.p.seed = rows[i].seed;
-		snd.p.gap_us = snd.p.data_gap_us = rows[i].gap_us;
+		snd.p.gap_us = rows[i].gap_us;
+		snd.p.data_gap_ps = (uint64_t)rows[i].gap_us * 1000000u;
 		rcv = snd;
 		rcv.fd = sv[1];
 		rcv.p.role = ROLE_RECV;
@@ -895,7 +910,9 @@ test_udp_transfer(void **state)
 	MISSED();
 }
 
-/* Send datagrams 0..n-1 of p's stream except those in skip, then markers. */
+/* Send datagrams 0..n-1 of p's stream except those in skip, then markers;
+ * with the data header (xfer_udp_header) as the sender writes it: sequence
+ * k, no send time, the pattern after it at its own phase. */
 static void
 send_stream(int fd, const struct xfer_params *p, uint64_t skip_mask, int markers,
             size_t flip)
@@ -913,6 +930,8 @@ send_stream(int fd, const struct xfer_params *p, uint64_t skip_mask, int markers
 		if (k < 64 && (skip_mask >> k & 1))
 			continue;
 		memcpy(buf, pt.buf + (p->stream ? k * p->data_len % pt.period : 0), len);
+		if (xfer_udp_header(p))
+			xfer_udp_hdr_encode(buf, k, 0);
 		if (flip != 0 && k == flip / p->data_len)
 			buf[flip % p->data_len] ^= 0x80;
 		assert_int_equal(send(fd, buf, len, 0), (ssize_t)len);
@@ -977,9 +996,6 @@ test_udp_loss(void **state)
 	MISSED();
 }
 
-/* A damaged datagram is counted. gput_result.verify_first is "the stream
- * offset of the first bad byte": byte 3 of datagram 10 is offset 10003, with
- * -s (the pattern runs on) and without (each datagram starts it afresh). */
 /* A receive buffer too small for the burst: what the socket dropped is
  * counted (SO_MEMINFO), and is exactly what did not arrive. The markers are
  * dropped too, so the receiver ends on its idle timeout. */
@@ -999,8 +1015,10 @@ test_udp_socket_drops(void **state)
 	assert_int_equal(setsockopt(sv[1], SOL_SOCKET, SO_RCVBUF, &small,
 	                 sizeof small), 0);
 	assert_int_equal(xfer_udp_prepare(sv[1], err, sizeof err), 0);
-	for (k = 0; k < 50; k++)
+	for (k = 0; k < 50; k++) {
+		xfer_udp_hdr_encode(buf, (uint64_t)k, 0);
 		assert_int_equal(send(sv[0], buf, sizeof buf, 0), (ssize_t)sizeof buf);
+	}
 	memset(&r, 0, sizeof r);
 	if (xfer_udp_recv(sv[1], &p, &r, err, sizeof err) != 0)
 		fail_msg("receive: %s", err);
@@ -1011,6 +1029,10 @@ test_udp_socket_drops(void **state)
 	assert_int_equal(r.sock_drops, 50 - r.dgrams);
 }
 
+/* A damaged datagram is counted. gput_result.verify_first is "the stream
+ * offset of the first bad byte": byte 30 of datagram 10 (past its 24-byte
+ * header) is offset 10030, with -s (the pattern runs on) and without (each
+ * datagram starts it afresh). */
 static void
 test_udp_verify_damage(void **state)
 {
@@ -1030,15 +1052,15 @@ test_udp_verify_damage(void **state)
 		p.stream = streams[i];
 		udp_pair(sv);
 		assert_int_equal(xfer_udp_prepare(sv[1], err, sizeof err), 0);
-		send_stream(sv[0], &p, 0, 3, 10 * 1000 + 3);
+		send_stream(sv[0], &p, 0, 3, 10 * 1000 + 30);   /* past the header */
 		memset(&r, 0, sizeof r);
 		assert_int_equal(xfer_udp_recv(sv[1], &p, &r, err, sizeof err), 0);
 		close(sv[0]);
 		close(sv[1]);
 		if (r.dgrams != 50 || r.verify_bad != 1 || !(r.flags & RES_VERIFIED) ||
-		    r.verify_first != 10003)
+		    r.verify_first != 10030)
 			MISS("stream %u: %llu dgrams, %llu bad, flags 0x%x, first bad at "
-			     "%llu, want 50, 1, RES_VERIFIED, 10003", p.stream,
+			     "%llu, want 50, 1, RES_VERIFIED, 10030", p.stream,
 			     (unsigned long long)r.dgrams, (unsigned long long)r.verify_bad,
 			     r.flags, (unsigned long long)r.verify_first);
 	}
