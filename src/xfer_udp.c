@@ -398,6 +398,13 @@ on_marker(struct rx *x, uint8_t idx, char *err, size_t errlen)
 	return x->acct == NULL || idx == MARKER_COUNT;
 }
 
+uint64_t
+xfer_udp_window(uint64_t span, uint64_t bytes, uint64_t first_len)
+{
+	return bytes > first_len ? (uint64_t)((unsigned __int128)span * bytes /
+	    (bytes - first_len)) : 0;
+}
+
 /* The window: first to last data datagram on the kernel's arrival clock
  * (or, if that was stepped, on ours; meter_stamp_span), widened by the
  * first datagram's share: N datagrams arrive over N - 1 gaps, so the rate
@@ -415,8 +422,7 @@ close_window(struct rx *x)
 	    r->real_ns > idle ? r->real_ns - idle : 0, &stepped);
 	if (stepped)
 		r->flags |= RES_STEPPED;
-	r->real_ns = r->bytes > x->first_len ? (uint64_t)((unsigned __int128)span *
-	    r->bytes / (r->bytes - x->first_len)) : 0;
+	r->real_ns = xfer_udp_window(span, r->bytes, x->first_len);
 }
 
 /* Receive until every datagram, the last marker (or the first, without a
