@@ -179,6 +179,12 @@ void     xfer_udp_set_out(const struct xfer_udp_out *o);
 #define UDPLOG_OLD     0x08u
 #define UDPLOG_NOSEQ   0x10u  /* no header: seq is the arrival index */
 
+/* The UDP receiver's window: span (first to last arrival) widened by the
+ * first datagram's share, since N datagrams arrive over N - 1 gaps:
+ * span * bytes / (bytes - first_len), without overflow; 0 when bytes <=
+ * first_len (one datagram has no span). */
+uint64_t xfer_udp_window(uint64_t span, uint64_t bytes, uint64_t first_len);
+
 /* Make a new UDP socket ready to receive: ask for kernel arrival timestamps.
  * Call it before the sender may start: a datagram queued before this is
  * stamped only when it is read. Returns 0, or -1 with err filled. */

@@ -201,9 +201,10 @@ decode_udpstats(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 		snprintf(err, errlen, "bad UDPSTATS message: reserved bits set");
 		return -1;
 	}
-	/* every copy counted once: received = unique + duplicates + too old */
-	if (u->unique > u->received || u->duplicates > u->received ||
-	    u->received - u->unique != u->duplicates + u->too_old) {
+	/* every copy counted once: received = unique + duplicates + too old,
+	 * taken apart by subtraction (a sum could wrap around 2^64) */
+	if (u->unique > u->received || u->duplicates > u->received - u->unique ||
+	    u->too_old != u->received - u->unique - u->duplicates) {
 		snprintf(err, errlen, "bad UDPSTATS message: counts that do not add up");
 		return -1;
 	}

@@ -3,6 +3,7 @@
 
 #include <endian.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,11 +170,14 @@ xfer_udp_prepare(int fd, char *err, size_t errlen)
 int
 xfer_udp_idle_ms(const struct xfer_params *p)
 {
-	/* Twice the sender's gap on top, so pacing never looks like the end. */
+	/* Twice the sender's gap on top, so pacing never looks like the end.
+	 * At the limits (a 10 s gap, bursts of a million) a burst comes every
+	 * 10^7 s: stop at INT_MAX ms rather than wrap to a negative timeout. */
 	uint64_t tick_ms = p->data_gap_ps * (p->data_burst > 1 ? p->data_burst : 1) /
 	    1000000000u;
 
-	return UDP_IDLE_MS + (int)(2 * tick_ms);
+	return tick_ms > (uint64_t)(INT_MAX - UDP_IDLE_MS) / 2 ? INT_MAX :
+	    UDP_IDLE_MS + (int)(2 * tick_ms);
 }
 
 /* Send the three markers; each one the kernel accepted counts as a call.
@@ -402,6 +406,13 @@ on_marker(struct rx *x, uint8_t idx, char *err, size_t errlen)
 	return x->acct == NULL || idx == MARKER_COUNT;
 }
 
+uint64_t
+xfer_udp_window(uint64_t span, uint64_t bytes, uint64_t first_len)
+{
+	return bytes > first_len ? (uint64_t)((unsigned __int128)span * bytes /
+	    (bytes - first_len)) : 0;
+}
+
 /* The window: first to last data datagram on the kernel's arrival clock
  * (or, if that was stepped, on ours; meter_stamp_span), widened by the
  * first datagram's share: N datagrams arrive over N - 1 gaps, so the rate
@@ -419,8 +430,7 @@ close_window(struct rx *x)
 	    r->real_ns > idle ? r->real_ns - idle : 0, &stepped);
 	if (stepped)
 		r->flags |= RES_STEPPED;
-	r->real_ns = r->bytes > x->first_len ? (uint64_t)((unsigned __int128)span *
-	    r->bytes / (r->bytes - x->first_len)) : 0;
+	r->real_ns = xfer_udp_window(span, r->bytes, x->first_len);
 }
 
 /* Receive until every datagram, the last marker (or the first, without a

@@ -1,5 +1,5 @@
 /* unit_faults.c: system calls that fail on purpose. This program defines
- * fcntl(), setsockopt(), send() and clock_gettime() itself; being in the
+ * fcntl(), setsockopt(), send(), sendmsg() and clock_gettime() itself; being in the
  * executable, they take libc's place for the library code linked in
  * (libgput.a), pass every call through to the kernel, and fail the one a
  * test names (or count the calls). Checked: net_connect_sa, net_listen_any
@@ -30,7 +30,7 @@
 
 /* The call to fail: fcntl(fd, fcntl_cmd, ...), or setsockopt(fd, level,
  * name, ...) after letting `skip` matching calls through; 0: none. send()
- * fails with ENOBUFS `nobufs` times once `send_skip` sends went through.
+ * (or sendmsg(), as the UDP sender's headed datagrams go) fails with ENOBUFS `nobufs` times once `send_skip` sends went through.
  * CLOCK_REALTIME jumps by step_ns after `step_skip` reads of it. */
 static struct {
 	int fcntl_cmd;
@@ -91,6 +91,18 @@ send(int fd, const void *buf, size_t n, int flags)
 	return syscall(SYS_sendto, fd, buf, n, flags, NULL, 0);
 }
 
+ssize_t
+sendmsg(int fd, const struct msghdr *m, int flags)
+{
+	seen.sends++;
+	if (fault.nobufs > 0 && fault.send_skip-- <= 0) {
+		fault.nobufs--;
+		errno = ENOBUFS;
+		return -1;
+	}
+	return syscall(SYS_sendmsg, fd, m, flags);
+}
+
 int
 clock_gettime(clockid_t id, struct timespec *ts)
 {
@@ -105,6 +117,15 @@ clock_gettime(clockid_t id, struct timespec *ts)
 		ts->tv_nsec = t % 1000000000;
 	}
 	return rc;
+}
+
+/* A 100-byte data datagram as the sender writes it: the header with
+ * sequence k (the receiver counts only datagrams that carry it). */
+static uint8_t *
+headed(uint8_t *buf, uint64_t k)
+{
+	xfer_udp_hdr_encode(buf, k, 0);
+	return buf;
 }
 
 /* The lowest free descriptor: the same before and after means no leak. */
@@ -301,7 +322,8 @@ test_udp_idle_timeout_fails(void **state)
 	p.data_bytes = 5 * sizeof buf;
 	udp_pair(sv);
 	for (k = 0; k < 5; k++)
-		assert_int_equal(send(sv[0], buf, sizeof buf, 0), (ssize_t)sizeof buf);
+		assert_int_equal(send(sv[0], headed(buf, (uint64_t)k), sizeof buf, 0),
+		                 (ssize_t)sizeof buf);
 	k = (int)xfer_marker_encode(&p, mk, 1, 5, p.data_bytes);
 	assert_int_equal(send(sv[0], mk, (size_t)k, 0), k);
 
@@ -349,7 +371,8 @@ test_udp_clock_step(void **state)
 		udp_pair(sv);
 		assert_int_equal(xfer_udp_prepare(sv[1], err, sizeof err), 0);
 		for (k = 0; k < 5; k++)
-			assert_int_equal(send(sv[0], buf, sizeof buf, 0), (ssize_t)sizeof buf);
+			assert_int_equal(send(sv[0], headed(buf, (uint64_t)k), sizeof buf,
+			                 0), (ssize_t)sizeof buf);
 		k = (int)xfer_marker_encode(&p, mk, 1, 5, p.data_bytes);
 		assert_int_equal(send(sv[0], mk, (size_t)k, 0), k);
 

@@ -12,6 +12,7 @@
 #include <endian.h>
 #include <netinet/in.h>
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "model.h"
 #include "xfer.h"
 
 #define P62 (1ULL << 62)
@@ -131,9 +133,20 @@ test_marker_len(void **state)
 static void
 test_udp_idle_ms(void **state)
 {
-	static const struct { uint32_t gap; int want; } rows[] = {
-		{ 0, 1000 }, { 1, 1000 }, { 499, 1000 }, { 500, 1001 }, { 1000, 1002 },
-		{ 250000, 1500 }, { 10000000, 21000 }, { UINT32_MAX, 1000 + 8589934 },
+	/* twice the time from one burst to the next, in whole ms, on top */
+	static const struct { uint64_t gap_ps; uint32_t burst; int want; } rows[] = {
+		{ 0, 0, 1000 }, { 1, 0, 1000 }, { 499999999, 0, 1000 },
+		{ 500000000, 0, 1000 }, { 999999999, 0, 1000 },   /* whole ms */
+		{ 1000000000, 0, 1002 },
+		{ 1000000000, 1, 1002 }, { 1000000000, 4, 1008 },
+		{ 250000000000ULL, 0, 1500 }, { XFER_MAX_GAP_PS, 0, 21000 },
+		{ XFER_MAX_GAP_PS, 2, 41000 }, { 0, XFER_MAX_BURST, 1000 },
+		{ 1000, XFER_MAX_BURST, 1002 },
+		/* the most PARAMS allows: a burst every 10^7 s; the timeout
+		 * stops at INT_MAX ms rather than wrap */
+		{ XFER_MAX_GAP_PS, XFER_MAX_BURST, INT_MAX },
+		{ XFER_MAX_GAP_PS, 107374, 1000 + 2147480000 },
+		{ XFER_MAX_GAP_PS, 107375, INT_MAX },
 	};
 	size_t i;
 
@@ -142,10 +155,214 @@ test_udp_idle_ms(void **state)
 		struct xfer_params p = stream_of(1000, 1000);
 
 		p.gap_us = 123456;      /* the receiver's own -g does not count */
-		p.data_gap_us = rows[i].gap;
+		p.data_gap_ps = rows[i].gap_ps;
+		p.data_burst = rows[i].burst;
 		if (xfer_udp_idle_ms(&p) != rows[i].want)
-			MISS("data_gap_us %u: %d, want %d", rows[i].gap,
+			MISS("data_gap_ps %llu burst %u: %d, want %d",
+			     (unsigned long long)rows[i].gap_ps, rows[i].burst,
 			     xfer_udp_idle_ms(&p), rows[i].want);
+	}
+	MISSED();
+}
+
+/* The pacing schedule: write i is due at floor(i / burst) * burst gaps,
+ * in ns, from i alone (no drift); a 128-bit product, so a long gap times
+ * many writes does not overflow. */
+static void
+test_due_ns(void **state)
+{
+	static const struct { uint64_t gap_ps; uint32_t burst; uint64_t i, want; } rows[] = {
+		/* no burst: 1 us apart (0 and 1 mean the same) */
+		{ 1000000, 0, 0, 0 }, { 1000000, 0, 1, 1000 }, { 1000000, 0, 10, 10000 },
+		{ 1000000, 1, 1, 1000 }, { 1000000, 1, 7, 7000 },
+		/* burst 4: four back to back, then four gaps' wait */
+		{ 1000000, 4, 0, 0 }, { 1000000, 4, 3, 0 }, { 1000000, 4, 4, 4000 },
+		{ 1000000, 4, 7, 4000 }, { 1000000, 4, 8, 8000 }, { 1000000, 4, 9, 8000 },
+		/* picoseconds add up before the ns are cut: 1 ps apart */
+		{ 1, 0, 999, 0 }, { 1, 0, 1000, 1 }, { 1, 0, 1999, 1 },
+		/* --rate 1G with -l 1472: 11776 ps */
+		{ 11776000, 0, 1000, 11776000 }, { 11776000, 0, 3, 35328 },
+		/* gap 0: unpaced, everything due at once */
+		{ 0, 0, 0, 0 }, { 0, 0, 1000000000, 0 }, { 0, 4, UINT64_MAX, 0 },
+		/* huge i: i * gap_ps passes 2^64, the result does not */
+		{ XFER_MAX_GAP_PS, 0, 1000000000, 10000000000000000000ULL },
+		{ XFER_MAX_GAP_PS, 1000, 1000000999, 10000000000000000000ULL },
+		{ 1, 0, UINT64_MAX, 18446744073709551ULL },
+		{ 1, 4, UINT64_MAX, 18446744073709551ULL },
+		{ 1000, 0, UINT64_MAX, UINT64_MAX },
+		{ 1000, XFER_MAX_BURST, UINT64_MAX, 18446744073709000000ULL },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct xfer_params p = stream_of(1000, 1000000);
+		uint64_t got;
+
+		p.data_gap_ps = rows[i].gap_ps;
+		p.data_burst = rows[i].burst;
+		got = xfer_due_ns(&p, rows[i].i);
+		if (got != rows[i].want)
+			MISS("gap %llu ps burst %u, write %llu: %llu ns, want %llu",
+			     (unsigned long long)rows[i].gap_ps, rows[i].burst,
+			     (unsigned long long)rows[i].i, (unsigned long long)got,
+			     (unsigned long long)rows[i].want);
+	}
+	MISSED();
+}
+
+/* The schedule's length: the last write's due time (a gap after each burst
+ * but the last). */
+static void
+test_schedule_s(void **state)
+{
+	static const struct { uint32_t len; uint64_t bytes, gap_ps; uint32_t burst;
+	    double want; } rows[] = {
+		{ 100, 1000, 1000000000, 0, 0.009 },    /* 10 writes, 9 gaps of 1 ms */
+		{ 100, 1000, 1000000000, 4, 0.008 },    /* bursts at 0, 4, 8 ms */
+		{ 100, 950, 1000000000, 0, 0.009 },     /* -x: 10 writes still */
+		{ 100, 100, 1000000000, 0, 0 },         /* one write: no gap */
+		{ 100, 1000, 0, 0, 0 },                 /* unpaced */
+		{ 100, 1000, 1000000000, 10, 0 },       /* one burst */
+		{ 100, 1100, 1000000000, 10, 0.010 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct xfer_params p = stream_of(rows[i].len, rows[i].bytes);
+		double got;
+
+		p.data_gap_ps = rows[i].gap_ps;
+		p.data_burst = rows[i].burst;
+		got = xfer_schedule_s(&p);
+		if (got < rows[i].want - 1e-12 || got > rows[i].want + 1e-12)
+			MISS("row %zu: %.12f s, want %.12f", i, got, rows[i].want);
+	}
+	MISSED();
+}
+
+/* ---- the UDP data header ------------------------------------------- */
+
+/* Encode: "GPUD", stream 0, sequence and send time big-endian; decode
+ * takes only that, at least 24 bytes, and leaves its outputs alone when it
+ * refuses. */
+static void
+test_udp_hdr(void **state)
+{
+	static const struct { uint64_t seq, send; } trips[] = {
+		{ 0, 0 }, { 1, 1 }, { 1ULL << 32, 1700000000123456789ULL },
+		{ UINT64_MAX, UINT64_MAX }, { 0x0102030405060708ULL, 0x1112131415161718ULL },
+	};
+	static const uint8_t wire[UDP_HDR_LEN] = { 'G', 'P', 'U', 'D', 0, 0, 0, 0,
+	    0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
+	    0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18 };
+	static const struct { const char *name; size_t off; uint8_t val; size_t n; } bad[] = {
+		{ "magic GPUE (a marker)", 3, 'E', 24 },
+		{ "magic GPUH (a proof)", 3, 'H', 24 },
+		{ "magic gpud", 0, 'g', 24 },
+		{ "magic GPUT", 3, 'T', 24 },
+		{ "stream byte 4", 4, 1, 24 },
+		{ "stream byte 5", 5, 0x80, 24 },
+		{ "stream byte 6", 6, 1, 24 },
+		{ "stream byte 7", 7, 1, 24 },
+		{ "stream 0xff", 7, 0xff, 1472 },
+		{ "23 bytes", 0, 'G', 23 },
+		{ "8 bytes", 0, 'G', 8 },
+		{ "0 bytes", 0, 'G', 0 },
+	};
+	uint8_t buf[1500];
+	uint64_t seq, send;
+	size_t i, n;
+
+	(void)state;
+	memset(buf, 0xee, sizeof buf);
+	xfer_udp_hdr_encode(buf, 0x0102030405060708ULL, 0x1112131415161718ULL);
+	assert_memory_equal(buf, wire, sizeof wire);
+	assert_int_equal(buf[UDP_HDR_LEN], 0xee);       /* nothing beyond */
+	for (i = 0; i < sizeof trips / sizeof trips[0]; i++) {
+		for (n = UDP_HDR_LEN; n <= 1472; n += 1472 - UDP_HDR_LEN) {
+			xfer_udp_hdr_encode(buf, trips[i].seq, trips[i].send);
+			seq = send = 0xaa;
+			if (!xfer_udp_hdr_decode(buf, n, &seq, &send))
+				MISS("trip %zu, %zu bytes: refused", i, n);
+			else if (seq != trips[i].seq || send != trips[i].send)
+				MISS("trip %zu, %zu bytes: seq %llu send %llu", i, n,
+				     (unsigned long long)seq, (unsigned long long)send);
+		}
+	}
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		xfer_udp_hdr_encode(buf, 5, 6);
+		buf[bad[i].off] = bad[i].val;
+		seq = send = 0xaa;
+		if (xfer_udp_hdr_decode(buf, bad[i].n, &seq, &send))
+			MISS("%s: accepted", bad[i].name);
+		if (seq != 0xaa || send != 0xaa)
+			MISS("%s: refused but stored seq/send", bad[i].name);
+	}
+	MISSED();
+}
+
+/* Which streams carry the header: UDP with data_len and the last datagram
+ * (shorter under -x) both at least 24 bytes. */
+static void
+test_udp_header_streams(void **state)
+{
+	static const struct { const char *name; uint8_t proto; uint32_t len;
+	    uint64_t bytes; int want; } rows[] = {
+		{ "24-byte datagrams", PROTO_UDP, 24, 240, 1 },
+		{ "23-byte datagrams", PROTO_UDP, 23, 230, 0 },
+		{ "16-byte datagrams", PROTO_UDP, 16, 160, 0 },
+		{ "1000, whole", PROTO_UDP, 1000, 50000, 1 },
+		{ "-x, last 623", PROTO_UDP, 1000, 49623, 1 },
+		{ "-x, last 24", PROTO_UDP, 1000, 49024, 1 },
+		{ "-x, last 23", PROTO_UDP, 1000, 49023, 0 },
+		{ "-x, last 1", PROTO_UDP, 24, 241, 0 },
+		{ "one short datagram", PROTO_UDP, 1000, 23, 0 },
+		{ "one datagram of 24", PROTO_UDP, 1000, 24, 1 },
+		{ "the UDP max", PROTO_UDP, XFER_UDP_MAX, XFER_UDP_MAX * 3ULL, 1 },
+		{ "TCP", PROTO_TCP, 1000, 50000, 0 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct xfer_params p = stream_of(rows[i].len, rows[i].bytes);
+
+		p.proto = rows[i].proto;
+		if (xfer_udp_header(&p) != rows[i].want)
+			MISS("%s: %d, want %d", rows[i].name, xfer_udp_header(&p),
+			     rows[i].want);
+	}
+	MISSED();
+}
+
+/* The receiver's window widened by the first datagram's share. */
+static void
+test_udp_window(void **state)
+{
+	static const struct { const char *name; uint64_t span, bytes, first, want; } rows[] = {
+		{ "3 equal datagrams", 2000, 300, 100, 3000 },
+		{ "2 datagrams", 1000, 200, 100, 2000 },
+		{ "unequal last (-x)", 2000, 240, 100, 3428 },    /* 3428.57 */
+		{ "1 datagram: no span", 0, 100, 100, 0 },
+		{ "bytes == first_len", 5000, 100, 100, 0 },
+		{ "bytes < first_len", 5000, 50, 100, 0 },
+		{ "no bytes", 5000, 0, 0, 0 },
+		{ "span 0", 0, 300, 100, 0 },
+		{ "1000 datagrams", 999000000, 1472000, 1472, 1000000000 },
+		{ "no overflow", 1000000000000000000ULL, 1ULL << 62, 1,
+		  1000000000000000000ULL },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		uint64_t got = xfer_udp_window(rows[i].span, rows[i].bytes, rows[i].first);
+
+		if (got != rows[i].want)
+			MISS("%s: %llu, want %llu", rows[i].name, (unsigned long long)got,
+			     (unsigned long long)rows[i].want);
 	}
 	MISSED();
 }
@@ -561,7 +778,7 @@ test_pattern_check_clamp(void **state)
 
 /* ---- the data paths ------------------------------------------------ */
 
-struct side {
+struct end {
 	int fd;
 	struct xfer_params p;
 	struct gput_result r;
@@ -572,7 +789,7 @@ struct side {
 static void *
 tcp_sender(void *arg)
 {
-	struct side *s = arg;
+	struct end *s = arg;
 
 	memset(&s->r, 0, sizeof s->r);
 	s->rc = xfer_tcp_send(s->fd, &s->p, &s->r, s->err, sizeof s->err);
@@ -621,7 +838,7 @@ test_tcp_transfer(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		struct side snd, rcv;
+		struct end snd, rcv;
 		pthread_t th;
 		int sv[2];
 		uint64_t calls = (rows[i].bytes + rows[i].len - 1) / rows[i].len;
@@ -632,7 +849,8 @@ test_tcp_transfer(void **state)
 		snd.p = stream_of(rows[i].len, rows[i].bytes);
 		snd.p.stream = rows[i].stream;
 		snd.p.seed = rows[i].seed;
-		snd.p.gap_us = snd.p.data_gap_us = rows[i].gap_us;
+		snd.p.gap_us = rows[i].gap_us;
+		snd.p.data_gap_ps = (uint64_t)rows[i].gap_us * 1000000u;
 		rcv = snd;
 		rcv.fd = sv[1];
 		rcv.p.role = ROLE_RECV;
@@ -851,7 +1069,7 @@ test_udp_transfer(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		struct side snd, rcv;
+		struct end snd, rcv;
 		uint64_t n = (rows[i].bytes + rows[i].len - 1) / rows[i].len;
 		int sv[2];
 
@@ -895,7 +1113,9 @@ test_udp_transfer(void **state)
 	MISSED();
 }
 
-/* Send datagrams 0..n-1 of p's stream except those in skip, then markers. */
+/* Send datagrams 0..n-1 of p's stream except those in skip, then markers;
+ * with the data header (xfer_udp_header) as the sender writes it: sequence
+ * k, no send time, the pattern after it at its own phase. */
 static void
 send_stream(int fd, const struct xfer_params *p, uint64_t skip_mask, int markers,
             size_t flip)
@@ -913,6 +1133,8 @@ send_stream(int fd, const struct xfer_params *p, uint64_t skip_mask, int markers
 		if (k < 64 && (skip_mask >> k & 1))
 			continue;
 		memcpy(buf, pt.buf + (p->stream ? k * p->data_len % pt.period : 0), len);
+		if (xfer_udp_header(p))
+			xfer_udp_hdr_encode(buf, k, 0);
 		if (flip != 0 && k == flip / p->data_len)
 			buf[flip % p->data_len] ^= 0x80;
 		assert_int_equal(send(fd, buf, len, 0), (ssize_t)len);
@@ -977,9 +1199,199 @@ test_udp_loss(void **state)
 	MISSED();
 }
 
-/* A damaged datagram is counted. gput_result.verify_first is "the stream
- * offset of the first bad byte": byte 3 of datagram 10 is offset 10003, with
- * -s (the pattern runs on) and without (each datagram starts it afresh). */
+/* One headed datagram of p's stream, sequence seq, send time
+ * 1000 * (seq + 1) ns, the pattern after the header. Returns 0. */
+static int
+send_one(int fd, const struct xfer_params *p, uint8_t *buf, uint64_t seq)
+{
+	struct pattern pt;
+	char err[128];
+	ssize_t n;
+
+	assert_int_equal(pattern_init(&pt, p, p->data_len, err, sizeof err), 0);
+	memcpy(buf, pt.buf, p->data_len);
+	pattern_free(&pt);
+	xfer_udp_hdr_encode(buf, seq, 1000 * (seq + 1));
+	n = send(fd, buf, p->data_len, 0);
+	return n == (ssize_t)p->data_len ? 0 : -1;
+}
+
+/* Read the --log records of fd (from its start): n of them at most. */
+static size_t
+read_log(FILE *f, uint64_t seq[], uint64_t snd[], uint64_t at[], uint32_t len[],
+         uint32_t flags[], size_t n)
+{
+	uint8_t b[UDP_LOG_REC];
+	size_t k = 0;
+	int j;
+
+	rewind(f);
+	while (k < n && fread(b, 1, sizeof b, f) == sizeof b) {
+		seq[k] = snd[k] = at[k] = 0;
+		len[k] = flags[k] = 0;
+		for (j = 7; j >= 0; j--) {
+			seq[k] = seq[k] << 8 | b[j];
+			snd[k] = snd[k] << 8 | b[8 + j];
+			at[k] = at[k] << 8 | b[16 + j];
+		}
+		for (j = 3; j >= 0; j--) {
+			len[k] = len[k] << 8 | b[24 + j];
+			flags[k] = flags[k] << 8 | b[28 + j];
+		}
+		k++;
+	}
+	return k;
+}
+
+/* Headed datagrams 0, 1, 1, 3, 2, 5, end marker 1, 4 (late), markers 2
+ * and 3: each sequence number counted once, the copy, the two reordered
+ * ones and the late one in udp_stats and the log. The sixth distinct
+ * datagram completes the stream: the receiver ends there. */
+static void
+test_udp_recv_headed(void **state)
+{
+	static const uint64_t order[] = { 0, 1, 1, 3, 2, 5, UINT64_MAX, 4 };
+	static const uint32_t want_flags[] = { 0, 0, UDPLOG_DUP, 0, UDPLOG_REORDER, 0,
+	    UDPLOG_REORDER | UDPLOG_LATE };
+	struct xfer_params p = stream_of(100, 600);
+	struct udp_stats st;
+	struct gput_result r;
+	uint64_t seq[16], snd[16], at[16];
+	uint32_t len[16], flags[16];
+	uint8_t buf[100], mk[MARKER_MAX_LEN];
+	FILE *log = tmpfile();
+	char err[256];
+	size_t k, n;
+	int sv[2];
+
+	(void)state;
+	assert_non_null(log);
+	p.proto = PROTO_UDP;
+	p.role = ROLE_RECV;
+	p.verify = 1;
+	assert_true(xfer_udp_header(&p));
+	udp_pair(sv);
+	assert_int_equal(xfer_udp_prepare(sv[1], err, sizeof err), 0);
+	for (k = 0; k < sizeof order / sizeof order[0]; k++) {
+		size_t m;
+
+		if (order[k] == UINT64_MAX) {
+			m = xfer_marker_encode(&p, mk, 1, 6, 600);
+			assert_int_equal(send(sv[0], mk, m, 0), (ssize_t)m);
+			continue;
+		}
+		memset(buf, 0, sizeof buf);
+		assert_int_equal(send_one(sv[0], &p, buf, order[k]), 0);
+	}
+	for (k = 2; k <= MARKER_COUNT; k++) {
+		size_t m = xfer_marker_encode(&p, mk, (uint8_t)k, 6, 600);
+		assert_int_equal(send(sv[0], mk, m, 0), (ssize_t)m);
+	}
+	memset(&st, 0xaa, sizeof st);
+	memset(&r, 0, sizeof r);
+	xfer_udp_set_out(&(struct xfer_udp_out){ &st, fileno(log) });
+	if (xfer_udp_recv(sv[1], &p, &r, err, sizeof err) != 0)
+		fail_msg("receive: %s", err);
+	xfer_udp_set_out(NULL);
+	close(sv[0]);
+	close(sv[1]);
+
+	assert_int_equal(r.dgrams, 6);                  /* unique */
+	assert_int_equal(r.bytes, 6 * 100);
+	assert_int_equal(r.calls, 7);                   /* every copy read */
+	assert_int_equal(r.dgrams_sent, 6);
+	assert_int_equal(r.flags, RES_MARKER | RES_VERIFIED | RES_DROPS);
+	assert_int_equal(r.verify_bad, 0);
+	assert_true(r.real_ns > 0);
+	assert_int_equal(st.received, 7);
+	assert_int_equal(st.unique, 6);
+	assert_int_equal(st.duplicates, 1);
+	assert_int_equal(st.reordered, 2);              /* 2 after 3, 4 after 5 */
+	assert_int_equal(st.max_displacement, 1);
+	assert_int_equal(st.late, 1);
+	assert_int_equal(st.too_old, 0);
+	assert_int_equal(st.other, 0);
+	assert_int_equal(st.flags, UDPS_SEQ);           /* unpaced: not timed */
+	assert_int_equal(st.jitter_ns, 0);
+
+	/* one record per data datagram read (markers are not data) */
+	n = read_log(log, seq, snd, at, len, flags, 16);
+	fclose(log);
+	assert_int_equal(n, 7);
+	for (k = 0; k < n; k++) {
+		uint64_t s = order[k < 6 ? k : 7];
+
+		if (seq[k] != s || snd[k] != 1000 * (s + 1) || len[k] != 100 ||
+		    flags[k] != want_flags[k] || at[k] == 0 ||
+		    (k > 0 && at[k] < at[k - 1]))
+			MISS("record %zu: seq %llu send %llu at %llu len %u flags 0x%x, "
+			     "want seq %llu flags 0x%x", k, (unsigned long long)seq[k],
+			     (unsigned long long)snd[k], (unsigned long long)at[k],
+			     len[k], flags[k], (unsigned long long)s, want_flags[k]);
+	}
+	MISSED();
+}
+
+/* 16-byte datagrams carry no header: every datagram of the right length
+ * counts (a copy too), the first marker ends the receive, and the log
+ * numbers the datagrams by arrival. */
+static void
+test_udp_recv_headless(void **state)
+{
+	struct xfer_params p = stream_of(16, 16 * 5);
+	struct udp_stats st;
+	struct gput_result r;
+	uint64_t seq[16], snd[16], at[16];
+	uint32_t len[16], flags[16];
+	uint8_t buf[16] = "0123456789abcdef", mk[MARKER_MAX_LEN];
+	FILE *log = tmpfile();
+	char err[256];
+	size_t k, n, m;
+	int sv[2];
+
+	(void)state;
+	assert_non_null(log);
+	p.proto = PROTO_UDP;
+	p.role = ROLE_RECV;
+	assert_false(xfer_udp_header(&p));
+	udp_pair(sv);
+	assert_int_equal(xfer_udp_prepare(sv[1], err, sizeof err), 0);
+	for (k = 0; k < 4; k++)         /* the fourth the same as the third */
+		assert_int_equal(send(sv[0], buf, sizeof buf, 0), (ssize_t)sizeof buf);
+	m = xfer_marker_encode(&p, mk, 1, 5, 80);
+	assert_int_equal(send(sv[0], mk, m, 0), (ssize_t)m);
+	memset(&st, 0xaa, sizeof st);
+	memset(&r, 0, sizeof r);
+	xfer_udp_set_out(&(struct xfer_udp_out){ &st, fileno(log) });
+	if (xfer_udp_recv(sv[1], &p, &r, err, sizeof err) != 0)
+		fail_msg("receive: %s", err);
+	xfer_udp_set_out(NULL);
+	close(sv[0]);
+	close(sv[1]);
+	assert_int_equal(r.dgrams, 4);
+	assert_int_equal(r.bytes, 64);
+	assert_int_equal(r.calls, 4);
+	assert_int_equal(r.dgrams_sent, 5);
+	assert_int_equal(r.flags, RES_MARKER | RES_DROPS);
+	assert_true(r.real_ns > 0);
+	assert_int_equal(st.received, 4);
+	assert_int_equal(st.unique, 4);
+	assert_int_equal(st.duplicates, 0);
+	assert_int_equal(st.reordered, 0);
+	assert_int_equal(st.late, 0);
+	assert_int_equal(st.flags, 0);
+	n = read_log(log, seq, snd, at, len, flags, 16);
+	fclose(log);
+	assert_int_equal(n, 4);
+	for (k = 0; k < n; k++)
+		if (seq[k] != k || snd[k] != 0 || len[k] != 16 ||
+		    flags[k] != UDPLOG_NOSEQ || at[k] == 0)
+			MISS("record %zu: seq %llu send %llu len %u flags 0x%x", k,
+			     (unsigned long long)seq[k], (unsigned long long)snd[k],
+			     len[k], flags[k]);
+	MISSED();
+}
+
 /* A receive buffer too small for the burst: what the socket dropped is
  * counted (SO_MEMINFO), and is exactly what did not arrive. The markers are
  * dropped too, so the receiver ends on its idle timeout. */
@@ -999,8 +1411,10 @@ test_udp_socket_drops(void **state)
 	assert_int_equal(setsockopt(sv[1], SOL_SOCKET, SO_RCVBUF, &small,
 	                 sizeof small), 0);
 	assert_int_equal(xfer_udp_prepare(sv[1], err, sizeof err), 0);
-	for (k = 0; k < 50; k++)
+	for (k = 0; k < 50; k++) {
+		xfer_udp_hdr_encode(buf, (uint64_t)k, 0);
 		assert_int_equal(send(sv[0], buf, sizeof buf, 0), (ssize_t)sizeof buf);
+	}
 	memset(&r, 0, sizeof r);
 	if (xfer_udp_recv(sv[1], &p, &r, err, sizeof err) != 0)
 		fail_msg("receive: %s", err);
@@ -1011,6 +1425,10 @@ test_udp_socket_drops(void **state)
 	assert_int_equal(r.sock_drops, 50 - r.dgrams);
 }
 
+/* A damaged datagram is counted. gput_result.verify_first is "the stream
+ * offset of the first bad byte": byte 30 of datagram 10 (past its 24-byte
+ * header) is offset 10030, with -s (the pattern runs on) and without (each
+ * datagram starts it afresh). */
 static void
 test_udp_verify_damage(void **state)
 {
@@ -1030,15 +1448,15 @@ test_udp_verify_damage(void **state)
 		p.stream = streams[i];
 		udp_pair(sv);
 		assert_int_equal(xfer_udp_prepare(sv[1], err, sizeof err), 0);
-		send_stream(sv[0], &p, 0, 3, 10 * 1000 + 3);
+		send_stream(sv[0], &p, 0, 3, 10 * 1000 + 30);   /* past the header */
 		memset(&r, 0, sizeof r);
 		assert_int_equal(xfer_udp_recv(sv[1], &p, &r, err, sizeof err), 0);
 		close(sv[0]);
 		close(sv[1]);
 		if (r.dgrams != 50 || r.verify_bad != 1 || !(r.flags & RES_VERIFIED) ||
-		    r.verify_first != 10003)
+		    r.verify_first != 10030)
 			MISS("stream %u: %llu dgrams, %llu bad, flags 0x%x, first bad at "
-			     "%llu, want 50, 1, RES_VERIFIED, 10003", p.stream,
+			     "%llu, want 50, 1, RES_VERIFIED, 10030", p.stream,
 			     (unsigned long long)r.dgrams, (unsigned long long)r.verify_bad,
 			     r.flags, (unsigned long long)r.verify_first);
 	}
@@ -1218,6 +1636,11 @@ main(void)
 		cmocka_unit_test(test_calls_last_len),
 		cmocka_unit_test(test_marker_len),
 		cmocka_unit_test(test_udp_idle_ms),
+		cmocka_unit_test(test_due_ns),
+		cmocka_unit_test(test_schedule_s),
+		cmocka_unit_test(test_udp_hdr),
+		cmocka_unit_test(test_udp_header_streams),
+		cmocka_unit_test(test_udp_window),
 		cmocka_unit_test(test_marker_round_trip),
 		cmocka_unit_test(test_marker_rejected),
 		cmocka_unit_test(test_proof_len),
@@ -1235,6 +1658,8 @@ main(void)
 		cmocka_unit_test(test_tcp_stall_and_stop),
 		cmocka_unit_test(test_udp_transfer),
 		cmocka_unit_test(test_udp_loss),
+		cmocka_unit_test(test_udp_recv_headed),
+		cmocka_unit_test(test_udp_recv_headless),
 		cmocka_unit_test(test_udp_socket_drops),
 		cmocka_unit_test(test_udp_verify_damage),
 		cmocka_unit_test(test_udp_refused),
