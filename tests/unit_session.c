@@ -93,39 +93,39 @@ static const struct lrow rows[] = {
 	  BUF("4194305", "4194304") },
 
 	/* --max-time: a gap between each two of the calls, the sender's gap
-	 * (data_gap_us, not gap_us) */
+	 * (data_gap_ps, not gap_us) */
 	{ "time under", LIM(.max_time_s = 10), TCPR(STREAM(1000, 100000),
-	  .data_gap_us = 101010), NULL },                 /* 99 x 0.10101 s */
+	  .data_gap_ps = 101010 * 1000000ull), NULL },                 /* 99 x 0.10101 s */
 	{ "time at", LIM(.max_time_s = 10), TCPR(STREAM(1000, 101000),
-	  .data_gap_us = 100000), NULL },                 /* 100 x 0.1 s */
+	  .data_gap_ps = 100000 * 1000000ull), NULL },                 /* 100 x 0.1 s */
 	{ "time over", LIM(.max_time_s = 10), TCPR(STREAM(1000, 100000),
-	  .data_gap_us = 200000), TIME("19.8", "10") },
+	  .data_gap_ps = 200000 * 1000000ull), TIME("19.8", "10") },
 	{ "time over by a call", LIM(.max_time_s = 10), TCPR(STREAM(1000, 101001),
-	  .data_gap_us = 100000), TIME("10.1", "10") },
+	  .data_gap_ps = 100000 * 1000000ull), TIME("10.1", "10") },
 	{ "time: the -x call counts", LIM(.max_time_s = 1), UDPS(STREAM(1000, 3001),
-	  .gap_us = 400000, .data_gap_us = 400000), TIME("1.2", "1") },  /* 3 x 0.4 s */
+	  .gap_us = 400000, .data_gap_ps = 400000 * 1000000ull), TIME("1.2", "1") },  /* 3 x 0.4 s */
 	{ "time: own gap_us ignored", LIM(.max_time_s = 1), TCPR(.gap_us = 10000000),
 	  NULL },
 	{ "time: no limit", LIM(.max_time_s = 0), TCPR(.count = 1000000,
-	  STREAM(1, 1000000), .data_gap_us = 10000000), NULL },
+	  STREAM(1, 1000000), .data_gap_ps = 10000000 * 1000000ull), NULL },
 	{ "time: default limit over", LIM(), TCPR(STREAM(1000, 1000000),
-	  .data_gap_us = 1000000), TIME("999.0", "600") },
+	  .data_gap_ps = 1000000 * 1000000ull), TIME("999.0", "600") },
 
 	/* --max-rate: only the partner's UDP sends, data_len x 8 / gap */
 	{ "rate: unpaced UDP sender", LIM(.max_rate = 1e6), UDPS(STREAM(1000, 50000)),
 	  UNPACED("1000000") },
 	{ "rate: UDP sender under", LIM(.max_rate = 1e6), UDPS(STREAM(1000, 50000),
-	  .gap_us = 16000, .data_gap_us = 16000), NULL },
+	  .gap_us = 16000, .data_gap_ps = 16000 * 1000000ull), NULL },
 	{ "rate: UDP sender at", LIM(.max_rate = 1e6), UDPS(STREAM(1000, 50000),
-	  .gap_us = 8000, .data_gap_us = 8000), NULL },
+	  .gap_us = 8000, .data_gap_ps = 8000 * 1000000ull), NULL },
 	{ "rate: UDP sender over", LIM(.max_rate = 1e6), UDPS(STREAM(1000, 50000),
-	  .gap_us = 7999, .data_gap_us = 7999), RATE("1000125", "1000000") },
+	  .gap_us = 7999, .data_gap_ps = 7999 * 1000000ull), RATE("1000125", "1000000") },
 	{ "rate: UDP sender far over", LIM(.max_rate = 1e8), UDPS(STREAM(65507, 655070),
-	  .gap_us = 1, .data_gap_us = 1), RATE("524056000000", "100000000") },
+	  .gap_us = 1, .data_gap_ps = 1 * 1000000ull), RATE("524056000000", "100000000") },
 	{ "rate: UDP receiver unpaced", LIM(.max_rate = 1e6), UDPR(STREAM(1000, 50000)),
 	  NULL },
 	{ "rate: UDP receiver fast", LIM(.max_rate = 1e6), UDPR(STREAM(65507, 655070),
-	  .gap_us = 1, .data_gap_us = 1), NULL },
+	  .gap_us = 1, .data_gap_ps = 1 * 1000000ull), NULL },
 	{ "rate: TCP sender unpaced", LIM(.max_rate = 1e6), TCPS(), NULL },
 	{ "rate: TCP receiver unpaced", LIM(.max_rate = 1e6), TCPR(), NULL },
 	{ "rate: no limit, unpaced UDP", LIM(.max_rate = 0), UDPS(), NULL },
@@ -134,9 +134,9 @@ static const struct lrow rows[] = {
 	{ "bytes before buffer", LIM(.max_bytes = 10, .max_buffer = 10),
 	  TCPR(STREAM(100, 100)), BYTES("100", "10") },
 	{ "buffer before time", LIM(.max_buffer = 10, .max_time_s = 1),
-	  TCPR(STREAM(100, 1000), .data_gap_us = 1000000), BUF("100", "10") },
+	  TCPR(STREAM(100, 1000), .data_gap_ps = 1000000 * 1000000ull), BUF("100", "10") },
 	{ "time before rate", LIM(.max_time_s = 1, .max_rate = 100),
-	  UDPS(STREAM(100, 1000), .gap_us = 1000000, .data_gap_us = 1000000),
+	  UDPS(STREAM(100, 1000), .gap_us = 1000000, .data_gap_ps = 1000000 * 1000000ull),
 	  TIME("9.0", "1") },
 };
 
