@@ -240,14 +240,18 @@ static void
 step_send(struct peer *p, uint64_t k)
 {
 	const struct xfer_params *x = &p->params.params;
-	uint64_t left = k < x->count ? k * x->len : x->data_bytes;
+	uint64_t left = k < x->count ? k * x->len : x->data_bytes, seq = 0;
 	uint8_t *buf = calloc(1, x->len);
 
 	if (buf == NULL)
 		die(p, "out of memory");
 	while (left > 0) {
 		size_t want = left < x->len ? (size_t)left : x->len;
-		ssize_t n = send(p->data, buf, want, MSG_NOSIGNAL);
+		ssize_t n;
+
+		if (is_udp(p) && xfer_udp_header(x))    /* as gput's sender */
+			xfer_udp_hdr_encode(buf, seq++, 0);
+		n = send(p->data, buf, want, MSG_NOSIGNAL);
 
 		if (n == -1 && (errno == EINTR || errno == ENOBUFS))
 			continue;

@@ -103,9 +103,9 @@ eq "ERROR instead of PARAMS: reply" "$(reply)" "bad request: ERROR instead of PA
 logged_text "$C $CPORT: bad request: ERROR instead of PARAMS: bye"
 served "ERROR instead of PARAMS"
 
-peer 'raw=GPUT\x02\x0a\x00\x00' error
-eq "unknown type: reply" "$(reply)" "bad request: unknown control message type 10"
-logged_text "$C $CPORT: bad request: unknown control message type 10"
+peer 'raw=GPUT\x02\x0b\x00\x00' error
+eq "unknown type: reply" "$(reply)" "bad request: unknown control message type 11"
+logged_text "$C $CPORT: bad request: unknown control message type 11"
 served "unknown type"
 
 # PARAMS with the reserved flag 0x10: tcp, receive, 1 x 1024 bytes

@@ -395,8 +395,10 @@ test_udp_clock_step(void **state)
 			assert_int_equal(r.flags & RES_STEPPED, 0);
 		} else {
 			assert_int_equal(r.flags & RES_STEPPED, RES_STEPPED);
-			/* every datagram was queued: read within the call */
-			assert_true(r.real_ns <= took);
+			/* every datagram was queued: read within the call; the
+			 * window is widened by the first of the 5 equal datagrams'
+			 * share (span x 5/4) */
+			assert_true(r.real_ns <= took * 5 / 4);
 		}
 	}
 }
