@@ -44,7 +44,8 @@
  * INTERVAL (partner -> client, 64 bytes), live during the transfer and the
  *   last one after it: 0 index u32, 4 flags u32 (IVAL_*), 8 start_ns u64,
  *   16 end_ns u64, 24 bytes u64, 32 calls u64, 40 dgrams u64, 48 retrans
- *   u32, 52 cwnd u32, 56 srtt_us u32, 60 zero u32.
+ *   u32 (IVAL_UDP: duplicates), 52 cwnd u32 (IVAL_UDP: reordered), 56
+ *   srtt_us u32, 60 zero u32.
  * TCPINFO (partner -> client, 72 bytes, TCP, before RESULT): 0 cc[16],
  *   16 retrans u64, 24 rtt_us u32, 28 min_rtt_us u32, 32 cwnd u32, 36 mss
  *   u32, 40 delivery_rate u64 (bytes/s), 48 busy_us u64, 56 rwnd_limited_us

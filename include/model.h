@@ -24,11 +24,14 @@ struct ival {
 	uint32_t retrans;       /* TCP sender: segments retransmitted in it */
 	uint32_t cwnd;          /* TCP: congestion window at its end, segments */
 	uint32_t srtt_us;       /* TCP: smoothed RTT at its end, µs */
+	uint32_t dups;          /* UDP receiver with sequence numbers: copies */
+	uint32_t reordered;     /*   and reordered first copies in it */
 };
 #define IVAL_LAST    0x01u  /* the last interval, usually partial */
 #define IVAL_OMITTED 0x02u  /* starts before --omit: not in the steady state */
 #define IVAL_TCP     0x04u  /* retrans, cwnd, srtt_us are valid */
-#define IVAL_ALL     0x07u
+#define IVAL_UDP     0x08u  /* dups, reordered are valid */
+#define IVAL_ALL     0x0fu
 
 /* TCP_INFO of a data connection at the end (tcpinfo.c). */
 struct tcp_stats {

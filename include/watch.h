@@ -46,6 +46,8 @@ struct watch {
 	FILE    *out;        /* where SHOW_* lines go */
 	int      send_ivals; /* partner: send each interval as INTERVAL */
 	int      progress;   /* show progress on stderr (a terminal) */
+	int      udp_seq;    /* a UDP receiver of headed datagrams: count copies
+	                        and reordering per interval */
 	/* Filled by the watcher; read them after watch_end(). */
 	enum watch_event event;
 	int have_result;     /* client side: RESULT arrived (in result) */
@@ -57,6 +59,7 @@ struct watch {
 	int done[2];
 	int running;
 	uint64_t last_bytes, last_calls, last_dgrams, last_retrans;
+	uint64_t last_dups, last_reordered;
 	mono_ns last_t, next_tick, next_progress;
 	uint32_t nsent;      /* intervals sent (partner) */
 	uint32_t peer_next;  /* the partner's next interval index (client) */

@@ -303,6 +303,7 @@ watch_setup(struct run *r, struct watch *w)
 	w->tcp_fd = r->lp.proto == PROTO_TCP && sending ? r->data : -1;
 	w->t0 = r->t0;
 	w->model = &r->model;
+	w->udp_seq = !sending && xfer_udp_header(&r->lp);
 	if (c->duration_ms && sending)
 		w->end_at = w->t0 + (mono_ns)c->duration_ms * 1000000u;
 	if (c->duration_ms && !sending)

@@ -143,8 +143,9 @@ encode_interval(const struct ctl_msg *m, uint8_t *p)
 	put_u64(p, 24, iv->bytes);
 	put_u64(p, 32, iv->calls);
 	put_u64(p, 40, iv->dgrams);
-	put_u32(p, 48, iv->retrans);
-	put_u32(p, 52, iv->cwnd);
+	/* a UDP receiver's interval has no TCP fields: its counts go there */
+	put_u32(p, 48, iv->flags & IVAL_UDP ? iv->dups : iv->retrans);
+	put_u32(p, 52, iv->flags & IVAL_UDP ? iv->reordered : iv->cwnd);
 	put_u32(p, 56, iv->srtt_us);
 	put_u32(p, 60, 0);
 	return CTL_INTERVAL_LEN;
@@ -471,6 +472,11 @@ decode_interval(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 	iv->dgrams = get_u64(r, 40);
 	iv->retrans = get_u32(r, 48);
 	iv->cwnd = get_u32(r, 52);
+	if (iv->flags & IVAL_UDP) {
+		iv->dups = iv->retrans;
+		iv->reordered = iv->cwnd;
+		iv->retrans = iv->cwnd = 0;
+	}
 	iv->srtt_us = get_u32(r, 56);
 	if ((iv->flags & ~IVAL_ALL) != 0 || get_u32(r, 60) != 0) {
 		snprintf(err, errlen, "bad INTERVAL message: reserved bits set");

@@ -66,6 +66,8 @@ report_ival_line(FILE *f, const struct side *s, const struct ival *iv)
 		        iv->srtt_us / 1e3);
 	if (s->proto == PROTO_UDP && s->role == ROLE_RECV)
 		fprintf(f, "  %llu datagrams", (unsigned long long)iv->dgrams);
+	if (iv->flags & IVAL_UDP)
+		fprintf(f, "  dup %u  reordered %u", iv->dups, iv->reordered);
 	if (iv->flags & IVAL_OMITTED)
 		fputs(" (omitted)", f);
 	if (iv->flags & IVAL_LAST)

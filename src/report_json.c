@@ -83,6 +83,10 @@ put_ival_keys(struct json *j, const struct side *s, const struct ival *iv)
 	}
 	if (udp_receiver(s))
 		json_kv_u64(j, "datagrams", iv->dgrams);
+	if (iv->flags & IVAL_UDP) {
+		json_kv_u64(j, "duplicates", iv->dups);
+		json_kv_u64(j, "reordered", iv->reordered);
+	}
 }
 
 static void

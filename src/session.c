@@ -417,6 +417,7 @@ watch_setup(struct session *s, struct watch *w, struct run_model *m)
 	m->side[0].role = p->role;
 	w->model = m;
 	w->send_ivals = 1;
+	w->udp_seq = !sending && xfer_udp_header(p);
 	if (p->proto == PROTO_TCP && sending)
 		w->tcp_fd = s->data;
 }

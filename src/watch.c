@@ -134,6 +134,8 @@ on_stop(struct watch *w)
 		shutdown(w->data, SHUT_RDWR);
 }
 
+#define LIVE(f) atomic_load_explicit(&xfer_live.f, memory_order_relaxed)
+
 /* Show (and on the partner send) one interval of this side. */
 static int
 emit(struct watch *w, const struct ival *iv)
@@ -178,6 +180,15 @@ sample(struct watch *w, mono_ns now, uint64_t bytes, uint64_t calls,
 		iv.flags |= IVAL_TCP;
 		w->last_retrans = retrans;
 	}
+	if (w->udp_seq) {                   /* a sequenced UDP receiver */
+		uint64_t d = LIVE(dups), o = LIVE(reordered);
+
+		iv.dups = (uint32_t)(d - w->last_dups);
+		iv.reordered = (uint32_t)(o - w->last_reordered);
+		iv.flags |= IVAL_UDP;
+		w->last_dups = d;
+		w->last_reordered = o;
+	}
 	if (w->model->omit_ms != 0 &&
 	    iv.start_ns < (uint64_t)w->model->omit_ms * 1000000u)
 		iv.flags |= IVAL_OMITTED;
@@ -188,7 +199,6 @@ sample(struct watch *w, mono_ns now, uint64_t bytes, uint64_t calls,
 	return emit(w, &iv);
 }
 
-#define LIVE(f) atomic_load_explicit(&xfer_live.f, memory_order_relaxed)
 
 /* One line on a terminal, rewritten every second: bytes so far, the rate
  * of the last second, and what is left. */
@@ -354,6 +364,7 @@ watch_begin(struct watch *w, char *err, size_t errlen)
 	w->running = 0;
 	w->last_t = w->t0;
 	w->last_bytes = w->last_calls = w->last_dgrams = w->last_retrans = 0;
+	w->last_dups = w->last_reordered = 0;
 	w->next_tick = w->next_progress = 0;
 	if (w->model != NULL && w->model->interval_ms)
 		w->next_tick = w->t0 + (mono_ns)w->model->interval_ms * 1000000u;

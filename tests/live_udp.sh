@@ -46,7 +46,9 @@ eq "after the end marker: late" "$(arrival)" \
 	"received 4 of 5 datagrams, 1 lost (20.00%); 1 late (after the end marker)"
 
 if command -v jq >/dev/null; then
-	seq_run json -n 6 -l 100 --json -- 0,1,1,3,2,5
+	seq_run json -n 6 -l 100 --json --interval 0.1 -- 0,1,1,3,2,5
+	check "--json --interval: the intervals' copies and reordering add up" jqe \
+		'.sides[0] | ([.intervals[].duplicates] | add) == .udp.duplicates and ([.intervals[].reordered] | add) == .udp.reordered' "$OUT"
 	check "--json: the udp keys, and unique + lost = sent" jqe \
 		'.sides[0].udp | .sent == 6 and .received == 6 and .unique == 5 and .lost == 1 and .duplicates == 1 and .reordered == 1 and .late == 0 and .sequenced == true and .jitter_ms == null and (.unique + .lost == .sent)' "$OUT"
 fi

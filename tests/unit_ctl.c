@@ -1035,7 +1035,7 @@ interval_msg(void)
 	memset(&m, 0, sizeof m);
 	m.type = CTL_INTERVAL;
 	m.ival_index = 0x01020304;
-	m.ival = (struct ival){ .flags = IVAL_ALL,
+	m.ival = (struct ival){ .flags = IVAL_LAST | IVAL_OMITTED | IVAL_TCP,
 	    .start_ns = 0x1112131415161718ULL, .end_ns = 0x2122232425262728ULL,
 	    .bytes = 0x3132333435363738ULL, .calls = 0x4142434445464748ULL,
 	    .dgrams = 0x5152535455565758ULL, .retrans = 0x61626364u,
@@ -1057,7 +1057,11 @@ test_interval(void **state)
 		  .calls = 1000, .dgrams = 998, .flags = IVAL_OMITTED } },
 		{ 3, { .start_ns = 5, .end_ns = 5, .flags = IVAL_LAST | IVAL_OMITTED } },
 		{ UINT32_MAX, { UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX,
-		  UINT64_MAX, IVAL_ALL, UINT32_MAX, UINT32_MAX, UINT32_MAX } },
+		  UINT64_MAX, IVAL_LAST | IVAL_OMITTED | IVAL_TCP, UINT32_MAX, UINT32_MAX,
+		  UINT32_MAX, 0, 0 } },
+		/* a sequenced UDP receiver's: its copies and reordering */
+		{ 2, { .start_ns = 1, .end_ns = 2, .bytes = 3, .calls = 4, .dgrams = 3,
+		  .flags = IVAL_UDP | IVAL_LAST, .dups = 1, .reordered = UINT32_MAX } },
 	};
 	struct ctl_msg m = interval_msg(), d;
 	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
@@ -1094,7 +1098,7 @@ static void
 test_interval_invalid(void **state)
 {
 	static const struct poke rows[] = {
-		{ 7, 0x08, "bad INTERVAL message: reserved bits set" },    /* flag 0x08 */
+		{ 7, 0x10, "bad INTERVAL message: reserved bits set" },    /* flag 0x10 */
 		{ 7, 0xff, "bad INTERVAL message: reserved bits set" },
 		{ 6, 0x01, "bad INTERVAL message: reserved bits set" },
 		{ 4, 0x80, "bad INTERVAL message: reserved bits set" },
@@ -1137,7 +1141,7 @@ test_interval_invalid(void **state)
 	}
 	/* reserved bits and an end before the start: the reserved bits speak */
 	memcpy(p, interval_wire + CTL_HDR_LEN, sizeof p);
-	p[7] = 0x0f;
+	p[7] = 0x1f;
 	p[16] = 0;
 	assert_int_equal(ctl_decode_payload(CTL_INTERVAL, p, sizeof p, &d, err,
 	                 sizeof err), -1);
@@ -1618,7 +1622,7 @@ test_recv_malformed(void **state)
 		  "control message type 10 has 0 bytes, expected 112" },
 		{ "GPUT\x02\x08\x00\x00", 8,
 		  "control message type 8 has 0 bytes, expected 64" },
-		{ "GPUT\x02\x08\x00\x40\x00\x00\x00\x00\x00\x00\x00\x08", 8 + 64,
+		{ "GPUT\x02\x08\x00\x40\x00\x00\x00\x00\x00\x00\x00\x10", 8 + 64,
 		  "bad INTERVAL message: reserved bits set" },
 		{ "GPUT\x02\x08\x00\x40\x00\x00\x00\x00\x00\x00\x00\x01"
 		  "\x00\x00\x00\x00\x00\x00\x00\x01", 8 + 64,
