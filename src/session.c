@@ -522,7 +522,13 @@ transfer(struct session *s)
 		log_end(s, &res.result, "ok");
 	}
 	if (ctl_send(s->ctl, &res, err, sizeof err) == -1) {
-		plog("client %s: sending results: %s", s->who, err);
+		/* a client that closes with TCPINFO or UDPSTATS unread resets the
+		 * connection before RESULT goes out: it did not read its results */
+		if (strstr(err, "reset by peer") || strstr(err, "Broken pipe"))
+			plog("client %s: results not read: the client reset the "
+			     "control connection", s->who);
+		else
+			plog("client %s: sending results: %s", s->who, err);
 		return 1;
 	}
 	return ev == WATCH_PEER_STOP ? 0 : linger(s);
