@@ -4,6 +4,8 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "xfer.h"
+
 /* The -f tags, their column names and what they print. */
 enum tag_kind { T_BYTES, T_LEN, T_COUNT, T_CALLS, T_RT, T_CT, T_RBR, T_CBR,
 	T_RCR, T_CCR };
@@ -195,6 +197,11 @@ report_line(FILE *f, const char *fmt, const struct report_row *row)
 static void
 udp_accounting(FILE *f, char rtag, const struct udp_stats *u, int same_clock)
 {
+	if (!(u->flags & UDPS_SEQ)) {
+		fprintf(f, "; datagrams under %u bytes carry no sequence numbers, so "
+		        "copies and order are not told", UDP_HDR_LEN);
+		return;
+	}
 	if (u->duplicates)
 		fprintf(f, "; %llu duplicate%s", (unsigned long long)u->duplicates,
 		        u->duplicates == 1 ? "" : "s");
