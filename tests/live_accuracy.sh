@@ -243,12 +243,13 @@ acc_case "TCP -D -l 100 (writes joined by the kernel), 10M" 0.01 - nodelay_run
 
 # --time with live intervals and --omit (cubic: it keeps the bottleneck
 # queue from running dry; the partner receives with its own default). Every
-# full receiver interval within 2% of eta*C and the steady state within
-# 0.5% (less what the retransmissions the sender counted would have carried:
-# they take the link's time and deliver nothing new); an idle machine gives
-# 0.3% and 0.1% (see the README), but a shared 2-core host holds the
-# shaper's timer or the receiver up now and then, and an interval of a
-# second shows it. The intervals add up to the totals exactly.
+# full receiver interval within 2% of eta*C and the steady state within 1%,
+# as the count-mode runs above (less what the retransmissions the sender
+# counted would have carried: they take the link's time and deliver nothing
+# new); an idle machine gives 0.3% and 0.1% (see the README), but a shared
+# 2-core host (or the sanitizers' build) holds the shaper's timer or the
+# receiver up now and then, and an interval of a second shows it. The
+# intervals add up to the totals exactly.
 predict -l 4096
 run_t 60 ip netns exec "$NS_A" "$GPUT" -p "$D_PORT" --cc cubic --time 6 \
 	--interval 1 --omit 1 --link "$RATE" "$ADDR_B"
@@ -261,8 +262,8 @@ _st=$(sed -n 's/^1 steady state after 1\.00 s: .*, \([0-9.]*\) MBit\/s$/\1/p' "$
 _ss=$(sed -n 's/^1 steady state after 1\.00 s: [0-9]* bytes in \([0-9.]*\) s,.*/\1/p' "$OUT")
 _rt=$(awk '$1 == "l" && /calls/ && !/omitted/ { for (i = 2; i <= NF; i++) if ($i == "retr") s += $(i + 1) } END { print s + 0 }' "$OUT")
 _xs=$(awk -v x="$EXP" -v r="$_rt" -v s="${_ss:-0}" 'BEGIN { printf "%.4f", (s > 0 ? x - r * 1448 * 8 / s / 1e6 : x) }')
-check "--time 6: receiver's steady state ${_st:-none} within 0.5% of eta*C $EXP less $_rt retransmitted segments ($_xs)" \
-	awk -v m="$_st" -v x="$_xs" 'BEGIN { exit !(m != "" && m / x >= 0.995 && m / x <= 1.005) }'
+check "--time 6: receiver's steady state ${_st:-none} within 1% of eta*C $EXP less $_rt retransmitted segments ($_xs)" \
+	awk -v m="$_st" -v x="$_xs" 'BEGIN { exit !(m != "" && m / x >= 0.99 && m / x <= 1.01) }'
 _sum=$(awk '$1 == "1" && /calls/ { for (i = 2; i <= NF; i++) if ($i == "bytes") s += $(i - 1) } END { printf "%.0f", s }' "$OUT")
 eq "--time 6: the receiver's intervals add up to its Bytes" "$_sum" \
 	"$(awk '$1 == "1" && !/calls/ { print $2; exit }' "$OUT")"
