@@ -8,6 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* a - b of two transits, modulo 2^64 and read back as signed: no
+ * overflow whatever a sender put in its send times. */
+static int64_t
+tdiff(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a - (uint64_t)b);
+}
+
 #define WORDS (UDPACCT_WINDOW / 64)
 
 /* The window must be a power of two and a whole number of words. */
@@ -70,7 +78,9 @@ time_first_copy(struct udpacct *a, uint64_t send_ns, uint64_t arrive_ns)
 			a->transit_min = transit;
 		if (transit > a->transit_max)
 			a->transit_max = transit;
-		a->transit_sum += (double)(transit - a->transit_ref);
+		/* hostile send times can put transits 2^63 apart: differ
+		 * modulo 2^64, never by signed overflow */
+		a->transit_sum += (double)tdiff(transit, a->transit_ref);
 	}
 	a->transit_n++;
 	a->prev_send = send_ns;
@@ -135,7 +145,8 @@ udpacct_delay_var_mean_ns(const struct udpacct *a)
 {
 	if (a->transit_n == 0)
 		return 0;
-	return (double)(a->transit_ref - a->transit_min) + a->transit_sum / (double)a->transit_n;
+	return (double)tdiff(a->transit_ref, a->transit_min) +
+	    a->transit_sum / (double)a->transit_n;
 }
 
 double
@@ -143,7 +154,7 @@ udpacct_delay_var_max_ns(const struct udpacct *a)
 {
 	if (a->transit_n == 0)
 		return 0;
-	return (double)(a->transit_max - a->transit_min);
+	return (double)(uint64_t)((uint64_t)a->transit_max - (uint64_t)a->transit_min);
 }
 
 void

@@ -513,6 +513,15 @@ udp_socket_drops(int fd, uint64_t *n)
 	return 0;
 }
 
+/* ns as a u64: a sender's send times are its own, so a hostile one can make
+ * these figures larger than 2^64 ns (585 years), which no u64 holds. */
+static uint64_t
+ns_of(double v)
+{
+	return v <= 0 ? 0 : v >= 18446744073709551615.0 ? UINT64_MAX :
+	    (uint64_t)(v + 0.5);
+}
+
 /* The receiver's accounting into the caller's udp_stats. */
 static void
 fill_stats(const struct rx *x, struct udp_stats *st)
@@ -535,12 +544,11 @@ fill_stats(const struct rx *x, struct udp_stats *st)
 	st->too_old = a->too_old;
 	if (x->p->data_gap_ps != 0 && a->transit_n > 0) {
 		st->flags |= UDPS_TIMED;    /* send times came from the schedule */
-		st->jitter_ns = (uint64_t)(a->jitter_ns + 0.5);
-		st->delay_var_ns = (uint64_t)(udpacct_delay_var_mean_ns(a) + 0.5);
-		st->delay_var_max_ns = (uint64_t)(udpacct_delay_var_max_ns(a) + 0.5);
+		st->jitter_ns = ns_of(a->jitter_ns);
+		st->delay_var_ns = ns_of(udpacct_delay_var_mean_ns(a));
+		st->delay_var_max_ns = ns_of(udpacct_delay_var_max_ns(a));
 		st->owd_min_ns = a->transit_min;
-		st->owd_mean_ns = (int64_t)(udpacct_delay_var_mean_ns(a) + 0.5) +
-		    a->transit_min;
+		st->owd_mean_ns = (int64_t)(st->delay_var_ns + (uint64_t)a->transit_min);
 	}
 }
 

@@ -496,6 +496,28 @@ test_no_data(void **state)
 	MISSED();
 }
 
+/* Send times from a hostile sender: transits 2^63 and more apart. The sums
+ * work modulo 2^64 (no signed overflow: the sanitizers' build checks) and
+ * the figures stay numbers. */
+static void
+test_hostile_send_times(void **state)
+{
+	static const uint64_t send[] = { 0, UINT64_MAX, 1ULL << 63, 12345, 0 };
+	struct udpacct a;
+	char err[128];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(udpacct_init(&a, err, sizeof err), 0);
+	for (i = 0; i < sizeof send / sizeof send[0]; i++)
+		udpacct_add(&a, i, send[i], 1700000000000000000ULL + i);
+	assert_int_equal(a.unique, 5);
+	assert_true(udpacct_delay_var_max_ns(&a) >= 0);
+	assert_true(udpacct_delay_var_mean_ns(&a) == udpacct_delay_var_mean_ns(&a));
+	assert_true(a.jitter_ns >= 0);
+	udpacct_free(&a);
+}
+
 int
 main(void)
 {
@@ -507,6 +529,7 @@ main(void)
 		cmocka_unit_test(test_jitter_alternating),
 		cmocka_unit_test(test_jitter_by_hand),
 		cmocka_unit_test(test_no_data),
+		cmocka_unit_test(test_hostile_send_times),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
