@@ -61,9 +61,17 @@ struct udp_stats {
 #define UDPS_TIMED 0x02u  /* ... and send times: jitter and delays valid */
 #define UDPS_ALL   0x03u
 
-/* One side of the run. */
+/*
+ * One side of the run, or one stream of a side (-P): a stream is a record
+ * of the same shape with stream > 0, so everything that works on a side's
+ * totals and intervals works on a stream's. A side with streams (nst > 0)
+ * holds their exact sums: Bytes, Calls and datagrams add up, its window
+ * runs from the first stream's start to the last stream's end, and its
+ * intervals are the sums of the streams' intervals of the same index.
+ */
 struct side {
 	char     tag;                /* 'l' local, '1' partner */
+	uint32_t stream;             /* 0: a side; 1..N: a stream of one */
 	uint8_t  proto, role;        /* PROTO_*, ROLE_* */
 	uint32_t len;                /* this side's -l */
 	uint64_t count;              /* this side's -n */
@@ -77,6 +85,13 @@ struct side {
 	uint64_t udp_sent;           /* UDP receiver: datagrams the sender sent */
 	int      have_udp;           /* UDP receiver: udp is filled */
 	struct udp_stats udp;
+	/* Streams, and a stream's place in time (ns after START): */
+	uint64_t start_ns;           /* its window opened (its first data) */
+	uint64_t end_ns;             /* it ended: the flow completion time */
+	double   share;              /* receiver streams: its part of the sum of
+	                                its side's stream goodputs (0..1) */
+	struct side *st;             /* a side's streams, nst of them (0: none) */
+	uint32_t nst;
 };
 
 struct run_model {
@@ -89,6 +104,11 @@ struct run_model {
 	const char *host;
 	uint16_t port;
 	struct side side[2];         /* [0] local, [1] partner */
+	uint32_t streams;            /* -P: streams per side (1: none shown) */
+	/* Fairness over the receiving side's streams (streams > 1): */
+	int      have_fair, have_fair_steady;
+	double   fair;               /* Jain's index of their goodputs */
+	double   fair_steady;        /* ... of their steady-state goodputs */
 	int      interrupted;        /* ^C: partial */
 	double   link_bps;           /* --link, 0: none */
 	double   link_eta, link_expected_mbit;  /* with --link */
@@ -106,6 +126,33 @@ void model_steady(struct side *s);
  * what is wrong (a partner's intervals are checked before they are shown
  * in a summary). An empty list is fine (no sampling). */
 const char *model_ivals_invalid(const struct side *s);
+/* Give s n streams (ids 1..n, tag, proto and role of s), zeroed. Returns
+ * 0 or -1 (no memory). */
+int  model_streams(struct side *s, uint32_t n);
+/* s's totals from its streams: Bytes, Calls, datagrams, bad bytes and the
+ * UDP counts are their sums; the window runs from the earliest start_ns to
+ * the latest start_ns + real_ns; end_ns is the latest end_ns. CPU time is
+ * not touched: the side measures its own (one process, all streams). */
+void model_sum(struct side *s);
+/* Do a side's totals r (as its host reported them) fit its streams? NULL,
+ * or what is wrong: Bytes, Calls or datagrams that are not the exact sums. */
+const char *model_sum_invalid(const struct side *s, const struct gput_result *r);
+/* The sum of s's streams' intervals of index k into iv: bytes, calls,
+ * datagrams, retrans, dups and reordered added, from the earliest start to
+ * the latest end, IVAL_LAST when every stream's last interval is at k or
+ * before. Returns 1 when every stream has reported interval k or ended
+ * before it (the sum is whole), else 0. */
+int  model_ival_sum(const struct side *s, size_t k, struct ival *iv);
+/* Rebuild s->iv from its streams' intervals (model_ival_sum for every
+ * index). Returns 0 or -1 (no memory). */
+int  model_sum_ivals(struct side *s);
+/* Jain's fairness index of x[0..n): (sum x)^2 / (n * sum x^2), in (0, 1];
+ * 1 when all are equal. Returns 0 when n is 0 or all x are 0. */
+double model_jain(const double *x, size_t n);
+/* Fairness of m's receiving side's streams (m->streams > 1): each stream's
+ * share and Jain's index of their goodputs, and with --omit also of their
+ * steady states. Call after model_steady() on the streams. */
+void model_fairness(struct run_model *m);
 /* MBit/s for bytes over ns; *ok = 0 (and 0 returned) when ns is 0. */
 double model_mbit(uint64_t bytes, uint64_t ns, int *ok);
 
