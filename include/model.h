@@ -126,32 +126,55 @@ void model_steady(struct side *s);
  * what is wrong (a partner's intervals are checked before they are shown
  * in a summary). An empty list is fine (no sampling). */
 const char *model_ivals_invalid(const struct side *s);
-/* Give s n streams (ids 1..n, tag, proto and role of s), zeroed. Returns
- * 0 or -1 (no memory). */
+/* Give s n streams (ids 1..n; tag, proto, role, len and count of s), the
+ * rest zeroed, in place of any it had (n = 0: none). Returns 0, or -1 (no
+ * memory; s unchanged). */
 int  model_streams(struct side *s, uint32_t n);
-/* s's totals from its streams: Bytes, Calls, datagrams, bad bytes and the
- * UDP counts are their sums; the window runs from the earliest start_ns to
- * the latest start_ns + real_ns; end_ns is the latest end_ns. CPU time is
- * not touched: the side measures its own (one process, all streams). */
+/* s's totals from its streams that have a result: Bytes, Calls, datagrams,
+ * bad bytes, the queue counts and socket drops are their sums (saturating
+ * at 2^64 - 1); the window runs from the earliest start_ns to the latest
+ * start_ns + real_ns; end_ns is the latest end_ns. Flags: RES_MARKER when
+ * every stream has it, the others when any has. dgrams_sent is their sum,
+ * or 0 (unknown) when one is unknown; verify_first is the smallest of the
+ * streams' (each an offset in its own stream). A UDP receiver's udp_sent
+ * and counts add up too; its largest displacement and delay variation are
+ * the largest, jitter and mean delays the means weighted by each stream's
+ * unique datagrams, have_udp and the UDPS_* flags only when every stream's.
+ * CPU time is not touched: the side measures its own (one process, all
+ * streams). */
 void model_sum(struct side *s);
 /* Do a side's totals r (as its host reported them) fit its streams? NULL,
- * or what is wrong: Bytes, Calls or datagrams that are not the exact sums. */
+ * or what is wrong: Bytes, Calls or datagrams that are not the exact sums
+ * of its streams' with a result, or sums that overflow 64 bits. NULL when
+ * s has no streams. */
 const char *model_sum_invalid(const struct side *s, const struct gput_result *r);
 /* The sum of s's streams' intervals of index k into iv: bytes, calls,
- * datagrams, retrans, dups and reordered added, from the earliest start to
- * the latest end, IVAL_LAST when every stream's last interval is at k or
- * before. Returns 1 when every stream has reported interval k or ended
- * before it (the sum is whole), else 0. */
+ * datagrams, retrans, dups and reordered added (the 32-bit ones saturate),
+ * cwnd added too (the side's window), srtt_us their mean; from the earliest
+ * start to the latest end. IVAL_TCP and IVAL_UDP when every part has them,
+ * IVAL_OMITTED when any part has it (the sum starts with its earliest),
+ * IVAL_LAST when every stream has ended (its last interval came, or its
+ * result) with its last interval at k or before. Returns 1 when the sum is
+ * whole: every stream has reported interval k or ended before it. Returns
+ * 0 while a stream that has not ended has no interval k yet, and when no
+ * stream has an interval k (past the end). */
 int  model_ival_sum(const struct side *s, size_t k, struct ival *iv);
-/* Rebuild s->iv from its streams' intervals (model_ival_sum for every
- * index). Returns 0 or -1 (no memory). */
+/* Rebuild s->iv from its streams' intervals: model_ival_sum for every
+ * index from 0 while the sum is whole. Returns 0 or -1 (no memory). */
 int  model_sum_ivals(struct side *s);
-/* Jain's fairness index of x[0..n): (sum x)^2 / (n * sum x^2), in (0, 1];
- * 1 when all are equal. Returns 0 when n is 0 or all x are 0. */
+/* Jain's fairness index of x[0..n) (each >= 0): (sum x)^2 / (n * sum x^2),
+ * in [1/n, 1]; exactly 1 when all are equal. Returns 0 when n is 0 or all
+ * x are 0. */
 double model_jain(const double *x, size_t n);
-/* Fairness of m's receiving side's streams (m->streams > 1): each stream's
- * share and Jain's index of their goodputs, and with --omit also of their
- * steady states. Call after model_steady() on the streams. */
+/* The index of m's receiving side (role ROLE_RECV), or -1. */
+int  model_recv_side(const struct run_model *m);
+/* Fairness of m's receiving side's streams, when m->streams > 1 and that
+ * side has a result and m->streams streams (else have_fair = 0): a
+ * stream's goodput is Bytes * 8 / Real s (0 when real_ns is 0); its share
+ * is its goodput over their sum (0 when that is 0); fair is Jain's index
+ * of the goodputs. When every stream has_steady (--omit), fair_steady is
+ * that of steady_bytes over steady_ns. Call after model_steady() on the
+ * streams. */
 void model_fairness(struct run_model *m);
 /* MBit/s for bytes over ns; *ok = 0 (and 0 returned) when ns is 0. */
 double model_mbit(uint64_t bytes, uint64_t ns, int *ok);

@@ -20,12 +20,26 @@ model_add_ival(struct side *s, const struct ival *iv)
 	return 0;
 }
 
+/* Free s's streams and their intervals. */
+static void
+free_streams(struct side *s)
+{
+	uint32_t k;
+
+	for (k = 0; k < s->nst; k++)
+		free(s->st[k].iv);
+	free(s->st);
+	s->st = NULL;
+	s->nst = 0;
+}
+
 void
 model_free(struct run_model *m)
 {
 	size_t i;
 
 	for (i = 0; i < 2; i++) {
+		free_streams(&m->side[i]);
 		free(m->side[i].iv);
 		m->side[i].iv = NULL;
 		m->side[i].niv = m->side[i].cap = 0;
@@ -78,4 +92,341 @@ model_ivals_invalid(const struct side *s)
 	if (!(s->iv[s->niv - 1].flags & IVAL_LAST))
 		return "no last interval";
 	return NULL;
+}
+
+int
+model_streams(struct side *s, uint32_t n)
+{
+	struct side *st = NULL;
+	uint32_t k;
+
+	if (n > 0 && (st = calloc(n, sizeof *st)) == NULL)
+		return -1;
+	free_streams(s);
+	for (k = 0; k < n; k++) {
+		st[k].tag = s->tag;
+		st[k].stream = k + 1;
+		st[k].proto = s->proto;
+		st[k].role = s->role;
+		st[k].len = s->len;
+		st[k].count = s->count;
+	}
+	s->st = st;
+	s->nst = n;
+	return 0;
+}
+
+/* a + b, or UINT64_MAX when that does not fit (model_sum's totals). */
+static uint64_t
+sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* a + b into *sum; returns -1 when it does not fit. */
+static int
+add_ok(uint64_t *sum, uint64_t b)
+{
+	if (*sum > UINT64_MAX - b)
+		return -1;
+	*sum += b;
+	return 0;
+}
+
+/* A UDP receiver's accounting of its streams: counts add up; the largest
+ * displacement and delay variation are the largest; jitter and the mean
+ * delays are means weighted by each stream's unique datagrams (a side's
+ * figure per datagram); timed and sequenced only when every stream is. */
+static void
+sum_udp(struct side *s)
+{
+	struct udp_stats *u = &s->udp;
+	double w = 0, jit = 0, var = 0, owd = 0;
+	uint32_t k;
+
+	memset(u, 0, sizeof *u);
+	u->flags = UDPS_ALL;
+	u->owd_min_ns = INT64_MAX;
+	s->have_udp = s->nst > 0;
+	for (k = 0; k < s->nst; k++) {
+		const struct side *t = &s->st[k];
+		const struct udp_stats *v = &t->udp;
+
+		s->udp_sent = sat_add(s->udp_sent, t->udp_sent);
+		s->have_udp &= t->have_udp != 0;
+		if (!t->have_udp)
+			continue;
+		u->received = sat_add(u->received, v->received);
+		u->unique = sat_add(u->unique, v->unique);
+		u->duplicates = sat_add(u->duplicates, v->duplicates);
+		u->reordered = sat_add(u->reordered, v->reordered);
+		u->late = sat_add(u->late, v->late);
+		u->too_old = sat_add(u->too_old, v->too_old);
+		u->other = sat_add(u->other, v->other);
+		if (v->max_displacement > u->max_displacement)
+			u->max_displacement = v->max_displacement;
+		if (v->delay_var_max_ns > u->delay_var_max_ns)
+			u->delay_var_max_ns = v->delay_var_max_ns;
+		if (v->owd_min_ns < u->owd_min_ns)
+			u->owd_min_ns = v->owd_min_ns;
+		u->flags &= v->flags;
+		w += (double)v->unique;
+		jit += (double)v->unique * (double)v->jitter_ns;
+		var += (double)v->unique * (double)v->delay_var_ns;
+		owd += (double)v->unique * (double)v->owd_mean_ns;
+	}
+	if (!s->have_udp) {
+		memset(u, 0, sizeof *u);
+		return;
+	}
+	if (w > 0) {
+		u->jitter_ns = (uint64_t)(jit / w + 0.5);
+		u->delay_var_ns = (uint64_t)(var / w + 0.5);
+		u->owd_mean_ns = (int64_t)(owd / w);
+	}
+}
+
+/* The flags and queue counts of a side from its streams' results. */
+static void
+sum_flags(struct gput_result *r, const struct gput_result *t, int first)
+{
+	/* an end marker reached the side only when it reached every stream */
+	if (first)
+		r->flags = t->flags & RES_MARKER;
+	else if (!(t->flags & RES_MARKER))
+		r->flags &= ~RES_MARKER;
+	r->flags |= t->flags & (RES_IDLE | RES_VERIFIED | RES_QUEUE | RES_DROPS |
+	                        RES_STOPPED | RES_STEPPED);
+	if ((t->flags & RES_BUFS) && !(r->flags & RES_BUFS)) {
+		r->flags |= RES_BUFS;
+		r->sndbuf = t->sndbuf;
+		r->rcvbuf = t->rcvbuf;
+	}
+	/* each offset is in its own stream: the side's is the smallest */
+	if (t->verify_bad && (r->verify_bad == 0 || t->verify_first < r->verify_first))
+		r->verify_first = t->verify_first;
+	r->verify_bad = sat_add(r->verify_bad, t->verify_bad);
+	r->unsent = sat_add(r->unsent, t->unsent);
+	r->unacked = sat_add(r->unacked, t->unacked);
+	r->sock_drops = sat_add(r->sock_drops, t->sock_drops);
+}
+
+void
+model_sum(struct side *s)
+{
+	struct gput_result *r = &s->r;
+	uint64_t cpu = r->cpu_ns, from = UINT64_MAX, to = 0, sent = 0;
+	int known = 1, first = 1;
+	uint32_t k;
+
+	memset(r, 0, sizeof *r);
+	r->cpu_ns = cpu;
+	s->end_ns = 0;
+	for (k = 0; k < s->nst; k++) {
+		const struct side *t = &s->st[k];
+
+		if (!t->have_result)
+			continue;
+		r->bytes = sat_add(r->bytes, t->r.bytes);
+		r->calls = sat_add(r->calls, t->r.calls);
+		r->dgrams = sat_add(r->dgrams, t->r.dgrams);
+		sent = sat_add(sent, t->r.dgrams_sent);
+		known &= t->r.dgrams_sent != 0;         /* 0: unknown */
+		sum_flags(r, &t->r, first);
+		first = 0;
+		if (t->start_ns < from)
+			from = t->start_ns;
+		if (sat_add(t->start_ns, t->r.real_ns) > to)
+			to = sat_add(t->start_ns, t->r.real_ns);
+		if (t->end_ns > s->end_ns)
+			s->end_ns = t->end_ns;
+	}
+	r->dgrams_sent = known ? sent : 0;
+	s->start_ns = from == UINT64_MAX ? 0 : from;
+	r->real_ns = to > s->start_ns ? to - s->start_ns : 0;
+	if (s->proto == PROTO_UDP && s->role == ROLE_RECV) {
+		s->udp_sent = 0;
+		sum_udp(s);
+	}
+}
+
+const char *
+model_sum_invalid(const struct side *s, const struct gput_result *r)
+{
+	uint64_t bytes = 0, calls = 0, dgrams = 0;
+	uint32_t k;
+
+	for (k = 0; k < s->nst; k++) {
+		const struct gput_result *t = &s->st[k].r;
+
+		if (!s->st[k].have_result)
+			continue;
+		if (add_ok(&bytes, t->bytes) || add_ok(&calls, t->calls) ||
+		    add_ok(&dgrams, t->dgrams))
+			return "streams whose counts overflow 64 bits";
+	}
+	if (s->nst == 0)
+		return NULL;
+	if (r->bytes != bytes)
+		return "Bytes that are not the sum of its streams'";
+	if (r->calls != calls)
+		return "Calls that are not the sum of its streams'";
+	if (r->dgrams != dgrams)
+		return "datagrams that are not the sum of its streams'";
+	return NULL;
+}
+
+/* Has stream t ended: its result is in, or its last interval came? */
+static int
+stream_ended(const struct side *t)
+{
+	return t->have_result ||
+	    (t->niv > 0 && (t->iv[t->niv - 1].flags & IVAL_LAST));
+}
+
+/* Add interval a into the sum iv (the first one when n is 0). */
+static void
+ival_add(struct ival *iv, const struct ival *a, size_t n)
+{
+	if (n == 0 || a->start_ns < iv->start_ns)
+		iv->start_ns = a->start_ns;
+	if (n == 0 || a->end_ns > iv->end_ns)
+		iv->end_ns = a->end_ns;
+	iv->bytes = sat_add(iv->bytes, a->bytes);
+	iv->calls = sat_add(iv->calls, a->calls);
+	iv->dgrams = sat_add(iv->dgrams, a->dgrams);
+	iv->retrans = iv->retrans > UINT32_MAX - a->retrans ? UINT32_MAX :
+	    iv->retrans + a->retrans;
+	iv->cwnd = iv->cwnd > UINT32_MAX - a->cwnd ? UINT32_MAX : iv->cwnd + a->cwnd;
+	iv->dups = iv->dups > UINT32_MAX - a->dups ? UINT32_MAX : iv->dups + a->dups;
+	iv->reordered = iv->reordered > UINT32_MAX - a->reordered ? UINT32_MAX :
+	    iv->reordered + a->reordered;
+	/* it starts as early as its earliest part: before --omit if any is */
+	iv->flags |= a->flags & IVAL_OMITTED;
+	if (n == 0)
+		iv->flags |= a->flags & (IVAL_TCP | IVAL_UDP);
+	else
+		iv->flags &= a->flags | ~(uint32_t)(IVAL_TCP | IVAL_UDP);
+}
+
+int
+model_ival_sum(const struct side *s, size_t k, struct ival *iv)
+{
+	uint64_t rtt = 0;
+	size_t n = 0;
+	int last = 1, whole = 1;
+	uint32_t j;
+
+	memset(iv, 0, sizeof *iv);
+	for (j = 0; j < s->nst; j++) {
+		const struct side *t = &s->st[j];
+
+		if (k >= t->niv) {
+			whole &= stream_ended(t);
+			last &= stream_ended(t);
+			continue;
+		}
+		ival_add(iv, &t->iv[k], n++);
+		rtt += t->iv[k].srtt_us;
+		last &= k == t->niv - 1 && stream_ended(t);
+	}
+	if (n == 0)
+		return 0;               /* past every stream's end, or none began */
+	iv->srtt_us = (uint32_t)(rtt / n);      /* the streams' mean */
+	if (last)
+		iv->flags |= IVAL_LAST;
+	return whole;
+}
+
+int
+model_sum_ivals(struct side *s)
+{
+	struct ival iv;
+	size_t k;
+
+	s->niv = 0;
+	for (k = 0; model_ival_sum(s, k, &iv); k++)
+		if (model_add_ival(s, &iv) == -1)
+			return -1;
+	return 0;
+}
+
+double
+model_jain(const double *x, size_t n)
+{
+	double max = 0, sum = 0, sq = 0, v;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (x[i] > max)
+			max = x[i];
+	if (n == 0 || max <= 0)
+		return 0;
+	/* relative to the largest: no overflow of the squares, and equal
+	 * values give exactly 1 */
+	for (i = 0; i < n; i++) {
+		v = x[i] / max;
+		sum += v;
+		sq += v * v;
+	}
+	v = sum * sum / ((double)n * sq);
+	return v > 1 ? 1 : v;
+}
+
+int
+model_recv_side(const struct run_model *m)
+{
+	if (m->side[0].role == ROLE_RECV)
+		return 0;
+	return m->side[1].role == ROLE_RECV ? 1 : -1;
+}
+
+/* Jain's index of the goodputs of s's streams into *out: over their whole
+ * windows (and then their shares too), or with steady set over their
+ * steady states. Returns 0 or -1 (no memory). */
+static int
+jain_of(struct side *s, int steady, double *out)
+{
+	double *g, sum = 0;
+	uint32_t k;
+	int ok;
+
+	if ((g = calloc(s->nst, sizeof *g)) == NULL)
+		return -1;
+	for (k = 0; k < s->nst; k++) {
+		const struct side *t = &s->st[k];
+
+		g[k] = steady ? model_mbit(t->steady_bytes, t->steady_ns, &ok) :
+		    model_mbit(t->r.bytes, t->r.real_ns, &ok);
+		sum += g[k];
+	}
+	for (k = 0; k < s->nst && !steady; k++)
+		s->st[k].share = sum > 0 ? g[k] / sum : 0;
+	*out = model_jain(g, s->nst);
+	free(g);
+	return 0;
+}
+
+void
+model_fairness(struct run_model *m)
+{
+	int i = model_recv_side(m);
+	struct side *s;
+	uint32_t k;
+	int steady = 1;
+
+	m->have_fair = m->have_fair_steady = 0;
+	m->fair = m->fair_steady = 0;
+	if (m->streams <= 1 || i < 0)
+		return;
+	s = &m->side[i];
+	if (!s->have_result || s->nst != m->streams)
+		return;
+	if (jain_of(s, 0, &m->fair) == -1)
+		return;
+	m->have_fair = 1;
+	for (k = 0; k < s->nst; k++)
+		steady &= s->st[k].have_steady != 0;
+	if (steady && jain_of(s, 1, &m->fair_steady) == 0)
+		m->have_fair_steady = 1;
 }
