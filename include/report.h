@@ -28,6 +28,9 @@ void   report_title(FILE *f, const char *fmt);
 /* One table line: the tag, then fmt rendered. A rate whose time is zero is
  * printed as "-" (it has no value), never as a division by zero. */
 void   report_line(FILE *f, const char *fmt, const struct report_row *row);
+/* report_line with note written before the newline (the streams' lines). */
+void   report_line_note(FILE *f, const char *fmt, const struct report_row *row,
+                        const char *note);
 
 /* MBit/s (10^6 bit/s) for bytes over ns; 0 when ns is 0. */
 double report_mbit(uint64_t bytes, uint64_t ns);

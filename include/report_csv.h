@@ -11,6 +11,15 @@
  * then one row per side that has a result. Numbers are in the C locale
  * (doubles as json_fmt_double writes them); a rate over zero time is an
  * empty field. No field ever needs quoting.
+ *
+ * With parallel streams (m->streams > 1) the header adds
+ *   ,start_s,fct_s,share
+ * and each side's row is followed by a row per stream with a result, its
+ * side column "l.1", "l.2", ... (the side's tag, a dot, the stream): its
+ * own counts and window, start_s and fct_s (seconds after START), and for
+ * a receiver's streams with fairness their share (0..1; else empty). The
+ * side's row holds its sums, with its first start and last end and no
+ * share. With one stream the CSV is exactly as before.
  */
 void report_csv(FILE *f, const struct run_model *m);
 

@@ -18,13 +18,21 @@ void report_ival_title(FILE *f);
 
 /* One interval of side s:
  *   l  0.00- 1.00 s     1182720 bytes      817 calls    9.4618 MBit/s
- * then "  retr R  cwnd C  rtt T ms" for an IVAL_TCP interval, "  N datagrams"
- * for a UDP receiver, and " (omitted)", " (last)" as flagged. */
+ * then "  stream K" when s is stream K of a side (s->stream > 0), "  sum"
+ * when s is a side with more than one stream (s->nst > 1: its intervals are
+ * the sums of theirs), "  retr R  cwnd C  rtt T ms" for an IVAL_TCP
+ * interval, "  N datagrams" for a UDP receiver, and " (omitted)",
+ * " (last)" as flagged. A side without streams, or with one (-P 1: print
+ * the side's intervals, not its stream's), has the line it always had. */
 void report_ival_line(FILE *f, const struct side *s, const struct ival *iv);
 
 /* The steady state of s, when it has one (else nothing):
  *   l steady state after 1.00 s: 11200000 bytes in 5.000 s, 17.9200 MBit/s */
 void report_steady_line(FILE *f, const struct side *s, uint32_t omit_ms);
+
+/* t's congestion control's name into cc (sizeof t->cc bytes): unprintable
+ * bytes as '?', and "?" when it is empty. */
+void report_cc_name(char *cc, const struct tcp_stats *t);
 
 /* -v's TCP_INFO line for side tag, when t->valid (else nothing):
  *   l: tcp cubic, 3 retransmitted segments, rtt 14.20 ms (min 10.10), cwnd 23,

@@ -25,6 +25,12 @@ void report_json(FILE *f, const struct run_model *m);
 void report_json_ival(FILE *f, const struct run_model *m, int side_index,
                       const struct ival *iv);
 
+/* The same for interval iv of s, a side of m or a stream of one: with
+ * m->streams > 1, "stream": s->stream follows "side" (0: the side's sum,
+ * 1..N: that stream); with one stream the object is report_json_ival's. */
+void report_json_stream_ival(FILE *f, const struct run_model *m,
+                             const struct side *s, const struct ival *iv);
+
 /* The document of report_json on one line, with "type":"summary" first. */
 void report_json_summary_line(FILE *f, const struct run_model *m);
 

@@ -187,8 +187,16 @@ report_title(FILE *f, const char *fmt)
 void
 report_line(FILE *f, const char *fmt, const struct report_row *row)
 {
+	report_line_note(f, fmt, row, "");
+}
+
+void
+report_line_note(FILE *f, const char *fmt, const struct report_row *row,
+                 const char *note)
+{
 	fputc(row->tag, f);
 	render(f, fmt, row, row->tag);
+	fputs(note, f);
 	fputc('\n', f);
 }
 

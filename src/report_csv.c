@@ -4,8 +4,11 @@
 #include "json.h"
 #include "xfer.h"
 
-#define CSV_HEADER "side,role,bytes,calls,real_s,cpu_s,real_mbit,cpu_mbit," \
-                   "real_calls_s,cpu_calls_s\n"
+#define CSV_COLUMNS "side,role,bytes,calls,real_s,cpu_s,real_mbit,cpu_mbit," \
+                    "real_calls_s,cpu_calls_s"
+/* The columns of -P: start_s, fct_s and share (a receiver's stream's, when
+ * the model has fairness; else empty). */
+#define CSV_STREAM_COLUMNS ",start_s,fct_s,share"
 
 /* ",v" with v a double in the C locale; just "," when ok is 0. */
 static void
@@ -26,14 +29,19 @@ per_s(uint64_t n, uint64_t ns, int *ok)
 	return ns == 0 ? 0 : (double)n * 1e9 / (double)ns;
 }
 
+/* The row of side s, or of stream s of a side (tagged "l.K"); with streams
+ * set, the columns of -P after the others. */
 static void
-row(FILE *f, const struct side *s)
+row(FILE *f, const struct run_model *m, const struct side *s, int streams)
 {
 	const struct gput_result *r = &s->r;
 	int ok;
 	double v;
 
-	fprintf(f, "%c,%s,%llu,%llu", s->tag, s->role == ROLE_RECV ? "recv" : "send",
+	fputc(s->tag, f);
+	if (s->stream > 0)
+		fprintf(f, ".%u", s->stream);
+	fprintf(f, ",%s,%llu,%llu", s->role == ROLE_RECV ? "recv" : "send",
 	        (unsigned long long)r->bytes, (unsigned long long)r->calls);
 	field(f, (double)r->real_ns / 1e9, 1);
 	field(f, (double)r->cpu_ns / 1e9, 1);
@@ -45,16 +53,30 @@ row(FILE *f, const struct side *s)
 	field(f, v, ok);
 	v = per_s(r->calls, r->cpu_ns, &ok);
 	field(f, v, ok);
+	if (streams) {
+		field(f, (double)s->start_ns / 1e9, 1);
+		field(f, (double)s->end_ns / 1e9, 1);
+		field(f, s->share, s->stream > 0 && s->role == ROLE_RECV &&
+		      m->have_fair);
+	}
 	fputc('\n', f);
 }
 
 void
 report_csv(FILE *f, const struct run_model *m)
 {
-	size_t i;
+	int streams = m->streams > 1;
+	const struct side *s;
+	size_t i, k;
 
-	fputs(CSV_HEADER, f);
-	for (i = 0; i < 2; i++)
-		if (m->side[i].have_result)
-			row(f, &m->side[i]);
+	fputs(streams ? CSV_COLUMNS CSV_STREAM_COLUMNS "\n" : CSV_COLUMNS "\n", f);
+	for (i = 0; i < 2; i++) {
+		s = &m->side[i];
+		if (!s->have_result)
+			continue;
+		row(f, m, s, streams);
+		for (k = 0; streams && k < s->nst; k++)
+			if (s->st[k].have_result)
+				row(f, m, &s->st[k], streams);
+	}
 }

@@ -61,6 +61,10 @@ report_ival_line(FILE *f, const struct side *s, const struct ival *iv)
 	fmt_mbit(buf, sizeof buf, iv->bytes, span);
 	col(f, W_RATE, buf);
 	fputs(" MBit/s", f);
+	if (s->stream > 0)
+		fprintf(f, "  stream %u", s->stream);
+	else if (s->nst > 1)
+		fputs("  sum", f);
 	if (iv->flags & IVAL_TCP)
 		fprintf(f, "  retr %u  cwnd %u  rtt %.2f ms", iv->retrans, iv->cwnd,
 		        iv->srtt_us / 1e3);
@@ -89,20 +93,29 @@ report_steady_line(FILE *f, const struct side *s, uint32_t omit_ms)
 }
 
 void
+report_cc_name(char *cc, const struct tcp_stats *t)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof t->cc - 1 && t->cc[i] != '\0'; i++)
+		cc[i] = t->cc[i] > 0x20 && t->cc[i] < 0x7f ? t->cc[i] : '?';
+	if (i == 0)
+		cc[i++] = '?';
+	cc[i] = '\0';
+}
+
+void
 report_tcp_stats(FILE *f, char tag, const struct tcp_stats *t)
 {
 	char cc[sizeof t->cc];
-	size_t i;
 
 	if (!t->valid)
 		return;
-	for (i = 0; i < sizeof cc - 1 && t->cc[i] != '\0'; i++)
-		cc[i] = t->cc[i] > 0x20 && t->cc[i] < 0x7f ? t->cc[i] : '?';
-	cc[i] = '\0';
+	report_cc_name(cc, t);
 	fprintf(f, "%c: tcp %s, %llu retransmitted segment%s, rtt %.2f ms "
 	        "(min %.2f), cwnd %u, delivery %.2f MBit/s, busy %.2f s, "
 	        "limited by rwnd %.2f s, by sndbuf %.2f s\n",
-	        tag, i > 0 ? cc : "?", (unsigned long long)t->retrans,
+	        tag, cc, (unsigned long long)t->retrans,
 	        t->retrans == 1 ? "" : "s", t->rtt_us / 1e3, t->min_rtt_us / 1e3,
 	        t->cwnd, (double)t->delivery_rate * 8 / 1e6, (double)t->busy_us / 1e6,
 	        (double)t->rwnd_limited_us / 1e6, (double)t->sndbuf_limited_us / 1e6);

@@ -182,10 +182,40 @@ put_udp(struct json *j, const struct side *s)
 	json_end_object(j);
 }
 
+/* A stream's object: its totals, where it lies in time, its share of the
+ * receiver's goodput and the extras a side has. Its CPU time is the
+ * process's over its window (gput(1), PARALLEL STREAMS): no cpu_mbit. */
 static void
-put_side(struct json *j, const struct side *s)
+put_stream(struct json *j, const struct run_model *m, const struct side *t)
+{
+	json_begin_object(j);
+	json_kv_u64(j, "stream", t->stream);
+	if (!t->have_result) {
+		json_kv_string(j, "error", "no result");
+		json_end_object(j);
+		return;
+	}
+	json_kv_u64(j, "bytes", t->r.bytes);
+	json_kv_u64(j, "calls", t->r.calls);
+	json_kv_double(j, "real_s", secs(t->r.real_ns));
+	json_kv_double(j, "cpu_s", secs(t->r.cpu_ns));
+	kv_mbit(j, "real_mbit", t->r.bytes, t->r.real_ns);
+	json_kv_double(j, "start_s", secs(t->start_ns));
+	json_kv_double(j, "fct_s", secs(t->end_ns));
+	if (m->have_fair && t->role == ROLE_RECV)
+		json_kv_double(j, "share", t->share);
+	else
+		json_kv_null(j, "share");
+	put_intervals(j, t);
+	put_side_extras(j, t);
+	json_end_object(j);
+}
+
+static void
+put_side(struct json *j, const struct run_model *m, const struct side *s)
 {
 	char tag[2] = { s->tag, '\0' };
+	uint32_t k;
 
 	json_begin_object(j);
 	json_kv_string(j, "side", tag);
@@ -203,6 +233,31 @@ put_side(struct json *j, const struct side *s)
 	kv_mbit(j, "cpu_mbit", s->r.bytes, s->r.cpu_ns);
 	put_intervals(j, s);
 	put_side_extras(j, s);
+	if (m->streams > 1 && s->nst > 0) {
+		json_key(j, "streams");
+		json_begin_array(j);
+		for (k = 0; k < s->nst; k++)
+			put_stream(j, m, &s->st[k]);
+		json_end_array(j);
+	}
+	json_end_object(j);
+}
+
+/* The receiver's fairness (m->have_fair). */
+static void
+put_fairness(struct json *j, const struct run_model *m)
+{
+	int i = model_recv_side(m);
+	char tag[2] = { i < 0 ? '?' : m->side[i].tag, '\0' };
+
+	json_key(j, "fairness");
+	json_begin_object(j);
+	json_kv_double(j, "jain", m->fair);
+	if (m->have_fair_steady)
+		json_kv_double(j, "jain_steady", m->fair_steady);
+	else
+		json_kv_null(j, "jain_steady");
+	json_kv_string(j, "side", tag);
 	json_end_object(j);
 }
 
@@ -217,11 +272,15 @@ put_run(struct json *j, const struct run_model *m, const char *type)
 		json_kv_string(j, "type", type);
 	json_kv_string(j, "version", REPORT_JSON_VERSION_PREFIX GPUT_VERSION);
 	put_params(j, m);
+	if (m->streams > 1)             /* absent: one stream, as before -P */
+		json_kv_u64(j, "streams", m->streams);
 	json_key(j, "sides");
 	json_begin_array(j);
 	for (i = 0; i < 2; i++)
-		put_side(j, &m->side[i]);
+		put_side(j, m, &m->side[i]);
 	json_end_array(j);
+	if (m->have_fair)
+		put_fairness(j, m);
 	if (m->link_bps > 0) {
 		json_key(j, "link");
 		json_begin_object(j);
@@ -259,19 +318,24 @@ void
 report_json_ival(FILE *f, const struct run_model *m, int side_index,
                  const struct ival *iv)
 {
-	const struct side *s;
-	char tag[2];
-	struct json j;
-
 	if (side_index < 0 || side_index > 1)
 		return;
-	s = &m->side[side_index];
-	tag[0] = s->tag;
-	tag[1] = '\0';
+	report_json_stream_ival(f, m, &m->side[side_index], iv);
+}
+
+void
+report_json_stream_ival(FILE *f, const struct run_model *m, const struct side *s,
+                        const struct ival *iv)
+{
+	char tag[2] = { s->tag, '\0' };
+	struct json j;
+
 	json_init(&j, f, 0);
 	json_begin_object(&j);
 	json_kv_string(&j, "type", "interval");
 	json_kv_string(&j, "side", tag);
+	if (m->streams > 1)
+		json_kv_u64(&j, "stream", s->stream);
 	put_ival_keys(&j, s, iv);
 	json_end_object(&j);
 	fputc('\n', f);
