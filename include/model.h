@@ -141,7 +141,7 @@ int  model_streams(struct side *s, uint32_t n);
  * the largest, jitter and mean delays the means weighted by each stream's
  * unique datagrams, have_udp and the UDPS_* flags only when every stream's.
  * CPU time is not touched: the side measures its own (one process, all
- * streams). */
+ * streams). A side without streams is left as it is. */
 void model_sum(struct side *s);
 /* Do a side's totals r (as its host reported them) fit its streams? NULL,
  * or what is wrong: Bytes, Calls or datagrams that are not the exact sums

@@ -219,6 +219,8 @@ model_sum(struct side *s)
 	int known = 1, first = 1;
 	uint32_t k;
 
+	if (s->nst == 0)
+		return;                 /* its totals are its own */
 	memset(r, 0, sizeof *r);
 	r->cpu_ns = cpu;
 	s->end_ns = 0;

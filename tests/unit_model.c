@@ -274,6 +274,10 @@ test_sum_invalid(void **state)
 	(void)state;
 	memset(&s, 0, sizeof s);
 	assert_null(model_sum_invalid(&s, &s.r));       /* no streams */
+	s.r.bytes = 5;
+	model_sum(&s);                                  /* nothing to sum */
+	assert_int_equal(s.r.bytes, 5);
+	s.r.bytes = 0;
 	assert_int_equal(model_streams(&s, 2), 0);
 	stream_of(&s, 1, 1000, 10, 10, 0, S, S);
 	stream_of(&s, 2, 3000, 30, 30, 0, S, S);
