@@ -20,11 +20,15 @@
 #define PARTNER_MAX_SESSIONS 4
 #define PARTNER_MAX_TIME_S   600
 #define PARTNER_MAX_BUFFER   (4u << 20)
+#define PARTNER_MAX_STREAMS  STREAM_MAX
+/* The buffers of all of a test's streams together: this many --max-buffer. */
+#define PARTNER_STREAM_BUFFERS 16u
 struct partner_limits {
 	unsigned max_sessions;  /* --max-sessions: tests at once */
 	unsigned max_time_s;    /* --max-time: seconds of transfer per test */
 	uint64_t max_bytes;     /* --max-bytes: per test (0: none) */
 	uint32_t max_buffer;    /* --max-buffer: -l, and so the -c pattern */
+	unsigned max_streams;   /* --max-streams: -P per test */
 	double   max_rate;      /* --max-rate: UDP sends, bit/s (0: none) */
 };
 
@@ -65,7 +69,9 @@ struct config {
 	uint32_t duration_ms; /* --time: 0, count mode */
 	uint32_t interval_ms; /* --interval */
 	uint32_t omit_ms;     /* --omit */
-	const char *cc;       /* --cc (NULL: the host's default) */
+	const char *cc;       /* --cc: a name or a comma list (NULL: the host's
+	                         default) */
+	uint16_t streams;     /* -P: parallel streams (1) */
 	enum gput_out out;    /* --json, --json-lines, --csv */
 	int      quiet;       /* -q: no progress line */
 	double   rate_bps;    /* --rate: the sender's payload bit/s (0: -g) */

@@ -9,7 +9,7 @@
 #include "xfer.h"
 
 /*
- * Control protocol, version 2 (see gput(1), CONTROL PROTOCOL).
+ * Control protocol, version 3 (see gput(1), CONTROL PROTOCOL).
  * Every message is an 8-byte header and a payload, all integers big-endian:
  *
  *   0  4  magic "GPUT"
@@ -19,61 +19,68 @@
  *
  * A session: the partner sends HELLO; the client answers PARAMS; the partner
  * checks them against its limits and answers READY (or ERROR); the client
- * opens the data path and proves it (TCP: the nonce is the first 16 bytes on
- * the data connection; UDP: a proof datagram carrying the nonce, from the
- * socket that will take part); the partner answers START, and only then does
- * data flow. During the transfer the client may send STOP (^C). The partner
+ * opens the data path of every stream and proves it (TCP: the nonce and the
+ * stream's number are the first 18 bytes on each data connection; UDP: a
+ * proof datagram carrying the nonce and the stream's number, from the socket
+ * that will take part); the partner answers START, and only then does data
+ * flow. During the transfer the client may send STOP (^C). The partner
  * ends with RESULT, or ERROR at any point.
  *
  * HELLO  (partner -> client, 40 bytes): 0 flags u32 (1: the partner requires
  *   the shared secret), 4 zero u32, 8 challenge[32] (random, per session).
- * PARAMS (client -> partner, 112 bytes): the partner's half of the test.
+ * PARAMS (client -> partner, 184 bytes): the partner's half of the test.
  *   0 proto u8, 1 role u8, 2 flags u8 (1 nodelay, 2 verify, 4 stream,
  *   8 verbose), 3 zero u8, 4 len u32, 8 count u64, 16 window u32,
  *   20 gap_us u32, 24 data_len u32, 28 seed u32, 32 data_bytes u64,
  *   40 data_gap_ps u64 (the sender's gap between writes, picoseconds),
  *   48 duration_ms u32, 52 interval_ms u32, 56 omit_ms u32, 60 data_burst
- *   u32 (writes per gap), 64 cc[16] (NUL-padded), 80 mac[32]: with a
- *   key, HMAC-SHA256(key, "gput2 client" || challenge || bytes 0..79), else
- *   zero.
- * READY  (partner -> client, 52 bytes): 0 data port u16, 2 zero u16,
- *   4 nonce[16], 20 mac[32]: with a key, HMAC-SHA256(key, "gput2 partner" ||
- *   challenge || PARAMS bytes 0..79 || READY bytes 0..19), else zero.
+ *   u32 (writes per gap), 64 cc[64] (a comma list of names the streams
+ *   take in turn, NUL-padded), 128 streams u16 (1..128), 130 zero u16,
+ *   132 zero[20], 152 mac[32]: with a key, HMAC-SHA256(key, "gput2 client"
+ *   || challenge || bytes 0..151), else zero.
+ * READY  (partner -> client, 50 + 2 * ports bytes): 0 data port u16,
+ *   2 ports u16 (1..128: TCP 1, UDP one per stream), 4 nonce[16], 20
+ *   mac[32], 52 the other streams' ports, u16 each: with a key,
+ *   HMAC-SHA256(key, "gput2 partner" || challenge || PARAMS bytes 0..151 ||
+ *   READY bytes 0..19 || READY bytes 52..), else zero.
  * START  (partner -> client, 0 bytes): the data path is proven; go.
  * STOP   (client -> partner, 0 bytes): end the transfer now, send RESULT.
- * INTERVAL (partner -> client, 64 bytes), live during the transfer and the
- *   last one after it: 0 index u32, 4 flags u32 (IVAL_*), 8 start_ns u64,
- *   16 end_ns u64, 24 bytes u64, 32 calls u64, 40 dgrams u64, 48 retrans
- *   u32 (IVAL_UDP: duplicates), 52 cwnd u32 (IVAL_UDP: reordered), 56
- *   srtt_us u32, 60 zero u32.
- * TCPINFO (partner -> client, 72 bytes, TCP, before RESULT): 0 cc[16],
- *   16 retrans u64, 24 rtt_us u32, 28 min_rtt_us u32, 32 cwnd u32, 36 mss
- *   u32, 40 delivery_rate u64 (bytes/s), 48 busy_us u64, 56 rwnd_limited_us
- *   u64, 64 sndbuf_limited_us u64.
+ * INTERVAL (partner -> client, 64 bytes), one per stream, live during the
+ *   transfer and the last one after it: 0 index u32 (per stream), 4 flags
+ *   u32 (IVAL_*), 8 start_ns u64, 16 end_ns u64, 24 bytes u64, 32 calls u64,
+ *   40 dgrams u64, 48 retrans u32 (IVAL_UDP: duplicates), 52 cwnd u32
+ *   (IVAL_UDP: reordered), 56 srtt_us u32, 60 stream u32 (1..N).
+ * TCPINFO (partner -> client, 80 bytes, TCP, per stream, before RESULT):
+ *   0 cc[16], 16 retrans u64, 24 rtt_us u32, 28 min_rtt_us u32, 32 cwnd u32,
+ *   36 mss u32, 40 delivery_rate u64 (bytes/s), 48 busy_us u64, 56
+ *   rwnd_limited_us u64, 64 sndbuf_limited_us u64, 72 stream u32, 76 zero.
  * UDPSTATS (partner -> client, 112 bytes, a UDP receiver, before RESULT):
  *   0 received, 8 unique, 16 duplicates, 24 reordered, 32 max_displacement,
  *   40 late, 48 too_old, 56 other, 64 jitter_ns, 72 delay_var_ns,
  *   80 delay_var_max_ns (u64 each), 88 owd_min_ns i64, 96 owd_mean_ns i64,
- *   104 flags u32 (UDPS_*), 108 zero u32.
- * RESULT (partner -> client, 100 bytes): the gput_result fields in
- *   declaration order: eleven u64, flags u32, sndbuf u32, rcvbuf u32.
+ *   104 flags u32 (UDPS_*), 108 stream u32 (1..N; per stream).
+ * RESULT (partner -> client, 120 bytes), one per stream (1..N), then the
+ *   side's own (stream 0: the sums, and the CPU time of the whole side):
+ *   the gput_result fields in declaration order: eleven u64, flags u32,
+ *   sndbuf u32, rcvbuf u32; then 100 stream u32, 104 start_ns u64 (its window
+ *   opened, ns after START), 112 end_ns u64 (it ended, ns after START).
  * ERROR  (either way, 1..CTL_MAX_TEXT bytes): printable ASCII reason.
  */
 #define CTL_MAGIC        "GPUT"
-#define CTL_VERSION      2
+#define CTL_VERSION      3
 #define CTL_HDR_LEN      8
-#define CTL_MAX_PAYLOAD  256
+#define CTL_MAX_PAYLOAD  320
 #define CTL_MAX_TEXT     200
 #define CTL_HELLO_LEN    40
-#define CTL_PARAMS_LEN   112
-#define CTL_READY_LEN    52
-#define CTL_RESULT_LEN   100
+#define CTL_PARAMS_LEN   184
+#define CTL_READY_LEN    52     /* with one port; 2 more per further port */
+#define CTL_RESULT_LEN   120
 #define CTL_CHALLENGE_LEN 32
 #define CTL_MAC_LEN      32
 #define CTL_NONCE_LEN    16
-#define CTL_PARAMS_SIGNED 80   /* PARAMS bytes the MAC covers */
+#define CTL_PARAMS_SIGNED 152  /* PARAMS bytes the MAC covers */
 #define CTL_INTERVAL_LEN 64
-#define CTL_TCPINFO_LEN  72
+#define CTL_TCPINFO_LEN  80
 #define CTL_UDPSTATS_LEN 112
 #define CTL_READY_SIGNED  20   /* READY bytes the MAC covers */
 #define CTL_HELLO_KEY    0x01u /* HELLO flag: a shared secret is required */
@@ -100,9 +107,13 @@ struct ctl_msg {
 	uint8_t challenge[CTL_CHALLENGE_LEN];  /* CTL_HELLO */
 	struct xfer_params params;             /* CTL_PARAMS */
 	uint8_t mac[CTL_MAC_LEN];              /* CTL_PARAMS, CTL_READY */
-	uint16_t data_port;                    /* CTL_READY */
+	uint16_t port[STREAM_MAX];             /* CTL_READY: data ports */
+	uint16_t nports;                       /* CTL_READY */
 	uint8_t nonce[CTL_NONCE_LEN];          /* CTL_READY */
 	struct gput_result result;             /* CTL_RESULT */
+	uint64_t start_ns, end_ns;             /* CTL_RESULT */
+	uint32_t stream;                       /* CTL_RESULT (0: the side),
+	                                          INTERVAL, TCPINFO, UDPSTATS */
 	uint32_t ival_index;                   /* CTL_INTERVAL */
 	struct ival ival;                      /* CTL_INTERVAL */
 	struct tcp_stats tcp;                  /* CTL_TCPINFO */
@@ -110,10 +121,11 @@ struct ctl_msg {
 	char text[CTL_MAX_TEXT + 1];           /* CTL_ERROR, NUL-terminated */
 };
 
-/* The bytes a MAC covers: challenge || PARAMS bytes 0..79, and for READY
- * also READY bytes 0..19, into out (at least CTL_CHALLENGE_LEN +
- * CTL_PARAMS_SIGNED + CTL_READY_SIGNED bytes). ready may be NULL. Returns
- * the number of bytes written. */
+/* The bytes a MAC covers: challenge || PARAMS bytes 0..151, and for READY
+ * also READY bytes 0..19 and 52.., into out (at least CTL_SIGNED_MAX
+ * bytes). ready may be NULL. Returns the number of bytes written. */
+#define CTL_SIGNED_MAX (CTL_CHALLENGE_LEN + CTL_PARAMS_SIGNED + \
+	CTL_READY_SIGNED + 2 * STREAM_MAX)
 size_t ctl_signed_bytes(const uint8_t *challenge, const struct ctl_msg *params,
                         const struct ctl_msg *ready, uint8_t *out);
 

@@ -26,12 +26,12 @@ int      net_bind_like(const struct sockaddr_storage *local, int type,
 /* Accept one connection within timeout_ms, from peer's address only (others
  * are closed and waited past). With watch >= 0, give up as soon as watch is
  * readable or hung up (the caller asks why). Returns the socket; -1 with err
- * filled (timeout, xfer_stop, a failed accept); or -2 when watch woke. */
+ * filled (timeout, the stop request, a failed accept); or -2 when watch woke. */
 int      net_accept_from(int lfd, const struct sockaddr_storage *peer,
                          int watch, int timeout_ms, char *err, size_t errlen);
 /* Wait until fd is readable or hung up, at most timeout_ms; with watch >= 0
  * stop early when watch is. Returns 1 (fd), 2 (watch) or 0 (timed out or
- * xfer_stop). */
+ * the process's stop request). */
 int      net_wait_readable(int fd, int watch, int timeout_ms);
 /* Read exactly n bytes from fd before deadline (monotonic ns); with watch
  * >= 0 give up when watch is readable or hung up. Returns 0; -1 with err

@@ -12,10 +12,11 @@
  * The control connection while data flows, and the sampler. A thread of its
  * own watches the control connection, so that the data loops do no work for
  * it: when the peer leaves, sends STOP or ERROR, a deadline passes or a stop
- * is requested (^C), the watcher requests the stop (xfer_request_stop) and
- * shuts the data socket down, which wakes a data call blocked in the kernel.
- * The same thread samples the data loop's counters (xfer_live) at interval
- * boundaries, ends a timed sender (xfer_end), and shows progress.
+ * is requested (^C, a stream that died), the watcher requests the run's stop
+ * and shuts every stream's socket down, which wakes a data call blocked in
+ * the kernel. The same thread samples the streams' live counters at interval
+ * boundaries, ends timed senders (the stop request's end), and shows
+ * progress.
  */
 enum watch_event {
 	WATCH_NONE,          /* nothing happened before watch_end() */
@@ -25,14 +26,24 @@ enum watch_event {
 	WATCH_PEER_FAILED,   /* reset, keepalive timeout, or a malformed message */
 	WATCH_PEER_ERROR,    /* client side: the partner sent ERROR (msg) */
 	WATCH_DEADLINE,      /* the deadline passed (the partner's --max-time) */
+	WATCH_STREAM_FAILED, /* a stream died (stop->failed names it) */
 };
 
 /* How the watcher shows this side's intervals (and, on the client, the
  * partner's). */
 enum watch_show { SHOW_NONE, SHOW_TEXT, SHOW_JSON_LINES };
 
+/* What the sampler remembers of a stream between samples. */
+struct watch_stream {
+	uint64_t bytes, calls, dgrams, retrans, dups, reordered;
+	int      ended;      /* its last interval is out */
+};
+
 struct watch {
-	int ctl, data;
+	int ctl;
+	struct stream *st;   /* the run's streams, nst of them */
+	uint32_t nst;
+	struct stopreq *stop;/* the run's */
 	int client;          /* 1: client side: a stop request sends STOP, and
 	                        RESULT may arrive while the local side runs */
 	mono_ns deadline;    /* 0: none */
@@ -41,7 +52,7 @@ struct watch {
 	int      self;       /* model->side[self] is this side's */
 	mono_ns  t0;         /* the transfer began (START) */
 	mono_ns  end_at;     /* --time, sending side: xfer_end then */
-	int      tcp_fd;     /* TCP sender: sample TCP_INFO of this socket */
+	int      tcp_info;   /* TCP senders: sample each stream's TCP_INFO */
 	enum watch_show show;
 	FILE    *out;        /* where SHOW_* lines go */
 	int      send_ivals; /* partner: send each interval as INTERVAL */
@@ -58,11 +69,10 @@ struct watch {
 	pthread_t th;
 	int done[2];
 	int running;
-	uint64_t last_bytes, last_calls, last_dgrams, last_retrans;
-	uint64_t last_dups, last_reordered;
+	struct watch_stream *ws;   /* nst of them */
+	uint32_t *peer_next; /* client: each partner stream's next interval */
+	uint32_t peer_nst;   /* ... for this many partner streams */
 	mono_ns last_t, next_tick, next_progress;
-	uint32_t nsent;      /* intervals sent (partner) */
-	uint32_t peer_next;  /* the partner's next interval index (client) */
 	int progress_shown;
 	uint64_t progress_bytes;   /* at the last progress line, and when */
 	mono_ns progress_t;
@@ -73,12 +83,16 @@ struct watch {
 int  watch_begin(struct watch *w, char *err, size_t errlen);
 /* Stop the watcher and wait for it. Safe to call when it never started. */
 void watch_end(struct watch *w);
-/* After watch_end(): this side's last interval, from its exact totals r
- * (so that the intervals add up to them) to end (monotonic); shown and,
- * on the partner, sent like the others. Returns 0 or -1 (no memory). */
-int  watch_last(struct watch *w, const struct gput_result *r, mono_ns end);
+/* Free what the watcher allocated (after watch_end and the last use of
+ * watch_peer_msg). */
+void watch_free(struct watch *w);
+/* After watch_end(): each stream's last interval that is not out yet, from
+ * its exact totals (so that the intervals add up to them) to its end; shown
+ * and, on the partner, sent like the others. Returns 0 or -1 (no memory). */
+int  watch_last(struct watch *w);
 /* Client: take one message from the partner that may come besides RESULT
- * and ERROR during or after the transfer (INTERVAL, TCPINFO) into the model.
+ * and ERROR during or after the transfer (INTERVAL, TCPINFO, UDPSTATS, for
+ * streams 1..peer_nst) into the model.
  * Returns 0, or -1 with err filled (an interval out of order or from the
  * future). */
 int  watch_peer_msg(struct watch *w, const struct ctl_msg *m, char *err,

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "meter.h"
+#include "stop.h"
 
 enum { PROTO_TCP = 0, PROTO_UDP = 1 };
 enum { ROLE_SEND = 0, ROLE_RECV = 1 };
@@ -17,6 +18,11 @@ enum { ROLE_SEND = 0, ROLE_RECV = 1 };
 /* Period of the -s stream pattern: a prime above XFER_UDP_MAX, so a datagram
  * never holds a whole period and consecutive datagrams differ. */
 #define XFER_STREAM_PERIOD 65521u
+
+/* The most streams one test may have (-P). */
+#define STREAM_MAX 128
+/* Room for --cc: a comma list of congestion control names. */
+#define XFER_CC_LIST 64
 
 /* Everything one side needs to run its half of a transfer. The data_* fields
  * describe the sender's stream and are the same on both sides. */
@@ -43,7 +49,10 @@ struct xfer_params {
 	uint32_t duration_ms; /* --time: the sender sends this long; 0: count mode */
 	uint32_t interval_ms; /* --interval: sample every this long; 0: never */
 	uint32_t omit_ms;     /* --omit: intervals before this are omitted */
-	char     cc[16];      /* --cc: TCP congestion control; "": the default */
+	char     cc[XFER_CC_LIST];  /* --cc: TCP congestion control, a comma
+	                         list the streams take in turn; a stream's own
+	                         copy holds its one name; "": the default */
+	uint16_t streams;     /* -P: streams (1..STREAM_MAX) */
 };
 
 /* Pacing limits: a gap of at most 10 s, bursts of at most a million writes. */
@@ -54,20 +63,6 @@ struct xfer_params {
  * this bound, and the sender stops when xfer_end is set. */
 #define XFER_TIME_BYTES (1ULL << 62)
 
-/* Set by the sampler when --time is up: the sending loop ends normally. */
-extern _Atomic int xfer_end;
-
-/* What a data loop has done so far, stored once per call with a relaxed
- * store (a plain store on every target gput runs on) and read by the
- * sampler thread at interval boundaries. One stream per process. */
-struct xfer_live {
-	_Atomic uint64_t bytes, calls, dgrams;
-	_Atomic uint64_t dups, reordered;   /* UDP receiver with the header */
-};
-extern struct xfer_live xfer_live;
-#define LIVE_SET(field, v) \
-	atomic_store_explicit(&xfer_live.field, (v), memory_order_relaxed)
-
 /* How long the sender's schedule alone takes, in seconds: a gap after each
  * burst of writes but the last (-g, --rate, --burst). */
 double   xfer_schedule_s(const struct xfer_params *p);
@@ -75,6 +70,9 @@ double   xfer_schedule_s(const struct xfer_params *p);
  * bursts of data_burst writes, data_burst gaps apart, computed from i alone
  * so that the schedule never drifts. */
 uint64_t xfer_due_ns(const struct xfer_params *p, uint64_t i);
+/* The congestion control of stream k (0-based) from the --cc list in
+ * list: its names in turn. Copies it (or "" for none) into out[16]. */
+void     xfer_cc_pick(const char *list, uint32_t k, char out[16]);
 /* Number of write calls (datagrams) the sender makes for its stream. */
 uint64_t xfer_data_calls(const struct xfer_params *p);
 /* Length of the sender's last write: data_len, or shorter with -x. */
@@ -123,7 +121,8 @@ int      xfer_marker_decode(const struct xfer_params *p, const uint8_t *buf,
  * The UDP proof datagram: the client sends it from its data socket to the
  * partner's, so that the partner learns an address that really listens
  * (and sends nothing before it has one):
- *   0 "GPUH", 4 version u8 (2), 5 zero u8 x3, 8 nonce[16], then zero padding.
+ *   0 "GPUH", 4 version u8 (3), 5 zero u8, 6 stream u16 (1..N), 8 nonce[16],
+ *   then zero padding.
  * Its length (PROOF_BASE_LEN and up) differs from every data datagram's and
  * from a marker's, so a late copy can never be counted as data.
  */
@@ -134,11 +133,12 @@ int      xfer_marker_decode(const struct xfer_params *p, const uint8_t *buf,
 uint32_t xfer_proof_len(const struct xfer_params *p);
 /* Build the proof in buf (at least PROOF_MAX_LEN bytes); returns its length. */
 size_t   xfer_proof_encode(const struct xfer_params *p,
-                           const uint8_t nonce[PROOF_NONCE_LEN], uint8_t *buf);
-/* Is buf[0..n) the proof for p's stream with this nonce? */
+                           const uint8_t nonce[PROOF_NONCE_LEN],
+                           uint16_t stream, uint8_t *buf);
+/* Is buf[0..n) the proof for stream (1..N) of p's test with this nonce? */
 int      xfer_proof_check(const struct xfer_params *p,
                           const uint8_t nonce[PROOF_NONCE_LEN],
-                          const uint8_t *buf, size_t n);
+                          uint16_t stream, const uint8_t *buf, size_t n);
 /* Discard every datagram queued on fd without waiting: what arrived before
  * the socket was connected came from anyone. Returns how many. */
 uint64_t xfer_udp_drain(int fd);
@@ -162,14 +162,6 @@ void     xfer_udp_hdr_encode(uint8_t *h, uint64_t seq, uint64_t send_ns);
 int      xfer_udp_hdr_decode(const uint8_t *buf, size_t n, uint64_t *seq,
                              uint64_t *send_ns);
 
-/* What a UDP receiver tells besides its gput_result (one stream per
- * process: set it before xfer_run). stats may be NULL; log_fd -1: no log. */
-struct udp_stats;
-struct xfer_udp_out {
-	struct udp_stats *stats;
-	int log_fd;              /* --log: binary records, UDP_LOG_REC bytes each */
-};
-void     xfer_udp_set_out(const struct xfer_udp_out *o);
 /* A --log record, little-endian: 0 seq u64, 8 send ns u64, 16 arrival ns
  * u64 (the kernel's real-time stamp), 24 length u32, 28 flags u32 (UDPLOG_*). */
 #define UDP_LOG_REC 32u
@@ -193,38 +185,43 @@ int      xfer_udp_prepare(int fd, char *err, size_t errlen);
 int      xfer_udp_idle_ms(const struct xfer_params *p);
 
 /*
- * The stop request. A signal handler or another thread (the control watcher,
- * see watch.h) calls xfer_request_stop(); the data loops read xfer_stop once
- * per call, and every wait polls xfer_stop_fd() too, so a request that comes
- * just before a wait begins is never missed (a self-pipe: no lost wake-up).
+ * A stream: one data connection (TCP) or socket pair (UDP) and the state
+ * its data loop owns. The loop writes only here; another thread (the
+ * sampler) reads the live counters, which sit on a cache line of their own,
+ * stored once per call with a relaxed store (a plain store on every target
+ * gput runs on). Nothing is shared between streams per call but the stop
+ * request, which is only read.
  */
-extern _Atomic int xfer_stop;
-/* Create the self-pipe. Returns 0, or -1 with err filled. */
-int  xfer_stop_init(char *err, size_t errlen);
-/* Set xfer_stop and make xfer_stop_fd() readable. Async-signal-safe. */
-void xfer_request_stop(void);
-/* Forget a stop request that has been handled (the client, after ^C, still
- * collects the partner's partial results). */
-void xfer_stop_clear(void);
-/* Readable once a stop was requested; -1 before xfer_stop_init(). */
-int  xfer_stop_fd(void);
+struct xfer_live {
+	_Atomic uint64_t bytes, calls, dgrams;
+	_Atomic uint64_t dups, reordered;   /* UDP receiver with the header */
+};
+#define LIVE_SET(s, field, v) \
+	atomic_store_explicit(&(s)->live.field, (v), memory_order_relaxed)
+#define LIVE_GET(s, field) \
+	atomic_load_explicit(&(s)->live.field, memory_order_relaxed)
 
-/*
- * The data paths. Each returns 0 with r filled, or -1 with err filled
- * ("peer vanished", a timeout, a failed call with strerror). fd is connected.
- */
-int xfer_tcp_send(int fd, const struct xfer_params *p, struct gput_result *r,
-                  char *err, size_t errlen);
-int xfer_tcp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
-                  char *err, size_t errlen);
-int xfer_udp_send(int fd, const struct xfer_params *p, struct gput_result *r,
-                  char *err, size_t errlen);
-int xfer_udp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
-                  char *err, size_t errlen);
+struct udp_stats;
+struct stream {
+	_Alignas(64) struct xfer_live live;
+	_Alignas(64) uint32_t id;     /* 1..N */
+	int      fd;                  /* connected */
+	struct xfer_params p;         /* this stream's half (its role, its cc) */
+	struct stopreq *stop;         /* the run's */
+	struct udp_stats *stats;      /* UDP receiver: its accounting (or NULL) */
+	int      log_fd;              /* UDP receiver --log: records (-1: none) */
+	/* Filled by the data loop: */
+	struct gput_result r;
+	mono_ns  start;               /* its window opened (0: never) */
+	mono_ns  end;                 /* its data loop returned */
+	int      rc;                  /* 0, or -1 with err */
+	char     err[256];
+	_Atomic int done;             /* r, start, end, rc are final */
+};
 
-/* Sleep until the absolute monotonic time t (the -g schedule); a signal
- * that sets xfer_stop cuts it short. */
-void xfer_sleep_until(mono_ns t);
+/* Sleep until the absolute monotonic time t (the -g schedule); a stop
+ * request cuts it short. */
+void xfer_sleep_until(const struct stopreq *st, mono_ns t);
 
 /* The sending loop both protocols share: p->data_bytes in writes of p->len
  * from the pattern, -g pacing, no clock read per call. ENOBUFS (a full
@@ -233,14 +230,9 @@ void xfer_sleep_until(mono_ns t);
  * Returns 0, or -1 with err filled. With period = len a
  * full write brings the pattern phase back to 0, so a UDP datagram starts
  * the pattern anew unless -s made the period longer. */
-int  xfer_send_loop(int fd, const struct xfer_params *p, struct gput_result *r,
-                    char *err, size_t errlen);
-/* A failed data call e while doing what ("sending", "receiving"), in words
- * a user can act on. */
-void xfer_io_error(int e, const char *what, char *err, size_t errlen);
-
-/* Dispatch on p->proto and p->role. */
-int xfer_run(int fd, const struct xfer_params *p, struct gput_result *r,
-             char *err, size_t errlen);
+int  xfer_send_loop(struct stream *s);
+/* A failed data call e of stream s while doing what ("sending",
+ * "receiving"), in words a user can act on, into s->err. */
+void xfer_io_error(struct stream *s, int e, const char *what);
 
 #endif

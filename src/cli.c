@@ -16,11 +16,13 @@ enum { OPT_LINK = 256, OPT_PREDICT, OPT_MTU, OPT_NOTS, OPT_VLAN, OPT_PPPOE,
        OPT_KEY_FILE, OPT_MAX_SESSIONS, OPT_MAX_TIME, OPT_MAX_BYTES,
        OPT_MAX_BUFFER, OPT_MAX_RATE, OPT_ALLOW, OPT_USER, OPT_ONCE, OPT_INETD,
        OPT_TIME, OPT_INTERVAL, OPT_OMIT, OPT_CC, OPT_JSON, OPT_JSON_LINES,
-       OPT_CSV, OPT_RATE, OPT_BURST, OPT_LOG, OPT_SAME_CLOCK, OPT_MAX };
+       OPT_CSV, OPT_RATE, OPT_BURST, OPT_LOG, OPT_SAME_CLOCK, OPT_MAX_STREAMS,
+       OPT_MAX };
 /* Options of gput -i alone. */
-#define IS_PARTNER_OPT(o) ((o) >= OPT_MAX_SESSIONS && (o) <= OPT_INETD)
+#define IS_PARTNER_OPT(o) (((o) >= OPT_MAX_SESSIONS && (o) <= OPT_INETD) || \
+	(o) == OPT_MAX_STREAMS)
 
-#define SHORTOPTS "+:46cDf:g:hil:n:p:qrsS:tTuvVw:x:"
+#define SHORTOPTS "+:46cDf:g:hil:n:p:P:qrsS:tTuvVw:x:"
 
 static const struct option longopts[] = {
 	{ "ipv4",     no_argument,       NULL, '4' },
@@ -52,6 +54,8 @@ static const struct option longopts[] = {
 	{ "pppoe",    no_argument,       NULL, OPT_PPPOE },
 	{ "key-file", required_argument, NULL, OPT_KEY_FILE },
 	{ "max-sessions", required_argument, NULL, OPT_MAX_SESSIONS },
+	{ "max-streams", required_argument, NULL, OPT_MAX_STREAMS },
+	{ "parallel", required_argument, NULL, 'P' },
 	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
 	{ "max-bytes", required_argument, NULL, OPT_MAX_BYTES },
 	{ "max-buffer", required_argument, NULL, OPT_MAX_BUFFER },
@@ -113,6 +117,35 @@ opt_name(int o, char *buf, size_t len)
 			break;
 	snprintf(buf, len, "--%s", lo->name ? lo->name : "?");
 	return buf;
+}
+
+/* --cc: one name, or a comma list the streams take in turn; every name
+ * one this host offers. Returns 0, or -1 with why filled. */
+static int
+cc_list_check(const char *list, char *why, size_t len)
+{
+	char name[16];
+	const char *p = list;
+
+	if (strlen(list) >= XFER_CC_LIST) {
+		snprintf(why, len, "a list of at most %d characters", XFER_CC_LIST - 1);
+		return -1;
+	}
+	for (;;) {
+		size_t n = strcspn(p, ",");
+
+		if (n == 0 || n >= sizeof name) {
+			snprintf(why, len, "an empty or overlong name in '%s'", list);
+			return -1;
+		}
+		memcpy(name, p, n);
+		name[n] = '\0';
+		if (tcpinfo_cc_check(name, why, len) == -1)
+			return -1;
+		if (p[n] == '\0')
+			return 0;
+		p += n + 1;
+	}
 }
 
 struct parse_state {
@@ -250,6 +283,11 @@ parse_partner_opt(struct parse_state *ps, int o, const char *arg)
 			return bad_value(ps, o, why);
 		l->max_sessions = (unsigned)v;
 		return 0;
+	case OPT_MAX_STREAMS:
+		if (units_parse_int(arg, 1, STREAM_MAX, &v, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		l->max_streams = (unsigned)v;
+		return 0;
 	case OPT_MAX_TIME:
 		if (units_parse_int(arg, 1, 86400, &v, why, sizeof why) == -1)
 			return bad_value(ps, o, why);
@@ -342,9 +380,14 @@ parse_global_opt(struct parse_state *ps, int o, const char *arg)
 		c->burst = (uint32_t)v;
 		return 0;
 	case OPT_CC:
-		if (tcpinfo_cc_check(arg, why, sizeof why) == -1)
+		if (cc_list_check(arg, why, sizeof why) == -1)
 			return bad_value(ps, o, why);
 		c->cc = arg;
+		return 0;
+	case 'P':
+		if (units_parse_int(arg, 1, STREAM_MAX, &v, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		c->streams = (uint16_t)v;
 		return 0;
 	case OPT_TIME:
 	case OPT_INTERVAL:
@@ -543,6 +586,10 @@ check_timing(const struct config *c, const unsigned char *seen, char *err,
 		why = "--omit must be a whole number of --interval";
 	else if (c->cc && c->proto == PROTO_UDP)
 		why = "--cc applies to TCP only";
+	else if (c->streams > 1 && c->log_file)
+		why = "--log records one stream: it cannot be used with -P";
+	else if (c->streams > 1 && c->link_bps > 0)
+		why = "--link describes one connection: it cannot be used with -P";
 	else if (c->rate_bps > 0 && (seen['g']))
 		why = "--rate and -g cannot be used together";
 	else if (c->burst > 1 && c->rate_bps == 0 && !seen['g'])
@@ -603,6 +650,8 @@ cli_parse(int argc, char **argv, const char *loc_env, const char *rem_env,
 	c->mode = MODE_CLIENT;
 	c->port = GPUT_DEFAULT_PORT;
 	c->lim.max_sessions = PARTNER_MAX_SESSIONS;
+	c->lim.max_streams = PARTNER_MAX_STREAMS;
+	c->streams = 1;
 	c->lim.max_time_s = PARTNER_MAX_TIME_S;
 	c->lim.max_buffer = PARTNER_MAX_BUFFER;
 	c->mtu = 1500;
@@ -702,6 +751,7 @@ cli_params(const struct config *c, struct xfer_params *local,
 	local->duration_ms = remote->duration_ms = c->duration_ms;
 	local->interval_ms = remote->interval_ms = c->interval_ms;
 	local->omit_ms = remote->omit_ms = c->omit_ms;
+	local->streams = remote->streams = c->streams ? c->streams : 1;
 	if (c->cc != NULL) {
 		snprintf(local->cc, sizeof local->cc, "%s", c->cc);
 		snprintf(remote->cc, sizeof remote->cc, "%s", c->cc);

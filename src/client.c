@@ -6,6 +6,7 @@
 #include <netinet/tcp.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -21,6 +22,8 @@
 #include "report_csv.h"
 #include "report_ival.h"
 #include "report_json.h"
+#include "report_streams.h"
+#include "stream.h"
 #include "tcpinfo.h"
 #include "watch.h"
 
@@ -32,7 +35,10 @@
 struct run {
 	const struct config *c;
 	struct xfer_params lp, rp;      /* local and partner halves */
-	int ctl, data;
+	int ctl;
+	struct stream *st;              /* the local streams, nst of them */
+	uint32_t nst;
+	struct stopreq *stop;           /* the process's: ^C */
 	struct sockaddr_storage local, peer;
 	struct auth_key key;
 	int have_key;
@@ -53,7 +59,7 @@ static void
 on_signal(int sig)
 {
 	(void)sig;
-	xfer_request_stop();            /* SA_RESETHAND: a second ^C kills */
+	stop_request(stop_process());   /* SA_RESETHAND: a second ^C kills */
 }
 
 /* The partner's answer was ERROR (m) or the wait failed (why). */
@@ -72,7 +78,7 @@ partner_said(struct run *r, const struct ctl_msg *m, const char *prefix,
 static int
 handshake(struct run *r)
 {
-	uint8_t sb[CTL_CHALLENGE_LEN + CTL_PARAMS_SIGNED + CTL_READY_SIGNED];
+	uint8_t sb[CTL_SIGNED_MAX];
 	char why[256];
 	size_t n;
 
@@ -115,12 +121,34 @@ handshake(struct run *r)
 	return 0;
 }
 
-/* Wait for START within deadline; with a UDP proof, send it again every
+/* UDP: every stream's proof datagram from its socket. Returns 0 or -1. */
+static int
+send_proofs(struct run *r)
+{
+	uint8_t proof[PROOF_MAX_LEN];
+	uint32_t i;
+
+	for (i = 0; i < r->nst; i++) {
+		size_t plen = xfer_proof_encode(&r->lp, r->ready.nonce,
+		    (uint16_t)(i + 1), proof);
+
+		if (send(r->st[i].fd, proof, plen, MSG_NOSIGNAL) == -1 &&
+		    errno != ECONNREFUSED && errno != ENOBUFS) {
+			snprintf(r->err, sizeof r->err, "sending the proof datagram "
+			         "of stream %u: %s", i + 1, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Wait for START within deadline; with UDP proofs, send them again every
  * CLIENT_PROOF_MS until START comes (a lost proof must not end the test). */
 static int
-await_start(struct run *r, const uint8_t *proof, size_t plen)
+await_start(struct run *r)
 {
 	mono_ns deadline = mono_now() + (mono_ns)CLIENT_CTL_TIMEOUT_MS * 1000000u;
+	int udp = r->lp.proto == PROTO_UDP;
 	struct ctl_msg m;
 	char why[256];
 
@@ -128,19 +156,16 @@ await_start(struct run *r, const uint8_t *proof, size_t plen)
 		mono_ns next = mono_now() + (mono_ns)CLIENT_PROOF_MS * 1000000u;
 		int w;
 
-		if (proof != NULL && send(r->data, proof, plen, MSG_NOSIGNAL) == -1 &&
-		    errno != ECONNREFUSED && errno != ENOBUFS) {
-			snprintf(r->err, sizeof r->err, "sending the proof datagram: %s",
-			         strerror(errno));
+		if (udp && send_proofs(r) == -1)
 			return -1;
-		}
-		w = net_wait_readable(r->ctl, -1, (int)(((proof && next < deadline ?
+		w = net_wait_readable(r->ctl, -1, (int)(((udp && next < deadline ?
 		    next : deadline) - mono_now() + 999999) / 1000000));
 		if (w == 1)
 			break;
-		if (xfer_stop || mono_now() >= deadline) {
+		if (stop_requested(r->stop) || mono_now() >= deadline) {
 			snprintf(r->err, sizeof r->err, "%s waiting for the partner to "
-			         "start", xfer_stop ? "interrupted" : "timed out");
+			         "start", stop_requested(r->stop) ? "interrupted" :
+			         "timed out");
 			return -1;
 		}
 	}
@@ -152,95 +177,115 @@ await_start(struct run *r, const uint8_t *proof, size_t plen)
 	return 0;
 }
 
-/* Open the data path to the READY port and prove it. Returns 0 or -1. */
+/* Open stream i's data path to its READY port and, for TCP, prove it (the
+ * nonce and its number). Returns 0, or -1 with why filled. */
+static int
+open_stream(struct run *r, uint32_t i, char *why, size_t whylen)
+{
+	struct stream *st = &r->st[i];
+	const struct xfer_params *p = &st->p;
+	struct sockaddr_storage to = r->peer;
+	uint8_t hello[CTL_NONCE_LEN + 2];
+
+	net_set_port(&to, r->ready.port[p->proto == PROTO_UDP ? i : 0]);
+	if (p->proto == PROTO_UDP) {
+		st->fd = net_bind_like(&r->local, SOCK_DGRAM, why, whylen);
+		if (st->fd == -1 || (p->window && net_set_window(st->fd, p->window,
+		    1, why, whylen) == -1) || (p->role == ROLE_RECV &&
+		    xfer_udp_prepare(st->fd, why, whylen) == -1))
+			return -1;
+		/* only the partner's data socket may reach ours from now on;
+		 * what came before the connect came from anyone */
+		if (connect(st->fd, (struct sockaddr *)&to, sizeof to) == -1) {
+			snprintf(why, whylen, "connect UDP: %s", strerror(errno));
+			return -1;
+		}
+		xfer_udp_drain(st->fd);
+	} else {
+		st->fd = net_connect_sa(&to, SOCK_STREAM, p->window,
+		    CLIENT_CTL_TIMEOUT_MS, why, whylen);
+		if (st->fd == -1 || (p->nodelay && net_set_nodelay(st->fd, why,
+		    whylen) == -1) || (p->cc[0] != '\0' &&
+		    tcpinfo_set_cc(st->fd, p->cc, why, whylen) == -1))
+			return -1;
+		memcpy(hello, r->ready.nonce, CTL_NONCE_LEN);
+		hello[CTL_NONCE_LEN] = (uint8_t)(st->id >> 8);
+		hello[CTL_NONCE_LEN + 1] = (uint8_t)st->id;
+		if (send(st->fd, hello, sizeof hello, MSG_NOSIGNAL) != sizeof hello) {
+			snprintf(why, whylen, "sending the nonce: %s", strerror(errno));
+			return -1;
+		}
+		if (i == 0)
+			linkpred_tcp_sent(st->fd, &r->nonce_bytes, &r->nonce_segs);
+	}
+	return net_set_timeouts(st->fd, DATA_IDLE_TIMEOUT_MS, DATA_IDLE_TIMEOUT_MS,
+	    why, whylen);
+}
+
+/* Open every stream's data path and prove it. Returns 0 or -1. */
 static int
 open_data(struct run *r)
 {
-	const struct xfer_params *p = &r->lp;
-	struct sockaddr_storage to = r->peer;
-	uint8_t proof[PROOF_MAX_LEN];
+	int udp = r->lp.proto == PROTO_UDP;
 	char why[256];
-	size_t plen = 0;
-	int udp = p->proto == PROTO_UDP;
+	uint32_t i;
 
-	net_set_port(&to, r->ready.data_port);
-	if (udp) {
-		r->data = net_bind_like(&r->local, SOCK_DGRAM, why, sizeof why);
-		if (r->data == -1 || (p->window && net_set_window(r->data, p->window,
-		    1, why, sizeof why) == -1) || (p->role == ROLE_RECV &&
-		    xfer_udp_prepare(r->data, why, sizeof why) == -1))
-			goto bad;
-		/* only the partner's data socket may reach ours from now on;
-		 * what came before the connect came from anyone */
-		if (connect(r->data, (struct sockaddr *)&to, sizeof to) == -1) {
-			snprintf(why, sizeof why, "connect UDP: %s", strerror(errno));
-			goto bad;
-		}
-		xfer_udp_drain(r->data);
-		plen = xfer_proof_encode(p, r->ready.nonce, proof);
-	} else {
-		r->data = net_connect_sa(&to, SOCK_STREAM, p->window,
-		    CLIENT_CTL_TIMEOUT_MS, why, sizeof why);
-		if (r->data == -1 || (p->nodelay && net_set_nodelay(r->data, why,
-		    sizeof why) == -1) || (p->cc[0] != '\0' &&
-		    tcpinfo_set_cc(r->data, p->cc, why, sizeof why) == -1))
-			goto bad;
-		if (send(r->data, r->ready.nonce, CTL_NONCE_LEN, MSG_NOSIGNAL) !=
-		    CTL_NONCE_LEN) {
-			snprintf(why, sizeof why, "sending the nonce: %s", strerror(errno));
-			goto bad;
-		}
-		linkpred_tcp_sent(r->data, &r->nonce_bytes, &r->nonce_segs);
+	if (r->ready.nports != (udp ? r->nst : 1)) {
+		snprintf(r->err, sizeof r->err, "the partner offered %u data ports "
+		         "for %u %s streams", r->ready.nports, r->nst, udp ? "UDP" :
+		         "TCP");
+		return -1;
 	}
-	if (net_set_timeouts(r->data, DATA_IDLE_TIMEOUT_MS, DATA_IDLE_TIMEOUT_MS,
-	    why, sizeof why) == -1)
-		goto bad;
-	return await_start(r, udp ? proof : NULL, plen);
-bad:
-	snprintf(r->err, sizeof r->err, "data connection to port %u: %s",
-	         r->ready.data_port, why);
-	return -1;
+	for (i = 0; i < r->nst; i++) {
+		if (open_stream(r, i, why, sizeof why) == -1) {
+			snprintf(r->err, sizeof r->err, "data connection%s to port %u: %s",
+			         r->nst > 1 ? " of a stream" : "",
+			         r->ready.port[udp ? i : 0], why);
+			return -1;
+		}
+	}
+	return await_start(r);
 }
 
 /* -v: what the data connection really got, on stderr. */
 static void
-describe_data(const struct run *r)
+describe_data(const struct run *r, const struct stream *st)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof ss, il = sizeof(int);
-	char a[NET_ADDRSTRLEN], b[NET_ADDRSTRLEN];
+	char a[NET_ADDRSTRLEN], b[NET_ADDRSTRLEN], n[24] = "";
 	uint32_t snd, rcv;
 	int mss = 0;
 
-	if (getpeername(r->data, (struct sockaddr *)&ss, &sl) == -1)
+	if (getpeername(st->fd, (struct sockaddr *)&ss, &sl) == -1)
 		return;
-	net_get_window(r->data, &snd, &rcv);
-	fprintf(stderr, "gput: data %s %s port %u -> %s port %u, socket buffers "
-	        "send %u receive %u bytes", r->lp.proto == PROTO_UDP ? "udp" : "tcp",
-	        net_ntop(&r->local, a, sizeof a), net_local_port(r->data),
+	if (r->nst > 1)
+		snprintf(n, sizeof n, " (stream %u)", st->id);
+	net_get_window(st->fd, &snd, &rcv);
+	fprintf(stderr, "gput: data%s %s %s port %u -> %s port %u, socket buffers "
+	        "send %u receive %u bytes", n, r->lp.proto == PROTO_UDP ? "udp" :
+	        "tcp", net_ntop(&r->local, a, sizeof a), net_local_port(st->fd),
 	        net_ntop(&ss, b, sizeof b), net_port(&ss), snd, rcv);
 	if (r->lp.proto == PROTO_TCP &&
-	    getsockopt(r->data, IPPROTO_TCP, TCP_MAXSEG, &mss, &il) == 0)
+	    getsockopt(st->fd, IPPROTO_TCP, TCP_MAXSEG, &mss, &il) == 0)
 		fprintf(stderr, ", MSS %d", mss);
+	if (st->p.cc[0] != '\0' && r->nst > 1)
+		fprintf(stderr, ", %s", st->p.cc);
 	fputc('\n', stderr);
 }
 
-/* After ^C: the partner was asked to STOP; its partial RESULT comes at
- * once or not at all. */
-/* Read the partner's messages until its RESULT: its last INTERVAL and its
- * TCPINFO come first. Returns 0 with r->rr filled; -1 with why filled and
- * *m the ERROR if the partner sent one. */
+/* Read the partner's messages until its side's RESULT: its last INTERVALs,
+ * its TCPINFO or UDPSTATS and its streams' RESULTs come first (the watcher
+ * may have taken some already). Returns 0 with r->rr filled; -1 with why
+ * filled and *m the ERROR if the partner sent one. */
 static int
 collect_result(struct run *r, struct watch *w, int timeout_ms,
                struct ctl_msg *m, char *why, size_t whylen)
 {
 	mono_ns deadline = mono_now() + (mono_ns)timeout_ms * 1000000u;
 
-	if (w->have_result) {
-		r->rr = w->result.result;
-		return 0;
-	}
-	for (;;) {
+	m->type = 0;
+	while (!w->have_result) {
 		if (ctl_recv_any_until(r->ctl, m, deadline, why, whylen) == -1) {
 			if (strncmp(why, "timed out waiting for a control", 31) == 0)
 				snprintf(why, whylen, "timed out waiting for a RESULT "
@@ -253,8 +298,6 @@ collect_result(struct run *r, struct watch *w, int timeout_ms,
 		}
 		switch (m->type) {
 		case CTL_RESULT:
-			r->rr = m->result;
-			return 0;
 		case CTL_INTERVAL:
 		case CTL_TCPINFO:
 		case CTL_UDPSTATS:
@@ -269,6 +312,8 @@ collect_result(struct run *r, struct watch *w, int timeout_ms,
 		         ctl_type_name(m->type));
 		return -1;
 	}
+	r->rr = r->model.side[1].r;
+	return 0;
 }
 
 static void
@@ -278,7 +323,7 @@ collect_stopped(struct run *r, struct watch *w)
 	char why[256];
 
 	r->interrupted = 1;
-	xfer_stop_clear();
+	stop_clear(r->stop);
 	if (w->event != WATCH_SIGNAL) {         /* ^C as the watcher ended */
 		m.type = CTL_STOP;
 		(void)ctl_send(r->ctl, &m, why, sizeof why);
@@ -298,9 +343,11 @@ watch_setup(struct run *r, struct watch *w)
 
 	memset(w, 0, sizeof *w);
 	w->ctl = r->ctl;
-	w->data = r->data;
+	w->st = r->st;
+	w->nst = r->nst;
+	w->stop = r->stop;
 	w->client = 1;
-	w->tcp_fd = r->lp.proto == PROTO_TCP && sending ? r->data : -1;
+	w->tcp_info = r->lp.proto == PROTO_TCP && sending;
 	w->t0 = r->t0;
 	w->model = &r->model;
 	w->udp_seq = !sending && xfer_udp_header(&r->lp);
@@ -313,6 +360,20 @@ watch_setup(struct run *r, struct watch *w)
 	w->show = c->interval_ms == 0 ? SHOW_NONE : c->out == OUT_TABLE ?
 	    SHOW_TEXT : c->out == OUT_JSON_LINES ? SHOW_JSON_LINES : SHOW_NONE;
 	w->progress = !c->quiet && c->interval_ms == 0 && isatty(STDERR_FILENO);
+}
+
+/* The stream whose failure ended the run, in words, into r->err. */
+static void
+stream_failure(struct run *r)
+{
+	const struct stream *f = stream_failed(r->st, r->nst);
+
+	if (f == NULL)
+		f = &r->st[0];
+	if (r->nst > 1)
+		snprintf(r->err, sizeof r->err, "stream %u: %s", f->id, f->err);
+	else
+		snprintf(r->err, sizeof r->err, "%s", f->err);
 }
 
 /* The watcher's verdict on a transfer that ended (rc its status). Returns 0
@@ -346,38 +407,71 @@ watch_verdict(struct run *r, struct watch *w, int rc)
 	}
 }
 
-/* Run the local half under a watcher, then collect the partner's result.
- * Returns 0, or -1 with r->err filled (r->interrupted: print what there is). */
+/* The local side's totals from its streams (model_sum), with the CPU time
+ * measured around all of them. */
+static void
+sum_local(struct run *r, const struct gput_result *whole)
+{
+	struct side *sd = &r->model.side[0];
+	uint32_t i;
+
+	for (i = 0; i < r->nst; i++) {
+		const struct stream *st = &r->st[i];
+		struct side *ss = &sd->st[i];
+
+		ss->have_result = 1;
+		ss->r = st->r;
+		ss->end_ns = st->end > r->t0 ? st->end - r->t0 : 0;
+		ss->start_ns = st->start > r->t0 ? st->start - r->t0 :
+		    st->start ? 0 : ss->end_ns;
+	}
+	model_sum(sd);
+	sd->r.cpu_ns = whole->cpu_ns;
+	if (r->nst == 1)                        /* as gput always measured it */
+		sd->r = sd->st[0].r;
+	r->lr = sd->r;
+}
+
+/* Run the local streams under a watcher, then collect the partner's
+ * results. Returns 0, or -1 with r->err filled (r->interrupted: print what
+ * there is). */
 static int
 transfer(struct run *r)
 {
 	struct watch *w = &r->w;
 	struct ctl_msg m;
-	char why[256];
-	mono_ns end;
+	struct meter mt;
+	struct gput_result whole = { 0 };
+	char why[300] = "";
+	uint32_t i;
 	int rc;
 
-	if (r->lp.verbose)
-		describe_data(r);
+	for (i = 0; i < r->nst && r->lp.verbose; i++)
+		describe_data(r, &r->st[i]);
 	watch_setup(r, w);
 	if (watch_begin(w, why, sizeof why) == -1) {
 		snprintf(r->err, sizeof r->err, "%s", why);
 		return -1;
 	}
-	if (r->lp.proto == PROTO_UDP && r->lp.role == ROLE_RECV) {
-		r->model.side[0].have_udp = 1;
-		xfer_udp_set_out(&(struct xfer_udp_out){ &r->model.side[0].udp,
-		    r->log != NULL ? fileno(r->log) : -1 });
-	}
-	rc = xfer_run(r->data, &r->lp, &r->lr, why, sizeof why);
-	end = mono_now();
+	meter_start_at(&mt, r->t0);
+	rc = stream_run_all(r->st, r->nst, why, sizeof why);
+	meter_stop(&mt, &whole);
 	watch_end(w);
-	if (w->event == WATCH_NONE && !(rc == -1 && xfer_stop))
-		(void)watch_last(w, &r->lr, end);
+	if (rc == 0)
+		rc = stream_failed(r->st, r->nst) != NULL ? -1 : r->nst == 1 ?
+		    r->st[0].rc : 0;
+	if (rc == -1 && why[0] == '\0') {
+		stream_failure(r);
+		snprintf(why, sizeof why, "%s", r->err);
+	}
+	sum_local(r, &whole);
+	if (w->event == WATCH_NONE && !(rc == -1 && stop_requested(r->stop)))
+		(void)watch_last(w);
 	if (watch_verdict(r, w, rc) == -1)
 		return -1;
-	if (rc == -1 && xfer_stop) {            /* ^C as the watcher ended */
-		(void)watch_last(w, &r->lr, end);
+	if (rc == -1 && stop_requested(r->stop) && w->event != WATCH_STREAM_FAILED &&
+	    atomic_load(&r->stop->failed) == 0) {   /* ^C as the watcher ended */
+		(void)watch_last(w);
 		collect_stopped(r, w);
 		return -1;
 	}
@@ -393,7 +487,7 @@ transfer(struct run *r)
 	}
 	if (collect_result(r, w, CLIENT_RESULT_TIMEOUT_MS, &m, why,
 	    sizeof why) == -1) {
-		if (xfer_stop) {                /* ^C while the partner finished */
+		if (stop_requested(r->stop)) {  /* ^C while the partner finished */
 			r->interrupted = 1;
 			return -1;
 		}
@@ -436,6 +530,36 @@ result_invalid(const struct xfer_params *p, const struct gput_result *r)
 	return NULL;
 }
 
+/* Do the partner's results fit the test and what arrived or was sent
+ * here, stream by stream, and do its side's totals add up? NULL, or what
+ * is wrong. */
+static const char *
+partner_invalid(const struct run *r)
+{
+	const struct side *l = &r->model.side[0], *p = &r->model.side[1];
+	const char *bad;
+	uint32_t i;
+
+	for (i = 0; i < r->nst; i++) {
+		const struct side *ps = &p->st[i], *ls = &l->st[i];
+
+		/* TCP moves every byte or fails: both ends count the same */
+		if (r->lp.proto == PROTO_TCP && !(ps->r.flags & RES_STOPPED) &&
+		    ps->r.bytes != ls->r.bytes)
+			return "a different number of bytes than arrived or were sent "
+			       "here";
+		if (ps->have_udp && ps->udp.unique != ps->r.dgrams)
+			return "an accounting that disagrees with its datagram count";
+		if ((bad = result_invalid(&r->rp, &ps->r)) != NULL ||
+		    (bad = model_ivals_invalid(ps)) != NULL)
+			return bad;
+	}
+	if ((bad = model_sum_invalid(p, &r->rr)) != NULL ||
+	    (bad = model_ivals_invalid(p)) != NULL)
+		return bad;
+	return NULL;
+}
+
 /* The table and the lines under it. Returns the exit status. */
 static int
 print_table(struct run *r)
@@ -450,9 +574,13 @@ print_table(struct run *r)
 
 	if (c->title)
 		report_title(stdout, c->loc.format);
-	report_line(stdout, c->loc.format, &rows[0]);
-	if (r->have_rr)
-		report_line(stdout, c->rem.format, &rows[1]);
+	if (r->nst > 1) {                       /* a line per stream, then the sum */
+		report_streams_table(stdout, &r->model, c->loc.format, c->rem.format);
+	} else {
+		report_line(stdout, c->loc.format, &rows[0]);
+		if (r->have_rr)
+			report_line(stdout, c->rem.format, &rows[1]);
+	}
 	if (r->lp.proto == PROTO_UDP && r->have_rr && !r->interrupted)
 		report_udp_arrivals(stdout, rows[recv_side].tag, rows[recv_side].r,
 		    rows[1 - recv_side].r, xfer_udp_idle_ms(&r->lp),
@@ -479,9 +607,18 @@ print_table(struct run *r)
 	for (i = 0; i < nrows; i++)
 		if (r->model.side[i].have_steady)
 			report_steady_line(stdout, &r->model.side[i], c->omit_ms);
-	for (i = 0; i < nrows && (c->loc.verbose || c->rem.verbose); i++)
-		if (r->model.side[i].tcp.valid)
-			report_tcp_stats(stdout, rows[i].tag, &r->model.side[i].tcp);
+	if (r->model.have_fair)
+		report_fairness(stdout, &r->model);
+	for (i = 0; i < nrows && (c->loc.verbose || c->rem.verbose); i++) {
+		const struct side *sd = &r->model.side[i];
+		uint32_t k;
+
+		if (r->nst == 1 && sd->tcp.valid)
+			report_tcp_stats(stdout, rows[i].tag, &sd->tcp);
+		for (k = 0; r->nst > 1 && k < sd->nst; k++)
+			if (sd->st[k].tcp.valid)
+				report_tcp_stats(stdout, rows[i].tag, &sd->st[k].tcp);
+	}
 	if (c->link_bps > 0 && linkpred_report(stdout, &r->lc, r->lp.data_len,
 	    c->link_bps, rows, 2, r->err, sizeof r->err) == -1) {
 		fprintf(stderr, "gput: --link: %s\n", r->err);
@@ -500,24 +637,48 @@ static void
 fill_model(struct run *r)
 {
 	struct run_model *m = &r->model;
-	struct side *l = &m->side[0], *p = &m->side[1];
+	struct side *l = &m->side[0], *p = &m->side[1], *rs, *ss;
 	char why[200];
+	uint32_t i;
 
 	l->have_result = 1;
-	l->r = r->lr;
 	p->have_result = r->have_rr;
-	p->r = r->rr;
-	if (r->lp.proto == PROTO_TCP && r->data != -1)
-		(void)tcpinfo_read(r->data, &l->tcp, why, sizeof why);
-	if (r->lp.proto == PROTO_UDP) {
-		(r->lp.role == ROLE_RECV ? l : p)->udp_sent =
-		    (r->lp.role == ROLE_RECV ? r->rr : r->lr).dgrams;
+	for (i = 0; i < r->nst && r->lp.proto == PROTO_TCP; i++)
+		if (r->st[i].fd != -1)
+			(void)tcpinfo_read(r->st[i].fd, &l->st[i].tcp, why, sizeof why);
+	if (r->have_rr && r->nst > 1) {         /* the partner's sums of its streams */
+		struct gput_result keep = p->r;
+
+		model_sum(p);
+		p->r = keep;                        /* with its own window and CPU */
+	}
+	if (r->nst == 1) {                      /* the side is its one stream */
+		l->tcp = l->st[0].tcp;
+		l->udp = l->st[0].udp;
+		l->have_udp = l->st[0].have_udp;
+		p->tcp = p->st[0].tcp;
+		p->udp = p->st[0].udp;
+		p->have_udp = p->st[0].have_udp;
+	}
+	if (r->lp.proto == PROTO_UDP) {         /* what the sender says it sent */
+		rs = r->lp.role == ROLE_RECV ? l : p;
+		ss = r->lp.role == ROLE_RECV ? p : l;
+		rs->udp_sent = ss->r.dgrams;
+		for (i = 0; i < r->nst; i++)
+			rs->st[i].udp_sent = ss->st[i].r.dgrams;
 	}
 	if (m->omit_ms) {
 		model_steady(l);
-		if (r->have_rr)
+		for (i = 0; i < r->nst; i++)
+			model_steady(&l->st[i]);
+		if (r->have_rr) {
 			model_steady(p);
+			for (i = 0; i < r->nst; i++)
+				model_steady(&p->st[i]);
+		}
 	}
+	if (r->have_rr)
+		model_fairness(m);
 	if (r->c->link_bps > 0 && linkpred_expected(&r->lc, r->lp.data_len,
 	    r->c->link_bps, &m->link_eta, &m->link_expected_mbit, why,
 	    sizeof why) == 0)
@@ -562,11 +723,12 @@ session(struct run *r)
 	r->ctl = net_connect(c->host, c->port, c->family, CLIENT_CTL_TIMEOUT_MS,
 	    r->err, sizeof r->err);
 	if (r->ctl == -1) {
-		fprintf(stderr, "gput: %s%s\n", r->err, xfer_stop ? " (interrupted)" :
-		        strstr(r->err, "refused") ? " (is gput -i running there?)" : "");
+		fprintf(stderr, "gput: %s%s\n", r->err, stop_requested(r->stop) ?
+		        " (interrupted)" : strstr(r->err, "refused") ?
+		        " (is gput -i running there?)" : "");
 		r->said = 1;
-		r->interrupted = xfer_stop != 0;
-		return xfer_stop ? 130 : 1;
+		r->interrupted = stop_requested(r->stop);
+		return r->interrupted ? 130 : 1;
 	}
 	if (getsockname(r->ctl, (struct sockaddr *)&r->local, &sl) == -1 ||
 	    getpeername(r->ctl, (struct sockaddr *)&r->peer, &pl) == -1) {
@@ -579,28 +741,19 @@ session(struct run *r)
 		return 1;
 	}
 	if (handshake(r) == -1 || open_data(r) == -1)
-		return xfer_stop ? 130 : 1;
+		return stop_requested(r->stop) ? 130 : 1;
 	if (c->title && c->interval_ms && c->out == OUT_TABLE)
 		report_ival_title(stdout);
 	if (transfer(r) == -1)
 		return r->interrupted ? print_output(r) : 1;
-	r->model.side[1].r = r->rr;
-	/* TCP moves every byte or fails: both ends count the same */
-	if (r->lp.proto == PROTO_TCP && !(r->rr.flags & RES_STOPPED) &&
-	    r->rr.bytes != r->lr.bytes)
-		bad = "a different number of bytes than arrived or were sent here";
-	if (bad == NULL && r->model.side[1].have_udp &&
-	    r->model.side[1].udp.unique != r->rr.dgrams)
-		bad = "an accounting that disagrees with its datagram count";
-	if (bad != NULL || (bad = result_invalid(&r->rp, &r->rr)) != NULL ||
-	    (bad = model_ivals_invalid(&r->model.side[1])) != NULL) {
+	if ((bad = partner_invalid(r)) != NULL) {
 		snprintf(r->err, sizeof r->err, "the partner's results do not fit the "
 		         "test: it reports %s", bad);
 		return 1;
 	}
 	/* after RESULT: the partner has everything, so the segment counts
 	 * describe the whole transfer */
-	if (c->link_bps > 0 && linkpred_from_socket(r->data, &r->lp, c, &r->lc,
+	if (c->link_bps > 0 && linkpred_from_socket(r->st[0].fd, &r->lp, c, &r->lc,
 	    why, sizeof why) == -1) {
 		snprintf(r->err, sizeof r->err, "--link: %s", why);
 		return 1;
@@ -632,16 +785,49 @@ model_init(struct run *r)
 	    .role = r->lp.role, .len = r->lp.len, .count = r->lp.count };
 	m->side[1] = (struct side){ .tag = '1', .proto = r->rp.proto,
 	    .role = r->rp.role, .len = r->rp.len, .count = r->rp.count };
+	m->streams = r->lp.streams;
+}
+
+/* The local streams and their records in the model. Returns 0, or -1 with
+ * r->err filled. */
+static int
+streams_init(struct run *r)
+{
+	struct side *l = &r->model.side[0];
+	int udp_recv = r->lp.proto == PROTO_UDP && r->lp.role == ROLE_RECV;
+	uint32_t i;
+
+	r->nst = r->lp.streams;
+	r->st = stream_alloc(r->nst);
+	if (r->st == NULL || model_streams(l, r->nst) == -1 ||
+	    model_streams(&r->model.side[1], r->nst) == -1) {
+		snprintf(r->err, sizeof r->err, "no memory for %u streams", r->nst);
+		return -1;
+	}
+	for (i = 0; i < r->nst; i++) {
+		struct stream *st = &r->st[i];
+
+		st->id = i + 1;
+		st->fd = -1;
+		st->p = r->lp;
+		xfer_cc_pick(r->lp.cc, i, st->p.cc);
+		st->stop = r->stop;
+		st->stats = udp_recv ? &l->st[i].udp : NULL;
+		l->st[i].have_udp = udp_recv;
+		st->log_fd = r->log != NULL && i == 0 ? fileno(r->log) : -1;
+	}
+	return 0;
 }
 
 int
 run_client(const struct config *c)
 {
-	struct run r = { .c = c, .ctl = -1, .data = -1 };
+	struct run r = { .c = c, .ctl = -1, .stop = stop_process() };
 	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESETHAND };
+	uint32_t i;
 	int rc;
 
-	if (xfer_stop_init(r.err, sizeof r.err) == -1) {
+	if (stop_init(r.stop, r.err, sizeof r.err) == -1) {
 		fprintf(stderr, "gput: %s\n", r.err);
 		return 1;
 	}
@@ -656,12 +842,12 @@ run_client(const struct config *c)
 		}
 		r.have_key = 1;
 	}
-	model_init(&r);
 	if (c->log_file != NULL && (r.log = tmpfile()) == NULL) {
 		fprintf(stderr, "gput: --log: a temporary file: %s\n", strerror(errno));
 		return 1;
 	}
-	rc = session(&r);
+	model_init(&r);
+	rc = streams_init(&r) == -1 ? 1 : session(&r);
 	if (r.log != NULL) {
 		fflush(r.log);
 		if (udplog_text(r.log, c->log_file, r.err, sizeof r.err) == -1) {
@@ -687,8 +873,11 @@ run_client(const struct config *c)
 		fflush(stdout);
 	}
 	model_free(&r.model);
-	if (r.data != -1)
-		close(r.data);
+	watch_free(&r.w);
+	for (i = 0; r.st != NULL && i < r.nst; i++)
+		if (r.st[i].fd != -1)
+			close(r.st[i].fd);
+	free(r.st);
 	if (r.ctl != -1)
 		close(r.ctl);
 	auth_key_wipe(&r.key);

@@ -11,6 +11,7 @@
 
 #include "meter.h"
 #include "net.h"
+#include "stop.h"
 
 #define FLAG_NODELAY 0x01u
 #define FLAG_VERIFY  0x02u
@@ -101,18 +102,30 @@ encode_params(const struct ctl_msg *m, uint8_t *p)
 	put_u32(p, 52, x->interval_ms);
 	put_u32(p, 56, x->omit_ms);
 	memcpy(p + 64, x->cc, strnlen(x->cc, sizeof x->cc - 1));
+	put_u16(p, 128, x->streams);
 	memcpy(p + CTL_PARAMS_SIGNED, m->mac, CTL_MAC_LEN);
 	return CTL_PARAMS_LEN;
+}
+
+/* READY's length for n ports. */
+static size_t
+ready_len(uint16_t n)
+{
+	return CTL_READY_LEN + 2u * (n > 1 ? n - 1u : 0);
 }
 
 static size_t
 encode_ready(const struct ctl_msg *m, uint8_t *p)
 {
-	put_u16(p, 0, m->data_port);
-	put_u16(p, 2, 0);
+	uint16_t n = m->nports > STREAM_MAX ? STREAM_MAX : m->nports, i;
+
+	put_u16(p, 0, m->port[0]);
+	put_u16(p, 2, n);
 	memcpy(p + 4, m->nonce, CTL_NONCE_LEN);
 	memcpy(p + CTL_READY_SIGNED, m->mac, CTL_MAC_LEN);
-	return CTL_READY_LEN;
+	for (i = 1; i < n; i++)
+		put_u16(p, CTL_READY_LEN + 2u * (i - 1u), m->port[i]);
+	return ready_len(n);
 }
 
 static size_t
@@ -147,12 +160,12 @@ encode_interval(const struct ctl_msg *m, uint8_t *p)
 	put_u32(p, 48, iv->flags & IVAL_UDP ? iv->dups : iv->retrans);
 	put_u32(p, 52, iv->flags & IVAL_UDP ? iv->reordered : iv->cwnd);
 	put_u32(p, 56, iv->srtt_us);
-	put_u32(p, 60, 0);
+	put_u32(p, 60, m->stream);
 	return CTL_INTERVAL_LEN;
 }
 
 static size_t
-encode_tcpinfo(const struct tcp_stats *t, uint8_t *p)
+encode_tcpinfo(const struct tcp_stats *t, uint32_t stream, uint8_t *p)
 {
 	memset(p, 0, CTL_TCPINFO_LEN);
 	memcpy(p, t->cc, strnlen(t->cc, sizeof t->cc - 1));
@@ -165,11 +178,12 @@ encode_tcpinfo(const struct tcp_stats *t, uint8_t *p)
 	put_u64(p, 48, t->busy_us);
 	put_u64(p, 56, t->rwnd_limited_us);
 	put_u64(p, 64, t->sndbuf_limited_us);
+	put_u32(p, 72, stream);
 	return CTL_TCPINFO_LEN;
 }
 
 static size_t
-encode_udpstats(const struct udp_stats *u, uint8_t *p)
+encode_udpstats(const struct udp_stats *u, uint32_t stream, uint8_t *p)
 {
 	const uint64_t v[] = { u->received, u->unique, u->duplicates,
 	    u->reordered, u->max_displacement, u->late, u->too_old, u->other,
@@ -180,7 +194,7 @@ encode_udpstats(const struct udp_stats *u, uint8_t *p)
 	for (i = 0; i < sizeof v / sizeof v[0]; i++)
 		put_u64(p, 8 * i, v[i]);
 	put_u32(p, 104, u->flags);
-	put_u32(p, 108, 0);
+	put_u32(p, 108, stream);
 	return CTL_UDPSTATS_LEN;
 }
 
@@ -198,8 +212,13 @@ decode_udpstats(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 	u->owd_min_ns = (int64_t)get_u64(r, 88);
 	u->owd_mean_ns = (int64_t)get_u64(r, 96);
 	u->flags = get_u32(r, 104);
-	if ((u->flags & ~UDPS_ALL) != 0 || get_u32(r, 108) != 0) {
+	m->stream = get_u32(r, 108);
+	if ((u->flags & ~UDPS_ALL) != 0) {
 		snprintf(err, errlen, "bad UDPSTATS message: reserved bits set");
+		return -1;
+	}
+	if (m->stream == 0 || m->stream > STREAM_MAX) {
+		snprintf(err, errlen, "bad UDPSTATS message: stream %u", m->stream);
 		return -1;
 	}
 	/* every copy counted once: received = unique + duplicates + too old,
@@ -233,15 +252,18 @@ ctl_encode(const struct ctl_msg *m, uint8_t *buf)
 		break;
 	case CTL_RESULT:
 		n = encode_result(&m->result, p);
+		put_u32(p, 100, m->stream);
+		put_u64(p, 104, m->start_ns);
+		put_u64(p, 112, m->end_ns);
 		break;
 	case CTL_INTERVAL:
 		n = encode_interval(m, p);
 		break;
 	case CTL_TCPINFO:
-		n = encode_tcpinfo(&m->tcp, p);
+		n = encode_tcpinfo(&m->tcp, m->stream, p);
 		break;
 	case CTL_UDPSTATS:
-		n = encode_udpstats(&m->udp, p);
+		n = encode_udpstats(&m->udp, m->stream, p);
 		break;
 	case CTL_ERROR:
 		n = strnlen(m->text, CTL_MAX_TEXT);
@@ -259,8 +281,8 @@ size_t
 ctl_signed_bytes(const uint8_t *challenge, const struct ctl_msg *params,
                  const struct ctl_msg *ready, uint8_t *out)
 {
-	uint8_t p[CTL_PARAMS_LEN], r[CTL_READY_LEN];
-	size_t n = 0;
+	uint8_t p[CTL_PARAMS_LEN], r[CTL_MAX_PAYLOAD];
+	size_t n = 0, rl;
 
 	memcpy(out, challenge, CTL_CHALLENGE_LEN);
 	n += CTL_CHALLENGE_LEN;
@@ -268,9 +290,11 @@ ctl_signed_bytes(const uint8_t *challenge, const struct ctl_msg *params,
 	memcpy(out + n, p, CTL_PARAMS_SIGNED);
 	n += CTL_PARAMS_SIGNED;
 	if (ready != NULL) {
-		encode_ready(ready, r);
+		rl = encode_ready(ready, r);
 		memcpy(out + n, r, CTL_READY_SIGNED);
 		n += CTL_READY_SIGNED;
+		memcpy(out + n, r + CTL_READY_LEN, rl - CTL_READY_LEN);
+		n += rl - CTL_READY_LEN;
 	}
 	return n;
 }
@@ -325,6 +349,50 @@ cc_name_ok(const char *cc)
 	return 1;
 }
 
+/* Are bytes off..off+n all zero (reserved)? */
+static int
+zero_bytes(struct rd *r, size_t off, size_t n)
+{
+	size_t i;
+
+	if (!rd_ok(r, off, n))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (r->b[off + i] != 0)
+			return 0;
+	return 1;
+}
+
+/* A --cc list: names as cc_name_ok's, 1..15 characters each, separated by
+ * single commas, NUL-terminated within its bytes and NUL padded; or empty. */
+static int
+cc_list_ok(const char *list, size_t size)
+{
+	size_t n = strnlen(list, size), i, run = 0;
+
+	if (n == size)
+		return 0;
+	for (i = n; i < size; i++)
+		if (list[i] != '\0')
+			return 0;
+	for (i = 0; i < n; i++) {
+		char c = list[i];
+
+		if (c == ',') {
+			if (run == 0)
+				return 0;
+			run = 0;
+		} else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		    c == '_' || c == '-') {
+			if (++run > 15)
+				return 0;
+		} else {
+			return 0;
+		}
+	}
+	return n == 0 || run > 0;
+}
+
 /* Range checks shared by every PARAMS a partner accepts. The partner's own
  * limits (--max-*) are checked by the partner on top of these. */
 static const char *
@@ -358,8 +426,10 @@ params_invalid(const struct xfer_params *x)
 	/* an --omit the client would refuse (past the end, not on an interval
 	 * boundary) or a --cc for UDP only changes what the partner reports
 	 * about its own side: harmless, so not refused here */
-	if (!cc_name_ok(x->cc))
+	if (!cc_list_ok(x->cc, sizeof x->cc))
 		return "bad congestion control name";
+	if (x->streams == 0 || x->streams > STREAM_MAX)
+		return "stream count out of range";
 	return NULL;
 }
 
@@ -391,9 +461,11 @@ decode_params(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 	x->omit_ms = get_u32(r, 56);
 	if (rd_ok(r, 64, sizeof x->cc))
 		memcpy(x->cc, r->b + 64, sizeof x->cc);
+	x->streams = get_u16(r, 128);
 	if (rd_ok(r, CTL_PARAMS_SIGNED, CTL_MAC_LEN))
 		memcpy(m->mac, r->b + CTL_PARAMS_SIGNED, CTL_MAC_LEN);
-	if ((flags & ~0x0fu) != 0 || get_u8(r, 3) != 0)
+	if ((flags & ~0x0fu) != 0 || get_u8(r, 3) != 0 || get_u16(r, 130) != 0 ||
+	    !zero_bytes(r, 132, 20))
 		why = "reserved bits set";
 	else
 		why = params_invalid(x);
@@ -405,8 +477,9 @@ decode_params(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 }
 
 static int
-decode_result(struct rd *r, struct gput_result *res, char *err, size_t errlen)
+decode_result(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 {
+	struct gput_result *res = &m->result;
 	uint64_t *v[] = { &res->bytes, &res->calls, &res->real_ns, &res->cpu_ns,
 	    &res->dgrams, &res->dgrams_sent, &res->verify_bad,
 	    &res->verify_first, &res->unsent, &res->unacked, &res->sock_drops };
@@ -417,8 +490,16 @@ decode_result(struct rd *r, struct gput_result *res, char *err, size_t errlen)
 	res->flags = get_u32(r, 88);
 	res->sndbuf = get_u32(r, 92);
 	res->rcvbuf = get_u32(r, 96);
+	m->stream = get_u32(r, 100);
+	m->start_ns = get_u64(r, 104);
+	m->end_ns = get_u64(r, 112);
 	if ((res->flags & ~RES_ALL) != 0) {
 		snprintf(err, errlen, "bad RESULT message: reserved bits set");
+		return -1;
+	}
+	if (m->stream > STREAM_MAX || m->end_ns < m->start_ns) {
+		snprintf(err, errlen, "bad RESULT message: stream %u, or it ends "
+		         "before it starts", m->stream);
 		return -1;
 	}
 	return 0;
@@ -478,8 +559,13 @@ decode_interval(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 		iv->retrans = iv->cwnd = 0;
 	}
 	iv->srtt_us = get_u32(r, 56);
-	if ((iv->flags & ~IVAL_ALL) != 0 || get_u32(r, 60) != 0) {
+	m->stream = get_u32(r, 60);
+	if ((iv->flags & ~IVAL_ALL) != 0) {
 		snprintf(err, errlen, "bad INTERVAL message: reserved bits set");
+		return -1;
+	}
+	if (m->stream == 0 || m->stream > STREAM_MAX) {
+		snprintf(err, errlen, "bad INTERVAL message: stream %u", m->stream);
 		return -1;
 	}
 	if (iv->end_ns < iv->start_ns) {
@@ -510,6 +596,12 @@ decode_tcpinfo(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 	t->busy_us = get_u64(r, 48);
 	t->rwnd_limited_us = get_u64(r, 56);
 	t->sndbuf_limited_us = get_u64(r, 64);
+	m->stream = get_u32(r, 72);
+	if (m->stream == 0 || m->stream > STREAM_MAX || get_u32(r, 76) != 0) {
+		snprintf(err, errlen, "bad TCPINFO message: stream %u or reserved "
+		         "bits set", m->stream);
+		return -1;
+	}
 	t->valid = 1;
 	return 0;
 }
@@ -517,11 +609,23 @@ decode_tcpinfo(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 static int
 decode_ready(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 {
-	m->data_port = get_u16(r, 0);
-	if (m->data_port == 0 || get_u16(r, 2) != 0) {
-		snprintf(err, errlen, "bad READY message: port 0 or reserved bits set");
+	uint16_t i;
+
+	m->nports = get_u16(r, 2);
+	if (m->nports == 0 || m->nports > STREAM_MAX ||
+	    r->len != ready_len(m->nports)) {
+		snprintf(err, errlen, "bad READY message: %u ports in %zu bytes",
+		         m->nports, r->len);
 		return -1;
 	}
+	m->port[0] = get_u16(r, 0);
+	for (i = 1; i < m->nports; i++)
+		m->port[i] = get_u16(r, CTL_READY_LEN + 2u * (i - 1u));
+	for (i = 0; i < m->nports; i++)
+		if (m->port[i] == 0) {
+			snprintf(err, errlen, "bad READY message: port 0");
+			return -1;
+		}
 	if (rd_ok(r, 4, CTL_NONCE_LEN + CTL_MAC_LEN)) {
 		memcpy(m->nonce, r->b + 4, CTL_NONCE_LEN);
 		memcpy(m->mac, r->b + CTL_READY_SIGNED, CTL_MAC_LEN);
@@ -545,7 +649,8 @@ ctl_decode_payload(uint8_t type, const uint8_t *p, size_t plen,
 		snprintf(err, errlen, "unknown control message type %u", type);
 		return -1;
 	}
-	if (type != CTL_ERROR && plen != want[type]) {
+	if (type != CTL_ERROR && !(type == CTL_READY ? plen >= CTL_READY_LEN &&
+	    plen <= ready_len(STREAM_MAX) : plen == want[type])) {
 		snprintf(err, errlen, "control message type %u has %zu bytes, "
 		         "expected %zu", type, plen, want[type]);
 		return -1;
@@ -562,7 +667,7 @@ ctl_decode_payload(uint8_t type, const uint8_t *p, size_t plen,
 		rc = decode_ready(&r, m, err, errlen);
 		break;
 	case CTL_RESULT:
-		rc = decode_result(&r, &m->result, err, errlen);
+		rc = decode_result(&r, m, err, errlen);
 		break;
 	case CTL_INTERVAL:
 		rc = decode_interval(&r, m, err, errlen);
@@ -627,12 +732,12 @@ read_full(int fd, uint8_t *buf, size_t n, mono_ns deadline, const char *what,
 
 	while (done < n) {
 		mono_ns now = mono_now();
-		struct pollfd pfd[2] = { { fd, POLLIN, 0 }, { xfer_stop_fd(), POLLIN, 0 } };
+		struct pollfd pfd[2] = { { fd, POLLIN, 0 }, { stop_fd(stop_process()), POLLIN, 0 } };
 		ssize_t got;
 		int pr;
 
-		if (now >= deadline || xfer_stop) {
-			snprintf(err, errlen, "%s waiting for %s", xfer_stop ?
+		if (now >= deadline || stop_requested(stop_process())) {
+			snprintf(err, errlen, "%s waiting for %s", stop_requested(stop_process()) ?
 			         "interrupted" : "timed out", what);
 			return -1;
 		}

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "meter.h"
-#include "xfer.h"
+#include "stop.h"
 
 int
 net_poll_ms(uint64_t ns)
@@ -100,11 +100,11 @@ wait_fd(int fd, short events, int watch, mono_ns deadline)
 {
 	for (;;) {
 		mono_ns now = mono_now();
-		struct pollfd pfd[3] = { { fd, events, 0 }, { xfer_stop_fd(), POLLIN, 0 },
+		struct pollfd pfd[3] = { { fd, events, 0 }, { stop_fd(stop_process()), POLLIN, 0 },
 		    { watch, POLLIN, 0 } };
 		int r;
 
-		if (xfer_stop)
+		if (stop_requested(stop_process()))
 			return WAIT_STOPPED;
 		if (now >= deadline)
 			return WAIT_TIMEOUT;

@@ -393,7 +393,8 @@ gput_data(const struct pkt *k, size_t off, unsigned payload,
 }
 
 /* gput's UDP proof datagram (include/xfer.h): PROOF_BASE_LEN to PROOF_MAX_LEN
- * bytes starting "GPUH", version 2, three zero bytes. It proves the client's
+ * bytes starting "GPUH", version 3, a zero byte and the stream number (1 and
+ * up; version 2 had three zero bytes and one stream). It proves the client's
  * data socket to the partner before the transfer: control, not payload, so
  * it is counted with the end markers. */
 static int
@@ -404,7 +405,9 @@ gput_proof(const struct pkt *k, size_t off, unsigned payload)
 	if (payload < PROOF_BASE_LEN || payload > PROOF_MAX_LEN ||
 	    get_bytes(k, off, sizeof(h), h) == -1)
 		return 0;
-	return memcmp(h, "GPUH\x02\0\0\0", 8) == 0;
+	return memcmp(h, "GPUH", 4) == 0 && h[5] == 0 &&
+	    ((h[4] == 2 && h[6] == 0 && h[7] == 0) ||
+	    (h[4] == 3 && (h[6] != 0 || h[7] != 0)));
 }
 
 /* TCP (RFC 9293 3.1: ports 4, seq 4, ack 4, data offset/flags 2, ...) or UDP

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -11,18 +12,24 @@
 #include "daemon.h"
 #include "net.h"
 #include "plog.h"
+#include "stream.h"
 #include "tcpinfo.h"
 #include "watch.h"
 
 struct session {
 	const struct config *c;
 	const struct auth_key *key;
-	int ctl, data;
+	int ctl;
+	struct stream *st;                      /* the test's streams */
+	uint32_t nst;
+	struct udp_stats *udp;                  /* a UDP receiver's accounting,
+	                                           one per stream */
+	struct stopreq *stop;
 	struct sockaddr_storage local, peer;
 	mono_ns deadline;                       /* of the whole handshake */
+	mono_ns t0;                             /* START went out */
 	struct ctl_msg hello, req, ready;
-	struct run_model model;                 /* with --interval or --omit */
-	struct udp_stats udp;                   /* a UDP receiver's accounting */
+	struct run_model model;                 /* the streams, their sums */
 	char who[NET_ADDRSTRLEN + 16];          /* "ADDR port N" */
 };
 
@@ -99,15 +106,31 @@ session_check_limits(const struct partner_limits *l,
 	}
 	/* a timed test has no length: --max-bytes then ends it (session.c) */
 	if (l->max_bytes != 0 && p->duration_ms == 0 &&
-	    p->data_bytes > l->max_bytes) {
-		snprintf(why, len, "the test moves %llu bytes, this partner allows at "
-		         "most %llu (--max-bytes)", (unsigned long long)p->data_bytes,
+	    p->data_bytes > l->max_bytes / (p->streams ? p->streams : 1)) {
+		snprintf(why, len, "the test moves %u x %llu bytes, this partner "
+		         "allows at most %llu (--max-bytes)", p->streams ? p->streams :
+		         1, (unsigned long long)p->data_bytes,
 		         (unsigned long long)l->max_bytes);
 		return -1;
 	}
 	if (buf > l->max_buffer) {
 		snprintf(why, len, "a %u-byte buffer is larger than this partner "
 		         "allows, %u bytes (--max-buffer)", buf, l->max_buffer);
+		return -1;
+	}
+	if (p->streams > l->max_streams) {
+		snprintf(why, len, "%u streams: this partner allows at most %u "
+		         "(--max-streams)", p->streams, l->max_streams);
+		return -1;
+	}
+	/* every stream has its own buffer: together they stay within what
+	 * PARTNER_STREAM_BUFFERS of the largest would take */
+	if ((uint64_t)buf * p->streams > (uint64_t)l->max_buffer *
+	    PARTNER_STREAM_BUFFERS) {
+		snprintf(why, len, "%u streams of %u-byte buffers: this partner "
+		         "allows %llu bytes of buffers per test (%u times "
+		         "--max-buffer)", p->streams, buf, (unsigned long long)
+		         l->max_buffer * PARTNER_STREAM_BUFFERS, PARTNER_STREAM_BUFFERS);
 		return -1;
 	}
 	/* paced runs: the schedule alone says how long they take (a gap
@@ -125,10 +148,12 @@ session_check_limits(const struct partner_limits *l,
 			         l->max_rate);
 			return -1;
 		}
-		if ((double)p->data_len * 8e12 / p->data_gap_ps > l->max_rate) {
+		if ((double)p->data_len * 8e12 / p->data_gap_ps * (p->streams ?
+		    p->streams : 1) > l->max_rate) {
 			snprintf(why, len, "UDP at %.0f bit/s: this partner sends UDP at "
 			         "most %.0f bit/s (--max-rate)",
-			         (double)p->data_len * 8e12 / p->data_gap_ps, l->max_rate);
+			         (double)p->data_len * 8e12 / p->data_gap_ps *
+			         (p->streams ? p->streams : 1), l->max_rate);
 			return -1;
 		}
 	}
@@ -165,12 +190,26 @@ cc_refused(const char *cc, int sending, char *err, size_t errlen)
 	return 1;
 }
 
+/* Every name of the --cc list that a stream will use. */
+static int
+ccs_refused(const struct xfer_params *p, char *err, size_t errlen)
+{
+	char cc[16];
+	uint32_t k;
+
+	for (k = 0; k < p->streams; k++) {
+		xfer_cc_pick(p->cc, k, cc);
+		if (cc_refused(cc, p->role == ROLE_SEND, err, errlen))
+			return 1;
+	}
+	return 0;
+}
+
 /* HELLO, then PARAMS: authenticated when there is a key, within limits. */
 static int
 handshake(struct session *s)
 {
-	uint8_t signed_bytes[CTL_CHALLENGE_LEN + CTL_PARAMS_SIGNED +
-	    CTL_READY_SIGNED];
+	uint8_t signed_bytes[CTL_SIGNED_MAX];
 	char err[300];
 	size_t n;
 
@@ -194,24 +233,28 @@ handshake(struct session *s)
 		return -1;
 	}
 	if (session_check_limits(&s->c->lim, &s->req.params, err,
-	    sizeof err) == -1 || cc_refused(s->req.params.cc,
-	    s->req.params.role == ROLE_SEND, err, sizeof err)) {
+	    sizeof err) == -1 || ccs_refused(&s->req.params, err, sizeof err)) {
 		fail(s, "refused", err);
 		return -1;
 	}
-	/* a timed test has no length of its own: --max-bytes bounds it */
-	if (s->req.params.duration_ms && s->c->lim.max_bytes)
-		s->req.params.data_bytes = s->c->lim.max_bytes;
+	/* a timed test has no length of its own: --max-bytes bounds it, shared
+	 * by its streams */
+	if (s->req.params.duration_ms && s->c->lim.max_bytes) {
+		uint64_t each = s->c->lim.max_bytes / s->req.params.streams;
+
+		s->req.params.data_bytes = each ? each : 1;
+	}
 	return 0;
 }
 
 /* TCP: accept from the client's address until a connection brings the
- * nonce; others are closed. Returns the data socket, or -1 with err. */
+ * nonce and the number of a stream that has none yet; others are closed.
+ * Returns the data socket with *id its stream (1..nst), or -1 with err. */
 static int
-prove_tcp(struct session *s, int lfd, char *err, size_t errlen)
+prove_tcp(struct session *s, int lfd, uint32_t *id, char *err, size_t errlen)
 {
 	for (;;) {
-		uint8_t got[CTL_NONCE_LEN];
+		uint8_t got[CTL_NONCE_LEN + 2];
 		int fd = net_accept_from(lfd, &s->peer, s->ctl, left_ms(s), err,
 		    errlen), r;
 
@@ -221,7 +264,9 @@ prove_tcp(struct session *s, int lfd, char *err, size_t errlen)
 			return -1;
 		r = net_read_full(fd, got, sizeof got, s->ctl, s->deadline, err,
 		    errlen);
-		if (r == 0 && memcmp(got, s->ready.nonce, sizeof got) == 0)
+		*id = (uint32_t)got[CTL_NONCE_LEN] << 8 | got[CTL_NONCE_LEN + 1];
+		if (r == 0 && memcmp(got, s->ready.nonce, CTL_NONCE_LEN) == 0 &&
+		    *id >= 1 && *id <= s->nst && s->st[*id - 1].fd == -1)
 			return fd;
 		close(fd);
 		if (r == -2) {
@@ -240,7 +285,7 @@ prove_tcp(struct session *s, int lfd, char *err, size_t errlen)
  * socket to where it came from, and drop whatever came before. Nothing is
  * ever sent to an address that has not proved it listens. */
 static int
-prove_udp(struct session *s, int fd, char *err, size_t errlen)
+prove_udp(struct session *s, int fd, uint32_t id, char *err, size_t errlen)
 {
 	const struct xfer_params *p = &s->req.params;
 	uint64_t strangers = 0;
@@ -254,8 +299,9 @@ prove_udp(struct session *s, int fd, char *err, size_t errlen)
 
 		if (w == 0) {
 			snprintf(err, errlen, "%s waiting for the client's proof "
-			         "datagram (%llu others ignored)", xfer_stop ?
-			         "interrupted" : "timed out", (unsigned long long)strangers);
+			         "datagram of stream %u (%llu others ignored)",
+			         stop_requested(s->stop) ? "interrupted" : "timed out", id,
+			         (unsigned long long)strangers);
 			return -1;
 		}
 		if (w == 2) {
@@ -267,7 +313,7 @@ prove_udp(struct session *s, int fd, char *err, size_t errlen)
 		if (n < 0)
 			continue;
 		if (!net_same_addr(&from, &s->peer) ||
-		    !xfer_proof_check(p, s->ready.nonce, b, (size_t)n)) {
+		    !xfer_proof_check(p, s->ready.nonce, (uint16_t)id, b, (size_t)n)) {
 			strangers++;
 			continue;
 		}
@@ -280,60 +326,111 @@ prove_udp(struct session *s, int fd, char *err, size_t errlen)
 	}
 }
 
-/* Open the data socket, send READY, and wait for the client's proof. */
+/* Send READY for the ports in s->ready, signed when there is a key. */
+static int
+send_ready(struct session *s, char *err, size_t errlen)
+{
+	uint8_t signed_bytes[CTL_SIGNED_MAX];
+
+	s->ready.type = CTL_READY;
+	if (auth_random(s->ready.nonce, CTL_NONCE_LEN, err, errlen) == -1)
+		return -1;
+	if (s->key != NULL && auth_mac(s->key, "gput2 partner", signed_bytes,
+	    ctl_signed_bytes(s->hello.challenge, &s->req, &s->ready, signed_bytes),
+	    s->ready.mac) == -1) {
+		snprintf(err, errlen, "HMAC failed");
+		return -1;
+	}
+	return ctl_send(s->ctl, &s->ready, err, errlen);
+}
+
+/* TCP: one listening socket; every stream's connection proves itself. */
+static int
+open_tcp(struct session *s, char *err, size_t errlen)
+{
+	const struct xfer_params *p = &s->req.params;
+	int lfd = net_bind_like(&s->local, SOCK_STREAM, err, errlen), rc = -1;
+	uint32_t n, id;
+
+	if (lfd == -1 || (p->window && net_set_window(lfd, p->window, 0, err,
+	    errlen) == -1))
+		goto out;
+	s->ready.port[0] = net_local_port(lfd);
+	s->ready.nports = 1;
+	if (send_ready(s, err, errlen) == -1)
+		goto out;
+	for (n = 0; n < s->nst; n++) {
+		int fd = prove_tcp(s, lfd, &id, err, errlen);
+
+		if (fd == -1)
+			goto out;
+		s->st[id - 1].fd = fd;
+	}
+	rc = 0;
+out:
+	if (lfd != -1)
+		close(lfd);
+	return rc;
+}
+
+/* UDP: a socket per stream, each proved by its own datagram. */
+static int
+open_udp(struct session *s, char *err, size_t errlen)
+{
+	const struct xfer_params *p = &s->req.params;
+	uint32_t i;
+
+	for (i = 0; i < s->nst; i++) {
+		int fd = net_bind_like(&s->local, SOCK_DGRAM, err, errlen);
+
+		if (fd == -1)
+			return -1;
+		s->st[i].fd = fd;
+		if ((p->window && net_set_window(fd, p->window, 0, err,
+		    errlen) == -1) || (p->role == ROLE_RECV &&
+		    xfer_udp_prepare(fd, err, errlen) == -1))
+			return -1;
+		s->ready.port[i] = net_local_port(fd);
+	}
+	s->ready.nports = (uint16_t)s->nst;
+	if (send_ready(s, err, errlen) == -1)
+		return -1;
+	for (i = 0; i < s->nst; i++)
+		if (prove_udp(s, s->st[i].fd, i + 1, err, errlen) == -1)
+			return -1;
+	return 0;
+}
+
+/* Open every stream's data socket, send READY, and wait for the client's
+ * proofs. */
 static int
 open_data(struct session *s)
 {
 	const struct xfer_params *p = &s->req.params;
-	uint8_t signed_bytes[CTL_CHALLENGE_LEN + CTL_PARAMS_SIGNED +
-	    CTL_READY_SIGNED];
 	char err[256];
-	int fd = net_bind_like(&s->local, p->proto == PROTO_UDP ? SOCK_DGRAM :
-	    SOCK_STREAM, err, sizeof err);
+	uint32_t i;
 
-	if (fd == -1 || (p->window && net_set_window(fd, p->window, 0, err,
-	    sizeof err) == -1))
+	if ((p->proto == PROTO_TCP ? open_tcp : open_udp)(s, err, sizeof err) == -1)
 		goto bad;
-	if (p->proto == PROTO_UDP && p->role == ROLE_RECV &&
-	    xfer_udp_prepare(fd, err, sizeof err) == -1)
-		goto bad;
-	s->ready.type = CTL_READY;
-	s->ready.data_port = net_local_port(fd);
-	if (auth_random(s->ready.nonce, CTL_NONCE_LEN, err, sizeof err) == -1)
-		goto bad;
-	if (s->key != NULL && auth_mac(s->key, "gput2 partner", signed_bytes,
-	    ctl_signed_bytes(s->hello.challenge, &s->req, &s->ready, signed_bytes),
-	    s->ready.mac) == -1) {
-		snprintf(err, sizeof err, "HMAC failed");
-		goto bad;
-	}
-	if (ctl_send(s->ctl, &s->ready, err, sizeof err) == -1)
-		goto bad;
-	if (p->proto == PROTO_TCP) {
-		int lfd = fd;
+	for (i = 0; i < s->nst; i++) {
+		struct stream *st = &s->st[i];
 
-		fd = prove_tcp(s, lfd, err, sizeof err);
-		close(lfd);
-		if (fd == -1 || (p->nodelay && net_set_nodelay(fd, err,
-		    sizeof err) == -1))
+		if (p->proto == PROTO_TCP && p->nodelay &&
+		    net_set_nodelay(st->fd, err, sizeof err) == -1)
 			goto bad;
 		/* the receiving end's congestion control governs no data: where
 		 * an unprivileged partner may not pick it, it keeps the default
 		 * (and TCPINFO says which) */
-		if (p->cc[0] != '\0' && tcpinfo_set_cc(fd, p->cc, err,
-		    sizeof err) == -1 && (p->role == ROLE_SEND || errno != EPERM))
+		if (p->proto == PROTO_TCP && st->p.cc[0] != '\0' &&
+		    tcpinfo_set_cc(st->fd, st->p.cc, err, sizeof err) == -1 &&
+		    (p->role == ROLE_SEND || errno != EPERM))
 			goto bad;
-	} else if (prove_udp(s, fd, err, sizeof err) == -1) {
-		goto bad;
+		if (net_set_timeouts(st->fd, DATA_IDLE_TIMEOUT_MS,
+		    DATA_IDLE_TIMEOUT_MS, err, sizeof err) == -1)
+			goto bad;
 	}
-	if (net_set_timeouts(fd, DATA_IDLE_TIMEOUT_MS, DATA_IDLE_TIMEOUT_MS, err,
-	    sizeof err) == -1)
-		goto bad;
-	s->data = fd;
 	return 0;
 bad:
-	if (fd >= 0)
-		close(fd);
 	fail(s, "data connection", err);
 	return -1;
 }
@@ -379,10 +476,13 @@ static void
 log_end(const struct session *s, const struct gput_result *r, const char *how)
 {
 	const struct xfer_params *p = &s->req.params;
+	char n[32] = "";
 
-	plog("client %s: end: %s %s, %llu bytes, %llu calls, %.3f s: %s", s->who,
+	if (s->nst > 1)
+		snprintf(n, sizeof n, ", %u streams", s->nst);
+	plog("client %s: end: %s %s%s, %llu bytes, %llu calls, %.3f s: %s", s->who,
 	     p->proto == PROTO_UDP ? "udp" : "tcp",
-	     p->role == ROLE_SEND ? "send" : "receive",
+	     p->role == ROLE_SEND ? "send" : "receive", n,
 	     (unsigned long long)r->bytes, (unsigned long long)r->calls,
 	     (double)r->real_ns / 1e9, how);
 }
@@ -391,54 +491,114 @@ log_end(const struct session *s, const struct gput_result *r, const char *how)
  * and with --interval or --omit the sampler, whose intervals go to the
  * client as INTERVAL messages. */
 static void
-watch_setup(struct session *s, struct watch *w, struct run_model *m)
+watch_setup(struct session *s, struct watch *w)
 {
 	const struct xfer_params *p = &s->req.params;
 	const struct config *c = s->c;
 	int sending = p->role == ROLE_SEND;
 
 	memset(w, 0, sizeof *w);
-	memset(m, 0, sizeof *m);
 	w->ctl = s->ctl;
-	w->data = s->data;
-	w->tcp_fd = -1;
-	w->t0 = mono_now();
+	w->st = s->st;
+	w->nst = s->nst;
+	w->stop = s->stop;
+	w->t0 = s->t0;
 	if (c->lim.max_time_s != 0)
 		w->deadline = w->t0 + (mono_ns)c->lim.max_time_s * 1000000000u;
 	if (p->duration_ms && sending)
 		w->end_at = w->t0 + (mono_ns)p->duration_ms * 1000000u;
 	if (p->interval_ms == 0 && p->omit_ms == 0)
 		return;                         /* no sampling */
-	m->proto = p->proto;
-	m->interval_ms = p->interval_ms;
-	m->omit_ms = p->omit_ms;
-	m->side[0].tag = '1';
-	m->side[0].proto = p->proto;
-	m->side[0].role = p->role;
-	w->model = m;
+	w->model = &s->model;
 	w->send_ivals = 1;
 	w->udp_seq = !sending && xfer_udp_header(p);
-	if (p->proto == PROTO_TCP && sending)
-		w->tcp_fd = s->data;
+	w->tcp_info = p->proto == PROTO_TCP && sending;
 }
 
-/* TCP: the data connection's TCP_INFO, for the client's report; a UDP
- * receiver's accounting likewise. */
+/* Each stream's TCP_INFO, for the client's report; a UDP receiver's
+ * accounting likewise. Returns 0 or -1 (the client is gone). */
 static int
-send_tcpinfo(struct session *s)
+send_stream_info(struct session *s)
 {
-	struct ctl_msg m = { .type = CTL_TCPINFO };
+	const struct xfer_params *p = &s->req.params;
 	char err[200];
+	uint32_t i;
 
-	if (s->req.params.proto == PROTO_UDP && s->req.params.role == ROLE_RECV) {
-		m.type = CTL_UDPSTATS;
-		m.udp = s->udp;
-		return ctl_send(s->ctl, &m, err, sizeof err);
+	for (i = 0; i < s->nst; i++) {
+		struct ctl_msg m = { .type = CTL_TCPINFO, .stream = i + 1 };
+
+		if (p->proto == PROTO_UDP && p->role == ROLE_RECV) {
+			m.type = CTL_UDPSTATS;
+			m.udp = s->udp[i];
+		} else if (p->proto != PROTO_TCP ||
+		    tcpinfo_read(s->st[i].fd, &m.tcp, err, sizeof err) == -1) {
+			continue;               /* nothing to say */
+		}
+		if (ctl_send(s->ctl, &m, err, sizeof err) == -1)
+			return -1;
 	}
-	if (s->req.params.proto != PROTO_TCP ||
-	    tcpinfo_read(s->data, &m.tcp, err, sizeof err) == -1)
-		return 0;                       /* nothing to say */
-	return ctl_send(s->ctl, &m, err, sizeof err);
+	return 0;
+}
+
+/* The side's totals from its streams (model_sum), with the CPU time and
+ * window the side measured around all of them (cpu_ns from m). */
+static void
+sum_streams(struct session *s, const struct gput_result *whole)
+{
+	struct side *sd = &s->model.side[0];
+	uint32_t i;
+
+	for (i = 0; i < s->nst; i++) {
+		struct stream *st = &s->st[i];
+		struct side *ss = &sd->st[i];
+
+		ss->have_result = 1;
+		ss->r = st->r;
+		ss->end_ns = st->end > s->t0 ? st->end - s->t0 : 0;
+		ss->start_ns = st->start > s->t0 ? st->start - s->t0 :
+		    st->start ? 0 : ss->end_ns;
+		net_get_window(st->fd, &ss->r.sndbuf, &ss->r.rcvbuf);
+		ss->r.flags |= RES_BUFS;
+	}
+	model_sum(sd);
+	sd->r.cpu_ns = whole->cpu_ns;
+	sd->have_result = 1;
+	if (s->nst == 1)                        /* as gput always measured it */
+		sd->r = sd->st[0].r;
+}
+
+/* RESULT for every stream, then the side's own. */
+static int
+send_results(struct session *s, uint32_t extra_flags, char *err, size_t errlen)
+{
+	struct side *sd = &s->model.side[0];
+	uint32_t i;
+
+	for (i = 0; i <= s->nst; i++) {
+		const struct side *r = i < s->nst ? &sd->st[i] : sd;
+		struct ctl_msg m = { .type = CTL_RESULT, .result = r->r,
+		    .stream = i < s->nst ? i + 1 : 0, .start_ns = r->start_ns,
+		    .end_ns = r->end_ns };
+
+		m.result.flags |= extra_flags;
+		if (ctl_send(s->ctl, &m, err, errlen) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* Why the run ended when a stream failed, into text. */
+static void
+stream_failure(const struct session *s, char *text, size_t len)
+{
+	const struct stream *f = stream_failed(s->st, s->nst);
+
+	if (f == NULL)
+		f = &s->st[0];
+	if (s->nst > 1)
+		snprintf(text, len, "stream %u: %s", f->id, f->err);
+	else
+		snprintf(text, len, "%s", f->err);
 }
 
 /* START, the transfer under a watcher, then RESULT or ERROR. */
@@ -446,60 +606,73 @@ static int
 transfer(struct session *s)
 {
 	const struct config *c = s->c;
-	struct ctl_msg start = { .type = CTL_START }, res = { .type = CTL_RESULT },
-	    stop;
+	struct ctl_msg start = { .type = CTL_START }, stop;
 	struct watch w;
-	const struct xfer_params *p = &s->req.params;
+	struct meter mt;
+	struct gput_result whole = { 0 };
 	char err[300], text[CTL_MAX_TEXT + 320];
 	enum watch_event ev;
-	mono_ns end;
+	uint32_t flags = 0;
 	int rc;
 
 	if (ctl_send(s->ctl, &start, err, sizeof err) == -1) {
 		plog("client %s: start: %s", s->who, err);
 		return 1;
 	}
-	watch_setup(s, &w, &s->model);
+	s->t0 = mono_now();
+	watch_setup(s, &w);
 	if (watch_begin(&w, err, sizeof err) == -1) {
 		fail(s, "transfer", err);
 		return 1;
 	}
-	xfer_udp_set_out(&(struct xfer_udp_out){ &s->udp, -1 });
-	rc = xfer_run(s->data, p, &res.result, err, sizeof err);
-	end = mono_now();
+	meter_start_at(&mt, s->t0);
+	rc = stream_run_all(s->st, s->nst, err, sizeof err);
+	meter_stop(&mt, &whole);
 	watch_end(&w);
 	ev = w.event;
-	if (ev == WATCH_NONE && (watch_last(&w, &res.result, end) == -1 ||
-	    send_tcpinfo(s) == -1))
+	if (rc == 0 && stream_failed(s->st, s->nst) == NULL)
+		rc = s->nst == 1 ? s->st[0].rc : 0;
+	else if (rc == 0)
+		rc = -1;
+	if (rc == -1 && err[0] == '\0')
+		stream_failure(s, err, sizeof err);
+	sum_streams(s, &whole);
+	if (ev == WATCH_NONE && (watch_last(&w) == -1 ||
+	    send_stream_info(s) == -1))
 		ev = WATCH_PEER_FAILED;
-	if (rc == -1 && ev == WATCH_NONE)
-		ev = after_failure(s);
-	net_get_window(s->data, &res.result.sndbuf, &res.result.rcvbuf);
-	res.result.flags |= RES_BUFS;
+	if (rc == -1 && (ev == WATCH_NONE || ev == WATCH_STREAM_FAILED)) {
+		enum watch_event why = after_failure(s);
+
+		if (why != WATCH_NONE || ev == WATCH_NONE)
+			ev = why;
+	}
+	watch_free(&w);
 	switch (ev) {
 	case WATCH_PEER_CLOSED:
-		log_end(s, &res.result, "the client closed the control connection");
+		log_end(s, &s->model.side[0].r, "the client closed the control "
+		        "connection");
 		return 1;
 	case WATCH_PEER_FAILED:
-		log_end(s, &res.result, w.err[0] ? w.err : "control connection failed");
+		log_end(s, &s->model.side[0].r, w.err[0] ? w.err :
+		        "control connection failed");
 		tell(s, w.err[0] ? w.err : "control connection failed");
 		return 1;
 	case WATCH_DEADLINE:
 		snprintf(text, sizeof text, "stopped at this partner's limit of %u s "
 		         "per test (--max-time)", c->lim.max_time_s);
-		log_end(s, &res.result, text);
+		log_end(s, &s->model.side[0].r, text);
 		tell(s, text);
 		return 1;
 	case WATCH_PEER_STOP:
-		res.result.flags |= RES_STOPPED;
-		(void)watch_last(&w, &res.result, end);
-		(void)send_tcpinfo(s);
-		log_end(s, &res.result, "stopped by the client");
+		flags = RES_STOPPED;
+		(void)watch_last(&w);
+		(void)send_stream_info(s);
+		log_end(s, &s->model.side[0].r, "stopped by the client");
 		rc = 0;
 		break;
 	default:
 		if (rc == -1) {
-			log_end(s, &res.result, err);
+			log_end(s, &s->model.side[0].r, err);
 			snprintf(text, sizeof text, "transfer: %s", err);
 			tell(s, text);
 			return 1;
@@ -510,18 +683,18 @@ transfer(struct session *s)
 		if (ctl_peer_state(s->ctl, err, sizeof err) == CTL_PEER_SPOKE &&
 		    ctl_recv_type(s->ctl, CTL_STOP, &stop, SESSION_GRACE_MS, err,
 		    sizeof err) == 0) {
-			res.result.flags |= RES_STOPPED;
-			log_end(s, &res.result, "stopped by the client");
+			flags = RES_STOPPED;
+			log_end(s, &s->model.side[0].r, "stopped by the client");
 			ev = WATCH_PEER_STOP;
 			break;
 		}
 		if (client_left(s, err, sizeof err)) {
-			log_end(s, &res.result, err);
+			log_end(s, &s->model.side[0].r, err);
 			return 1;
 		}
-		log_end(s, &res.result, "ok");
+		log_end(s, &s->model.side[0].r, "ok");
 	}
-	if (ctl_send(s->ctl, &res, err, sizeof err) == -1) {
+	if (send_results(s, flags, err, sizeof err) == -1) {
 		/* a client that closes with TCPINFO or UDPSTATS unread resets the
 		 * connection before RESULT goes out: it did not read its results */
 		if (strstr(err, "reset by peer") || strstr(err, "Broken pipe"))
@@ -534,21 +707,60 @@ transfer(struct session *s)
 	return ev == WATCH_PEER_STOP ? 0 : linger(s);
 }
 
+/* The streams of the agreed test, their sockets not yet open. Returns 0,
+ * or -1 (no memory: logged). */
+static int
+streams_init(struct session *s)
+{
+	const struct xfer_params *p = &s->req.params;
+	struct side *sd = &s->model.side[0];
+	uint32_t i;
+
+	s->nst = p->streams;
+	s->st = stream_alloc(s->nst);
+	s->udp = calloc(s->nst, sizeof *s->udp);
+	sd->tag = '1';
+	sd->proto = p->proto;
+	sd->role = p->role;
+	s->model.proto = p->proto;
+	s->model.interval_ms = p->interval_ms;
+	s->model.omit_ms = p->omit_ms;
+	s->model.streams = s->nst;
+	if (s->st == NULL || s->udp == NULL || model_streams(sd, s->nst) == -1) {
+		plog("client %s: no memory for %u streams", s->who, s->nst);
+		return -1;
+	}
+	for (i = 0; i < s->nst; i++) {
+		struct stream *st = &s->st[i];
+
+		st->id = i + 1;
+		st->fd = -1;
+		st->p = *p;
+		xfer_cc_pick(p->cc, i, st->p.cc);
+		st->stop = s->stop;
+		st->stats = p->proto == PROTO_UDP && p->role == ROLE_RECV ?
+		    &s->udp[i] : NULL;
+		st->log_fd = -1;
+	}
+	return 0;
+}
+
 int
 session_serve(int cfd, const struct sockaddr_storage *peer,
               const struct config *c, const struct auth_key *key)
 {
-	struct session s = { .c = c, .key = key, .ctl = cfd, .data = -1,
-	    .peer = *peer };
+	struct session s = { .c = c, .key = key, .ctl = cfd, .peer = *peer,
+	    .stop = stop_process() };
 	const struct xfer_params *p = &s.req.params;
 	socklen_t ll = sizeof s.local;
 	char addr[NET_ADDRSTRLEN], err[128];
+	uint32_t i;
 	int rc = 1;
 
 	s.deadline = mono_now() + (mono_ns)SESSION_HANDSHAKE_MS * 1000000u;
 	snprintf(s.who, sizeof s.who, "%s port %u",
 	         net_ntop(&s.peer, addr, sizeof addr), net_port(&s.peer));
-	if (xfer_stop_init(err, sizeof err) == -1) {   /* this session's own */
+	if (stop_init(s.stop, err, sizeof err) == -1) {   /* this session's own */
 		plog("client %s: %s", s.who, err);
 		return 1;
 	}
@@ -559,15 +771,22 @@ session_serve(int cfd, const struct sockaddr_storage *peer,
 	    net_set_keepalive(cfd, err, sizeof err) == -1) {
 		plog("client %s: control connection: %s", s.who, err);
 	} else if (handshake(&s) == 0) {
-		plog("client %s: start: %s, partner %s %llu bytes%s", s.who,
+		char n[32] = "";
+
+		if (p->streams > 1)
+			snprintf(n, sizeof n, ", %u streams", p->streams);
+		plog("client %s: start: %s, partner %s %llu bytes%s%s", s.who,
 		     p->proto == PROTO_UDP ? "udp" : "tcp",
 		     p->role == ROLE_SEND ? "sends" : "receives",
-		     (unsigned long long)p->data_bytes, s.key ? ", key checked" : "");
-		if (open_data(&s) == 0)
+		     (unsigned long long)p->data_bytes, n, s.key ? ", key checked" : "");
+		if (streams_init(&s) == 0 && open_data(&s) == 0)
 			rc = transfer(&s);
 	}
-	if (s.data != -1)
-		close(s.data);
+	for (i = 0; s.st != NULL && i < s.nst; i++)
+		if (s.st[i].fd != -1)
+			close(s.st[i].fd);
+	free(s.st);
+	free(s.udp);
 	model_free(&s.model);
 	return rc;
 }

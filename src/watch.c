@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -31,19 +32,31 @@ watch_event_name(enum watch_event e)
 	case WATCH_PEER_FAILED: return "control connection failed";
 	case WATCH_PEER_ERROR:  return "the peer sent an error";
 	case WATCH_DEADLINE:    return "deadline";
+	case WATCH_STREAM_FAILED: return "a stream failed";
 	}
 	return "?";
 }
 
-/* End the transfer: the data loops see xfer_stop at their next call, and a
- * call blocked in the kernel returns once the socket is shut down. */
+/* Wake every stream's data call blocked in the kernel. */
+static void
+shut_streams(struct watch *w)
+{
+	uint32_t i;
+
+	for (i = 0; i < w->nst; i++)
+		if (w->st[i].fd != -1)
+			shutdown(w->st[i].fd, SHUT_RDWR);
+}
+
+/* End the transfer: the data loops see the stop request at their next
+ * call, and a call blocked in the kernel returns once its socket is shut
+ * down. */
 static void
 stop_data(struct watch *w, enum watch_event e)
 {
 	w->event = e;
-	xfer_request_stop();
-	if (w->data != -1)
-		shutdown(w->data, SHUT_RDWR);
+	stop_request(w->stop);
+	shut_streams(w);
 }
 
 /* Client: one message from the partner while the local side runs. Returns
@@ -63,15 +76,12 @@ on_partner_msg(struct watch *w, mono_ns dl)
 	case CTL_INTERVAL:
 	case CTL_TCPINFO:
 	case CTL_UDPSTATS:
+	case CTL_RESULT:                        /* the local side may still run */
 		if (watch_peer_msg(w, &m, why, sizeof why) == 0)
 			return 0;
 		snprintf(w->err, sizeof w->err, "%s", why);
 		stop_data(w, WATCH_PEER_FAILED);
 		return 1;
-	case CTL_RESULT:
-		w->result = m;                  /* the local side may still run */
-		w->have_result = 1;
-		return 0;
 	case CTL_ERROR:
 		w->msg = m;
 		snprintf(w->err, sizeof w->err, "%s", m.text);
@@ -119,84 +129,164 @@ on_ctl(struct watch *w)
 	return 1;
 }
 
-/* A local stop request: the client asks the partner to stop too. */
+/* A local stop request: ^C, and the client asks the partner to stop too;
+ * or a stream died, and the run ends with its reason. */
 static void
 on_stop(struct watch *w)
 {
 	struct ctl_msg m = { .type = CTL_STOP };
 	char why[200];
 
-	w->event = WATCH_SIGNAL;
-	snprintf(w->err, sizeof w->err, "interrupted");
-	if (w->client)
-		(void)ctl_send(w->ctl, &m, why, sizeof why);
-	if (w->data != -1)
-		shutdown(w->data, SHUT_RDWR);
+	if (atomic_load(&w->stop->failed) != 0) {
+		w->event = WATCH_STREAM_FAILED;
+		snprintf(w->err, sizeof w->err, "a stream failed");
+	} else {
+		w->event = WATCH_SIGNAL;
+		snprintf(w->err, sizeof w->err, "interrupted");
+		if (w->client)
+			(void)ctl_send(w->ctl, &m, why, sizeof why);
+	}
+	shut_streams(w);
 }
 
-#define LIVE(f) atomic_load_explicit(&xfer_live.f, memory_order_relaxed)
-
-/* Show (and on the partner send) one interval of this side. */
-static int
-emit(struct watch *w, const struct ival *iv)
+/* Show one interval line of record sd (a stream, or the side's sum). */
+static void
+show(struct watch *w, const struct side *sd, const struct ival *iv)
 {
-	struct side *sd = &w->model->side[w->self];
-	struct ctl_msg m = { .type = CTL_INTERVAL };
-	char why[128];
-
-	if (model_add_ival(sd, iv) == -1)
-		return -1;
 	if (w->show == SHOW_TEXT)
 		report_ival_line(w->out, sd, iv);
 	else if (w->show == SHOW_JSON_LINES)
-		report_json_ival(w->out, w->model, w->self, iv);
+		report_json_stream_ival(w->out, w->model, sd, iv);
 	if (w->show != SHOW_NONE)
 		fflush(w->out);
+}
+
+/* The side's sums of every interval index its streams have all reached,
+ * added and shown. sd is side index si of the model. Returns 0 or -1. */
+static int
+sum_ready(struct watch *w, int si)
+{
+	struct side *sd = &w->model->side[si];
+	struct ival iv;
+
+	while (model_ival_sum(sd, sd->niv, &iv) == 1) {
+		if (model_add_ival(sd, &iv) == -1)
+			return -1;
+		if (w->model->streams > 1 || sd->nst <= 1)
+			show(w, sd, &iv);
+	}
+	return 0;
+}
+
+/* Add (show, and on the partner send) one interval of stream i. */
+static int
+emit(struct watch *w, uint32_t i, const struct ival *iv)
+{
+	struct side *sd = &w->model->side[w->self];
+	struct side *ss = &sd->st[i];
+	struct ctl_msg m = { .type = CTL_INTERVAL };
+	char why[128];
+
+	if (model_add_ival(ss, iv) == -1)
+		return -1;
+	if (w->model->streams > 1)
+		show(w, ss, iv);
 	if (w->send_ivals) {
-		m.ival_index = w->nsent++;
+		m.ival_index = (uint32_t)(ss->niv - 1);
+		m.stream = i + 1;
 		m.ival = *iv;
 		(void)ctl_send(w->ctl, &m, why, sizeof why);
 	}
 	return 0;
 }
 
-/* The interval from the last sample to now, from counters bytes, calls,
- * dgrams (the live ones, or the final totals). */
+/* Stream i's interval from the last sample to now, from its counters
+ * bytes, calls, dgrams (the live ones, or its final totals). */
 static int
-sample(struct watch *w, mono_ns now, uint64_t bytes, uint64_t calls,
-       uint64_t dgrams, uint32_t flags)
+sample(struct watch *w, uint32_t i, mono_ns now, uint64_t bytes,
+       uint64_t calls, uint64_t dgrams, uint32_t flags)
 {
+	struct watch_stream *ws = &w->ws[i];
+	struct stream *s = &w->st[i];
 	struct ival iv = { .flags = flags };
 	uint64_t retrans = 0;
 
 	iv.start_ns = w->last_t - w->t0;
 	iv.end_ns = now > w->last_t ? now - w->t0 : iv.start_ns;
-	iv.bytes = bytes - w->last_bytes;
-	iv.calls = calls - w->last_calls;
-	iv.dgrams = dgrams - w->last_dgrams;
-	if (w->tcp_fd >= 0 && tcpinfo_sample(w->tcp_fd, &retrans, &iv.cwnd,
-	    &iv.srtt_us) == 0) {
-		iv.retrans = (uint32_t)(retrans - w->last_retrans);
+	iv.bytes = bytes - ws->bytes;
+	iv.calls = calls - ws->calls;
+	iv.dgrams = dgrams - ws->dgrams;
+	if (w->tcp_info && s->p.proto == PROTO_TCP && s->p.role == ROLE_SEND &&
+	    tcpinfo_sample(s->fd, &retrans, &iv.cwnd, &iv.srtt_us) == 0) {
+		iv.retrans = (uint32_t)(retrans - ws->retrans);
 		iv.flags |= IVAL_TCP;
-		w->last_retrans = retrans;
+		ws->retrans = retrans;
 	}
 	if (w->udp_seq) {                   /* a sequenced UDP receiver */
-		uint64_t d = LIVE(dups), o = LIVE(reordered);
+		uint64_t d = LIVE_GET(s, dups), o = LIVE_GET(s, reordered);
 
-		iv.dups = (uint32_t)(d - w->last_dups);
-		iv.reordered = (uint32_t)(o - w->last_reordered);
+		iv.dups = (uint32_t)(d - ws->dups);
+		iv.reordered = (uint32_t)(o - ws->reordered);
 		iv.flags |= IVAL_UDP;
-		w->last_dups = d;
-		w->last_reordered = o;
+		ws->dups = d;
+		ws->reordered = o;
 	}
 	if (w->model->omit_ms != 0 &&
 	    iv.start_ns < (uint64_t)w->model->omit_ms * 1000000u)
 		iv.flags |= IVAL_OMITTED;
-	w->last_t = now;
-	w->last_bytes = bytes;
-	w->last_calls = calls;
-	w->last_dgrams = dgrams;
-	return emit(w, &iv);
+	ws->bytes = bytes;
+	ws->calls = calls;
+	ws->dgrams = dgrams;
+	ws->ended = (flags & IVAL_LAST) != 0;
+	return emit(w, i, &iv);
+}
+
+/* Stream i's last interval, from its exact totals to its end. */
+static int
+sample_last(struct watch *w, uint32_t i)
+{
+	struct stream *s = &w->st[i];
+	mono_ns end = s->end > w->last_t ? s->end : w->last_t;
+
+	if (w->ws[i].ended)
+		return 0;
+	return sample(w, i, end, s->r.bytes, s->r.calls, s->r.dgrams, IVAL_LAST);
+}
+
+/* An interval boundary at t: every stream still running gives its live
+ * counters; one that has ended gives its last interval instead. */
+static int
+tick(struct watch *w, mono_ns t)
+{
+	uint32_t i;
+
+	for (i = 0; i < w->nst; i++) {
+		struct stream *s = &w->st[i];
+		int rc;
+
+		if (w->ws[i].ended)
+			continue;
+		if (atomic_load_explicit(&s->done, memory_order_acquire))
+			rc = sample_last(w, i);
+		else
+			rc = sample(w, i, t, LIVE_GET(s, bytes), LIVE_GET(s, calls),
+			    LIVE_GET(s, dgrams), 0);
+		if (rc == -1)
+			return -1;
+	}
+	w->last_t = t;
+	return sum_ready(w, w->self);
+}
+
+static uint64_t
+live_bytes(const struct watch *w)
+{
+	uint64_t b = 0;
+	uint32_t i;
+
+	for (i = 0; i < w->nst; i++)
+		b += LIVE_GET(&w->st[i], bytes);
+	return b;
 }
 
 
@@ -206,7 +296,7 @@ static void
 show_progress(struct watch *w, mono_ns now)
 {
 	const struct run_model *md = w->model;
-	uint64_t b = LIVE(bytes);
+	uint64_t b = live_bytes(w);
 	mono_ns since = w->progress_t ? w->progress_t : w->t0;
 	double rate = now > since ? (double)(b - w->progress_bytes) * 8e3 /
 	    (double)(now - since) : 0, el = (double)(now - w->t0) / 1e9;
@@ -230,7 +320,7 @@ next_wake(const struct watch *w)
 {
 	mono_ns t = w->deadline;
 
-	if (w->end_at && !xfer_end && (t == 0 || w->end_at < t))
+	if (w->end_at && !atomic_load(&w->stop->end) && (t == 0 || w->end_at < t))
 		t = w->end_at;
 	if (w->next_tick && (t == 0 || w->next_tick < t))
 		t = w->next_tick;
@@ -250,11 +340,10 @@ on_time(struct watch *w, mono_ns now)
 		stop_data(w, WATCH_DEADLINE);
 		return 1;
 	}
-	if (w->end_at && !xfer_end && now >= w->end_at)
-		xfer_end = 1;                   /* --time is up: the sender ends */
+	if (w->end_at && !atomic_load(&w->stop->end) && now >= w->end_at)
+		atomic_store(&w->stop->end, 1);    /* --time is up: senders end */
 	if (w->next_tick && now >= w->next_tick) {
-		if (sample(w, w->next_tick, LIVE(bytes), LIVE(calls), LIVE(dgrams),
-		    0) == -1)
+		if (tick(w, w->next_tick) == -1)
 			return 1;
 		/* the next boundary: every interval, or none after --omit alone */
 		w->next_tick = md->interval_ms ? w->next_tick +
@@ -277,7 +366,7 @@ watcher(void *arg)
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	for (;;) {
 		struct pollfd pfd[3] = { { w->done[0], POLLIN, 0 },
-		    { xfer_stop_fd(), POLLIN, 0 },
+		    { stop_fd(w->stop), POLLIN, 0 },
 		    { w->have_result ? -1 : w->ctl, POLLIN, 0 } };
 		mono_ns wake = next_wake(w), now = mono_now();
 		int r;
@@ -304,52 +393,105 @@ watcher(void *arg)
 }
 
 int
-watch_last(struct watch *w, const struct gput_result *r, mono_ns end)
+watch_last(struct watch *w)
 {
-	if (w->model == NULL)
-		return 0;
-	if (w->progress_shown)
+	uint32_t i;
+
+	if (w->progress_shown) {
 		fprintf(stderr, "\r%*s\r", 60, "");
-	return sample(w, end, r->bytes, r->calls, r->dgrams, IVAL_LAST);
+		w->progress_shown = 0;
+	}
+	if (w->model == NULL || w->ws == NULL)
+		return 0;
+	for (i = 0; i < w->nst; i++)
+		if (sample_last(w, i) == -1)
+			return -1;
+	return sum_ready(w, w->self);
+}
+
+/* Client: a RESULT of the partner: one per stream, then its side's. */
+static int
+peer_result(struct watch *w, struct side *sd, const struct ctl_msg *m,
+            char *err, size_t errlen)
+{
+	struct side *x = sd;
+	uint32_t i;
+
+	if (w->have_result || m->stream > sd->nst ||
+	    (m->stream > 0 && sd->st[m->stream - 1].have_result)) {
+		snprintf(err, errlen, "the partner sent a second RESULT for stream "
+		         "%u, or one for a stream of none of its %u", m->stream,
+		         sd->nst);
+		return -1;
+	}
+	if (m->stream == 0) {
+		for (i = 0; i < sd->nst; i++)
+			if (!sd->st[i].have_result) {
+				snprintf(err, errlen, "the partner's RESULT came before "
+				         "that of its stream %u", i + 1);
+				return -1;
+			}
+		w->result = *m;
+		w->have_result = 1;
+	} else {
+		x = &sd->st[m->stream - 1];
+	}
+	x->r = m->result;
+	x->start_ns = m->start_ns;
+	x->end_ns = m->end_ns;
+	x->have_result = 1;
+	return 0;
 }
 
 int
 watch_peer_msg(struct watch *w, const struct ctl_msg *m, char *err,
                size_t errlen)
 {
-	struct side *sd;
+	struct side *sd, *ss;
 	mono_ns now = mono_now();
+	int si = 1 - w->self;
 
 	if (w->model == NULL)
 		return 0;
-	sd = &w->model->side[1 - w->self];
+	sd = &w->model->side[si];
+	if (m->type == CTL_RESULT)
+		return peer_result(w, sd, m, err, errlen);
+	if (m->stream == 0 || m->stream > sd->nst || m->stream > w->peer_nst) {
+		snprintf(err, errlen, "the partner's %s names stream %u of %u",
+		         ctl_type_name(m->type), m->stream, sd->nst);
+		return -1;
+	}
+	ss = &sd->st[m->stream - 1];
 	if (m->type == CTL_TCPINFO) {
-		sd->tcp = m->tcp;
+		ss->tcp = m->tcp;
+		if (sd->nst == 1)
+			sd->tcp = m->tcp;
 		return 0;
 	}
 	if (m->type == CTL_UDPSTATS) {
-		sd->udp = m->udp;
-		sd->have_udp = 1;
+		ss->udp = m->udp;
+		ss->have_udp = 1;
 		return 0;
 	}
 	/* in order, and none from the future: the count is bounded by time */
-	if (m->ival_index != w->peer_next ||
-	    m->ival.end_ns > now - w->t0 + 2000000000u) {
-		snprintf(err, errlen, "the partner's interval %u is out of order or "
-		         "ends in the future", m->ival_index);
+	if (m->ival_index != w->peer_next[m->stream - 1] ||
+	    m->ival.end_ns > now - w->t0 + 2000000000u ||
+	    (ss->niv > 0 && (ss->iv[ss->niv - 1].flags & IVAL_LAST))) {
+		snprintf(err, errlen, "the partner's interval %u of stream %u is out "
+		         "of order or ends in the future", m->ival_index, m->stream);
 		return -1;
 	}
-	w->peer_next++;
-	if (model_add_ival(sd, &m->ival) == -1) {
+	w->peer_next[m->stream - 1]++;
+	if (model_add_ival(ss, &m->ival) == -1) {
 		snprintf(err, errlen, "no memory for the partner's intervals");
 		return -1;
 	}
-	if (w->show == SHOW_TEXT)
-		report_ival_line(w->out, sd, &m->ival);
-	else if (w->show == SHOW_JSON_LINES)
-		report_json_ival(w->out, w->model, 1 - w->self, &m->ival);
-	if (w->show != SHOW_NONE)
-		fflush(w->out);
+	if (w->model->streams > 1)
+		show(w, ss, &m->ival);
+	if (sum_ready(w, si) == -1) {
+		snprintf(err, errlen, "no memory for the partner's intervals");
+		return -1;
+	}
 	return 0;
 }
 
@@ -358,23 +500,36 @@ watch_begin(struct watch *w, char *err, size_t errlen)
 {
 	int e;
 
+	uint32_t i;
+
 	w->event = WATCH_NONE;
 	w->have_result = 0;
 	w->err[0] = '\0';
 	w->running = 0;
 	w->last_t = w->t0;
-	w->last_bytes = w->last_calls = w->last_dgrams = w->last_retrans = 0;
-	w->last_dups = w->last_reordered = 0;
 	w->next_tick = w->next_progress = 0;
+	free(w->ws);
+	free(w->peer_next);
+	w->peer_next = NULL;
+	w->ws = calloc(w->nst ? w->nst : 1, sizeof *w->ws);
+	if (w->client) {
+		w->peer_nst = w->nst;
+		w->peer_next = calloc(w->nst ? w->nst : 1, sizeof *w->peer_next);
+	}
+	if (w->ws == NULL || (w->client && w->peer_next == NULL)) {
+		snprintf(err, errlen, "no memory for %u streams", w->nst);
+		return -1;
+	}
 	if (w->model != NULL && w->model->interval_ms)
 		w->next_tick = w->t0 + (mono_ns)w->model->interval_ms * 1000000u;
 	else if (w->model != NULL && w->model->omit_ms)
 		w->next_tick = w->t0 + (mono_ns)w->model->omit_ms * 1000000u;
 	if (w->progress)
 		w->next_progress = w->t0 + 2000000000u;   /* runs over 2 s */
-	if (w->tcp_fd >= 0 && w->model != NULL)
-		(void)tcpinfo_sample(w->tcp_fd, &w->last_retrans, &(uint32_t){ 0 },
-		    &(uint32_t){ 0 });
+	for (i = 0; i < w->nst && w->tcp_info && w->model != NULL; i++)
+		if (w->st[i].p.proto == PROTO_TCP && w->st[i].p.role == ROLE_SEND)
+			(void)tcpinfo_sample(w->st[i].fd, &w->ws[i].retrans,
+			    &(uint32_t){ 0 }, &(uint32_t){ 0 });
 	if (pipe2(w->done, O_CLOEXEC) == -1) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		return -1;
@@ -387,6 +542,15 @@ watch_begin(struct watch *w, char *err, size_t errlen)
 	}
 	w->running = 1;
 	return 0;
+}
+
+void
+watch_free(struct watch *w)
+{
+	free(w->ws);
+	free(w->peer_next);
+	w->ws = NULL;
+	w->peer_next = NULL;
 }
 
 void

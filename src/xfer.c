@@ -11,69 +11,24 @@
 #include <time.h>
 #include <unistd.h>
 
-_Atomic int xfer_stop;
-_Atomic int xfer_end;
-struct xfer_live xfer_live;
-static int stop_pipe[2] = { -1, -1 };
-
-int
-xfer_stop_init(char *err, size_t errlen)
-{
-	if (stop_pipe[0] != -1)
-		return 0;
-	if (pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK) == -1) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-void
-xfer_request_stop(void)
-{
-	int saved = errno;                  /* a signal handler must keep errno */
-
-	xfer_stop = 1;
-	if (stop_pipe[1] != -1)
-		(void)!write(stop_pipe[1], "x", 1);   /* full pipe: already readable */
-	errno = saved;
-}
-
-void
-xfer_stop_clear(void)
-{
-	char b[16];
-
-	if (stop_pipe[0] != -1)
-		while (read(stop_pipe[0], b, sizeof b) > 0)
-			;
-	xfer_stop = 0;
-}
-
-int
-xfer_stop_fd(void)
-{
-	return stop_pipe[0];
-}
-
 /* Longest wait after ENOBUFS before the send is tried again. */
 #define NOBUFS_WAIT_MS 1
 
 void
-xfer_sleep_until(mono_ns t)
+xfer_sleep_until(const struct stopreq *st, mono_ns t)
 {
 	struct timespec ts = { (time_t)(t / 1000000000u), (long)(t % 1000000000u) };
-	struct pollfd pfd = { stop_pipe[0], POLLIN, 0 };
+	struct pollfd pfd = { stop_fd(st), POLLIN, 0 };
 	mono_ns now;
 
-	if (stop_pipe[0] == -1) {
+	if (pfd.fd == -1) {
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-		    EINTR && !xfer_stop)
+		    EINTR && !stop_requested(st))
 			;
 		return;
 	}
 	/* with a stop pipe, a stop request from any thread ends the sleep */
-	while (!xfer_stop && (now = mono_now()) < t) {
+	while (!stop_requested(st) && (now = mono_now()) < t) {
 		ts.tv_sec = (time_t)((t - now) / 1000000000u);
 		ts.tv_nsec = (long)((t - now) % 1000000000u);
 		(void)ppoll(&pfd, 1, &ts, NULL);
@@ -97,9 +52,12 @@ xfer_schedule_s(const struct xfer_params *p)
 }
 
 void
-xfer_io_error(int e, const char *what, char *err, size_t errlen)
+xfer_io_error(struct stream *s, int e, const char *what)
 {
-	if (xfer_stop)
+	char *err = s->err;
+	size_t errlen = sizeof s->err;
+
+	if (stop_requested(s->stop))
 		snprintf(err, errlen, "interrupted");
 	else if (e == EAGAIN || e == EWOULDBLOCK)
 		snprintf(err, errlen, "peer stalled: no progress %s within the idle timeout",
@@ -131,9 +89,12 @@ nobufs_wait(int fd)
 }
 
 int
-xfer_send_loop(int fd, const struct xfer_params *p, struct gput_result *r,
-               char *err, size_t errlen)
+xfer_send_loop(struct stream *s)
 {
+	const struct xfer_params *p = &s->p;
+	const struct stopreq *st = s->stop;
+	struct gput_result *r = &s->r;
+	int fd = s->fd;
 	struct pattern pt;
 	struct meter m;
 	uint64_t left = p->data_bytes, calls = 0, nobufs = 0;
@@ -146,12 +107,15 @@ xfer_send_loop(int fd, const struct xfer_params *p, struct gput_result *r,
 	int64_t rt = 0;                     /* the real-time clock less ours */
 	int rc = 0;
 
-	if (pattern_init(&pt, p, len, err, errlen) == -1)
+	if (pattern_init(&pt, p, len, s->err, sizeof s->err) == -1)
 		return -1;
 	if (hdr && paced)
 		rt = meter_real_offset();       /* once: send times come from the schedule */
 	meter_start(&m);
-	while (left > 0 && !xfer_stop && !xfer_end) {   /* stop, or --time up */
+	s->start = m.t0;
+	/* stop, or --time up: two loads of a line no one writes while data flows */
+	while (left > 0 && !stop_requested(st) &&
+	    !atomic_load_explicit(&st->end, memory_order_relaxed)) {
 		size_t want = left < len ? (size_t)left : len;
 		ssize_t n;
 
@@ -166,29 +130,29 @@ xfer_send_loop(int fd, const struct xfer_params *p, struct gput_result *r,
 		}
 
 		if (n <= 0) {                   /* the one place send errors land */
-			if (n == -1 && errno == ENOBUFS && !xfer_stop) {
+			if (n == -1 && errno == ENOBUFS && !stop_requested(st)) {
 				nobufs++;
 				nobufs_wait(fd);
 				continue;
 			}
-			if (n == -1 && errno == EINTR && !xfer_stop)
+			if (n == -1 && errno == EINTR && !stop_requested(st))
 				continue;
-			xfer_io_error(n == 0 ? EPIPE : errno, "sending", err, errlen);
+			xfer_io_error(s, n == 0 ? EPIPE : errno, "sending");
 			rc = -1;
 			break;
 		}
 		calls++;
 		left -= (uint64_t)n;
-		LIVE_SET(bytes, p->data_bytes - left);
-		LIVE_SET(calls, calls);
+		LIVE_SET(s, bytes, p->data_bytes - left);
+		LIVE_SET(s, calls, calls);
 		off += (size_t)n;               /* pattern phase: stays in [0, period) */
 		if (off >= pt.period)
 			off %= pt.period;
 		if (paced && left > 0 && calls % burst == 0)   /* -g, --rate */
-			xfer_sleep_until(m.t0 + xfer_due_ns(p, calls));
+			xfer_sleep_until(st, m.t0 + xfer_due_ns(p, calls));
 	}
-	if (xfer_stop && rc == 0 && left > 0) {   /* stopped before the end */
-		snprintf(err, errlen, "interrupted");
+	if (stop_requested(st) && rc == 0 && left > 0) {   /* stopped before the end */
+		snprintf(s->err, sizeof s->err, "interrupted");
 		rc = -1;
 	}
 	meter_stop(&m, r);                  /* the window ends with the last call */
@@ -202,14 +166,23 @@ xfer_send_loop(int fd, const struct xfer_params *p, struct gput_result *r,
 	return rc;
 }
 
-int
-xfer_run(int fd, const struct xfer_params *p, struct gput_result *r, char *err,
-         size_t errlen)
+void
+xfer_cc_pick(const char *list, uint32_t k, char out[16])
 {
-	memset(r, 0, sizeof *r);
-	if (p->proto == PROTO_UDP)
-		return p->role == ROLE_SEND ? xfer_udp_send(fd, p, r, err, errlen)
-		    : xfer_udp_recv(fd, p, r, err, errlen);
-	return p->role == ROLE_SEND ? xfer_tcp_send(fd, p, r, err, errlen)
-	    : xfer_tcp_recv(fd, p, r, err, errlen);
+	const char *p = list, *e;
+	uint32_t n = 1, i;
+
+	out[0] = '\0';
+	if (list[0] == '\0')
+		return;
+	for (e = list; *e != '\0'; e++)
+		n += *e == ',';
+	for (i = k % n; i > 0; i--)
+		p = strchr(p, ',') + 1;
+	e = strchr(p, ',');
+	i = (uint32_t)(e ? (size_t)(e - p) : strlen(p));
+	if (i > 15)
+		i = 15;
+	memcpy(out, p, i);
+	out[i] = '\0';
 }

@@ -1,5 +1,5 @@
 /* xfer_tcp.c: the TCP data path, sender and receiver. */
-#include "xfer.h"
+#include "xfer_tcp.h"
 
 #include <errno.h>
 #include <linux/sockios.h>
@@ -26,40 +26,45 @@ tcp_queue(int fd, struct gput_result *r)
 /* After the agreed bytes the sender must close: EOF within the idle timeout
  * (SO_RCVTIMEO). More data is an error: the sender sent more than agreed. */
 static int
-tcp_expect_eof(int fd, uint8_t *buf, size_t len, char *err, size_t errlen)
+tcp_expect_eof(struct stream *s, uint8_t *buf, size_t len)
 {
 	ssize_t n;
 
 	do
-		n = recv(fd, buf, len, 0);
-	while (n == -1 && errno == EINTR && !xfer_stop);
+		n = recv(s->fd, buf, len, 0);
+	while (n == -1 && errno == EINTR && !stop_requested(s->stop));
 	if (n == 0)
 		return 0;
 	if (n > 0)
-		snprintf(err, errlen, "the sender sent more than the agreed bytes");
-	else if (xfer_stop)
+		snprintf(s->err, sizeof s->err, "the sender sent more than the "
+		         "agreed bytes");
+	else if (stop_requested(s->stop))
 		return 0;                       /* everything arrived: not interrupted */
 	else
-		xfer_io_error(errno, "waiting for the end of the data", err, errlen);
+		xfer_io_error(s, errno, "waiting for the end of the data");
 	return -1;
 }
 
 int
-xfer_tcp_send(int fd, const struct xfer_params *p, struct gput_result *r,
-              char *err, size_t errlen)
+xfer_tcp_send(struct stream *s)
 {
 	/* nttcp: the sender's clock stops when its last write returns */
-	int rc = xfer_send_loop(fd, p, r, err, errlen);
+	int rc = xfer_send_loop(s);
 
-	tcp_queue(fd, r);
-	shutdown(fd, SHUT_WR);
+	tcp_queue(s->fd, &s->r);
+	shutdown(s->fd, SHUT_WR);
 	return rc;
 }
 
 int
-xfer_tcp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
-              char *err, size_t errlen)
+xfer_tcp_recv(struct stream *s)
 {
+	const struct xfer_params *p = &s->p;
+	const struct stopreq *st = s->stop;
+	struct gput_result *r = &s->r;
+	char *err = s->err;
+	size_t errlen = sizeof s->err;
+	int fd = s->fd;
 	struct pattern pt = { 0 };
 	struct meter m = { 0 };
 	uint64_t bytes = 0, calls = 0, bad = 0, first_bad = UINT64_MAX;
@@ -77,27 +82,29 @@ xfer_tcp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
 	}
 	/* Read the agreed bytes and no more: a sender that goes on past them
 	 * cannot keep the receiver running. A stop request ends the loop. */
-	while (bytes < want && !xfer_stop) {
+	while (bytes < want && !stop_requested(st)) {
 		size_t ask = want - bytes < p->len ? (size_t)(want - bytes) : p->len;
 		ssize_t n = recv(fd, buf, ask, 0);
 
 		if (n <= 0) {
 			if (n == 0)             /* EOF: the sender is done */
 				break;
-			if (errno == EINTR && !xfer_stop)
+			if (errno == EINTR && !stop_requested(st))
 				continue;
-			xfer_io_error(errno, "receiving", err, errlen);
+			xfer_io_error(s, errno, "receiving");
 			rc = -1;
 			break;
 		}
-		if (calls == 0)                 /* the window opens with the first data */
+		if (calls == 0) {               /* the window opens with the first data */
 			meter_start(&m);
+			s->start = m.t0;
+		}
 		if (p->verify)
 			bad += pattern_check(&pt, bytes, buf, (size_t)n, &first_bad);
 		calls++;
 		bytes += (uint64_t)n;
-		LIVE_SET(bytes, bytes);
-		LIVE_SET(calls, calls);
+		LIVE_SET(s, bytes, bytes);
+		LIVE_SET(s, calls, calls);
 	}
 	if (calls > 0)                          /* ... and closes with the last */
 		meter_stop(&m, r);
@@ -108,9 +115,9 @@ xfer_tcp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
 		r->verify_bad = bad;
 		r->verify_first = bad ? first_bad : 0;
 	}
-	if (rc == 0 && p->duration_ms != 0 && bytes < want && !xfer_stop) {
+	if (rc == 0 && p->duration_ms != 0 && bytes < want && !stop_requested(st)) {
 		;                               /* --time: end of file ends it */
-	} else if (rc == 0 && xfer_stop && bytes != want) {
+	} else if (rc == 0 && stop_requested(st) && bytes != want) {
 		snprintf(err, errlen, "interrupted");
 		rc = -1;
 	} else if (rc == 0 && bytes != want) {
@@ -118,7 +125,7 @@ xfer_tcp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
 		         (unsigned long long)bytes, (unsigned long long)want);
 		rc = -1;
 	} else if (rc == 0) {
-		rc = tcp_expect_eof(fd, buf, p->len, err, errlen);
+		rc = tcp_expect_eof(s, buf, p->len);
 	}
 	pattern_free(&pt);
 	free(buf);

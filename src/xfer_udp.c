@@ -1,5 +1,5 @@
 /* xfer_udp.c: the UDP data path, sender with end markers and receiver. */
-#include "xfer.h"
+#include "xfer_udp.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -80,28 +80,31 @@ xfer_proof_len(const struct xfer_params *p)
 
 size_t
 xfer_proof_encode(const struct xfer_params *p,
-                  const uint8_t nonce[PROOF_NONCE_LEN], uint8_t *buf)
+                  const uint8_t nonce[PROOF_NONCE_LEN], uint16_t stream,
+                  uint8_t *buf)
 {
 	uint32_t len = xfer_proof_len(p);
 
 	memset(buf, 0, len);
 	memcpy(buf, "GPUH", 4);
-	buf[4] = 2;
+	buf[4] = 3;
+	buf[6] = (uint8_t)(stream >> 8);
+	buf[7] = (uint8_t)stream;
 	memcpy(buf + 8, nonce, PROOF_NONCE_LEN);
 	return len;
 }
 
 int
 xfer_proof_check(const struct xfer_params *p,
-                 const uint8_t nonce[PROOF_NONCE_LEN], const uint8_t *buf,
-                 size_t n)
+                 const uint8_t nonce[PROOF_NONCE_LEN], uint16_t stream,
+                 const uint8_t *buf, size_t n)
 {
 	uint8_t want[PROOF_MAX_LEN], diff = 0;
 	size_t i;
 
 	if (n != xfer_proof_len(p))
 		return 0;
-	xfer_proof_encode(p, nonce, want);
+	xfer_proof_encode(p, nonce, stream, want);
 	for (i = 0; i < n; i++)             /* no early exit on the nonce */
 		diff |= (uint8_t)(want[i] ^ buf[i]);
 	return diff == 0;
@@ -184,32 +187,32 @@ xfer_udp_idle_ms(const struct xfer_params *p)
  * A refused one is not retried: the receiver has ended (the partner keeps
  * its socket open until the client is done, so normally all three go). */
 static void
-send_markers(int fd, const struct xfer_params *p, struct gput_result *r)
+send_markers(struct stream *s)
 {
+	struct gput_result *r = &s->r;
 	uint8_t mk[MARKER_MAX_LEN];
 	uint8_t i;
 
-	for (i = 1; i <= MARKER_COUNT && !xfer_stop; i++) {
-		size_t n = xfer_marker_encode(p, mk, i, r->dgrams, r->bytes);
+	for (i = 1; i <= MARKER_COUNT && !stop_requested(s->stop); i++) {
+		size_t n = xfer_marker_encode(&s->p, mk, i, r->dgrams, r->bytes);
 
 		if (i > 1)
-			xfer_sleep_until(mono_now() +
+			xfer_sleep_until(s->stop, mono_now() +
 			    MARKER_SPACING_MS * (mono_ns)1000000u);
-		if (send(fd, mk, n, MSG_NOSIGNAL) == (ssize_t)n)
+		if (send(s->fd, mk, n, MSG_NOSIGNAL) == (ssize_t)n)
 			r->calls++;
 	}
 }
 
 int
-xfer_udp_send(int fd, const struct xfer_params *p, struct gput_result *r,
-              char *err, size_t errlen)
+xfer_udp_send(struct stream *s)
 {
 	/* the window ends with the last data datagram, before the markers */
-	int rc = xfer_send_loop(fd, p, r, err, errlen);
+	int rc = xfer_send_loop(s);
 
-	r->dgrams = r->calls;
+	s->r.dgrams = s->r.calls;
 	if (rc == 0)
-		send_markers(fd, p, r);
+		send_markers(s);
 	return rc;
 }
 
@@ -279,6 +282,7 @@ other_too_late(uint64_t ref, uint64_t t, int ms)
 
 /* The receive loop's state. */
 struct rx {
+	struct stream *s;
 	const struct xfer_params *p;
 	struct gput_result *r;
 	const struct pattern *pt;
@@ -292,14 +296,6 @@ struct rx {
 	uint8_t logbuf[64 * UDP_LOG_REC];
 	size_t logn;
 };
-
-static struct xfer_udp_out out = { NULL, -1 };
-
-void
-xfer_udp_set_out(const struct xfer_udp_out *o)
-{
-	out = o ? *o : (struct xfer_udp_out){ NULL, -1 };
-}
 
 static void
 put_le(uint8_t *b, uint64_t v, int n)
@@ -318,7 +314,7 @@ log_rec(struct rx *x, uint64_t seq, uint64_t send, uint64_t at, uint32_t len,
 {
 	uint8_t *b = x->logbuf + x->logn;
 
-	if (out.log_fd < 0)
+	if (x->s->log_fd < 0)
 		return;
 	put_le(b, seq, 8);
 	put_le(b + 8, send, 8);
@@ -327,7 +323,7 @@ log_rec(struct rx *x, uint64_t seq, uint64_t send, uint64_t at, uint32_t len,
 	put_le(b + 28, flags, 4);
 	x->logn += UDP_LOG_REC;
 	if (x->logn == sizeof x->logbuf) {
-		(void)!write(out.log_fd, x->logbuf, x->logn);
+		(void)!write(x->s->log_fd, x->logbuf, x->logn);
 		x->logn = 0;
 	}
 }
@@ -356,19 +352,20 @@ on_data(struct rx *x, const uint8_t *buf, size_t n, uint64_t at, char *err,
 		    (a->reordered > reo0 ? UDPLOG_REORDER : 0) |
 		    (!fresh && a->duplicates == dup0 ? UDPLOG_OLD : 0) |
 		    (r->flags & RES_MARKER ? UDPLOG_LATE : 0);
-		LIVE_SET(dups, a->duplicates);
-		LIVE_SET(reordered, a->reordered);
+		LIVE_SET(x->s, dups, a->duplicates);
+		LIVE_SET(x->s, reordered, a->reordered);
 	}
 	log_rec(x, seq, send, at, (uint32_t)n, flags);
 	r->calls++;
 	if (!fresh) {
-		LIVE_SET(calls, r->calls);
+		LIVE_SET(x->s, calls, r->calls);
 		return 0;
 	}
 	if (r->dgrams == 0) {           /* the first datagram opens the window */
 		x->first_ts = at;
 		x->first_len = n;
 		meter_start(&x->m);
+		x->s->start = x->m.t0;
 		x->off0 = meter_real_offset();
 		if (net_set_timeouts(x->io->fd, xfer_udp_idle_ms(x->p), 0, err,
 		    errlen) == -1)
@@ -378,9 +375,9 @@ on_data(struct rx *x, const uint8_t *buf, size_t n, uint64_t at, char *err,
 		udp_verify(x->p, x->pt, buf, n, seq, x->acct != NULL, r);
 	r->dgrams++;
 	r->bytes += (uint64_t)n;
-	LIVE_SET(bytes, r->bytes);
-	LIVE_SET(calls, r->calls);
-	LIVE_SET(dgrams, r->dgrams);
+	LIVE_SET(x->s, bytes, r->bytes);
+	LIVE_SET(x->s, calls, r->calls);
+	LIVE_SET(x->s, dgrams, r->dgrams);
 	x->last_ts = at;
 	if (r->dgrams != x->want)
 		return 0;
@@ -441,20 +438,22 @@ udp_rx_loop(struct rx *x, char *err, size_t errlen)
 	struct gput_result *r = x->r;
 	int done = 0;
 
-	while (!done && !xfer_stop) {       /* a stop request ends the loop */
+	const struct stopreq *st = x->s->stop;
+
+	while (!done && !stop_requested(st)) {  /* a stop request ends the loop */
 		ssize_t n = udp_rx_one(x->io);
 		uint64_t at = ts_ns(&x->io->ts);
 		uint8_t idx;
 
 		if (n < 0) {                    /* the one place recv errors land */
-			if (errno == EINTR && !xfer_stop)
+			if (errno == EINTR && !stop_requested(st))
 				continue;
 			if ((errno == EAGAIN || errno == EWOULDBLOCK) && r->dgrams > 0) {
 				if (!(r->flags & RES_MARKER) && !x->complete)
 					r->flags |= RES_IDLE;   /* every marker lost */
 				break;
 			}
-			snprintf(err, errlen, "%s", xfer_stop ? "interrupted" :
+			snprintf(err, errlen, "%s", stop_requested(st) ? "interrupted" :
 			    errno == EAGAIN ? "no datagram arrived within the start timeout"
 			    : strerror(errno));
 			return -1;
@@ -490,7 +489,7 @@ udp_rx_loop(struct rx *x, char *err, size_t errlen)
 	}
 	if (r->dgrams > 0)
 		close_window(x);
-	if (xfer_stop && !(r->flags & RES_MARKER) && r->dgrams != x->want) {
+	if (stop_requested(st) && !(r->flags & RES_MARKER) && r->dgrams != x->want) {
 		snprintf(err, errlen, "interrupted");
 		return -1;
 	}
@@ -553,9 +552,13 @@ fill_stats(const struct rx *x, struct udp_stats *st)
 }
 
 int
-xfer_udp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
-              char *err, size_t errlen)
+xfer_udp_recv(struct stream *s)
 {
+	const struct xfer_params *p = &s->p;
+	struct gput_result *r = &s->r;
+	char *err = s->err;
+	size_t errlen = sizeof s->err;
+	int fd = s->fd;
 	struct pattern pt = { 0 };
 	struct udp_rx io;
 	struct udpacct acct;
@@ -578,7 +581,7 @@ xfer_udp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
 		free(x);
 		return -1;
 	}
-	*x = (struct rx){ .p = p, .r = r, .pt = &pt, .io = &io,
+	*x = (struct rx){ .s = s, .p = p, .r = r, .pt = &pt, .io = &io,
 	    .want = xfer_data_calls(p), .dlen = p->data_len,
 	    .last = xfer_last_len(p) };
 	rc = xfer_udp_prepare(fd, err, errlen);
@@ -595,10 +598,10 @@ xfer_udp_recv(int fd, const struct xfer_params *p, struct gput_result *r,
 		rc = udp_rx_loop(x, err, errlen);
 	if (rc == 0 && udp_socket_drops(fd, &r->sock_drops) == 0)
 		r->flags |= RES_DROPS;
-	if (out.stats != NULL)
-		fill_stats(x, out.stats);
-	if (x->logn > 0 && out.log_fd >= 0)
-		(void)!write(out.log_fd, x->logbuf, x->logn);
+	if (s->stats != NULL)
+		fill_stats(x, s->stats);
+	if (x->logn > 0 && s->log_fd >= 0)
+		(void)!write(s->log_fd, x->logbuf, x->logn);
 	if (p->verify) {
 		r->flags |= RES_VERIFIED;
 		if (r->verify_bad == 0)

@@ -129,6 +129,7 @@ set_params(struct peer *p, const char *arg)
 	x->count = n;
 	x->len = x->data_len = (uint32_t)l;
 	x->data_bytes = n * l;
+	x->streams = 1;
 }
 
 static int
@@ -140,7 +141,7 @@ is_udp(const struct peer *p)
 static void
 step_params(struct peer *p, const char *arg)
 {
-	uint8_t sb[CTL_CHALLENGE_LEN + CTL_PARAMS_SIGNED + CTL_READY_SIGNED];
+	uint8_t sb[CTL_SIGNED_MAX];
 	char err[256];
 
 	set_params(p, arg);
@@ -170,14 +171,18 @@ step_data(struct peer *p, int bad)
 			die(p, err);
 		if (connect(p->data, (struct sockaddr *)&to, sizeof to) == -1)
 			die(p, strerror(errno));
-		n = xfer_proof_encode(&p->params.params, p->nonce, proof);
+		n = xfer_proof_encode(&p->params.params, p->nonce, 1, proof);
 		if (send(p->data, proof, n, 0) != (ssize_t)n)
 			die(p, strerror(errno));
 	} else {
 		p->data = net_connect_sa(&to, SOCK_STREAM, 0, TIMEOUT_MS, err, sizeof err);
 		if (p->data == -1)
 			die(p, err);
-		if (send(p->data, p->nonce, CTL_NONCE_LEN, MSG_NOSIGNAL) != CTL_NONCE_LEN)
+		uint8_t hello[CTL_NONCE_LEN + 2] = { 0 };
+
+		memcpy(hello, p->nonce, CTL_NONCE_LEN);
+		hello[CTL_NONCE_LEN + 1] = 1;           /* stream 1 */
+		if (send(p->data, hello, sizeof hello, MSG_NOSIGNAL) != sizeof hello)
 			die(p, strerror(errno));
 	}
 	printf("ok data %u\n", net_local_port(p->data));
@@ -199,10 +204,11 @@ step_sendready(struct peer *p)
 		p->lfd = fd;
 	memset(p->nonce, 0x5a, sizeof p->nonce);
 	memcpy(m.nonce, p->nonce, sizeof m.nonce);
-	m.data_port = net_local_port(fd);
+	m.port[0] = net_local_port(fd);
+	m.nports = 1;
 	if (ctl_send(p->ctl, &m, err, sizeof err) == -1)
 		die(p, err);
-	printf("ok sendready %u\n", m.data_port);
+	printf("ok sendready %u\n", m.port[0]);
 }
 
 /* partner: the data connection and its proof, as the real partner takes it */
@@ -218,7 +224,7 @@ step_acceptdata(struct peer *p)
 	if (!is_udp(p)) {
 		p->data = net_accept_from(p->lfd, &p->remote, -1, TIMEOUT_MS, err,
 		    sizeof err);
-		if (p->data < 0 || net_read_full(p->data, b, CTL_NONCE_LEN, -1,
+		if (p->data < 0 || net_read_full(p->data, b, CTL_NONCE_LEN + 2, -1,
 		    mono_now() + (mono_ns)TIMEOUT_MS * 1000000u, err, sizeof err) != 0)
 			die(p, p->data < 0 ? err : "no nonce");
 		printf("ok acceptdata\n");
@@ -227,7 +233,7 @@ step_acceptdata(struct peer *p)
 	if (net_wait_readable(p->data, -1, TIMEOUT_MS) != 1)
 		die(p, "timed out");
 	n = recvfrom(p->data, b, sizeof b, 0, (struct sockaddr *)&from, &fl);
-	if (n < 0 || !xfer_proof_check(&p->params.params, p->nonce, b, (size_t)n))
+	if (n < 0 || !xfer_proof_check(&p->params.params, p->nonce, 1, b, (size_t)n))
 		die(p, "not a proof datagram");
 	if (connect(p->data, (struct sockaddr *)&from, fl) == -1)
 		die(p, strerror(errno));
@@ -359,6 +365,20 @@ step_eof(struct peer *p)
 	printf("ok eof after %llu bytes\n", (unsigned long long)got);
 }
 
+/* A partner's RESULTs for one stream: stream 1's, then the side's. */
+static void
+send_results(struct peer *p, struct ctl_msg *m)
+{
+	char err[256];
+
+	m->stream = 1;
+	if (ctl_send(p->ctl, m, err, sizeof err) == -1)
+		die(p, err);
+	m->stream = 0;
+	if (ctl_send(p->ctl, m, err, sizeof err) == -1)
+		die(p, err);
+}
+
 static void
 run_step(struct peer *p, const char *s)
 {
@@ -380,8 +400,7 @@ run_step(struct peer *p, const char *s)
 		m.result.calls = 1;
 		m.result.verify_bad = UINT64_MAX;
 		m.result.flags = RES_VERIFIED;
-		if (ctl_send(p->ctl, &m, err, sizeof err) == -1)
-			die(p, err);
+		send_results(p, &m);
 		printf("ok put badresult\n");
 	} else if (strncmp(s, "sendseq=", 8) == 0) {
 		step_sendseq(p, s + 8);
@@ -394,8 +413,7 @@ run_step(struct peer *p, const char *s)
 		m.result.dgrams = xfer_data_calls(x);
 		m.result.calls = m.result.dgrams + MARKER_COUNT;
 		m.result.real_ns = 1000000;
-		if (ctl_send(p->ctl, &m, err, sizeof err) == -1)
-			die(p, err);
+		send_results(p, &m);
 		printf("ok put sendresult\n");
 	} else if (strcmp(s, "sendmore") == 0) {
 		p->params.params.data_bytes += p->params.params.len;
@@ -409,7 +427,8 @@ run_step(struct peer *p, const char *s)
 		    strcmp(s + 4, "stop") == 0 ? CTL_STOP : 0;
 		if (m.type == 0)
 			die(p, "put= takes ready, result, start or stop");
-		m.data_port = 1;
+		m.port[0] = 1;
+		m.nports = 1;
 		if (ctl_send(p->ctl, &m, err, sizeof err) == -1)
 			die(p, err);
 		printf("ok put %s\n", ctl_type_name(m.type));
@@ -430,9 +449,9 @@ run_step(struct peer *p, const char *s)
 		if (ctl_recv_type(p->ctl, CTL_READY, &m, TIMEOUT_MS, err,
 		    sizeof err) == -1)
 			die(p, err);
-		p->data_port = m.data_port;
+		p->data_port = m.port[0];
 		memcpy(p->nonce, m.nonce, sizeof p->nonce);
-		printf("ok ready %u\n", m.data_port);
+		printf("ok ready %u\n", m.port[0]);
 	} else if (strcmp(s, "data") == 0 || strcmp(s, "data=bad") == 0) {
 		step_data(p, strcmp(s, "data=bad") == 0);
 	} else if (strcmp(s, "start") == 0) {
@@ -470,9 +489,11 @@ run_step(struct peer *p, const char *s)
 			die(p, "timed out");
 		printf("ok readable\n");
 	} else if (strcmp(s, "result") == 0) {
-		if (ctl_recv_type(p->ctl, CTL_RESULT, &m, TIMEOUT_MS, err,
-		    sizeof err) == -1)
-			die(p, err);
+		do                              /* the streams', then the side's */
+			if (ctl_recv_type(p->ctl, CTL_RESULT, &m, TIMEOUT_MS, err,
+			    sizeof err) == -1)
+				die(p, err);
+		while (m.stream != 0);
 		printf("ok result %llu\n", (unsigned long long)m.result.bytes);
 	} else if (strcmp(s, "error") == 0) {
 		if (ctl_recv_type(p->ctl, CTL_ERROR, &m, TIMEOUT_MS, err,

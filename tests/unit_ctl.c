@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "streamrun.h"
 
 #define P62 (1ULL << 62)
 
@@ -1923,7 +1924,7 @@ test_recv_until(void **state)
 		if (rows[i].send)
 			assert_int_equal(write(sv[0], buf, n), (ssize_t)n);
 		if (rows[i].stop)
-			xfer_request_stop();
+			stop_request(stop_process());
 		memset(&got, 0x55, sizeof got);
 		if (ctl_recv_until(sv[1], CTL_READY, &got, deadline, err, sizeof err) != -1)
 			MISS("%s: succeeded", rows[i].name);
@@ -1931,7 +1932,7 @@ test_recv_until(void **state)
 			MISS("%s: '%s', want '%s'", rows[i].name, err, rows[i].msg);
 		if (got.type != 0)
 			MISS("%s: m->type %u, want 0", rows[i].name, got.type);
-		xfer_stop_clear();
+		stop_clear(stop_process());
 		close(sv[0]);
 		close(sv[1]);
 	}
@@ -2022,7 +2023,7 @@ test_recv_any_until(void **state)
 		if (rows[i].shut)
 			close(sv[0]);
 		if (rows[i].stop)
-			xfer_request_stop();
+			stop_request(stop_process());
 		t0 = mono_now();
 		deadline = rows[i].wait_ms < 0 ? t0 - 1 :
 		    t0 + (mono_ns)rows[i].wait_ms * 1000000u;
@@ -2030,7 +2031,7 @@ test_recv_any_until(void **state)
 		err[0] = '\0';
 		rc = ctl_recv_any_until(sv[1], &got, deadline, err, sizeof err);
 		dt = mono_now() - t0;
-		xfer_stop_clear();
+		stop_clear(stop_process());
 		if (rc != (rows[i].msg == NULL ? 0 : -1))
 			MISS("%s: rc %d (%s)", rows[i].name, rc, err);
 		else if (rows[i].msg != NULL && strcmp(err, rows[i].msg) != 0)

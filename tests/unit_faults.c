@@ -27,6 +27,7 @@
 
 #include "net.h"
 #include "xfer.h"
+#include "streamrun.h"
 
 /* The call to fail: fcntl(fd, fcntl_cmd, ...), or setsockopt(fd, level,
  * name, ...) after letting `skip` matching calls through; 0: none. send()
@@ -333,7 +334,7 @@ test_udp_idle_timeout_fails(void **state)
 	fault.err = EINVAL;
 	memset(&r, 0, sizeof r);
 	strcpy(err, "untouched");
-	k = xfer_udp_recv(sv[1], &p, &r, err, sizeof err);
+	k = t_run(xfer_udp_recv, sv[1], &p, &r, err, sizeof err);
 	no_faults();
 	close(sv[0]);
 	close(sv[1]);
@@ -381,7 +382,7 @@ test_udp_clock_step(void **state)
 		fault.step_ns = steps[i];
 		memset(&r, 0, sizeof r);
 		syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t0);
-		k = xfer_udp_recv(sv[1], &p, &r, err, sizeof err);
+		k = t_run(xfer_udp_recv, sv[1], &p, &r, err, sizeof err);
 		syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t1);
 		no_faults();
 		close(sv[0]);
@@ -431,7 +432,7 @@ send_20(int fd, struct gput_result *r, char *msg, size_t msglen, uint64_t *ns)
 	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t0);       /* not counted */
 	memset(&seen, 0, sizeof seen);
 	memset(r, 0, sizeof *r);
-	rc = xfer_send_loop(fd, &p, r, err, sizeof err);
+	rc = t_run(xfer_send_loop, fd, &p, r, err, sizeof err);
 	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t1);
 	fflush(stderr);
 	dup2(saved, 2);

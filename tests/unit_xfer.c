@@ -24,6 +24,7 @@
 
 #include "model.h"
 #include "xfer.h"
+#include "streamrun.h"
 
 #define P62 (1ULL << 62)
 
@@ -531,11 +532,11 @@ test_proof_round_trip(void **state)
 		for (k = 0; k < PROOF_NONCE_LEN; k++)
 			nonce[k] = want[8 + k] = (uint8_t)(rows[i].fill ^ (k * 17));
 		memset(buf, 0xcc, sizeof buf);
-		n = xfer_proof_encode(&p, nonce, buf);
+		n = xfer_proof_encode(&p, nonce, 1, buf);
 		assert_int_equal(n, xfer_proof_len(&p));
 		assert_memory_equal(buf, want, n);      /* zero padded */
 		assert_int_equal(buf[n], 0xcc);         /* and no further */
-		assert_int_equal(xfer_proof_check(&p, nonce, buf, n), 1);
+		assert_int_equal(xfer_proof_check(&p, nonce, 1, buf, n), 1);
 	}
 }
 
@@ -558,34 +559,34 @@ test_proof_rejected(void **state)
 		struct xfer_params p = stream_of(lens[i], 10ULL * lens[i]);
 
 		memset(buf, 0, sizeof buf);
-		n = xfer_proof_encode(&p, nonce, buf);
+		n = xfer_proof_encode(&p, nonce, 1, buf);
 		for (k = 0; k < n; k++) {
 			static const uint8_t flips[] = { 0x01, 0x80, 0xff };
 			size_t f;
 
 			for (f = 0; f < sizeof flips; f++) {
 				buf[k] ^= flips[f];
-				if (xfer_proof_check(&p, nonce, buf, n) != 0)
+				if (xfer_proof_check(&p, nonce, 1, buf, n) != 0)
 					MISS("len %u: byte %zu ^ 0x%02x accepted", lens[i], k,
 					     flips[f]);
 				buf[k] ^= flips[f];
 			}
 		}
-		assert_int_equal(xfer_proof_check(&p, nonce, buf, n), 1);
-		if (xfer_proof_check(&p, nonce, buf, n - 1) != 0 ||
-		    xfer_proof_check(&p, nonce, buf, n + 1) != 0 ||
-		    xfer_proof_check(&p, nonce, buf, 0) != 0)
+		assert_int_equal(xfer_proof_check(&p, nonce, 1, buf, n), 1);
+		if (xfer_proof_check(&p, nonce, 1, buf, n - 1) != 0 ||
+		    xfer_proof_check(&p, nonce, 1, buf, n + 1) != 0 ||
+		    xfer_proof_check(&p, nonce, 1, buf, 0) != 0)
 			MISS("len %u: a wrong length accepted", lens[i]);
-		if (xfer_proof_check(&p, other, buf, n) != 0)
+		if (xfer_proof_check(&p, other, 1, buf, n) != 0)
 			MISS("len %u: another nonce accepted", lens[i]);
 	}
 	/* a proof of another stream's length is not this stream's proof */
 	{
 		struct xfer_params a = stream_of(1000, 50000), b = stream_of(40, 400);
 
-		n = xfer_proof_encode(&a, nonce, buf);
+		n = xfer_proof_encode(&a, nonce, 1, buf);
 		assert_int_equal(n, 40);
-		assert_int_equal(xfer_proof_check(&b, nonce, buf, n), 0);
+		assert_int_equal(xfer_proof_check(&b, nonce, 1, buf, n), 0);
 	}
 	MISSED();
 }
@@ -607,13 +608,13 @@ test_proof_not_marker(void **state)
 			size_t n;
 
 			memset(buf, 0, sizeof buf);
-			n = xfer_proof_encode(&p, nonce, buf);
+			n = xfer_proof_encode(&p, nonce, 1, buf);
 			if (xfer_marker_decode(&p, buf, n, &idx, &dg) != 0)
 				MISS("len %u rem %u: a proof taken for a marker", len, rem);
 			for (i = 1; i <= MARKER_COUNT; i++) {
 				memset(buf, 0, sizeof buf);
 				n = xfer_marker_encode(&p, buf, i, 0, 0);
-				if (xfer_proof_check(&p, nonce, buf, n) != 0)
+				if (xfer_proof_check(&p, nonce, 1, buf, n) != 0)
 					MISS("len %u rem %u: marker %u taken for a proof", len,
 					     rem, i);
 			}
@@ -792,7 +793,7 @@ tcp_sender(void *arg)
 	struct end *s = arg;
 
 	memset(&s->r, 0, sizeof s->r);
-	s->rc = xfer_tcp_send(s->fd, &s->p, &s->r, s->err, sizeof s->err);
+	s->rc = t_run(xfer_tcp_send, s->fd, &s->p, &s->r, s->err, sizeof s->err);
 	return NULL;
 }
 
@@ -857,7 +858,7 @@ test_tcp_transfer(void **state)
 		rcv.p.len = rows[i].rlen;
 		rcv.p.verify = 1;
 		assert_int_equal(pthread_create(&th, NULL, tcp_sender, &snd), 0);
-		rcv.rc = xfer_tcp_recv(rcv.fd, &rcv.p, &rcv.r, rcv.err, sizeof rcv.err);
+		rcv.rc = t_run(xfer_tcp_recv, rcv.fd, &rcv.p, &rcv.r, rcv.err, sizeof rcv.err);
 		assert_int_equal(pthread_join(th, NULL), 0);
 		close(sv[0]);
 		close(sv[1]);
@@ -917,7 +918,7 @@ test_tcp_verify_damage(void **state)
 	assert_int_equal(write(sv[0], data, sizeof data), (ssize_t)sizeof data);
 	close(sv[0]);
 	memset(&r, 0, sizeof r);
-	assert_int_equal(xfer_tcp_recv(sv[1], &p, &r, err, sizeof err), 0);
+	assert_int_equal(t_run(xfer_tcp_recv, sv[1], &p, &r, err, sizeof err), 0);
 	assert_int_equal(r.bytes, sizeof data);
 	assert_int_equal(r.verify_bad, 4);
 	assert_int_equal(r.verify_first, 5000);
@@ -941,7 +942,7 @@ test_tcp_errors(void **state)
 	assert_int_equal(write(sv[0], junk, sizeof junk), (ssize_t)sizeof junk);
 	close(sv[0]);
 	memset(&r, 0, sizeof r);
-	assert_int_equal(xfer_tcp_recv(sv[1], &p, &r, err, sizeof err), -1);
+	assert_int_equal(t_run(xfer_tcp_recv, sv[1], &p, &r, err, sizeof err), -1);
 	assert_string_equal(err, "connection closed after 100 of 1000 bytes");
 	assert_int_equal(r.bytes, 100);
 	assert_int_equal(r.flags & RES_VERIFIED, 0);
@@ -950,7 +951,7 @@ test_tcp_errors(void **state)
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
 	close(sv[0]);
 	memset(&r, 0, sizeof r);
-	assert_int_equal(xfer_tcp_recv(sv[1], &p, &r, err, sizeof err), -1);
+	assert_int_equal(t_run(xfer_tcp_recv, sv[1], &p, &r, err, sizeof err), -1);
 	assert_string_equal(err, "connection closed after 0 of 1000 bytes");
 	assert_int_equal(r.calls, 0);
 	close(sv[1]);
@@ -959,7 +960,7 @@ test_tcp_errors(void **state)
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
 	close(sv[1]);
 	memset(&r, 0, sizeof r);
-	assert_int_equal(xfer_tcp_send(sv[0], &p, &r, err, sizeof err), -1);
+	assert_int_equal(t_run(xfer_tcp_send, sv[0], &p, &r, err, sizeof err), -1);
 	assert_string_equal(err, "peer vanished (Broken pipe)");
 	assert_int_equal(r.bytes, 0);
 	assert_int_equal(r.calls, 0);
@@ -986,9 +987,9 @@ test_io_error(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		xfer_stop = rows[i].stop;
-		xfer_io_error(rows[i].e, rows[i].what, err, sizeof err);
-		xfer_stop = 0;
+		stop_process()->stop = rows[i].stop;
+		t_io_error(rows[i].e, rows[i].what, err, sizeof err);
+		stop_process()->stop = 0;
 		if (strcmp(err, rows[i].want) != 0)
 			MISS("errno %d (%s): '%s', want '%s'", rows[i].e, rows[i].what, err,
 			     rows[i].want);
@@ -1011,15 +1012,15 @@ test_tcp_stall_and_stop(void **state)
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
 	assert_int_equal(setsockopt(sv[1], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv), 0);
 	memset(&r, 0, sizeof r);
-	assert_int_equal(xfer_tcp_recv(sv[1], &p, &r, err, sizeof err), -1);
+	assert_int_equal(t_run(xfer_tcp_recv, sv[1], &p, &r, err, sizeof err), -1);
 	assert_string_equal(err, "peer stalled: no progress receiving within the idle timeout");
 	assert_int_equal(r.bytes, 0);
-	/* xfer_stop already set: nothing is sent, and the reason says why */
+	/* stop_process()->stop already set: nothing is sent, and the reason says why */
 	p.role = ROLE_SEND;
-	xfer_stop = 1;
+	stop_process()->stop = 1;
 	memset(&r, 0, sizeof r);
-	assert_int_equal(xfer_tcp_send(sv[0], &p, &r, err, sizeof err), -1);
-	xfer_stop = 0;
+	assert_int_equal(t_run(xfer_tcp_send, sv[0], &p, &r, err, sizeof err), -1);
+	stop_process()->stop = 0;
 	assert_string_equal(err, "interrupted");
 	assert_int_equal(r.calls, 0);
 	assert_int_equal(r.bytes, 0);
@@ -1083,8 +1084,8 @@ test_udp_transfer(void **state)
 		rcv.p.role = ROLE_RECV;
 		rcv.p.verify = rows[i].verify;
 		assert_int_equal(xfer_udp_prepare(sv[1], rcv.err, sizeof rcv.err), 0);
-		snd.rc = xfer_udp_send(sv[0], &snd.p, &snd.r, snd.err, sizeof snd.err);
-		rcv.rc = xfer_udp_recv(sv[1], &rcv.p, &rcv.r, rcv.err, sizeof rcv.err);
+		snd.rc = t_run(xfer_udp_send, sv[0], &snd.p, &snd.r, snd.err, sizeof snd.err);
+		rcv.rc = t_run(xfer_udp_recv, sv[1], &rcv.p, &rcv.r, rcv.err, sizeof rcv.err);
 		close(sv[0]);
 		close(sv[1]);
 		if (snd.rc != 0 || rcv.rc != 0) {
@@ -1181,7 +1182,7 @@ test_udp_loss(void **state)
 		send_stream(sv[0], &p, rows[i].skip, rows[i].markers, 0);
 		memset(&r, 0, sizeof r);
 		t0 = mono_now();
-		if (xfer_udp_recv(sv[1], &p, &r, err, sizeof err) != 0)
+		if (t_run(xfer_udp_recv, sv[1], &p, &r, err, sizeof err) != 0)
 			MISS("%s: %s", rows[i].name, err);
 		dt = mono_now() - t0;
 		close(sv[0]);
@@ -1291,10 +1292,10 @@ test_udp_recv_headed(void **state)
 	}
 	memset(&st, 0xaa, sizeof st);
 	memset(&r, 0, sizeof r);
-	xfer_udp_set_out(&(struct xfer_udp_out){ &st, fileno(log) });
-	if (xfer_udp_recv(sv[1], &p, &r, err, sizeof err) != 0)
+	t_set_out(&st, fileno(log));
+	if (t_run(xfer_udp_recv, sv[1], &p, &r, err, sizeof err) != 0)
 		fail_msg("receive: %s", err);
-	xfer_udp_set_out(NULL);
+	t_set_out(NULL, -1);
 	close(sv[0]);
 	close(sv[1]);
 
@@ -1364,10 +1365,10 @@ test_udp_recv_headless(void **state)
 	assert_int_equal(send(sv[0], mk, m, 0), (ssize_t)m);
 	memset(&st, 0xaa, sizeof st);
 	memset(&r, 0, sizeof r);
-	xfer_udp_set_out(&(struct xfer_udp_out){ &st, fileno(log) });
-	if (xfer_udp_recv(sv[1], &p, &r, err, sizeof err) != 0)
+	t_set_out(&st, fileno(log));
+	if (t_run(xfer_udp_recv, sv[1], &p, &r, err, sizeof err) != 0)
 		fail_msg("receive: %s", err);
-	xfer_udp_set_out(NULL);
+	t_set_out(NULL, -1);
 	close(sv[0]);
 	close(sv[1]);
 	assert_int_equal(r.dgrams, 4);
@@ -1418,7 +1419,7 @@ test_udp_socket_drops(void **state)
 		assert_int_equal(send(sv[0], buf, sizeof buf, 0), (ssize_t)sizeof buf);
 	}
 	memset(&r, 0, sizeof r);
-	if (xfer_udp_recv(sv[1], &p, &r, err, sizeof err) != 0)
+	if (t_run(xfer_udp_recv, sv[1], &p, &r, err, sizeof err) != 0)
 		fail_msg("receive: %s", err);
 	close(sv[0]);
 	close(sv[1]);
@@ -1452,7 +1453,7 @@ test_udp_verify_damage(void **state)
 		assert_int_equal(xfer_udp_prepare(sv[1], err, sizeof err), 0);
 		send_stream(sv[0], &p, 0, 3, 10 * 1000 + 30);   /* past the header */
 		memset(&r, 0, sizeof r);
-		assert_int_equal(xfer_udp_recv(sv[1], &p, &r, err, sizeof err), 0);
+		assert_int_equal(t_run(xfer_udp_recv, sv[1], &p, &r, err, sizeof err), 0);
 		close(sv[0]);
 		close(sv[1]);
 		if (r.dgrams != 50 || r.verify_bad != 1 || !(r.flags & RES_VERIFIED) ||
@@ -1478,7 +1479,7 @@ test_udp_refused(void **state)
 	udp_pair(sv);
 	close(sv[1]);                   /* the receiver is gone */
 	memset(&r, 0, sizeof r);
-	assert_int_equal(xfer_udp_send(sv[0], &p, &r, err, sizeof err), -1);
+	assert_int_equal(t_run(xfer_udp_send, sv[0], &p, &r, err, sizeof err), -1);
 	assert_string_equal(err, "the receiver's port refused the data (receiver gone)");
 	assert_true(r.dgrams < 200);
 	assert_int_equal(r.calls, r.dgrams);    /* no markers after a failure */
@@ -1568,7 +1569,7 @@ sleeper(void *arg)
 {
 	mono_ns *t = arg;
 
-	xfer_sleep_until(*t);
+	xfer_sleep_until(stop_process(), *t);
 	return NULL;
 }
 
@@ -1585,49 +1586,49 @@ test_stop_pipe(void **state)
 	int fd;
 
 	(void)state;
-	assert_int_equal(xfer_stop_fd(), -1);                /* before init */
-	assert_int_equal(xfer_stop_init(err, sizeof err), 0);
-	fd = xfer_stop_fd();
+	assert_int_equal(stop_fd(stop_process()), -1);                /* before init */
+	assert_int_equal(stop_init(stop_process(), err, sizeof err), 0);
+	fd = stop_fd(stop_process());
 	assert_true(fd >= 0);
-	assert_int_equal(xfer_stop_init(err, sizeof err), 0); /* once is enough */
-	assert_int_equal(xfer_stop_fd(), fd);
-	assert_int_equal(xfer_stop, 0);
+	assert_int_equal(stop_init(stop_process(), err, sizeof err), 0); /* once is enough */
+	assert_int_equal(stop_fd(stop_process()), fd);
+	assert_int_equal(stop_process()->stop, 0);
 	assert_false(readable(fd));
 
-	xfer_request_stop();
-	assert_int_equal(xfer_stop, 1);
+	stop_request(stop_process());
+	assert_int_equal(stop_process()->stop, 1);
 	assert_true(readable(fd));
-	xfer_request_stop();                                  /* twice: still one stop */
+	stop_request(stop_process());                                  /* twice: still one stop */
 	assert_true(readable(fd));
-	xfer_stop_clear();
-	assert_int_equal(xfer_stop, 0);
+	stop_clear(stop_process());
+	assert_int_equal(stop_process()->stop, 0);
 	assert_false(readable(fd));                           /* both bytes gone */
 
 	/* a sleep with no stop pending lasts until its time, not less */
 	t = mono_now() + 2000000u;
-	xfer_sleep_until(t);
+	xfer_sleep_until(stop_process(), t);
 	assert_true(mono_now() >= t);
-	xfer_sleep_until(mono_now() - 1);                     /* the past: at once */
+	xfer_sleep_until(stop_process(), mono_now() - 1);                     /* the past: at once */
 
 	/* requested first, then a sleep of a minute: it returns (the bound is
 	 * only a deadline for the test; a broken sleep would take 60 s) */
-	xfer_request_stop();
+	stop_request(stop_process());
 	t0 = mono_now();
-	xfer_sleep_until(t0 + 60000000000ULL);
+	xfer_sleep_until(stop_process(), t0 + 60000000000ULL);
 	assert_true(mono_now() - t0 < 30000000000ULL);
-	assert_int_equal(xfer_stop, 1);                       /* the sleep kept it */
+	assert_int_equal(stop_process()->stop, 1);                       /* the sleep kept it */
 	assert_true(readable(fd));
-	xfer_stop_clear();
+	stop_clear(stop_process());
 
 	/* from another thread, while (or before) the sleep runs */
 	far = mono_now() + 60000000000ULL;
 	t0 = mono_now();
 	assert_int_equal(pthread_create(&th, NULL, sleeper, &far), 0);
-	xfer_request_stop();
+	stop_request(stop_process());
 	assert_int_equal(pthread_join(th, NULL), 0);
 	assert_true(mono_now() - t0 < 30000000000ULL);
-	xfer_stop_clear();
-	assert_int_equal(xfer_stop, 0);
+	stop_clear(stop_process());
+	assert_int_equal(stop_process()->stop, 0);
 	assert_false(readable(fd));
 }
 

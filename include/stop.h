@@ -1,0 +1,42 @@
+#ifndef GPUT_STOP_H
+#define GPUT_STOP_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+/*
+ * A stop request, passed to whatever must end on it: the data loops of a
+ * run's streams read stop (and, when sending, end) once per call; every wait
+ * polls fd too, so a request that comes just before a wait begins is never
+ * missed (a self-pipe: no lost wake-up). Signals are per process, so the
+ * process has one (stop_process()) for ^C and for the control connection's
+ * waits; a run passes it to its streams and its watcher.
+ */
+struct stopreq {
+	_Atomic int stop;       /* end now: ^C, the peer left, a stream died */
+	_Atomic int end;        /* --time is up: senders end normally */
+	_Atomic unsigned failed;/* the stream (1..N) whose failure stopped the run */
+	int pipe[2];            /* readable once stop is set */
+};
+
+/* Create the self-pipe (once). Returns 0, or -1 with err filled. */
+int  stop_init(struct stopreq *s, char *err, size_t errlen);
+/* Set stop and make the fd readable. Async-signal-safe. */
+void stop_request(struct stopreq *s);
+/* Forget a request that has been handled (the client, after ^C, still
+ * collects the partner's partial results), and the end and failure. */
+void stop_clear(struct stopreq *s);
+/* Readable once a stop was requested; -1 before stop_init(). */
+int  stop_fd(const struct stopreq *s);
+/* Is a stop requested? */
+static inline int
+stop_requested(const struct stopreq *s)
+{
+	return atomic_load_explicit(&s->stop, memory_order_relaxed);
+}
+
+/* This process's stop request: its signal handlers', and the one the
+ * control connection's waits (net.c, ctl.c) poll. */
+struct stopreq *stop_process(void);
+
+#endif

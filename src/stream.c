@@ -1,0 +1,116 @@
+/* stream.c: a stream's data path from a table, and streams in threads. */
+#include "stream.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xfer_tcp.h"
+#include "xfer_udp.h"
+
+/* The data paths, by protocol and role. */
+static int (*const data_path[2][2])(struct stream *) = {
+	[PROTO_TCP] = { [ROLE_SEND] = xfer_tcp_send, [ROLE_RECV] = xfer_tcp_recv },
+	[PROTO_UDP] = { [ROLE_SEND] = xfer_udp_send, [ROLE_RECV] = xfer_udp_recv },
+};
+
+/* Small stacks: a data path keeps its buffers on the heap. */
+#define STREAM_STACK (256u << 10)
+
+struct stream *
+stream_alloc(uint32_t n)
+{
+	struct stream *st;
+	uint32_t i;
+
+	if (n == 0 || n > STREAM_MAX)
+		return NULL;
+	st = aligned_alloc(_Alignof(struct stream), n * sizeof *st);
+	if (st == NULL)
+		return NULL;
+	memset(st, 0, n * sizeof *st);
+	for (i = 0; i < n; i++)
+		st[i].fd = st[i].log_fd = -1;
+	return st;
+}
+
+void
+stream_run(struct stream *s)
+{
+	memset(&s->r, 0, sizeof s->r);
+	s->err[0] = '\0';
+	s->start = 0;
+	s->rc = data_path[s->p.proto & 1][s->p.role & 1](s);
+	s->end = mono_now();
+	atomic_store_explicit(&s->done, 1, memory_order_release);
+}
+
+/* One of several: a stream that fails on its own (no stop was requested)
+ * ends the run, and the first to fail names why. */
+static void *
+stream_thread(void *arg)
+{
+	struct stream *s = arg;
+
+	stream_run(s);
+	if (s->rc == -1 && !stop_requested(s->stop)) {
+		unsigned none = 0;
+
+		atomic_compare_exchange_strong(&s->stop->failed, &none, s->id);
+		stop_request(s->stop);
+	}
+	return NULL;
+}
+
+int
+stream_run_all(struct stream *st, uint32_t n, char *err, size_t errlen)
+{
+	pthread_attr_t at;
+	sigset_t all, old;
+	pthread_t th[STREAM_MAX];
+	uint32_t i, started = 0;
+	int e = 0;
+
+	for (i = 0; i < n; i++)
+		atomic_store(&st[i].done, 0);
+	if (n == 1) {
+		stream_run(&st[0]);
+		return 0;
+	}
+	if (n > STREAM_MAX) {
+		snprintf(err, errlen, "%u streams: at most %u", n, STREAM_MAX);
+		return -1;
+	}
+	/* signals stay with the calling thread: ^C reaches it, and it stops
+	 * the streams through their stop request */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	pthread_attr_init(&at);
+	pthread_attr_setstacksize(&at, STREAM_STACK);
+	for (i = 0; i < n; i++) {
+		if ((e = pthread_create(&th[i], &at, stream_thread, &st[i])) != 0)
+			break;
+		started++;
+	}
+	pthread_attr_destroy(&at);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (started < n) {
+		snprintf(err, errlen, "starting stream %u of %u: %s", started + 1, n,
+		         strerror(e));
+		stop_request(st[0].stop);
+	}
+	for (i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	return started < n ? -1 : 0;
+}
+
+const struct stream *
+stream_failed(const struct stream *st, uint32_t n)
+{
+	unsigned id = atomic_load(&st[0].stop->failed);
+
+	return id >= 1 && id <= n ? &st[id - 1] : NULL;
+}
