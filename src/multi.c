@@ -243,6 +243,8 @@ relay_lines(struct multi *m, struct child *ch, int i, int at_eof)
 	struct mbuf *b = &ch->line[i];
 	size_t start = 0, k;
 
+	if (b->len == 0)
+		return;
 	for (k = 0; k < b->len; k++) {
 		if (b->p[k] != '\n')
 			continue;
