@@ -113,7 +113,7 @@ mbuf_str(struct mbuf *b)
 /* Become partner k's client: the pipes as its standard output and error
  * and its interval FILE, the stop signals its own, then run_client.
  * Never returns. */
-static void
+static void __attribute__((noreturn))
 child_run(struct multi *m, unsigned k, const int *wfd)
 {
 	struct child *ch = &m->ch[k];
@@ -167,11 +167,12 @@ static int
 start_child(struct multi *m, unsigned k)
 {
 	struct child *ch = &m->ch[k];
-	int p[CH_N][2], wfd[CH_N], i, made;
+	int p[CH_N][2], wfd[CH_N], i, made, e = 0;
 
 	for (made = 0; made < CH_N; made++)
 		if (pipe2(p[made], O_CLOEXEC) == -1)
 			break;
+	e = errno;
 	for (i = 0; i < made; i++) {
 		ch->fd[i] = p[i][0];
 		wfd[i] = p[i][1];
@@ -182,13 +183,14 @@ start_child(struct multi *m, unsigned k)
 		ch->pid = fork();
 		if (ch->pid == 0)
 			child_run(m, k, wfd);
+		e = errno;
 	}
 	for (i = 0; i < made; i++)
 		close(wfd[i]);
 	if (made == CH_N && ch->pid != -1)
 		return 0;
 	fprintf(stderr, "gput: partner %s port %u: %s: %s\n", ch->c.host,
-	        ch->c.port, made < CH_N ? "pipe" : "fork", strerror(errno));
+	        ch->c.port, made < CH_N ? "pipe" : "fork", strerror(e));
 	for (i = 0; i < made; i++) {
 		close(ch->fd[i]);
 		ch->fd[i] = -1;
@@ -606,8 +608,11 @@ child_config(struct multi *m, unsigned k)
 	ch->fd[0] = ch->fd[1] = ch->fd[2] = -1;
 }
 
+/* The stop signals and SIGCHLD are blocked but while the parent waits in
+ * ppoll. They stay so to the end: a stop while the results print changes
+ * nothing (it would otherwise kill gput with its exit status unsaid). */
 static void
-signals_setup(struct multi *m, struct sigaction *old)
+signals_setup(struct multi *m)
 {
 	struct sigaction stop = { .sa_handler = on_stop },
 	    chld = { .sa_handler = on_chld, .sa_flags = SA_NOCLDSTOP };
@@ -622,26 +627,16 @@ signals_setup(struct multi *m, struct sigaction *old)
 	sigdelset(&m->waitmask, SIGINT);
 	sigdelset(&m->waitmask, SIGTERM);
 	sigdelset(&m->waitmask, SIGCHLD);
-	sigaction(SIGINT, &stop, &old[0]);
-	sigaction(SIGTERM, &stop, &old[1]);
-	sigaction(SIGCHLD, &chld, &old[2]);
+	sigaction(SIGINT, &stop, NULL);
+	sigaction(SIGTERM, &stop, NULL);
+	sigaction(SIGCHLD, &chld, NULL);
 	signal(SIGPIPE, SIG_IGN);       /* a closed stdout: cli_stdout_done says so */
-}
-
-static void
-signals_restore(struct multi *m, const struct sigaction *old)
-{
-	sigaction(SIGINT, &old[0], NULL);
-	sigaction(SIGTERM, &old[1], NULL);
-	sigaction(SIGCHLD, &old[2], NULL);
-	sigprocmask(SIG_SETMASK, &m->oldmask, NULL);
 }
 
 int
 run_multi(const struct config *c)
 {
 	static struct multi m;          /* 9 configs: not on the stack */
-	struct sigaction old[3];
 	int rc = 0, r, i;
 	unsigned k;
 
@@ -651,7 +646,7 @@ run_multi(const struct config *c)
 	m.ival_title_due = c->title && c->interval_ms && c->out == OUT_TABLE;
 	multi_signals = 0;
 	multi_child_exited = 0;
-	signals_setup(&m, old);
+	signals_setup(&m);
 	for (k = 0; k < m.n; k++)
 		child_config(&m, k);
 	for (k = 0; k < m.n; k++)
@@ -671,6 +666,5 @@ run_multi(const struct config *c)
 		for (i = 0; i < CH_N; i++)
 			free(m.ch[k].line[i].p);
 	}
-	signals_restore(&m, old);
 	return m.stopping ? 130 : rc;
 }
