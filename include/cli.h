@@ -49,16 +49,33 @@ struct side_opts {
 	const char *format;   /* -f */
 };
 
+/* nttcp's line tags 1 to 9: at most this many partners on one command line. */
+#define GPUT_MAX_PARTNERS 9
+
+/* One partner named on the command line, with what applies to it alone. */
+struct partner {
+	const char *host;
+	uint16_t port;        /* -p after its name, else the one before */
+	struct side_opts rem; /* its side: the local options, GPUT_REM_OPT, its own */
+};
+
 struct config {
 	enum gput_mode mode;
 	uint8_t  proto;       /* -u */
 	uint8_t  role;        /* the local side's role: -t / -r */
 	int      title;       /* -T */
 	int      family;      /* -4 / -6: AF_INET, AF_INET6, or 0 */
-	uint16_t port;        /* -p */
-	int      port_set;
-	const char *host;     /* the partner */
-	struct side_opts loc, rem;
+	uint16_t port;        /* -p (after cli_parse: the first partner's) */
+	int      port_set;    /* -p before the partner names (or for -i) */
+	const char *host;     /* the partner (the first one) */
+	struct side_opts loc, rem;  /* rem: the first partner's */
+	/* Several partners (gput(1), SEVERAL PARTNERS): each runs as a test of
+	 * its own with a copy of this config whose host, port, rem and tag are
+	 * its own. One partner is partners[0], also in host, port and rem. */
+	unsigned npartners;
+	struct partner partners[GPUT_MAX_PARTNERS];
+	char     tag;         /* the partner's line tag: '1' to '9' */
+	FILE    *ival_out;    /* where live interval lines go (NULL: stdout) */
 	double   link_bps;    /* --link, 0 = not given */
 	unsigned mtu;         /* --mtu (--predict) */
 	int      mtu_set;

@@ -79,8 +79,9 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Options that may follow the partner name (they set the partner's side). */
-static const char remote_ok[] = "cDfglnsSvwx";
+/* Options that may follow a partner name: they set the partner's side, and
+ * -p its control port. */
+static const char remote_ok[] = "cDfglnpsSvwx";
 /* Options each mode accepts besides its own; the rest are usage errors. */
 static const char daemon_ok[] = "ipv";
 static const char predict_ok[] = "46Dluv";
@@ -93,7 +94,7 @@ cli_usage(FILE *f)
 	      "            [--cc algo] [--csv | --json | --json-lines] [--interval s]\n"
 	      "            [--key-file file] [--link rate] [--log file] [--omit s]\n"
 	      "            [--pppoe] [--rate rate] [--same-clock] [--time s]\n"
-	      "            [--vlan tags] partner [remote options]\n"
+	      "            [--vlan tags] partner [remote options] ...\n"
 	      "       gput -i [-v] [-p port] [--allow cidr] [--inetd] [--key-file file]\n"
 	      "            [--max-buffer size] [--max-bytes size] [--max-rate rate]\n"
 	      "            [--max-sessions n] [--max-time s] [--once] [--user name]\n"
@@ -151,6 +152,7 @@ cc_list_check(const char *list, char *why, size_t len)
 struct parse_state {
 	struct config *c;
 	struct side_opts *s;
+	uint16_t *rport;        /* remote: where -p goes (the partner's port) */
 	int remote;
 	unsigned char seen[OPT_MAX];
 	char *err;
@@ -165,6 +167,20 @@ bad_value(struct parse_state *ps, int o, const char *why)
 
 	snprintf(ps->err, ps->errlen, "%s: %s", opt_name(o, nm, sizeof nm), why);
 	return -1;
+}
+
+/* -p: a control port, before the partners (theirs by default) or after one
+ * (its own). */
+static int
+parse_port(struct parse_state *ps, const char *arg, uint16_t *port)
+{
+	char why[160];
+	uint64_t v;
+
+	if (units_parse_int(arg, 0, 65535, &v, why, sizeof why) == -1)
+		return bad_value(ps, 'p', why);
+	*port = (uint16_t)v;
+	return 0;
 }
 
 static int
@@ -342,11 +358,8 @@ parse_global_opt(struct parse_state *ps, int o, const char *arg)
 		c->vlan_tags = (unsigned)v;
 		return 0;
 	case 'p':
-		if (units_parse_int(arg, 0, 65535, &v, why, sizeof why) == -1)
-			return bad_value(ps, o, why);
-		c->port = (uint16_t)v;
 		c->port_set = 1;
-		return 0;
+		return parse_port(ps, arg, &c->port);
 	case OPT_MTU:
 		if (units_parse_int(arg, 68, 65535, &v, why, sizeof why) == -1)
 			return bad_value(ps, o, why);
@@ -430,6 +443,11 @@ parse_opts(struct parse_state *ps, int argc, char **argv)
 			return -1;
 		}
 		ps->seen[o] = 1;
+		if (ps->remote && o == 'p') {   /* this partner's control port */
+			if (parse_port(ps, optarg, ps->rport) == -1)
+				return -1;
+			continue;
+		}
 		switch (parse_side_opt(ps, o, optarg)) {
 		case -1: return -1;
 		case 0:  continue;
@@ -471,9 +489,10 @@ side_defaults(struct side_opts *s)
 	s->format = GPUT_DEFAULT_FORMAT;
 }
 
-/* Parse one option list (environment or command line) into side s. */
+/* Parse one option list (environment or command line) into side s; a
+ * remote list (rport not NULL) may set a partner's control port there. */
 static int
-parse_pass(struct config *c, struct side_opts *s, int remote, int argc,
+parse_pass(struct config *c, struct side_opts *s, uint16_t *rport, int argc,
            char **argv, unsigned char *seen, char *err, size_t errlen)
 {
 	struct parse_state ps;
@@ -482,7 +501,8 @@ parse_pass(struct config *c, struct side_opts *s, int remote, int argc,
 	memset(&ps, 0, sizeof ps);
 	ps.c = c;
 	ps.s = s;
-	ps.remote = remote;
+	ps.rport = rport;
+	ps.remote = rport != NULL;
 	ps.err = err;
 	ps.errlen = errlen;
 	first = parse_opts(&ps, argc, argv);
@@ -501,15 +521,16 @@ parse_pass(struct config *c, struct side_opts *s, int remote, int argc,
  * own so that the command line can override them. They do not count for
  * the mode checks: GPUT_LOC_OPT set for clients must not stop gput -i. */
 static int
-parse_env(struct config *c, struct side_opts *s, int remote, const char *name,
-          const char *val, char **store, char *err, size_t errlen)
+parse_env(struct config *c, struct side_opts *s, uint16_t *rport,
+          const char *name, const char *val, char **store, char *err,
+          size_t errlen)
 {
 	unsigned char seen[OPT_MAX] = { 0 };
 	char why[256] = "";
 	int n, first;
 	char **v = env_argv(val, &n, store);
 
-	first = parse_pass(c, s, remote, n, v, seen, why, sizeof why);
+	first = parse_pass(c, s, rport, n, v, seen, why, sizeof why);
 	if (first != -1 && first < n) {
 		snprintf(why, sizeof why, "'%s' is not an option", v[first]);
 		first = -1;
@@ -611,18 +632,35 @@ check_timing(const struct config *c, const unsigned char *seen, char *err,
 	return -1;
 }
 
-/* Cross-option checks once both sides are known. */
+/* Options that describe one connection or write one file: refused with
+ * several partners rather than reported for one of them. */
 static int
-check_client(const struct config *c, char *err, size_t errlen)
+check_partners(const struct config *c, char *err, size_t errlen)
 {
-	const struct side_opts *snd = c->role == ROLE_SEND ? &c->loc : &c->rem;
+	const char *why = NULL;
 
-	if (c->host == NULL) {
-		snprintf(err, errlen, "no partner host given (start the partner "
-		         "with gput -i)");
-		return -1;
-	}
-	if (c->port == 0) {
+	if (c->npartners < 2)
+		return 0;
+	if (c->link_bps > 0)
+		why = "--link predicts one connection on a link of its own: give "
+		      "one partner";
+	else if (c->log_file != NULL)
+		why = "--log writes one partner's datagrams: give one partner";
+	if (why == NULL)
+		return 0;
+	snprintf(err, errlen, "%s", why);
+	return -1;
+}
+
+/* Cross-option checks once both sides of the test with partner p are
+ * known. */
+static int
+check_side_pair(const struct config *c, const struct partner *p, char *err,
+                size_t errlen)
+{
+	const struct side_opts *snd = c->role == ROLE_SEND ? &c->loc : &p->rem;
+
+	if (p->port == 0) {
 		snprintf(err, errlen, "-p: port 0 only makes sense with -i");
 		return -1;
 	}
@@ -638,13 +676,85 @@ check_client(const struct config *c, char *err, size_t errlen)
 	return 0;
 }
 
+static int
+check_client(const struct config *c, char *err, size_t errlen)
+{
+	unsigned i;
+
+	if (c->npartners == 0) {
+		snprintf(err, errlen, "no partner host given (start the partner "
+		         "with gput -i)");
+		return -1;
+	}
+	for (i = 0; i < c->npartners; i++)
+		if (check_side_pair(c, &c->partners[i], err, errlen) == -1)
+			return -1;
+	return check_partners(c, err, errlen);
+}
+
+/* One partner: its name at argv[*at], then its remote options, into a new
+ * entry that starts from base. Returns 0 with *at past them, or -1. */
+static int
+parse_partner(struct config *c, const struct partner *base, int argc,
+              char **argv, int *at, unsigned char *seen, char *err,
+              size_t errlen)
+{
+	struct partner *p;
+	char **v;
+	int n, first;
+
+	if (c->npartners > 0 && argv[*at][0] == '-') {  /* only after "--" */
+		snprintf(err, errlen, "unexpected argument '%s' after the "
+		         "partner's options", argv[*at]);
+		return -1;
+	}
+	if (c->npartners == GPUT_MAX_PARTNERS) {
+		snprintf(err, errlen, "at most %d partners (their lines are tagged "
+		         "1 to %d): '%s' is one too many", GPUT_MAX_PARTNERS,
+		         GPUT_MAX_PARTNERS, argv[*at]);
+		return -1;
+	}
+	p = &c->partners[c->npartners++];
+	*p = *base;
+	p->host = argv[(*at)++];
+	/* the partner's name stands in for argv[0] */
+	n = argc - *at + 1;
+	v = argv + *at - 1;
+	first = parse_pass(c, &p->rem, &p->port, n, v, seen, err, errlen);
+	if (first == -1)
+		return -1;
+	*at += first - 1;
+	return 0;
+}
+
+/* The partners from argv[first] on. Each one's options: the local ones,
+ * then GPUT_REM_OPT, then the words after its name up to the next name.
+ * The first partner is also c->host, c->port, c->rem. Returns 0 or -1. */
+static int
+parse_partners(struct config *c, const char *rem_env, int argc, char **argv,
+               int first, unsigned char *seen, char *err, size_t errlen)
+{
+	struct partner base = { NULL, c->port, c->loc };
+
+	if (parse_env(c, &base.rem, &base.port, "GPUT_REM_OPT", rem_env,
+	    &c->env_store[1], err, errlen) == -1)
+		return -1;
+	while (first < argc)
+		if (parse_partner(c, &base, argc, argv, &first, seen, err,
+		    errlen) == -1)
+			return -1;
+	c->host = c->partners[0].host;
+	c->port = c->partners[0].port;
+	c->rem = c->partners[0].rem;
+	return 0;
+}
+
 int
 cli_parse(int argc, char **argv, const char *loc_env, const char *rem_env,
           struct config *c, char *err, size_t errlen)
 {
 	unsigned char seen[OPT_MAX] = { 0 };
-	char **v;
-	int n, first;
+	int first;
 
 	memset(c, 0, sizeof *c);
 	c->mode = MODE_CLIENT;
@@ -658,31 +768,17 @@ cli_parse(int argc, char **argv, const char *loc_env, const char *rem_env,
 	side_defaults(&c->loc);
 	err[0] = '\0';
 	/* Local options: the environment's first, then the command line's. */
-	if (parse_env(c, &c->loc, 0, "GPUT_LOC_OPT", loc_env, &c->env_store[0],
-	    err, errlen) == -1)
+	if (parse_env(c, &c->loc, NULL, "GPUT_LOC_OPT", loc_env,
+	    &c->env_store[0], err, errlen) == -1)
 		return -1;
-	first = parse_pass(c, &c->loc, 0, argc, argv, seen, err, errlen);
+	first = parse_pass(c, &c->loc, NULL, argc, argv, seen, err, errlen);
 	if (first == -1)
 		return -1;
 	c->rem = c->loc;
-	if (first < argc) {
-		/* Remote options: the local ones, then GPUT_REM_OPT, then the
-		 * words after the partner's name (which stands in for argv[0]). */
-		c->host = argv[first++];
-		if (parse_env(c, &c->rem, 1, "GPUT_REM_OPT", rem_env,
-		    &c->env_store[1], err, errlen) == -1)
-			return -1;
-		n = argc - first + 1;
-		v = argv + first - 1;
-		first = parse_pass(c, &c->rem, 1, n, v, seen, err, errlen);
-		if (first == -1)
-			return -1;
-		if (first < n) {
-			snprintf(err, errlen, "unexpected argument '%s' after the "
-			         "partner's options", v[first]);
-			return -1;
-		}
-	}
+	c->tag = '1';
+	if (first < argc && parse_partners(c, rem_env, argc, argv, first, seen,
+	    err, errlen) == -1)
+		return -1;
 	if (c->mode != MODE_CLIENT && c->host != NULL &&
 	    c->mode != MODE_HELP && c->mode != MODE_VERSION) {
 		snprintf(err, errlen, "%s takes no partner host",

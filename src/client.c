@@ -356,7 +356,7 @@ watch_setup(struct run *r, struct watch *w)
 	if (c->duration_ms && !sending)
 		w->deadline = w->t0 + (mono_ns)(c->duration_ms + DATA_IDLE_TIMEOUT_MS) *
 		    1000000u;
-	w->out = stdout;
+	w->out = c->ival_out != NULL ? c->ival_out : stdout;  /* several partners */
 	w->show = c->interval_ms == 0 ? SHOW_NONE : c->out == OUT_TABLE ?
 	    SHOW_TEXT : c->out == OUT_JSON_LINES ? SHOW_JSON_LINES : SHOW_NONE;
 	w->progress = !c->quiet && c->interval_ms == 0 && isatty(STDERR_FILENO);
@@ -567,7 +567,7 @@ print_table(struct run *r)
 	const struct config *c = r->c;
 	const struct report_row rows[2] = {
 		{ 'l', r->lp.len, r->lp.count, &r->lr },
-		{ '1', r->rp.len, r->rp.count, &r->rr },
+		{ c->tag, r->rp.len, r->rp.count, &r->rr },  /* '1' .. '9' */
 	};
 	int recv_side = r->lp.role == ROLE_RECV ? 0 : 1, i, bad = 0;
 	int nrows = r->have_rr ? 2 : 1;
@@ -594,8 +594,8 @@ print_table(struct run *r)
 	}
 	if (r->have_rr && (c->loc.verbose || c->rem.verbose) &&
 	    (r->rr.flags & RES_BUFS))
-		fprintf(stdout, "1: data socket buffers: send %u, receive %u bytes "
-		        "(as the partner's kernel set them)\n", r->rr.sndbuf,
+		fprintf(stdout, "%c: data socket buffers: send %u, receive %u bytes "
+		        "(as the partner's kernel set them)\n", c->tag, r->rr.sndbuf,
 		        r->rr.rcvbuf);
 	if (r->interrupted) {
 		fprintf(stdout, "interrupted: the lines above count what was moved "
@@ -783,7 +783,7 @@ model_init(struct run *r)
 	m->port = c->port;
 	m->side[0] = (struct side){ .tag = 'l', .proto = r->lp.proto,
 	    .role = r->lp.role, .len = r->lp.len, .count = r->lp.count };
-	m->side[1] = (struct side){ .tag = '1', .proto = r->rp.proto,
+	m->side[1] = (struct side){ .tag = c->tag, .proto = r->rp.proto,
 	    .role = r->rp.role, .len = r->rp.len, .count = r->rp.count };
 	m->streams = r->lp.streams;
 }

@@ -7,6 +7,7 @@
 #include "ctl.h"
 #include "daemon.h"
 #include "linkpred.h"
+#include "multi.h"
 
 int
 main(int argc, char **argv)
@@ -35,7 +36,8 @@ main(int argc, char **argv)
 		rc = run_predict(&c);
 		break;
 	case MODE_CLIENT:
-		rc = run_client(&c);
+		/* one partner runs here, as ever; several, one process each */
+		rc = c.npartners > 1 ? run_multi(&c) : run_client(&c);
 		break;
 	}
 	cli_free(&c);

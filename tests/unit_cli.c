@@ -151,6 +151,11 @@ static const struct ok_row ok_rows[] = {
 	  .rem = SIDE(.count = 7, .total = 100)) },
 	{ "-x 100 host -n 5", 0, 0, CONF(.loc = SIDE(.total = 100), .rem = SIDE(.count = 5)) },
 	{ "-x 100 -x 200 host", 0, 0, CONF(.loc = SIDE(.total = 200), .rem = SIDE(.total = 200)) },
+	/* -p after the partner's name: its control port alone */
+	{ "host -p 1", 0, 0, CONF(.port = 1) },
+	{ "-p 6000 host --port=6001", 0, 0, CONF(.port = 6001, .port_set = 1) },
+	{ "host", 0, "-p 7000", CONF(.port = 7000) },
+	{ "host -p 7001", 0, "-p 7000", CONF(.port = 7001) },
 	/* the environment: before the command line, which wins */
 	{ "host", "-l 100 -n 7", 0, CONF(.loc = SIDE(.len = 100, .count = 7),
 	  .rem = SIDE(.len = 100, .count = 7)) },
@@ -245,6 +250,15 @@ test_accepted(void **state)
 			         c.host ? c.host : "(null)", w->host ? w->host : "(null)");
 		check_side(r->line, "loc", &c.loc, &w->loc);
 		check_side(r->line, "rem", &c.rem, &w->rem);
+		if (c.npartners != (w->host != NULL))
+			MISS("'%s': npartners = %u, want %d", r->line, c.npartners,
+			     w->host != NULL);
+		if (c.tag != '1' || c.ival_out != NULL)
+			MISS("'%s': tag '%c', ival_out %p: want '1' and none", r->line,
+			     c.tag, (void *)c.ival_out);
+		if (c.npartners == 1 && (strcmp(c.partners[0].host, c.host) != 0 ||
+		    c.partners[0].port != c.port || c.partners[0].rem.len != c.rem.len))
+			MISS("'%s': partners[0] is not host, port, rem", r->line);
 		cli_free(&c);
 		assert_null(c.env_store[0]);
 		assert_null(c.env_store[1]);
@@ -334,7 +348,6 @@ static const struct bad_row bad_rows[] = {
 	{ "host -t", 0, 0, MUST_BEFORE("-t") },
 	{ "host -r", 0, 0, MUST_BEFORE("-r") },
 	{ "host -T", 0, 0, MUST_BEFORE("-T") },
-	{ "host -p 1", 0, 0, MUST_BEFORE("-p") },
 	{ "host -4", 0, 0, MUST_BEFORE("-4") },
 	{ "host --ipv6", 0, 0, MUST_BEFORE("-6") },
 	{ "host -i", 0, 0, MUST_BEFORE("-i") },
@@ -406,10 +419,32 @@ static const struct bad_row bad_rows[] = {
 	{ "host", "-Q", 0, "GPUT_LOC_OPT: unknown option -Q" },
 	{ "host", "-l 0", 0, "GPUT_LOC_OPT: -l: '0" S_RANGE },
 	{ "host", 0, "foo", "GPUT_REM_OPT: 'foo' is not an option" },
-	/* anything after the partner's options */
-	{ "host -l 5 extra", 0, 0, "unexpected argument 'extra' after the partner's options" },
-	{ "host other", 0, 0, "unexpected argument 'other' after the partner's options" },
+	/* after "--", a word that is no partner name */
 	{ "host -- -l", 0, 0, "unexpected argument '-l' after the partner's options" },
+	{ "a -l 5 b -- -x", 0, 0, "unexpected argument '-x' after the partner's options" },
+	/* several partners: each one's options, the bound, what takes one */
+	{ "a b c d e f g h i j", 0, 0,
+	  "at most 9 partners (their lines are tagged 1 to 9): 'j' is one too many" },
+	{ "a -p 1 b -p 2 c d e f g h i -l 9 j -l 10", 0, 0,
+	  "at most 9 partners (their lines are tagged 1 to 9): 'j' is one too many" },
+	{ "a b -u", 0, 0, MUST_BEFORE("-u") },
+	{ "a -l 5 b --time 1", 0, 0, MUST_BEFORE("--time") },
+	{ "a b -l 0", 0, 0, "-l: '0" S_RANGE },
+	{ "a b -p 65536", 0, 0, "-p: '65536' is out of range (0 to 65535)" },
+	{ "a b -p", 0, 0, "option -p needs a value" },
+	{ "a -p 0 b", 0, 0, "-p: port 0 only makes sense with -i" },
+	{ "a b -p 0", 0, 0, "-p: port 0 only makes sense with -i" },
+	{ "a b", 0, "-p 0", "-p: port 0 only makes sense with -i" },
+	{ "-u -r a b -l 65508", 0, 0, "-l: a UDP datagram carries at most 65507 bytes" },
+	{ "-r a -n 5 b -n 4611686018427387904 -l 2", 0, 0, "-n times -l is too large" },
+	{ "a b -n 5 -x 1M", 0, 0, "-n and -x cannot be used together" },
+	{ "--link 10M a b", 0, 0,
+	  "--link predicts one connection on a link of its own: give one partner" },
+	{ "-u -r --log f a b", 0, 0,
+	  "--log writes one partner's datagrams: give one partner" },
+	{ "-i a b", 0, 0, "-i takes no partner host" },
+	{ "--predict a b", 0, 0, "--predict takes no partner host" },
+	{ "a b", 0, "foo", "GPUT_REM_OPT: 'foo' is not an option" },
 };
 
 /* err with control characters shown as \xNN (and NUL ending it). */
@@ -504,6 +539,81 @@ test_env_rem_command_line_wins(void **state)
 	assert_int_equal(c.rem.total, 1 << 20);
 	assert_int_equal(c.loc.total, 0);
 	assert_int_equal(c.loc.count, 2048);
+}
+
+/* ---- several partners ---------------------------------------------- */
+
+struct partner_want {
+	const char *host;
+	uint16_t port;
+	struct side_opts rem;
+};
+
+struct partners_row {
+	const char *line, *rem_env;
+	unsigned n;
+	struct partner_want p[GPUT_MAX_PARTNERS];
+};
+
+/* Each partner starts from the local options and GPUT_REM_OPT; what
+ * follows its name is its own; -p before the names is everyone's port. */
+static const struct partners_row partners_rows[] = {
+	{ "a b", 0, 2, { { "a", 5037, SIDE() }, { "b", 5037, SIDE() } } },
+	{ "-l 100 a -l 200 b", 0, 2, { { "a", 5037, SIDE(.len = 200) },
+	  { "b", 5037, SIDE(.len = 100) } } },
+	{ "-p 6000 a -p 6001 b c -c", "-w 2", 3, {
+	  { "a", 6001, SIDE(.window = 2048) }, { "b", 6000, SIDE(.window = 2048) },
+	  { "c", 6000, SIDE(.window = 2048, .verify = 1) } } },
+	{ "a -n 5 b -x 100", "-n 7", 2, { { "a", 5037, SIDE(.count = 5) },
+	  { "b", 5037, SIDE(.count = 7, .total = 100) } } },
+	{ "127.0.0.1 -p 1 127.0.0.1 -p 2", "-p 9", 2, { { "127.0.0.1", 1, SIDE() },
+	  { "127.0.0.1", 2, SIDE() } } },
+	{ "a b c d e f g h i -f %b", 0, 9, { { "a", 5037, SIDE() }, { "b", 5037, SIDE() },
+	  { "c", 5037, SIDE() }, { "d", 5037, SIDE() }, { "e", 5037, SIDE() },
+	  { "f", 5037, SIDE() }, { "g", 5037, SIDE() }, { "h", 5037, SIDE() },
+	  { "i", 5037, SIDE(.format = "%b") } } },
+	{ "-- a -- b", 0, 2, { { "a", 5037, SIDE() }, { "b", 5037, SIDE() } } },
+};
+
+static void
+test_partners(void **state)
+{
+	size_t i;
+	unsigned k;
+
+	(void)state;
+	for (i = 0; i < sizeof partners_rows / sizeof partners_rows[0]; i++) {
+		const struct partners_row *r = &partners_rows[i];
+		struct config c;
+		char err[256], which[32];
+
+		if (parse(r->line, NULL, r->rem_env, &c, err, sizeof err) != 0) {
+			MISS("'%s': rejected: %s", r->line, err);
+			cli_free(&c);
+			continue;
+		}
+		if (c.npartners != r->n)
+			MISS("'%s': %u partners, want %u", r->line, c.npartners, r->n);
+		for (k = 0; k < r->n && k < c.npartners; k++) {
+			const struct partner *got = &c.partners[k];
+
+			if (strcmp(got->host, r->p[k].host) != 0 || got->port != r->p[k].port)
+				MISS("'%s': partner %u is %s port %u, want %s port %u",
+				     r->line, k + 1, got->host, got->port, r->p[k].host,
+				     r->p[k].port);
+			snprintf(which, sizeof which, "partner %u", k + 1);
+			check_side(r->line, which, &got->rem, &r->p[k].rem);
+		}
+		/* the first partner is also the single partner's fields */
+		if (strcmp(c.host, r->p[0].host) != 0 || c.port != r->p[0].port)
+			MISS("'%s': host %s port %u, want the first partner's", r->line,
+			     c.host, c.port);
+		check_side(r->line, "rem", &c.rem, &r->p[0].rem);
+		check_side(r->line, "loc", &c.loc, &(struct side_opts)SIDE(
+		    .len = strstr(r->line, "-l 100 a") ? 100 : 4096));
+		cli_free(&c);
+	}
+	MISSED();
 }
 
 /* ---- cli_params: the two halves ------------------------------------ */
@@ -693,6 +803,7 @@ main(void)
 		cmocka_unit_test(test_rejected),
 		cmocka_unit_test(test_rejected_long_only),
 		cmocka_unit_test(test_env_rem_command_line_wins),
+		cmocka_unit_test(test_partners),
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_seed_hash),
 		cmocka_unit_test(test_reparse),
