@@ -17,7 +17,7 @@
 #include "meter.h"
 #include "report.h"
 #include "report_ival.h"
-#include "xfer.h"
+#include "stop.h"
 
 /* A partner's process writes to three pipes: its results (held until every
  * partner is done, so that they print in partner order), its live interval
@@ -73,7 +73,7 @@ static void
 child_on_stop(int sig)
 {
 	(void)sig;
-	xfer_request_stop();
+	stop_request(stop_process());
 }
 
 static void
@@ -143,7 +143,7 @@ child_run(struct multi *m, unsigned k, const int *wfd)
 	ch->c.ival_out = live;
 	/* a stop that comes before run_client's handler must not be lost (it
 	 * would run the whole test) nor kill the process (no results) */
-	if (xfer_stop_init(err, sizeof err) == -1) {
+	if (stop_init(stop_process(), err, sizeof err) == -1) {
 		fprintf(stderr, "gput: %s\n", err);
 		_exit(1);
 	}
