@@ -57,6 +57,7 @@ struct partner {
 	const char *host;
 	uint16_t port;        /* -p after its name, else the one before */
 	struct side_opts rem; /* its side: the local options, GPUT_REM_OPT, its own */
+	int      reverse;     /* --bidir: the test the other way round */
 };
 
 struct config {
@@ -89,6 +90,7 @@ struct config {
 	const char *cc;       /* --cc: a name or a comma list (NULL: the host's
 	                         default) */
 	uint16_t streams;     /* -P: parallel streams (1) */
+	int      bidir;       /* --bidir: the test and its reverse at once */
 	enum gput_out out;    /* --json, --json-lines, --csv */
 	int      quiet;       /* -q: no progress line */
 	double   rate_bps;    /* --rate: the sender's payload bit/s (0: -g) */
@@ -115,6 +117,10 @@ int  cli_parse(int argc, char **argv, const char *loc_env, const char *rem_env,
 /* The two halves of the test: this side's and the partner's parameters. */
 void cli_params(const struct config *c, struct xfer_params *local,
                 struct xfer_params *remote);
+
+/* The local side's role in the test with partner p (--bidir reverses the
+ * second). */
+uint8_t cli_role(const struct config *c, const struct partner *p);
 
 /* Free what cli_parse kept for the environment options. */
 void cli_free(struct config *c);

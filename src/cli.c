@@ -17,7 +17,7 @@ enum { OPT_LINK = 256, OPT_PREDICT, OPT_MTU, OPT_NOTS, OPT_VLAN, OPT_PPPOE,
        OPT_MAX_BUFFER, OPT_MAX_RATE, OPT_ALLOW, OPT_USER, OPT_ONCE, OPT_INETD,
        OPT_TIME, OPT_INTERVAL, OPT_OMIT, OPT_CC, OPT_JSON, OPT_JSON_LINES,
        OPT_CSV, OPT_RATE, OPT_BURST, OPT_LOG, OPT_SAME_CLOCK, OPT_MAX_STREAMS,
-       OPT_MAX };
+       OPT_BIDIR, OPT_MAX };
 /* Options of gput -i alone. */
 #define IS_PARTNER_OPT(o) (((o) >= OPT_MAX_SESSIONS && (o) <= OPT_INETD) || \
 	(o) == OPT_MAX_STREAMS)
@@ -56,6 +56,7 @@ static const struct option longopts[] = {
 	{ "max-sessions", required_argument, NULL, OPT_MAX_SESSIONS },
 	{ "max-streams", required_argument, NULL, OPT_MAX_STREAMS },
 	{ "parallel", required_argument, NULL, 'P' },
+	{ "bidir",    no_argument,       NULL, OPT_BIDIR },
 	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
 	{ "max-bytes", required_argument, NULL, OPT_MAX_BYTES },
 	{ "max-buffer", required_argument, NULL, OPT_MAX_BUFFER },
@@ -90,14 +91,16 @@ void
 cli_usage(FILE *f)
 {
 	fputs("usage: gput [-46cDqrsTtuv] [-f format] [-g gap] [-l length] [-n count]\n"
-	      "            [-p port] [-S seed] [-w kbytes] [-x bytes] [--burst n]\n"
-	      "            [--cc algo] [--csv | --json | --json-lines] [--interval s]\n"
+	      "            [-p port] [-P streams] [-S seed] [-w kbytes] [-x bytes]\n"
+	      "            [--bidir] [--burst n] [--cc algo[,algo ...]]\n"
+	      "            [--csv | --json | --json-lines] [--interval s]\n"
 	      "            [--key-file file] [--link rate] [--log file] [--omit s]\n"
 	      "            [--pppoe] [--rate rate] [--same-clock] [--time s]\n"
 	      "            [--vlan tags] partner [remote options] ...\n"
 	      "       gput -i [-v] [-p port] [--allow cidr] [--inetd] [--key-file file]\n"
 	      "            [--max-buffer size] [--max-bytes size] [--max-rate rate]\n"
-	      "            [--max-sessions n] [--max-time s] [--once] [--user name]\n"
+	      "            [--max-sessions n] [--max-streams n] [--max-time s] [--once]\n"
+	      "            [--user name]\n"
 	      "       gput --predict [-46Du] [-l length] [--link rate] [--mtu mtu]\n"
 	      "            [--no-timestamps] [--pppoe] [--vlan tags]\n"
 	      "       gput -h | -V\n", f);
@@ -397,6 +400,9 @@ parse_global_opt(struct parse_state *ps, int o, const char *arg)
 			return bad_value(ps, o, why);
 		c->cc = arg;
 		return 0;
+	case OPT_BIDIR:
+		c->bidir = 1;
+		return 0;
 	case 'P':
 		if (units_parse_int(arg, 1, STREAM_MAX, &v, why, sizeof why) == -1)
 			return bad_value(ps, o, why);
@@ -658,7 +664,8 @@ static int
 check_side_pair(const struct config *c, const struct partner *p, char *err,
                 size_t errlen)
 {
-	const struct side_opts *snd = c->role == ROLE_SEND ? &c->loc : &p->rem;
+	const struct side_opts *snd = cli_role(c, p) == ROLE_SEND ? &c->loc :
+	    &p->rem;
 
 	if (p->port == 0) {
 		snprintf(err, errlen, "-p: port 0 only makes sense with -i");
@@ -734,7 +741,7 @@ static int
 parse_partners(struct config *c, const char *rem_env, int argc, char **argv,
                int first, unsigned char *seen, char *err, size_t errlen)
 {
-	struct partner base = { NULL, c->port, c->loc };
+	struct partner base = { NULL, c->port, c->loc, 0 };
 
 	if (parse_env(c, &base.rem, &base.port, "GPUT_REM_OPT", rem_env,
 	    &c->env_store[1], err, errlen) == -1)
@@ -746,7 +753,23 @@ parse_partners(struct config *c, const char *rem_env, int argc, char **argv,
 	c->host = c->partners[0].host;
 	c->port = c->partners[0].port;
 	c->rem = c->partners[0].rem;
+	if (c->bidir && c->npartners == 1) {    /* both ways: the test and its reverse */
+		c->partners[1] = c->partners[0];
+		c->partners[1].reverse = 1;
+		c->npartners = 2;
+	} else if (c->bidir) {
+		snprintf(err, errlen, "--bidir runs one partner both ways: give one "
+		         "partner");
+		return -1;
+	}
 	return 0;
+}
+
+uint8_t
+cli_role(const struct config *c, const struct partner *p)
+{
+	return p->reverse ? (c->role == ROLE_SEND ? ROLE_RECV : ROLE_SEND) :
+	    c->role;
 }
 
 int

@@ -445,6 +445,20 @@ static const struct bad_row bad_rows[] = {
 	{ "-i a b", 0, 0, "-i takes no partner host" },
 	{ "--predict a b", 0, 0, "--predict takes no partner host" },
 	{ "a b", 0, "foo", "GPUT_REM_OPT: 'foo' is not an option" },
+	{ "-P 0 h", 0, 0, "-P: '0' is out of range (1 to 128)" },
+	{ "-P 129 h", 0, 0, "-P: '129' is out of range (1 to 128)" },
+	{ "-P x h", 0, 0, "-P: 'x' is not a number" },
+	{ "--cc cubic,,reno h", 0, 0, "--cc: an empty or overlong name in 'cubic,,reno'" },
+	{ "--cc reno, h", 0, 0, "--cc: an empty or overlong name in 'reno,'" },
+	{ "--cc ,reno h", 0, 0, "--cc: an empty or overlong name in ',reno'" },
+	{ "--cc reno,abcdefghijklmnop h", 0, 0,
+	  "--cc: an empty or overlong name in 'reno,abcdefghijklmnop'" },
+	{ "--bidir a b", 0, 0, "--bidir runs one partner both ways: give one partner" },
+	{ "-P 2 --log f -u -r h", 0, 0, "--log records one stream: it cannot be used with -P" },
+	{ "-P 2 --link 10M h", 0, 0, "--link describes one connection: it cannot be used with -P" },
+	{ "-i --max-streams 0", 0, 0, "--max-streams: '0' is out of range (1 to 128)" },
+	{ "-i --max-streams 129", 0, 0, "--max-streams: '129' is out of range (1 to 128)" },
+	{ "--max-streams 2 h", 0, 0, "--max-streams only applies to the partner (-i)" },
 };
 
 /* err with control characters shown as \xNN (and NUL ending it). */
@@ -776,6 +790,50 @@ test_reparse(void **state)
 }
 
 /* The usage text names every form. */
+/* -P, the --cc list, --max-streams and --bidir reach the test's halves. */
+static void
+test_streams(void **state)
+{
+	struct xfer_params lp, rp;
+	struct config c;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse("h", NULL, NULL, &c, err, sizeof err), 0);
+	cli_params(&c, &lp, &rp);
+	assert_int_equal(lp.streams, 1);
+	assert_int_equal(rp.streams, 1);
+	cli_free(&c);
+	assert_int_equal(parse("-P 128 --cc reno,reno h", NULL, NULL, &c, err,
+	    sizeof err), 0);
+	cli_params(&c, &lp, &rp);
+	assert_int_equal(c.streams, 128);
+	assert_int_equal(lp.streams, 128);
+	assert_int_equal(rp.streams, 128);
+	assert_string_equal(lp.cc, "reno,reno");
+	assert_string_equal(rp.cc, "reno,reno");
+	cli_free(&c);
+	assert_int_equal(parse("-i --max-streams 7", NULL, NULL, &c, err,
+	    sizeof err), 0);
+	assert_int_equal(c.lim.max_streams, 7);
+	cli_free(&c);
+	assert_int_equal(parse("-i", NULL, NULL, &c, err, sizeof err), 0);
+	assert_int_equal(c.lim.max_streams, 128);
+	cli_free(&c);
+	/* --bidir: the partner twice, the second the other way round */
+	assert_int_equal(parse("--bidir -r h -p 6000 -l 100", NULL, NULL, &c, err,
+	    sizeof err), 0);
+	assert_int_equal(c.npartners, 2);
+	assert_string_equal(c.partners[1].host, "h");
+	assert_int_equal(c.partners[1].port, 6000);
+	assert_int_equal(c.partners[1].rem.len, 100);
+	assert_int_equal(c.partners[0].reverse, 0);
+	assert_int_equal(c.partners[1].reverse, 1);
+	assert_int_equal(cli_role(&c, &c.partners[0]), ROLE_RECV);
+	assert_int_equal(cli_role(&c, &c.partners[1]), ROLE_SEND);
+	cli_free(&c);
+}
+
 static void
 test_usage(void **state)
 {
@@ -800,6 +858,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_accepted),
+		cmocka_unit_test(test_streams),
 		cmocka_unit_test(test_rejected),
 		cmocka_unit_test(test_rejected_long_only),
 		cmocka_unit_test(test_env_rem_command_line_wins),
