@@ -91,6 +91,17 @@ run_t 10 "$GPUT" -P 2 --cc cubic,nosuchcc -p "$P" 127.0.0.1
 eq "--cc with an unknown name: usage error" "$RC" 2
 check "--cc with an unknown name: named" grep -q "nosuchcc" "$ERR"
 
+# --bidir: the test and its reverse at once, each with exact counts
+for proto in tcp udp; do
+	u=; [ "$proto" = udp ] && u="-u -g 1000"
+	run_t 30 "$GPUT" --bidir $u -P 2 -n 100 -l 1000 -p "$P" 127.0.0.1
+	eq "--bidir $proto: exit 0" "$RC" 0
+	eq "--bidir $proto: l sums of both tests" "$(awk '$1 == "l" && /sum of 2 streams/ { printf "%s ", $2 }' "$OUT")" "200000 200000 "
+	eq "--bidir $proto: 1 receives, 2 sends, all of it" "$(sumline 1 2) $(sumline 2 2)" "200000 200000"
+done
+run_t 30 "$GPUT" --bidir --json -n 100 -l 1000 -p "$P" 127.0.0.1
+check "--bidir --json: one run each way" jqe '[.partners[] | .sides[0].role] == ["send", "recv"] and ([.partners[].sides[].bytes] | all(. == 100000))' "$OUT"
+
 # bounds
 run_t 10 "$GPUT" -P 129 -p "$P" 127.0.0.1
 eq "-P 129: usage error" "$RC" 2
