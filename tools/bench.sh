@@ -126,21 +126,28 @@ start_gput() {
 		sleep 0.05
 	done
 	GPUT_PORT=$(sed -n 's/.*listening on .* port \([0-9]*\)$/\1/p' "$TMP/gput.srv")
-	HAVE="$HAVE gput gputi1"
+	HAVE="$HAVE gput gputi1 gputP1 gputP2 gputP4"
 }
 
 # gput with --interval 1: what sampling both sides every second costs.
 run_gputi1() { GPUT_EXTRA="--interval 1" run_gput "$@"; }
+# gput -P N: N streams, each moving the run's bytes / N (its sum line
+# counts); -P 1 is the single stream by another road, P2 and P4 show how
+# streams scale on the CPUs pinned here (one for each side's threads).
+run_gputP1() { GPUT_STREAMS=1 run_gput "$@"; }
+run_gputP2() { GPUT_STREAMS=2 run_gput "$1" $(($2 / 2)); }
+run_gputP4() { GPUT_STREAMS=4 run_gput "$1" $(($2 / 4)); }
 
 # Local side sends (-t); its line is "l", the partner's (the receiver) "1".
 # GPUT_EXTRA: more options (the gputi1 row: live intervals every second);
 # the table's lines come after any interval lines, so the last one counts.
 run_gput() {
-	( $CLI "$GPUT" -f ' %.3rbr %.6ct %b' ${GPUT_EXTRA:-} -p "$GPUT_PORT" \
-	    -l "$1" -n "$2" "$HOST" \
+	_p=${GPUT_STREAMS:-}
+	( $CLI "$GPUT" -f ' %.3rbr %.6ct %b' ${GPUT_EXTRA:-} ${_p:+-P $_p} \
+	    -p "$GPUT_PORT" -l "$1" -n "$2" "$HOST" \
 	    >"$TMP/out" 2>"$TMP/err"; echo "rc $?" >>"$TMP/out"; times ) >"$TMP/times"
 	grep -q '^rc 0$' "$TMP/out" || { cat "$TMP/err" >&2; return 1; }
-	awk -v want=$(($1 * $2)) -v cpu="$(client_cpu "$TMP/times")" '
+	awk -v want=$(($1 * $2 * ${_p:-1})) -v cpu="$(client_cpu "$TMP/times")" '
 	    $1 == "l" { tx = $3 }
 	    $1 == "1" { rate = $2; rx = $3; bytes = $4 }
 	    END { if (bytes != want) exit 1; print rate, tx, rx, cpu }' "$TMP/out"
