@@ -106,10 +106,14 @@ session_check_limits(const struct partner_limits *l,
 	}
 	/* a timed test has no length: --max-bytes then ends it (session.c) */
 	if (l->max_bytes != 0 && p->duration_ms == 0 &&
-	    p->data_bytes > l->max_bytes / (p->streams ? p->streams : 1)) {
-		snprintf(why, len, "the test moves %u x %llu bytes, this partner "
-		         "allows at most %llu (--max-bytes)", p->streams ? p->streams :
-		         1, (unsigned long long)p->data_bytes,
+	    p->data_bytes > l->max_bytes / (p->streams > 1 ? p->streams : 1)) {
+		char n[48] = "";
+
+		if (p->streams > 1)
+			snprintf(n, sizeof n, "%u streams of ", p->streams);
+		snprintf(why, len, "the test moves %s%llu bytes, this partner "
+		         "allows at most %llu (--max-bytes)", n,
+		         (unsigned long long)p->data_bytes,
 		         (unsigned long long)l->max_bytes);
 		return -1;
 	}
@@ -148,12 +152,12 @@ session_check_limits(const struct partner_limits *l,
 			         l->max_rate);
 			return -1;
 		}
-		if ((double)p->data_len * 8e12 / p->data_gap_ps * (p->streams ?
+		if ((double)p->data_len * 8e12 / p->data_gap_ps * (p->streams > 1 ?
 		    p->streams : 1) > l->max_rate) {
 			snprintf(why, len, "UDP at %.0f bit/s: this partner sends UDP at "
 			         "most %.0f bit/s (--max-rate)",
 			         (double)p->data_len * 8e12 / p->data_gap_ps *
-			         (p->streams ? p->streams : 1), l->max_rate);
+			         (p->streams > 1 ? p->streams : 1), l->max_rate);
 			return -1;
 		}
 	}

@@ -32,7 +32,7 @@ struct lrow {
 /* The partner's defaults, one limit changed. */
 #define LIM(...) { .max_sessions = PARTNER_MAX_SESSIONS, \
 	.max_time_s = PARTNER_MAX_TIME_S, .max_buffer = PARTNER_MAX_BUFFER, \
-	__VA_ARGS__ }
+	.max_streams = PARTNER_MAX_STREAMS, __VA_ARGS__ }
 /* The partner receives TCP: 2048 x 4096 bytes, unpaced. */
 #define TCPR(...) { .proto = PROTO_TCP, .role = ROLE_RECV, .len = 4096, \
 	.count = 2048, .data_len = 4096, .data_bytes = 2048 * 4096, __VA_ARGS__ }
@@ -53,8 +53,30 @@ struct lrow {
 #define RATE(r, max) "UDP at " r " bit/s: this partner sends UDP at most " max \
 	" bit/s (--max-rate)"
 
+#define STREAMS(n, max) n " streams: this partner allows at most " max \
+	" (--max-streams)"
+#define MEM(n, b, all) n " streams of " b "-byte buffers: this partner allows " \
+	all " bytes of buffers per test (16 times --max-buffer)"
+
 static const struct lrow rows[] = {
 	{ "defaults, plain test", LIM(), TCPR(), NULL },
+	/* -P: streams, their buffers together, their bytes together */
+	{ "128 streams", LIM(), TCPR(.streams = 128), NULL },
+	{ "streams at", LIM(.max_streams = 4), TCPR(.streams = 4), NULL },
+	{ "streams over", LIM(.max_streams = 4), TCPR(.streams = 5),
+	  STREAMS("5", "4") },
+	{ "stream buffers at", LIM(.max_buffer = 65536), TCPR(.streams = 16,
+	  STREAM(65536, 1 << 20)), NULL },
+	{ "stream buffers over", LIM(.max_buffer = 65536), TCPR(.streams = 17,
+	  STREAM(65536, 1 << 20)), MEM("17", "65536", "1048576") },
+	{ "stream bytes at", LIM(.max_bytes = 4000), TCPR(.streams = 4,
+	  .data_bytes = 1000), NULL },
+	{ "stream bytes over", LIM(.max_bytes = 3999), TCPR(.streams = 4,
+	  .data_bytes = 1000), "the test moves 4 streams of 1000 bytes, this "
+	  "partner allows at most 3999 (--max-bytes)" },
+	{ "stream rate over", LIM(.max_rate = 2e6), UDPS(.streams = 2,
+	  STREAM(1250, 1 << 20), .data_gap_ps = 5000000000ull),
+	  RATE("4000000", "2000000") },
 	{ "defaults, UDP sender", LIM(), UDPS(), NULL },
 
 	/* --max-bytes: data_bytes, the whole stream; 0 = no limit */
