@@ -362,18 +362,18 @@ watch_setup(struct run *r, struct watch *w)
 	w->progress = !c->quiet && c->interval_ms == 0 && isatty(STDERR_FILENO);
 }
 
-/* The stream whose failure ended the run, in words, into r->err. */
+/* The stream whose failure ended the run, in words, into why. */
 static void
-stream_failure(struct run *r)
+stream_failure(const struct run *r, char *why, size_t len)
 {
 	const struct stream *f = stream_failed(r->st, r->nst);
 
 	if (f == NULL)
 		f = &r->st[0];
 	if (r->nst > 1)
-		snprintf(r->err, sizeof r->err, "stream %u: %s", f->id, f->err);
+		snprintf(why, len, "stream %u: %s", f->id, f->err);
 	else
-		snprintf(r->err, sizeof r->err, "%s", f->err);
+		snprintf(why, len, "%s", f->err);
 }
 
 /* The watcher's verdict on a transfer that ended (rc its status). Returns 0
@@ -442,7 +442,7 @@ transfer(struct run *r)
 	struct ctl_msg m;
 	struct meter mt;
 	struct gput_result whole = { 0 };
-	char why[300] = "";
+	char why[256] = "";
 	uint32_t i;
 	int rc;
 
@@ -460,10 +460,8 @@ transfer(struct run *r)
 	if (rc == 0)
 		rc = stream_failed(r->st, r->nst) != NULL ? -1 : r->nst == 1 ?
 		    r->st[0].rc : 0;
-	if (rc == -1 && why[0] == '\0') {
-		stream_failure(r);
-		snprintf(why, sizeof why, "%s", r->err);
-	}
+	if (rc == -1 && why[0] == '\0')
+		stream_failure(r, why, sizeof why);
 	sum_local(r, &whole);
 	if (w->event == WATCH_NONE && !(rc == -1 && stop_requested(r->stop)))
 		(void)watch_last(w);
