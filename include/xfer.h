@@ -215,7 +215,7 @@ struct stream {
 	mono_ns  start;               /* its window opened (0: never) */
 	mono_ns  end;                 /* its data loop returned */
 	int      rc;                  /* 0, or -1 with err */
-	char     err[256];
+	char     err[200];
 	_Atomic int done;             /* r, start, end, rc are final */
 };
 
