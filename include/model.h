@@ -176,6 +176,10 @@ int  model_recv_side(const struct run_model *m);
  * that of steady_bytes over steady_ns. Call after model_steady() on the
  * streams. */
 void model_fairness(struct run_model *m);
+/* Service demand (netperf's): microseconds of CPU per MB (10^6 bytes) moved,
+ * cpu_ns / 1000 over bytes / 10^6; *ok = 0 (and 0 returned) when bytes is
+ * 0. */
+double model_service_demand(const struct gput_result *r, int *ok);
 /* MBit/s for bytes over ns; *ok = 0 (and 0 returned) when ns is 0. */
 double model_mbit(uint64_t bytes, uint64_t ns, int *ok);
 

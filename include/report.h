@@ -45,4 +45,8 @@ void   report_udp_arrivals(FILE *f, char rtag, const struct gput_result *recv,
 void   report_verify(FILE *f, char tag, const struct gput_result *r);
 void   report_tcp_queue(FILE *f, char tag, const struct gput_result *r);
 
+/* -v: tag's service demand (model_service_demand), when it moved bytes:
+ *   l: service demand 12.345 us of CPU per MB moved */
+void   report_service_demand(FILE *f, char tag, const struct gput_result *r);
+
 #endif

@@ -589,6 +589,8 @@ print_table(struct run *r)
 		bad |= rows[i].r->verify_bad != 0;
 		if (i == 1 - recv_side && (c->loc.verbose || c->rem.verbose))
 			report_tcp_queue(stdout, rows[i].tag, rows[i].r);
+		if (c->loc.verbose || c->rem.verbose)
+			report_service_demand(stdout, rows[i].tag, rows[i].r);
 	}
 	if (r->have_rr && (c->loc.verbose || c->rem.verbose) &&
 	    (r->rr.flags & RES_BUFS))

@@ -47,6 +47,13 @@ model_free(struct run_model *m)
 }
 
 double
+model_service_demand(const struct gput_result *r, int *ok)
+{
+	*ok = r->bytes != 0;
+	return r->bytes == 0 ? 0 : (double)r->cpu_ns * 1000.0 / (double)r->bytes;
+}
+
+double
 model_mbit(uint64_t bytes, uint64_t ns, int *ok)
 {
 	*ok = ns != 0;

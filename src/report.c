@@ -282,3 +282,13 @@ report_tcp_queue(FILE *f, char tag, const struct gput_result *r)
 	        "and %llu not yet acknowledged\n", tag,
 	        (unsigned long long)r->unsent, (unsigned long long)r->unacked);
 }
+
+void
+report_service_demand(FILE *f, char tag, const struct gput_result *r)
+{
+	int ok;
+	double v = model_service_demand(r, &ok);
+
+	if (ok)
+		fprintf(f, "%c: service demand %.3f us of CPU per MB moved\n", tag, v);
+}

@@ -185,6 +185,19 @@ put_udp(struct json *j, const struct side *s)
 /* A stream's object: its totals, where it lies in time, its share of the
  * receiver's goodput and the extras a side has. Its CPU time is the
  * process's over its window (gput(1), PARALLEL STREAMS): no cpu_mbit. */
+/* "cpu_us_per_mb": the side's service demand, or null with nothing moved. */
+static void
+kv_service_demand(struct json *j, const struct gput_result *r)
+{
+	int ok;
+	double v = model_service_demand(r, &ok);
+
+	if (ok)
+		json_kv_double(j, "cpu_us_per_mb", v);
+	else
+		json_kv_null(j, "cpu_us_per_mb");
+}
+
 static void
 put_stream(struct json *j, const struct run_model *m, const struct side *t)
 {
@@ -231,6 +244,7 @@ put_side(struct json *j, const struct run_model *m, const struct side *s)
 	json_kv_double(j, "cpu_s", secs(s->r.cpu_ns));
 	kv_mbit(j, "real_mbit", s->r.bytes, s->r.real_ns);
 	kv_mbit(j, "cpu_mbit", s->r.bytes, s->r.cpu_ns);
+	kv_service_demand(j, &s->r);
 	put_intervals(j, s);
 	put_side_extras(j, s);
 	if (m->streams > 1 && s->nst > 0) {

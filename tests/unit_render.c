@@ -377,6 +377,7 @@ static const char tcp_pretty[] =
 	"      \"cpu_s\": 0.5,\n"
 	"      \"real_mbit\": 32.768,\n"
 	"      \"cpu_mbit\": 131.072,\n"
+	"      \"cpu_us_per_mb\": 61035.15625,\n"
 	"      \"intervals\": [\n"
 	"        {\n"
 	"          \"start\": 0,\n"
@@ -424,6 +425,7 @@ static const char tcp_pretty[] =
 	"      \"cpu_s\": 0,\n"
 	"      \"real_mbit\": 32.768,\n"
 	"      \"cpu_mbit\": null,\n"
+	"      \"cpu_us_per_mb\": 0,\n"
 	"      \"intervals\": []\n"
 	"    }\n"
 	"  ],\n"
@@ -432,7 +434,7 @@ static const char tcp_pretty[] =
 	"}\n";
 
 static const char udp_summary[] =
-	"{\"type\":\"summary\",\"version\":\"gput 1.0.0\",\"params\":{\"proto\":\"udp\",\"mode\":\"time\",\"duration_s\":3,\"length\":1400,\"interval_s\":1,\"omit_s\":1,\"host\":\"::1\",\"port\":5037},\"sides\":[{\"side\":\"l\",\"role\":\"send\",\"bytes\":4200000,\"calls\":3000,\"real_s\":3,\"cpu_s\":0.25,\"real_mbit\":11.2,\"cpu_mbit\":134.4,\"intervals\":[{\"start\":0,\"end\":1,\"bytes\":1400000,\"calls\":1000,\"real_mbit\":11.2,\"omitted\":true,\"last\":false},{\"start\":1,\"end\":2,\"bytes\":1400000,\"calls\":1000,\"real_mbit\":11.2,\"omitted\":false,\"last\":false},{\"start\":2,\"end\":3,\"bytes\":1400000,\"calls\":1000,\"real_mbit\":11.2,\"omitted\":false,\"last\":true}]},{\"side\":\"1\",\"role\":\"recv\",\"bytes\":4186000,\"calls\":2990,\"real_s\":3,\"cpu_s\":0.125,\"real_mbit\":11.162666666666667,\"cpu_mbit\":267.904,\"intervals\":[{\"start\":0,\"end\":1,\"bytes\":1393000,\"calls\":995,\"real_mbit\":11.144,\"omitted\":true,\"last\":false,\"datagrams\":995},{\"start\":1,\"end\":2,\"bytes\":1400000,\"calls\":1000,\"real_mbit\":11.2,\"omitted\":false,\"last\":false,\"datagrams\":1000},{\"start\":2,\"end\":3,\"bytes\":1393000,\"calls\":995,\"real_mbit\":11.144,\"omitted\":false,\"last\":true,\"datagrams\":995}],\"steady\":{\"bytes\":2793000,\"real_s\":2,\"real_mbit\":11.172},\"udp\":{\"sent\":3000,\"received\":2990,\"unique\":2990,\"lost\":10,\"duplicates\":0,\"reordered\":0,\"max_displacement\":0,\"late\":0,\"too_old\":0,\"sequenced\":false,\"jitter_ms\":null,\"delay_var_ms\":null,\"delay_var_max_ms\":null}}],\"link\":{\"rate_bit_s\":10000000,\"eta\":0.95,\"expected_mbit\":9.5},\"interrupted\":false,\"error\":null}\n";
+	"{\"type\":\"summary\",\"version\":\"gput 1.0.0\",\"params\":{\"proto\":\"udp\",\"mode\":\"time\",\"duration_s\":3,\"length\":1400,\"interval_s\":1,\"omit_s\":1,\"host\":\"::1\",\"port\":5037},\"sides\":[{\"side\":\"l\",\"role\":\"send\",\"bytes\":4200000,\"calls\":3000,\"real_s\":3,\"cpu_s\":0.25,\"real_mbit\":11.2,\"cpu_mbit\":134.4,\"cpu_us_per_mb\":59523.80952380953,\"intervals\":[{\"start\":0,\"end\":1,\"bytes\":1400000,\"calls\":1000,\"real_mbit\":11.2,\"omitted\":true,\"last\":false},{\"start\":1,\"end\":2,\"bytes\":1400000,\"calls\":1000,\"real_mbit\":11.2,\"omitted\":false,\"last\":false},{\"start\":2,\"end\":3,\"bytes\":1400000,\"calls\":1000,\"real_mbit\":11.2,\"omitted\":false,\"last\":true}]},{\"side\":\"1\",\"role\":\"recv\",\"bytes\":4186000,\"calls\":2990,\"real_s\":3,\"cpu_s\":0.125,\"real_mbit\":11.162666666666667,\"cpu_mbit\":267.904,\"cpu_us_per_mb\":29861.442904921165,\"intervals\":[{\"start\":0,\"end\":1,\"bytes\":1393000,\"calls\":995,\"real_mbit\":11.144,\"omitted\":true,\"last\":false,\"datagrams\":995},{\"start\":1,\"end\":2,\"bytes\":1400000,\"calls\":1000,\"real_mbit\":11.2,\"omitted\":false,\"last\":false,\"datagrams\":1000},{\"start\":2,\"end\":3,\"bytes\":1393000,\"calls\":995,\"real_mbit\":11.144,\"omitted\":false,\"last\":true,\"datagrams\":995}],\"steady\":{\"bytes\":2793000,\"real_s\":2,\"real_mbit\":11.172},\"udp\":{\"sent\":3000,\"received\":2990,\"unique\":2990,\"lost\":10,\"duplicates\":0,\"reordered\":0,\"max_displacement\":0,\"late\":0,\"too_old\":0,\"sequenced\":false,\"jitter_ms\":null,\"delay_var_ms\":null,\"delay_var_max_ms\":null}}],\"link\":{\"rate_bit_s\":10000000,\"eta\":0.95,\"expected_mbit\":9.5},\"interrupted\":false,\"error\":null}\n";
 
 static const char failed_pretty[] =
 	"{\n"
@@ -464,7 +466,7 @@ static const char failed_pretty[] =
 	"}\n";
 
 static const char intr_summary[] =
-	"{\"type\":\"summary\",\"version\":\"gput 1.0.0\",\"params\":{\"proto\":\"tcp\",\"mode\":\"count\",\"bytes\":18446744073709551615,\"length\":4096,\"interval_s\":0,\"omit_s\":0,\"host\":null,\"port\":5037},\"sides\":[{\"side\":\"l\",\"role\":\"recv\",\"bytes\":18446744073709551615,\"calls\":18446744073709551615,\"real_s\":0,\"cpu_s\":0,\"real_mbit\":null,\"cpu_mbit\":null,\"intervals\":[]},{\"side\":\"1\",\"role\":\"send\",\"error\":\"no result\"}],\"interrupted\":true,\"error\":null}\n";
+	"{\"type\":\"summary\",\"version\":\"gput 1.0.0\",\"params\":{\"proto\":\"tcp\",\"mode\":\"count\",\"bytes\":18446744073709551615,\"length\":4096,\"interval_s\":0,\"omit_s\":0,\"host\":null,\"port\":5037},\"sides\":[{\"side\":\"l\",\"role\":\"recv\",\"bytes\":18446744073709551615,\"calls\":18446744073709551615,\"real_s\":0,\"cpu_s\":0,\"real_mbit\":null,\"cpu_mbit\":null,\"cpu_us_per_mb\":0,\"intervals\":[]},{\"side\":\"1\",\"role\":\"send\",\"error\":\"no result\"}],\"interrupted\":true,\"error\":null}\n";
 
 static void
 test_json_tcp_count(void **state)
