@@ -40,13 +40,18 @@ kill "$H1" "$H2" 2>/dev/null; wait "$H1" "$H2" 2>/dev/null
 check "held sessions end with their clients" wait_until 15 no_sessions
 
 # --- a client that dribbles one byte a second is cut at the handshake
-# deadline (10 s), not kept alive by each byte
-(for b in G P U T 2 1 0 P x x x x x x x x x x x x x x x x x x x x; do
-	printf %s "$b"; sleep 1       # the dribble's pace, not a synchronisation
-done) | timeout 40 "$CTLPEER" client "$P" 'raw=' eof >"$T_TMP/dribble" 2>&1 &
+# deadline (10 s), not kept alive by each byte: a v3 PARAMS header (184
+# bytes to follow) by 8 s, then its payload a byte at a time, 26 s in all
+(exec 3<>"/dev/tcp/127.0.0.1/$P" || exit
+for b in G P U T '\x03' '\x01' '\x00' '\xb8' $(printf 'x %.0s' $(seq 18)); do
+	printf "$b" >&3 || exit; sleep 1       # the dribble's pace, not a synchronisation
+done) 2>/dev/null &
 DR=$!
-check "dribbler: session cut" wait_until 20 eval 'log_has "bad request: timed out waiting for"'
+T_PIDS="$T_PIDS $DR"
+check "dribbler: session cut" wait_until 20 eval \
+	'log_has "bad request: timed out waiting for the rest of the PARAMS message$"'
 check "dribbler: session gone before its bytes end" wait_until 5 no_sessions
+check "dribbler: still dribbling when cut" kill -0 "$DR"
 kill "$DR" 2>/dev/null; wait "$DR" 2>/dev/null
 
 # --- limits named in the refusal
@@ -96,7 +101,7 @@ if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null; then
 	eq "UDP -r with a wrong nonce: one datagram in all, the client's own proof" \
 		"$(cat "$T_TMP/reflect.out")" "datagrams sent: 1"
 	check "UDP -r with a wrong nonce: refused after the handshake deadline" grep -q \
-		"^ok error data connection: timed out waiting for the client's proof datagram (1 others ignored)$" "$T_TMP/rc.out"
+		"^ok error data connection: timed out waiting for the client's proof datagram of stream 1 (1 others ignored)$" "$T_TMP/rc.out"
 else
 	skip "reflection (needs root for a network namespace)"
 fi

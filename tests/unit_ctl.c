@@ -1,7 +1,8 @@
-/* unit_ctl.c: the control protocol: round trips of every message, the wire
- * bytes at their documented offsets, every malformed case with its exact
- * message, and ctl_send/ctl_recv/ctl_recv_type/ctl_recv_any_until/
- * ctl_peer_state over a socketpair. */
+/* unit_ctl.c: the control protocol (version 3): round trips of every
+ * message, the wire bytes at their documented offsets (include/ctl.h), every
+ * malformed case with its exact message, version 2 refused, and
+ * ctl_send/ctl_recv/ctl_recv_type/ctl_recv_any_until/ctl_peer_state over a
+ * socketpair. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -49,13 +50,14 @@ params_msg(void)
 	m.params.interval_ms = 0x00345678;
 	m.params.omit_ms = 0x00456789;
 	strcpy(m.params.cc, "cubic");
+	m.params.streams = 0x73;                /* 115 */
 	for (i = 0; i < CTL_MAC_LEN; i++)
 		m.mac[i] = (uint8_t)(0xc0 + i);
 	return m;
 }
 
 static const uint8_t params_wire[] = {
-	'G', 'P', 'U', 'T', 0x02, 0x01, 0x00, 0x70,
+	'G', 'P', 'U', 'T', 0x03, 0x01, 0x00, 0xb8,
 	/*  0 */ 0x01, 0x01, 0x05, 0x00,
 	/*  4 */ 0x01, 0x02, 0x03, 0x04,
 	/*  8 */ 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
@@ -69,11 +71,17 @@ static const uint8_t params_wire[] = {
 	/* 52 */ 0x00, 0x34, 0x56, 0x78,               /* interval_ms */
 	/* 56 */ 0x00, 0x45, 0x67, 0x89,               /* omit_ms */
 	/* 60 */ 0x00, 0x0f, 0x42, 0x40,               /* data_burst */
-	/* 64 */ 'c', 'u', 'b', 'i', 'c', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	/* 80 */ 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7,
-	/* 88 */ 0xc8, 0xc9, 0xca, 0xcb, 0xcc, 0xcd, 0xce, 0xcf,
-	/* 96 */ 0xd0, 0xd1, 0xd2, 0xd3, 0xd4, 0xd5, 0xd6, 0xd7,
-	/*104 */ 0xd8, 0xd9, 0xda, 0xdb, 0xdc, 0xdd, 0xde, 0xdf,
+	/* 64 */ 'c', 'u', 'b', 'i', 'c', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,   /* cc */
+	/* 80 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	/* 96 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	/*112 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	/*128 */ 0x00, 0x73,                           /* streams */
+	/*130 */ 0x00, 0x00,                           /* zero */
+	/*132 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	/*152 */ 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7,   /* mac */
+	/*160 */ 0xc8, 0xc9, 0xca, 0xcb, 0xcc, 0xcd, 0xce, 0xcf,
+	/*168 */ 0xd0, 0xd1, 0xd2, 0xd3, 0xd4, 0xd5, 0xd6, 0xd7,
+	/*176 */ 0xd8, 0xd9, 0xda, 0xdb, 0xdc, 0xdd, 0xde, 0xdf,
 };
 
 static void
@@ -110,6 +118,7 @@ assert_params_equal(const struct xfer_params *a, const struct xfer_params *b)
 	assert_int_equal(a->interval_ms, b->interval_ms);
 	assert_int_equal(a->omit_ms, b->omit_ms);
 	assert_memory_equal(a->cc, b->cc, sizeof a->cc);
+	assert_int_equal(a->streams, b->streams);
 }
 
 /* Decode a whole encoded message; returns the decoder's rc. */
@@ -134,6 +143,7 @@ test_params_wire(void **state)
 	char err[256];
 
 	(void)state;
+	assert_int_equal(sizeof params_wire, CTL_HDR_LEN + CTL_PARAMS_LEN);
 	memset(buf, 0xee, sizeof buf);
 	assert_int_equal(ctl_encode(&m, buf), sizeof params_wire);
 	assert_bytes(buf, params_wire, sizeof params_wire);
@@ -145,38 +155,46 @@ test_params_wire(void **state)
 }
 
 /* PARAMS variants: params_wire with the bytes that differ. A count-mode
- * test (duration 0, a length of its own), and the congestion control name
- * at 64..79: NUL-padded, an empty one all zero, at most 15 bytes of it sent
- * (the field keeps a NUL), nothing after the first NUL sent. */
+ * test (duration 0, a length of its own), the stream count at 128..129 at
+ * its edges, and the congestion control list at 64..127: NUL-padded, an
+ * empty one all zero, at most 63 bytes of it sent (the field keeps a NUL),
+ * nothing after the first NUL sent. */
+#define CC4 "abcdefghijklmno,pqrstuvwxyz0123,456789_-abcdefg,hijklmnopqrstuv"
 static void
 test_params_variants(void **state)
 {
 	static const struct { const char *name; uint32_t duration_ms; uint64_t data_bytes;
-	    const char cc[16]; size_t off; uint8_t b[20]; size_t n; } rows[] = {
-		{ "count mode", 0, 0x0102030405060708ULL, "cubic", 32,
+	    uint16_t streams; const char cc[XFER_CC_LIST]; size_t off; uint8_t b[64];
+	    size_t n; } rows[] = {
+		{ "count mode", 0, 0x0102030405060708ULL, 0x73, "cubic", 32,
 		  { 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0x08, 0x12, 0x34, 0x56, 0x78, 0x9a,
 		    0, 0, 0, 0 }, 20 },
-		{ "a day", CTL_MAX_MS, P62, "cubic", 48, { 0x05, 0x26, 0x5c, 0x00 }, 4 },
-		{ "cc bbr", 0x01234567, P62, "bbr", 64, "bbr", 16 },
-		{ "cc empty", 0x01234567, P62, "", 64, { 0 }, 16 },
-		{ "cc 15 bytes", 0x01234567, P62, "a_b-c0123456789", 64,
-		  "a_b-c0123456789", 16 },
-		{ "cc 16 bytes (no NUL)", 0x01234567, P62,
-		  { 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n',
-		    'o', 'p' }, 64, "abcdefghijklmno", 16 },
-		{ "cc, bytes after its NUL", 0x01234567, P62,
-		  { 'b', 'b', 'r', 0, 'x', 'y', [15] = 'z' }, 64, "bbr", 16 },
+		{ "a day", CTL_MAX_MS, P62, 0x73, "cubic", 48, { 0x05, 0x26, 0x5c, 0x00 }, 4 },
+		{ "one stream", 0x01234567, P62, 1, "cubic", 128, { 0, 1 }, 2 },
+		{ "two streams", 0x01234567, P62, 2, "cubic", 128, { 0, 2 }, 2 },
+		{ "128 streams", 0x01234567, P62, STREAM_MAX, "cubic", 128, { 0, 0x80 }, 2 },
+		{ "cc bbr", 0x01234567, P62, 0x73, "bbr", 64, "bbr", 64 },
+		{ "cc empty", 0x01234567, P62, 0x73, "", 64, { 0 }, 64 },
+		{ "cc 15 bytes", 0x01234567, P62, 0x73, "a_b-c0123456789", 64,
+		  "a_b-c0123456789", 64 },
+		{ "cc list", 0x01234567, P62, 0x73, "cubic,bbr", 64, "cubic,bbr", 64 },
+		{ "cc list of 63 bytes", 0x01234567, P62, 0x73, CC4, 64, CC4, 64 },
+		{ "cc 64 bytes (no NUL)", 0x01234567, P62, 0x73, CC4 "x", 64, CC4, 64 },
+		{ "cc, bytes after its NUL", 0x01234567, P62, 0x73,
+		  { 'b', 'b', 'r', 0, 'x', 'y', [15] = 'z', [63] = 'w' }, 64, "bbr", 64 },
 	};
 	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD], want[sizeof params_wire];
 	char err[256];
 	size_t i;
 
 	(void)state;
+	assert_int_equal(strlen(CC4), XFER_CC_LIST - 1);
 	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		struct ctl_msg m = params_msg(), d;
 
 		m.params.duration_ms = rows[i].duration_ms;
 		m.params.data_bytes = rows[i].data_bytes;
+		m.params.streams = rows[i].streams;
 		memcpy(m.params.cc, rows[i].cc, sizeof m.params.cc);
 		memcpy(want, params_wire, sizeof want);
 		memcpy(want + CTL_HDR_LEN + rows[i].off, rows[i].b, rows[i].n);
@@ -189,7 +207,8 @@ test_params_variants(void **state)
 			MISS("%s: rejected: %s", rows[i].name, err);
 		else if (d.params.duration_ms != rows[i].duration_ms ||
 		    d.params.data_bytes != rows[i].data_bytes ||
-		    memcmp(d.params.cc, want + CTL_HDR_LEN + 64, 16) != 0)
+		    d.params.streams != rows[i].streams ||
+		    memcmp(d.params.cc, want + CTL_HDR_LEN + 64, XFER_CC_LIST) != 0)
 			MISS("%s: decoded fields differ", rows[i].name);
 	}
 	MISSED();
@@ -223,13 +242,14 @@ test_params_flags(void **state)
 	}
 }
 
-/* READY: port, a zero u16, the nonce, the MAC; every byte at its offset. */
+/* READY with one port: the port, the port count 1, the nonce, the MAC;
+ * every byte at its offset, 52 bytes. */
 static void
 test_ready_wire(void **state)
 {
 	static const uint16_t ports[] = { 1, 5037, 0x8000, 65535 };
-	uint8_t want[CTL_HDR_LEN + CTL_READY_LEN] = { 'G', 'P', 'U', 'T', 2, 2, 0, 0x34,
-	    0xbe, 0xef, 0, 0 };
+	uint8_t want[CTL_HDR_LEN + CTL_READY_LEN] = { 'G', 'P', 'U', 'T', 3, 2, 0, 0x34,
+	    0xbe, 0xef, 0, 1 };
 	struct ctl_msg m, d;
 	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
 	char err[256];
@@ -238,7 +258,9 @@ test_ready_wire(void **state)
 	(void)state;
 	memset(&m, 0, sizeof m);
 	m.type = CTL_READY;
-	m.data_port = 0xbeef;
+	m.port[0] = 0xbeef;
+	m.port[1] = 0x1234;             /* beyond nports: not sent */
+	m.nports = 1;
 	for (i = 0; i < CTL_NONCE_LEN; i++) {
 		m.nonce[i] = (uint8_t)(0x40 + i);
 		want[CTL_HDR_LEN + 4 + i] = (uint8_t)(0x40 + i);
@@ -252,17 +274,178 @@ test_ready_wire(void **state)
 	assert_bytes(buf, want, sizeof want);
 	assert_int_equal(buf[sizeof want], 0xee);               /* nothing beyond */
 	for (i = 0; i < sizeof ports / sizeof ports[0]; i++) {
-		m.data_port = ports[i];
+		m.port[0] = ports[i];
 		m.nonce[0] = (uint8_t)i;
 		m.mac[CTL_MAC_LEN - 1] = (uint8_t)(0xf0 + i);
 		assert_int_equal(ctl_encode(&m, buf), CTL_HDR_LEN + CTL_READY_LEN);
 		assert_int_equal(decode(buf, CTL_HDR_LEN + CTL_READY_LEN, &d, err,
 		                 sizeof err), 0);
 		assert_int_equal(d.type, CTL_READY);
-		assert_int_equal(d.data_port, ports[i]);
+		assert_int_equal(d.nports, 1);
+		assert_int_equal(d.port[0], ports[i]);
 		assert_memory_equal(d.nonce, m.nonce, CTL_NONCE_LEN);
 		assert_memory_equal(d.mac, m.mac, CTL_MAC_LEN);
 	}
+}
+
+/* READY with n ports: 50 + 2n bytes, the first port at 0, the count at 2,
+ * the others from 52 on in stream order; round trips of 1, 2, 3, 127 and
+ * 128 ports, every port at its offset. */
+static void
+test_ready_ports(void **state)
+{
+	static const uint16_t counts[] = { 1, 2, 3, 127, STREAM_MAX };
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
+	char err[256];
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+		uint16_t n = counts[i];
+		size_t len = CTL_HDR_LEN + 50u + 2u * n;
+		struct ctl_msg m, d;
+
+		memset(&m, 0, sizeof m);
+		m.type = CTL_READY;
+		m.nports = n;
+		for (k = 0; k < STREAM_MAX; k++)        /* every port differs */
+			m.port[k] = (uint16_t)(0x1001 + 0x0102 * k);
+		for (k = 0; k < CTL_NONCE_LEN; k++)
+			m.nonce[k] = (uint8_t)(0x40 + k);
+		for (k = 0; k < CTL_MAC_LEN; k++)
+			m.mac[k] = (uint8_t)(0x80 + k);
+		memset(buf, 0xee, sizeof buf);
+		if (ctl_encode(&m, buf) != len) {
+			MISS("%u ports: length %zu, want %zu", n, ctl_encode(&m, buf), len);
+			continue;
+		}
+		if (buf[len] != 0xee)
+			MISS("%u ports: a byte beyond the message", n);
+		if (buf[6] != (len - CTL_HDR_LEN) >> 8 ||
+		    buf[7] != ((len - CTL_HDR_LEN) & 0xff))
+			MISS("%u ports: header length %u", n, buf[6] * 256u + buf[7]);
+		if (buf[CTL_HDR_LEN + 0] != 0x10 || buf[CTL_HDR_LEN + 1] != 0x01 ||
+		    buf[CTL_HDR_LEN + 2] != n >> 8 || buf[CTL_HDR_LEN + 3] != (n & 0xff))
+			MISS("%u ports: first port or count misplaced", n);
+		if (memcmp(buf + CTL_HDR_LEN + 4, m.nonce, CTL_NONCE_LEN) != 0 ||
+		    memcmp(buf + CTL_HDR_LEN + 20, m.mac, CTL_MAC_LEN) != 0)
+			MISS("%u ports: nonce or MAC misplaced", n);
+		for (k = 1; k < n; k++) {
+			const uint8_t *q = buf + CTL_HDR_LEN + 52 + 2 * (k - 1);
+
+			if (q[0] != m.port[k] >> 8 || q[1] != (m.port[k] & 0xff))
+				MISS("%u ports: port %zu at %zu is 0x%02x%02x, want 0x%04x",
+				     n, k, 52 + 2 * (k - 1), q[0], q[1], m.port[k]);
+		}
+		if (decode(buf, len, &d, err, sizeof err) != 0) {
+			MISS("%u ports: rejected: %s", n, err);
+			continue;
+		}
+		if (d.type != CTL_READY || d.nports != n ||
+		    memcmp(d.port, m.port, n * sizeof m.port[0]) != 0 ||
+		    memcmp(d.nonce, m.nonce, CTL_NONCE_LEN) != 0 ||
+		    memcmp(d.mac, m.mac, CTL_MAC_LEN) != 0)
+			MISS("%u ports: decoded fields differ", n);
+	}
+	/* more ports than a test may have streams: the encoder sends 128 */
+	{
+		struct ctl_msg m, d;
+
+		memset(&m, 0, sizeof m);
+		m.type = CTL_READY;
+		m.nports = 200;
+		for (k = 0; k < STREAM_MAX; k++)
+			m.port[k] = (uint16_t)(k + 1);
+		assert_int_equal(ctl_encode(&m, buf), CTL_HDR_LEN + 50 + 2 * STREAM_MAX);
+		assert_int_equal(decode(buf, CTL_HDR_LEN + 50 + 2 * STREAM_MAX, &d, err,
+		                 sizeof err), 0);
+		assert_int_equal(d.nports, STREAM_MAX);
+		assert_int_equal(d.port[STREAM_MAX - 1], STREAM_MAX);
+	}
+	MISSED();
+}
+
+/* Malformed READYs: a count that disagrees with the length, none, too many,
+ * port 0 in any place. The payload: port p0 at 0, count at 2, then the
+ * ports from 52 on. */
+static void
+test_ready_invalid(void **state)
+{
+	static const struct { const char *name; uint16_t count; size_t plen;
+	    size_t zero;        /* 1 + which port is 0; 0: none */
+	    const char *msg; } rows[] = {
+		{ "1 port", 1, 52, 0, NULL },
+		{ "2 ports", 2, 54, 0, NULL },
+		{ "128 ports", 128, 306, 0, NULL },
+		{ "no ports", 0, 52, 0, "bad READY message: 0 ports in 52 bytes" },
+		{ "no ports, 54 bytes", 0, 54, 0, "bad READY message: 0 ports in 54 bytes" },
+		{ "2 ports in 52 bytes", 2, 52, 0, "bad READY message: 2 ports in 52 bytes" },
+		{ "1 port in 54 bytes", 1, 54, 0, "bad READY message: 1 ports in 54 bytes" },
+		{ "3 ports in 54 bytes", 3, 54, 0, "bad READY message: 3 ports in 54 bytes" },
+		{ "2 ports in 56 bytes", 2, 56, 0, "bad READY message: 2 ports in 56 bytes" },
+		{ "2 ports in 53 bytes", 2, 53, 0, "bad READY message: 2 ports in 53 bytes" },
+		{ "128 ports in 304 bytes", 128, 304, 0,
+		  "bad READY message: 128 ports in 304 bytes" },
+		{ "127 ports in 306 bytes", 127, 306, 0,
+		  "bad READY message: 127 ports in 306 bytes" },
+		{ "129 ports in 306 bytes", 129, 306, 0,
+		  "bad READY message: 129 ports in 306 bytes" },
+		{ "129 ports in their 308 bytes", 129, 308, 0,
+		  "control message type 2 has 308 bytes, expected 52" },
+		{ "65535 ports", 65535, 306, 0, "bad READY message: 65535 ports in 306 bytes" },
+		{ "256 ports in 52 bytes (a count's high byte)", 0x100, 52, 0,
+		  "bad READY message: 256 ports in 52 bytes" },
+		{ "the most the header allows", 129, CTL_MAX_PAYLOAD, 0,
+		  "control message type 2 has 320 bytes, expected 52" },
+		{ "51 bytes", 1, 51, 0, "control message type 2 has 51 bytes, expected 52" },
+		{ "first port 0, alone", 1, 52, 1, "bad READY message: port 0" },
+		{ "first port 0 of 2", 2, 54, 1, "bad READY message: port 0" },
+		{ "second port 0 of 2", 2, 54, 2, "bad READY message: port 0" },
+		{ "second port 0 of 3", 3, 56, 2, "bad READY message: port 0" },
+		{ "last port 0 of 3", 3, 56, 3, "bad READY message: port 0" },
+		{ "first port 0 of 128", 128, 306, 1, "bad READY message: port 0" },
+		{ "port 64 0 of 128", 128, 306, 64, "bad READY message: port 0" },
+		{ "last port 0 of 128", 128, 306, 128, "bad READY message: port 0" },
+		/* the count speaks before the ports */
+		{ "port 0, 2 ports in 52 bytes", 2, 52, 1,
+		  "bad READY message: 2 ports in 52 bytes" },
+	};
+	uint8_t p[CTL_MAX_PAYLOAD];
+	struct ctl_msg d;
+	char err[256];
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		int rc;
+
+		memset(p, 0, sizeof p);
+		p[0] = 0x13;                    /* every port 5037.. (nonzero) */
+		p[1] = 0xad;
+		p[2] = (uint8_t)(rows[i].count >> 8);
+		p[3] = (uint8_t)rows[i].count;
+		for (k = 4; k < 52; k++)
+			p[k] = (uint8_t)k;
+		for (k = 52; k + 1 < sizeof p; k += 2) {
+			p[k] = 0x13;
+			p[k + 1] = (uint8_t)(0xae + k);
+		}
+		if (rows[i].zero == 1)
+			p[0] = p[1] = 0;
+		else if (rows[i].zero > 1)
+			p[52 + 2 * (rows[i].zero - 2)] = p[53 + 2 * (rows[i].zero - 2)] = 0;
+		err[0] = '\0';
+		memset(&d, 0x77, sizeof d);
+		rc = ctl_decode_payload(CTL_READY, p, rows[i].plen, &d, err, sizeof err);
+		if (rc != (rows[i].msg == NULL ? 0 : -1))
+			MISS("%s: rc %d (%s)", rows[i].name, rc, err);
+		else if (rows[i].msg != NULL && strcmp(err, rows[i].msg) != 0)
+			MISS("%s: '%s', want '%s'", rows[i].name, err, rows[i].msg);
+		else if (rc == 0 && (d.nports != rows[i].count || d.port[0] != 0x13ad ||
+		    d.port[d.nports - 1] == 0 || d.nonce[0] != 4 || d.mac[0] != 20))
+			MISS("%s: fields not kept", rows[i].name);
+	}
+	MISSED();
 }
 
 /* HELLO: flags u32, a zero u32, the challenge. Only the key flag is known. */
@@ -280,7 +463,7 @@ test_hello_wire(void **state)
 		{ 0, { 0, 0, 0, 0, 0x80, 0, 0, 0 }, "bad HELLO message: reserved bits set" },
 		{ 0, { 0, 0, 0, 0, 0, 1, 0, 0 }, "bad HELLO message: reserved bits set" },
 	};
-	uint8_t want[CTL_HDR_LEN + CTL_HELLO_LEN] = { 'G', 'P', 'U', 'T', 2, 5, 0, 0x28,
+	uint8_t want[CTL_HDR_LEN + CTL_HELLO_LEN] = { 'G', 'P', 'U', 'T', 3, 5, 0, 0x28,
 	    0, 0, 0, 1, 0, 0, 0, 0 };
 	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
 	struct ctl_msg m, d;
@@ -325,10 +508,11 @@ static void
 test_start_stop(void **state)
 {
 	static const struct { uint8_t type; const char *wire; } kinds[] = {
-		{ CTL_START, "GPUT\x02\x06\x00\x00" },
-		{ CTL_STOP, "GPUT\x02\x07\x00\x00" },
+		{ CTL_START, "GPUT\x03\x06\x00\x00" },
+		{ CTL_STOP, "GPUT\x03\x07\x00\x00" },
 	};
-	static const size_t lens[] = { 1, 4, 40, 52, 64, 72, 80, 100, 112, 256 };
+	static const size_t lens[] = { 1, 4, 40, 52, 54, 64, 72, 80, 100, 112, 120,
+	    184, 256, 306, CTL_MAX_PAYLOAD };
 	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD], payload[CTL_MAX_PAYLOAD] = { 0 };
 	struct ctl_msg m, d;
 	char err[256], want[128];
@@ -377,6 +561,7 @@ assert_result_equal(const struct gput_result *a, const struct gput_result *b)
 	assert_int_equal(a->rcvbuf, b->rcvbuf);
 }
 
+/* RESULT round trips: the counts, and the stream with its window. */
 static void
 test_result(void **state)
 {
@@ -398,22 +583,106 @@ test_result(void **state)
 	size_t i;
 
 	(void)state;
+	static const struct { uint32_t stream; uint64_t start_ns, end_ns; } win[] = {
+		{ 0, 0, 0 },                    /* the side's own */
+		{ 1, 0, 1000000000 },
+		{ 2, 5, 5 },                    /* an empty window */
+		{ 0, 250000000, 10250000000ULL },
+		{ 127, 1, 2 },
+		{ STREAM_MAX, 0, UINT64_MAX },
+		{ 3, UINT64_MAX, UINT64_MAX },
+	};
 	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		struct ctl_msg m, d;
 
 		memset(&m, 0, sizeof m);
 		m.type = CTL_RESULT;
 		m.result = rows[i];
+		m.stream = win[i].stream;
+		m.start_ns = win[i].start_ns;
+		m.end_ns = win[i].end_ns;
 		assert_int_equal(ctl_encode(&m, buf), CTL_HDR_LEN + CTL_RESULT_LEN);
 		assert_int_equal(decode(buf, CTL_HDR_LEN + CTL_RESULT_LEN, &d, err,
 		                 sizeof err), 0);
 		assert_int_equal(d.type, CTL_RESULT);
 		assert_result_equal(&d.result, &rows[i]);
+		assert_int_equal(d.stream, win[i].stream);
+		assert_int_equal(d.start_ns, win[i].start_ns);
+		assert_int_equal(d.end_ns, win[i].end_ns);
 	}
 }
 
+/* RESULT's stream (0: the side; 1..128) and window (end not before start),
+ * on the wire at 100, 104 and 112: each poked on a valid RESULT. */
+static void
+test_result_streams(void **state)
+{
+#define RBAD(s) "bad RESULT message: stream " #s ", or it ends before it starts"
+	static const struct { const char *name; uint32_t stream; uint64_t start_ns,
+	    end_ns; const char *msg; } rows[] = {
+		{ "stream 0 (the side)", 0, 0, 0, NULL },
+		{ "stream 1", 1, 0, 1, NULL },
+		{ "stream 128", STREAM_MAX, 7, 8, NULL },
+		{ "stream 129", STREAM_MAX + 1, 0, 1, RBAD(129) },
+		{ "stream 256", 256, 0, 1, RBAD(256) },
+		{ "stream 2^24", 1u << 24, 0, 1, RBAD(16777216) },
+		{ "stream max", UINT32_MAX, 0, 1, RBAD(4294967295) },
+		{ "end one ns before start", 1, 1, 0, RBAD(1) },
+		{ "end long before start", 2, UINT64_MAX, 0, RBAD(2) },
+		{ "the side's end before its start", 0, 1000, 999, RBAD(0) },
+		{ "end at start", 3, 1000, 1000, NULL },
+		{ "both at their most", 4, UINT64_MAX, UINT64_MAX, NULL },
+		{ "stream 129, end before start", 129, 2, 1, RBAD(129) },
+	};
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
+	char err[256];
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct ctl_msg m, d;
+		uint8_t *p = buf + CTL_HDR_LEN;
+		int rc;
+
+		memset(&m, 0, sizeof m);
+		m.type = CTL_RESULT;
+		m.result.bytes = 42;
+		m.result.flags = RES_STOPPED;
+		ctl_encode(&m, buf);
+		for (k = 0; k < 4; k++)
+			p[100 + k] = (uint8_t)(rows[i].stream >> (24 - 8 * k));
+		for (k = 0; k < 8; k++) {
+			p[104 + k] = (uint8_t)(rows[i].start_ns >> (56 - 8 * k));
+			p[112 + k] = (uint8_t)(rows[i].end_ns >> (56 - 8 * k));
+		}
+		err[0] = '\0';
+		memset(&d, 0x77, sizeof d);
+		rc = ctl_decode_payload(CTL_RESULT, p, CTL_RESULT_LEN, &d, err, sizeof err);
+		if (rc != (rows[i].msg == NULL ? 0 : -1))
+			MISS("%s: rc %d (%s)", rows[i].name, rc, err);
+		else if (rows[i].msg != NULL && strcmp(err, rows[i].msg) != 0)
+			MISS("%s: '%s', want '%s'", rows[i].name, err, rows[i].msg);
+		else if (rc == 0 && (d.stream != rows[i].stream ||
+		    d.start_ns != rows[i].start_ns || d.end_ns != rows[i].end_ns ||
+		    d.result.bytes != 42 || d.result.flags != RES_STOPPED))
+			MISS("%s: fields not kept", rows[i].name);
+	}
+	/* reserved flags speak before the stream */
+	{
+		uint8_t res[CTL_RESULT_LEN] = { [90] = 0x80, [103] = 0xff };
+		struct ctl_msg d;
+
+		assert_int_equal(ctl_decode_payload(CTL_RESULT, res, sizeof res, &d, err,
+		                 sizeof err), -1);
+		assert_string_equal(err, "bad RESULT message: reserved bits set");
+	}
+	MISSED();
+#undef RBAD
+}
+
 /* RESULT: eleven u64 in declaration order, then flags, sndbuf and rcvbuf
- * u32, big-endian: 100 bytes. */
+ * u32, then stream u32 at 100, start_ns u64 at 104, end_ns u64 at 112,
+ * big-endian: 120 bytes. */
 static void
 test_result_wire(void **state)
 {
@@ -429,17 +698,34 @@ test_result_wire(void **state)
 	    0x5152535455565758ULL, 0x6162636465666768ULL, 0x7172737475767778ULL,
 	    0x8182838485868788ULL, 0x9192939495969798ULL, 0xa1a2a3a4a5a6a7a8ULL,
 	    0x0000005d, 0xb1b2b3b4u, 0xc1c2c3c4u };
-	memcpy(want, "GPUT\x02\x03\x00\x64", 8);
+	m.stream = 0x00000080;
+	m.start_ns = 0xd1d2d3d4d5d6d7d8ULL;
+	m.end_ns = 0xe1e2e3e4e5e6e7e8ULL;
+	memcpy(want, "GPUT\x03\x03\x00\x78", 8);
 	for (i = 0; i < 11; i++)
 		for (k = 0; k < 8; k++)
 			want[CTL_HDR_LEN + 8 * i + k] = (uint8_t)(0x10 * i + k + 1);
 	memcpy(want + CTL_HDR_LEN + 88, "\x00\x00\x00\x5d", 4);
 	memcpy(want + CTL_HDR_LEN + 92, "\xb1\xb2\xb3\xb4", 4);
 	memcpy(want + CTL_HDR_LEN + 96, "\xc1\xc2\xc3\xc4", 4);
+	memcpy(want + CTL_HDR_LEN + 100, "\x00\x00\x00\x80", 4);
+	memcpy(want + CTL_HDR_LEN + 104, "\xd1\xd2\xd3\xd4\xd5\xd6\xd7\xd8", 8);
+	memcpy(want + CTL_HDR_LEN + 112, "\xe1\xe2\xe3\xe4\xe5\xe6\xe7\xe8", 8);
 	memset(buf, 0xee, sizeof buf);
 	assert_int_equal(ctl_encode(&m, buf), sizeof want);
 	assert_bytes(buf, want, sizeof want);
 	assert_int_equal(buf[sizeof want], 0xee);
+	/* and back: the stream and its window read off their offsets */
+	{
+		struct ctl_msg d;
+		char err[256];
+
+		assert_int_equal(decode(buf, sizeof want, &d, err, sizeof err), 0);
+		assert_result_equal(&d.result, &m.result);
+		assert_int_equal(d.stream, 128);
+		assert_int_equal(d.start_ns, 0xd1d2d3d4d5d6d7d8ULL);
+		assert_int_equal(d.end_ns, 0xe1e2e3e4e5e6e7e8ULL);
+	}
 }
 
 static void
@@ -490,42 +776,57 @@ static void
 test_bad_header(void **state)
 {
 	static const struct { uint8_t h[8]; const char *msg; } rows[] = {
-		{ "GPUX\x02\x01\x00\x50", "not a gput control message (bad magic)" },
-		{ "gput\x02\x01\x00\x50", "not a gput control message (bad magic)" },
-		{ { 0, 0, 0, 0, 2, 1, 0, 80 }, "not a gput control message (bad magic)" },
-		{ "GPUT\x00\x01\x00\x50", "control protocol version 0 not supported (this gput speaks 2)" },
-		{ "GPUT\x01\x01\x00\x30", "control protocol version 1 not supported (this gput speaks 2)" },
-		{ "GPUT\x01\x05\x00\x28", "control protocol version 1 not supported (this gput speaks 2)" },
-		{ "GPUT\x03\x01\x00\x50", "control protocol version 3 not supported (this gput speaks 2)" },
-		{ "GPUT\xff\x01\x00\x50", "control protocol version 255 not supported (this gput speaks 2)" },
-		{ "GPUT\x02\x00\x00\x04", "unknown control message type 0" },
-		{ "GPUT\x02\x0b\x00\x00", "unknown control message type 11" },
-		{ "GPUT\x02\x0b\x00\x70", "unknown control message type 11" },
-		{ "GPUT\x02\x0b\x00\x04", "unknown control message type 11" },
-		{ "GPUT\x02\x0c\x00\x04", "unknown control message type 12" },
-		{ "GPUT\x02\x80\x00\x48", "unknown control message type 128" },
-		{ "GPUT\x02\xff\x00\x04", "unknown control message type 255" },
-		{ "GPUT\x02\x04\x01\x01", "control message too long (257 bytes, at most 256)" },
-		{ "GPUT\x02\x01\x10\x00", "control message too long (4096 bytes, at most 256)" },
-		{ "GPUT\x02\x03\xff\xff", "control message too long (65535 bytes, at most 256)" },
+		{ "GPUX\x03\x01\x00\xb8", "not a gput control message (bad magic)" },
+		{ "gput\x03\x01\x00\xb8", "not a gput control message (bad magic)" },
+		{ { 0, 0, 0, 0, 3, 1, 0, 184 }, "not a gput control message (bad magic)" },
+		{ "GPUX\x02\x01\x00\x70", "not a gput control message (bad magic)" },
+		{ "GPUT\x00\x01\x00\xb8", "control protocol version 0 not supported (this gput speaks 3)" },
+		{ "GPUT\x01\x01\x00\x30", "control protocol version 1 not supported (this gput speaks 3)" },
+		{ "GPUT\x01\x05\x00\x28", "control protocol version 1 not supported (this gput speaks 3)" },
+		/* version 2: every message of it, at its own length */
+		{ "GPUT\x02\x01\x00\x70", "control protocol version 2 not supported (this gput speaks 3)" },
+		{ "GPUT\x02\x02\x00\x34", "control protocol version 2 not supported (this gput speaks 3)" },
+		{ "GPUT\x02\x03\x00\x64", "control protocol version 2 not supported (this gput speaks 3)" },
+		{ "GPUT\x02\x05\x00\x28", "control protocol version 2 not supported (this gput speaks 3)" },
+		{ "GPUT\x02\x06\x00\x00", "control protocol version 2 not supported (this gput speaks 3)" },
+		{ "GPUT\x02\x09\x00\x48", "control protocol version 2 not supported (this gput speaks 3)" },
+		/* version 2 with a v3 length: the version speaks first */
+		{ "GPUT\x02\x01\x00\xb8", "control protocol version 2 not supported (this gput speaks 3)" },
+		{ "GPUT\x02\x0b\x01\x41", "control protocol version 2 not supported (this gput speaks 3)" },
+		{ "GPUT\x04\x01\x00\xb8", "control protocol version 4 not supported (this gput speaks 3)" },
+		{ "GPUT\xff\x01\x00\xb8", "control protocol version 255 not supported (this gput speaks 3)" },
+		{ "GPUT\x03\x00\x00\x04", "unknown control message type 0" },
+		{ "GPUT\x03\x0b\x00\x00", "unknown control message type 11" },
+		{ "GPUT\x03\x0b\x00\x70", "unknown control message type 11" },
+		{ "GPUT\x03\x0b\x00\x04", "unknown control message type 11" },
+		{ "GPUT\x03\x0c\x00\x04", "unknown control message type 12" },
+		{ "GPUT\x03\x80\x00\x48", "unknown control message type 128" },
+		{ "GPUT\x03\xff\x00\x04", "unknown control message type 255" },
+		{ "GPUT\x03\x04\x01\x41", "control message too long (321 bytes, at most 320)" },
+		{ "GPUT\x03\x02\x01\x42", "control message too long (322 bytes, at most 320)" },
+		{ "GPUT\x03\x01\x10\x00", "control message too long (4096 bytes, at most 320)" },
+		{ "GPUT\x03\x03\xff\xff", "control message too long (65535 bytes, at most 320)" },
 	};
 	static const struct { uint8_t h[8]; uint8_t type; uint16_t plen; } good[] = {
-		{ "GPUT\x02\x01\x00\x70", CTL_PARAMS, 112 },
-		{ "GPUT\x02\x01\x00\x50", CTL_PARAMS, 80 },   /* the payload check refuses */
-		{ "GPUT\x02\x02\x00\x34", CTL_READY, 52 },
-		{ "GPUT\x02\x03\x00\x64", CTL_RESULT, 100 },
-		{ "GPUT\x02\x04\x01\x00", CTL_ERROR, 256 },  /* the header allows 256 */
-		{ "GPUT\x02\x04\x00\x00", CTL_ERROR, 0 },    /* the payload check refuses */
-		{ "GPUT\x02\x05\x00\x28", CTL_HELLO, 40 },
-		{ "GPUT\x02\x06\x00\x00", CTL_START, 0 },
-		{ "GPUT\x02\x07\x00\x00", CTL_STOP, 0 },
-		{ "GPUT\x02\x06\x00\x04", CTL_START, 4 },    /* the payload check refuses */
-		{ "GPUT\x02\x08\x00\x40", CTL_INTERVAL, 64 },
-		{ "GPUT\x02\x09\x00\x48", CTL_TCPINFO, 72 },
-		{ "GPUT\x02\x08\x01\x00", CTL_INTERVAL, 256 },
-		{ "GPUT\x02\x09\x00\x00", CTL_TCPINFO, 0 },
-		{ "GPUT\x02\x0a\x00\x70", CTL_UDPSTATS, 112 },
-		{ "GPUT\x02\x0a\x00\x00", CTL_UDPSTATS, 0 }, /* the payload check refuses */
+		{ "GPUT\x03\x01\x00\xb8", CTL_PARAMS, 184 },
+		{ "GPUT\x03\x01\x00\x70", CTL_PARAMS, 112 },  /* the payload check refuses */
+		{ "GPUT\x03\x02\x00\x34", CTL_READY, 52 },
+		{ "GPUT\x03\x02\x00\x36", CTL_READY, 54 },
+		{ "GPUT\x03\x02\x01\x32", CTL_READY, 306 },   /* 128 ports */
+		{ "GPUT\x03\x03\x00\x78", CTL_RESULT, 120 },
+		{ "GPUT\x03\x04\x01\x40", CTL_ERROR, 320 },  /* the header allows 320 */
+		{ "GPUT\x03\x04\x00\x00", CTL_ERROR, 0 },    /* the payload check refuses */
+		{ "GPUT\x03\x05\x00\x28", CTL_HELLO, 40 },
+		{ "GPUT\x03\x06\x00\x00", CTL_START, 0 },
+		{ "GPUT\x03\x07\x00\x00", CTL_STOP, 0 },
+		{ "GPUT\x03\x06\x00\x04", CTL_START, 4 },    /* the payload check refuses */
+		{ "GPUT\x03\x08\x00\x40", CTL_INTERVAL, 64 },
+		{ "GPUT\x03\x09\x00\x50", CTL_TCPINFO, 80 },
+		{ "GPUT\x03\x09\x00\x48", CTL_TCPINFO, 72 },  /* v2's: the payload check refuses */
+		{ "GPUT\x03\x08\x01\x00", CTL_INTERVAL, 256 },
+		{ "GPUT\x03\x09\x00\x00", CTL_TCPINFO, 0 },
+		{ "GPUT\x03\x0a\x00\x70", CTL_UDPSTATS, 112 },
+		{ "GPUT\x03\x0a\x00\x00", CTL_UDPSTATS, 0 }, /* the payload check refuses */
 	};
 	char err[256];
 	uint8_t type;
@@ -556,37 +857,47 @@ static void
 test_bad_length(void **state)
 {
 	static const struct { uint8_t type; size_t plen; const char *msg; } rows[] = {
-		{ CTL_PARAMS, 111, "control message type 1 has 111 bytes, expected 112" },
-		{ CTL_PARAMS, 113, "control message type 1 has 113 bytes, expected 112" },
-		{ CTL_PARAMS, 80, "control message type 1 has 80 bytes, expected 112" },  /* before --time */
-		{ CTL_PARAMS, 48, "control message type 1 has 48 bytes, expected 112" },  /* v1 */
-		{ CTL_PARAMS, 0, "control message type 1 has 0 bytes, expected 112" },
-		{ CTL_PARAMS, 256, "control message type 1 has 256 bytes, expected 112" },
+		{ CTL_PARAMS, 183, "control message type 1 has 183 bytes, expected 184" },
+		{ CTL_PARAMS, 185, "control message type 1 has 185 bytes, expected 184" },
+		{ CTL_PARAMS, 112, "control message type 1 has 112 bytes, expected 184" },  /* v2 */
+		{ CTL_PARAMS, 80, "control message type 1 has 80 bytes, expected 184" },  /* before --time */
+		{ CTL_PARAMS, 48, "control message type 1 has 48 bytes, expected 184" },  /* v1 */
+		{ CTL_PARAMS, 0, "control message type 1 has 0 bytes, expected 184" },
+		{ CTL_PARAMS, 320, "control message type 1 has 320 bytes, expected 184" },
 		{ CTL_READY, 4, "control message type 2 has 4 bytes, expected 52" },      /* v1 */
 		{ CTL_READY, 51, "control message type 2 has 51 bytes, expected 52" },
-		{ CTL_READY, 53, "control message type 2 has 53 bytes, expected 52" },
 		{ CTL_READY, 0, "control message type 2 has 0 bytes, expected 52" },
-		{ CTL_RESULT, 92, "control message type 3 has 92 bytes, expected 100" },  /* v1 */
-		{ CTL_RESULT, 99, "control message type 3 has 99 bytes, expected 100" },
-		{ CTL_RESULT, 101, "control message type 3 has 101 bytes, expected 100" },
+		{ CTL_READY, 307, "control message type 2 has 307 bytes, expected 52" },
+		{ CTL_READY, 308, "control message type 2 has 308 bytes, expected 52" },
+		{ CTL_READY, 320, "control message type 2 has 320 bytes, expected 52" },
+		/* within 52..306 the count decides ("aa": 24929 ports) */
+		{ CTL_READY, 52, "bad READY message: 24929 ports in 52 bytes" },
+		{ CTL_READY, 53, "bad READY message: 24929 ports in 53 bytes" },
+		{ CTL_READY, 306, "bad READY message: 24929 ports in 306 bytes" },
+		{ CTL_RESULT, 92, "control message type 3 has 92 bytes, expected 120" },  /* v1 */
+		{ CTL_RESULT, 100, "control message type 3 has 100 bytes, expected 120" }, /* v2 */
+		{ CTL_RESULT, 119, "control message type 3 has 119 bytes, expected 120" },
+		{ CTL_RESULT, 121, "control message type 3 has 121 bytes, expected 120" },
 		{ CTL_HELLO, 0, "control message type 5 has 0 bytes, expected 40" },
 		{ CTL_HELLO, 39, "control message type 5 has 39 bytes, expected 40" },
 		{ CTL_HELLO, 41, "control message type 5 has 41 bytes, expected 40" },
 		{ CTL_START, 1, "control message type 6 has 1 bytes, expected 0" },
-		{ CTL_START, 256, "control message type 6 has 256 bytes, expected 0" },
+		{ CTL_START, 320, "control message type 6 has 320 bytes, expected 0" },
 		{ CTL_STOP, 1, "control message type 7 has 1 bytes, expected 0" },
 		{ CTL_STOP, 8, "control message type 7 has 8 bytes, expected 0" },
 		{ CTL_ERROR, 0, "bad ERROR message: text of 0 bytes" },
 		{ CTL_ERROR, 201, "bad ERROR message: text of 201 bytes" },
 		{ CTL_ERROR, 256, "bad ERROR message: text of 256 bytes" },
+		{ CTL_ERROR, 320, "bad ERROR message: text of 320 bytes" },
 		{ CTL_INTERVAL, 0, "control message type 8 has 0 bytes, expected 64" },
 		{ CTL_INTERVAL, 63, "control message type 8 has 63 bytes, expected 64" },
 		{ CTL_INTERVAL, 65, "control message type 8 has 65 bytes, expected 64" },
 		{ CTL_INTERVAL, 72, "control message type 8 has 72 bytes, expected 64" },
-		{ CTL_TCPINFO, 0, "control message type 9 has 0 bytes, expected 72" },
-		{ CTL_TCPINFO, 64, "control message type 9 has 64 bytes, expected 72" },
-		{ CTL_TCPINFO, 71, "control message type 9 has 71 bytes, expected 72" },
-		{ CTL_TCPINFO, 73, "control message type 9 has 73 bytes, expected 72" },
+		{ CTL_TCPINFO, 0, "control message type 9 has 0 bytes, expected 80" },
+		{ CTL_TCPINFO, 64, "control message type 9 has 64 bytes, expected 80" },
+		{ CTL_TCPINFO, 72, "control message type 9 has 72 bytes, expected 80" },  /* v2 */
+		{ CTL_TCPINFO, 79, "control message type 9 has 79 bytes, expected 80" },
+		{ CTL_TCPINFO, 81, "control message type 9 has 81 bytes, expected 80" },
 		{ 0, 4, "unknown control message type 0" },
 		{ CTL_UDPSTATS, 0, "control message type 10 has 0 bytes, expected 112" },
 		{ CTL_UDPSTATS, 64, "control message type 10 has 64 bytes, expected 112" },
@@ -650,6 +961,25 @@ test_params_reserved(void **state)
 		{ 64, 'C', "bad PARAMS message: bad congestion control name" },
 		{ 70, 'a', "bad PARAMS message: bad congestion control name" },
 		{ 79, 'x', "bad PARAMS message: bad congestion control name" },
+		{ 69, ',', "bad PARAMS message: bad congestion control name" },  /* "cubic," */
+		{ 80, 'x', "bad PARAMS message: bad congestion control name" },
+		{ 127, 'x', "bad PARAMS message: bad congestion control name" },
+		{ 127, 0x01, "bad PARAMS message: bad congestion control name" },
+		/* 128..129 streams (115): 0 and above 128 refused */
+		{ 129, 0x00, "bad PARAMS message: stream count out of range" },
+		{ 129, 0x81, "bad PARAMS message: stream count out of range" },
+		{ 129, 0xff, "bad PARAMS message: stream count out of range" },
+		{ 128, 0x01, "bad PARAMS message: stream count out of range" },
+		{ 128, 0x80, "bad PARAMS message: stream count out of range" },
+		/* 130..151: zero */
+		{ 130, 0x01, "bad PARAMS message: reserved bits set" },
+		{ 130, 0x80, "bad PARAMS message: reserved bits set" },
+		{ 131, 0x01, "bad PARAMS message: reserved bits set" },
+		{ 132, 0x01, "bad PARAMS message: reserved bits set" },
+		{ 140, 0x10, "bad PARAMS message: reserved bits set" },
+		{ 150, 0xff, "bad PARAMS message: reserved bits set" },
+		{ 151, 0x01, "bad PARAMS message: reserved bits set" },
+		{ 151, 0x80, "bad PARAMS message: reserved bits set" },
 		{ 0, 0x02, "bad PARAMS message: unknown protocol" },
 		{ 0, 0xff, "bad PARAMS message: unknown protocol" },
 		{ 1, 0x02, "bad PARAMS message: unknown role" },
@@ -669,6 +999,32 @@ test_params_reserved(void **state)
 		else if (strcmp(err, rows[i].msg) != 0)
 			MISS("offset %zu = 0x%02x: '%s', want '%s'", rows[i].off,
 			     rows[i].val, err, rows[i].msg);
+	}
+	/* every reserved byte 130..151 on its own, and the reserved bytes
+	 * speak before a bad stream count */
+	for (i = 130; i < CTL_PARAMS_SIGNED; i++) {
+		ctl_encode(&m, buf);
+		buf[CTL_HDR_LEN + i] = 0x04;
+		if (ctl_decode_payload(CTL_PARAMS, buf + CTL_HDR_LEN, CTL_PARAMS_LEN, &d,
+		    err, sizeof err) != -1 ||
+		    strcmp(err, "bad PARAMS message: reserved bits set") != 0)
+			MISS("reserved offset %zu: not refused as reserved (%s)", i, err);
+		buf[CTL_HDR_LEN + 129] = 0;
+		if (ctl_decode_payload(CTL_PARAMS, buf + CTL_HDR_LEN, CTL_PARAMS_LEN, &d,
+		    err, sizeof err) != -1 ||
+		    strcmp(err, "bad PARAMS message: reserved bits set") != 0)
+			MISS("reserved offset %zu, streams 0: '%s'", i, err);
+	}
+	/* the MAC at 152..183 is any 32 bytes */
+	for (i = CTL_PARAMS_SIGNED; i < CTL_PARAMS_LEN; i++) {
+		ctl_encode(&m, buf);
+		buf[CTL_HDR_LEN + i] ^= 0xff;
+		if (ctl_decode_payload(CTL_PARAMS, buf + CTL_HDR_LEN, CTL_PARAMS_LEN, &d,
+		    err, sizeof err) != 0)
+			MISS("MAC byte %zu: rejected: %s", i, err);
+		else if (d.mac[i - CTL_PARAMS_SIGNED] != buf[CTL_HDR_LEN + i] ||
+		    d.mac[i - CTL_PARAMS_SIGNED] == m.mac[i - CTL_PARAMS_SIGNED])
+			MISS("MAC byte %zu: not kept", i);
 	}
 	MISSED();
 }
@@ -734,7 +1090,7 @@ struct prow {
 #pragma GCC diagnostic ignored "-Wpragmas"
 #pragma GCC diagnostic ignored "-Winitializer-overrides"
 #define TCPR(...) { .proto = PROTO_TCP, .role = ROLE_RECV, .len = 4096, .count = 2048, \
-	.data_len = 4096, .data_bytes = 2048 * 4096, __VA_ARGS__ }
+	.data_len = 4096, .data_bytes = 2048 * 4096, .streams = 1, __VA_ARGS__ }
 #define TCPS(...) TCPR(.role = ROLE_SEND, __VA_ARGS__)
 #define UDPR(...) TCPR(.proto = PROTO_UDP, __VA_ARGS__)
 #define BADP(w) "bad PARAMS message: " w
@@ -831,6 +1187,33 @@ static const struct prow prows[] = {
 	{ "cc upper case", TCPR(.cc = "Cubic"), BADP("bad congestion control name") },
 	{ "cc with a dot", TCPR(.cc = "tcp.cubic"), BADP("bad congestion control name") },
 	{ "bad cc, bad time", TCPR(.interval_ms = 1, .cc = "X"), BADP("time out of range") },
+	/* --cc lists (the wire's own cases: test_cc_lists) */
+	{ "cc list", TCPR(.cc = "cubic,bbr"), NULL },
+	{ "cc list of three", TCPS(.cc = "cubic,bbr,reno", .streams = 3), NULL },
+	{ "cc list, more names than streams", TCPR(.cc = "cubic,bbr,reno"), NULL },
+	{ "cc list, an empty first name", TCPR(.cc = ",cubic"), BADP("bad congestion control name") },
+	{ "cc list, an empty middle name", TCPR(.cc = "cubic,,bbr"), BADP("bad congestion control name") },
+	{ "cc list, two commas at the end", TCPR(.cc = "cubic,,"), BADP("bad congestion control name") },
+	{ "cc list, a comma at the end", TCPR(.cc = "cubic,"), BADP("bad congestion control name") },
+	{ "cc list, a comma alone", TCPR(.cc = ","), BADP("bad congestion control name") },
+	{ "cc list, a 16-byte name", TCPR(.cc = "cubic,abcdefghijklmnop"),
+	  BADP("bad congestion control name") },
+	{ "cc, a 16-byte name alone", TCPR(.cc = "abcdefghijklmnop"),
+	  BADP("bad congestion control name") },
+	{ "cc list, upper case", TCPR(.cc = "cubic,BBR"), BADP("bad congestion control name") },
+	{ "cc list, a space", TCPR(.cc = "cubic, bbr"), BADP("bad congestion control name") },
+	/* -P: streams */
+	{ "streams 0", TCPR(.streams = 0), BADP("stream count out of range") },
+	{ "streams 1", TCPR(.streams = 1), NULL },
+	{ "streams 2", TCPS(.streams = 2), NULL },
+	{ "streams 128", TCPR(.streams = STREAM_MAX), NULL },
+	{ "streams 128, udp", UDPR(.streams = STREAM_MAX), NULL },
+	{ "streams 129", TCPR(.streams = STREAM_MAX + 1), BADP("stream count out of range") },
+	{ "streams 256", TCPR(.streams = 256), BADP("stream count out of range") },
+	{ "streams max", TCPR(.streams = UINT16_MAX), BADP("stream count out of range") },
+	{ "streams 0, bad cc", TCPR(.streams = 0, .cc = ",,"), BADP("bad congestion control name") },
+	{ "streams 0, bad time", TCPR(.streams = 0, .omit_ms = UINT32_MAX),
+	  BADP("time out of range") },
 };
 
 static void
@@ -870,17 +1253,31 @@ test_other_payloads_invalid(void **state)
 {
 	static const struct { uint8_t type; uint8_t p[CTL_RESULT_LEN]; size_t plen;
 	    const char *msg; } rows[] = {
-		{ CTL_READY, { 0, 0, 0, 0 }, 52, "bad READY message: port 0 or reserved bits set" },
+		{ CTL_READY, { 0, 0, 0, 0 }, 52, "bad READY message: 0 ports in 52 bytes" },
 		{ CTL_READY, { 0, 0, 0, 0, [4] = 1, [51] = 1 }, 52,
-		  "bad READY message: port 0 or reserved bits set" },
-		{ CTL_READY, { 0x13, 0xad, 0, 1 }, 52, "bad READY message: port 0 or reserved bits set" },
-		{ CTL_READY, { 0x13, 0xad, 0x80, 0 }, 52, "bad READY message: port 0 or reserved bits set" },
-		{ CTL_RESULT, { [90] = 0x80 }, 100, "bad RESULT message: reserved bits set" },
-		{ CTL_RESULT, { [90] = 0x02 }, 100, "bad RESULT message: reserved bits set" },
-		{ CTL_RESULT, { [88] = 0x80 }, 100, "bad RESULT message: reserved bits set" },
-		{ CTL_RESULT, { [90] = 0x01 }, 100, "bad RESULT message: reserved bits set" },
-		{ CTL_RESULT, { [89] = 0x01, [91] = 0x7f }, 100,
+		  "bad READY message: 0 ports in 52 bytes" },
+		{ CTL_READY, { 0, 0, 0, 1 }, 52, "bad READY message: port 0" },
+		{ CTL_READY, { 0x13, 0xad, 0, 2 }, 52, "bad READY message: 2 ports in 52 bytes" },
+		{ CTL_READY, { 0x13, 0xad, 0x80, 0 }, 52,
+		  "bad READY message: 32768 ports in 52 bytes" },
+		{ CTL_READY, { 0x13, 0xad, 0, 2 }, 54, "bad READY message: port 0" },
+		{ CTL_READY, { 0, 0, 0, 2, [52] = 0x13 }, 54, "bad READY message: port 0" },
+		{ CTL_READY, { 0x13, 0xad, 0, 2, [53] = 0x01 }, 53,
+		  "bad READY message: 2 ports in 53 bytes" },
+		{ CTL_RESULT, { [90] = 0x80 }, 120, "bad RESULT message: reserved bits set" },
+		{ CTL_RESULT, { [90] = 0x02 }, 120, "bad RESULT message: reserved bits set" },
+		{ CTL_RESULT, { [88] = 0x80 }, 120, "bad RESULT message: reserved bits set" },
+		{ CTL_RESULT, { [90] = 0x01 }, 120, "bad RESULT message: reserved bits set" },
+		{ CTL_RESULT, { [89] = 0x01, [91] = 0x7f }, 120,
 		  "bad RESULT message: reserved bits set" },
+		{ CTL_RESULT, { [103] = 0x81 }, 120,
+		  "bad RESULT message: stream 129, or it ends before it starts" },
+		{ CTL_RESULT, { [100] = 0x01 }, 120,
+		  "bad RESULT message: stream 16777216, or it ends before it starts" },
+		{ CTL_RESULT, { [111] = 0x01 }, 120,
+		  "bad RESULT message: stream 0, or it ends before it starts" },
+		{ CTL_RESULT, { [103] = 0x01, [104] = 0x80, [112] = 0x7f }, 120,
+		  "bad RESULT message: stream 1, or it ends before it starts" },
 		{ CTL_ERROR, "bad\nline", 8, "bad ERROR message: unprintable text" },
 		{ CTL_ERROR, "tab\there", 8, "bad ERROR message: unprintable text" },
 		{ CTL_ERROR, "del\x7f", 4, "bad ERROR message: unprintable text" },
@@ -901,7 +1298,8 @@ test_other_payloads_invalid(void **state)
 			     rows[i].msg);
 	}
 	/* the edges that are fine: every RESULT flag (with the v2 ones,
-	 * RES_STOPPED and RES_BUFS, on their own), any buffer size, " " and "~" */
+	 * RES_STOPPED and RES_BUFS, on their own), any buffer size, stream 0
+	 * with an empty window, " " and "~" */
 	{
 		uint8_t res[CTL_RESULT_LEN] = { [91] = RES_ALL, [92] = 0xff, [95] = 0xfe,
 		    [96] = 0x80, [99] = 0x01 };
@@ -927,8 +1325,9 @@ test_other_payloads_invalid(void **state)
 
 /* ---- congestion control names, INTERVAL, TCPINFO ------------------ */
 
-/* The 16-byte congestion control name, as PARAMS carries it at 64 and
- * TCPINFO at 0: NUL-terminated within the 16 bytes, NUL-padded, [a-z0-9_-]. */
+/* The 16-byte congestion control name, as TCPINFO carries it at 0 and a
+ * PARAMS list of one name at 64 (the list's other 48 bytes zero):
+ * NUL-terminated within the 16 bytes, NUL-padded, [a-z0-9_-]. */
 static void
 test_cc_names(void **state)
 {
@@ -980,8 +1379,9 @@ test_cc_names(void **state)
 			MISS("PARAMS, %s: '%s'", rows[i].name, err);
 		else if (rows[i].ok && memcmp(d.params.cc, rows[i].cc, 16) != 0)
 			MISS("PARAMS, %s: name not kept", rows[i].name);
-		/* TCPINFO: the name at 0, the rest zero */
+		/* TCPINFO: the name at 0, stream 1, the rest zero */
 		memcpy(ti, rows[i].cc, 16);
+		ti[75] = 1;
 		err[0] = '\0';
 		memset(&d, 0x77, sizeof d);
 		rc = ctl_decode_payload(CTL_TCPINFO, ti, sizeof ti, &d, err, sizeof err);
@@ -993,6 +1393,70 @@ test_cc_names(void **state)
 		else if (rows[i].ok && (memcmp(d.tcp.cc, rows[i].cc, 16) != 0 ||
 		    d.tcp.valid != 1 || d.tcp.retrans != 0 || d.tcp.mss != 0))
 			MISS("TCPINFO, %s: fields not kept", rows[i].name);
+	}
+	MISSED();
+}
+
+/* The 64-byte congestion control list PARAMS carries at 64..127: names as
+ * above, 1..15 bytes each, single commas between them, NUL-terminated
+ * within the 64 bytes and NUL-padded; or empty. */
+static void
+test_cc_lists(void **state)
+{
+	static const struct { const char *name; uint8_t cc[XFER_CC_LIST]; int ok; } rows[] = {
+		{ "cubic,bbr", "cubic,bbr", 1 },
+		{ "three names", "cubic,bbr,reno", 1 },
+		{ "a name twice", "bbr,bbr", 1 },
+		{ "one-byte names", "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,z", 1 },
+		{ "two 15-byte names", "abcdefghijklmno,pqrstuvwxyz0123", 1 },
+		{ "63 bytes, then the NUL", CC4, 1 },
+		{ "empty", "", 1 },
+		{ "an empty first name", ",cubic", 0 },
+		{ "an empty middle name", "cubic,,bbr", 0 },
+		{ "two commas at the end", "cubic,,", 0 },
+		{ "a comma at the end", "cubic,", 0 },
+		{ "a comma alone", ",", 0 },
+		{ "a 16-byte name", "abcdefghijklmnop", 0 },
+		{ "a 16-byte name second", "cubic,abcdefghijklmnop", 0 },
+		{ "a 16-byte third name",
+		  "abcdefghijklmno,pqrstuvwxyz0123,456789_-abcdefgh,ijklmnopqrstu", 0 },
+		{ "upper case first", "Cubic,bbr", 0 },
+		{ "upper case second", "cubic,BBR", 0 },
+		{ "a space after the comma", "cubic, bbr", 0 },
+		{ "a semicolon", "cubic;bbr", 0 },
+		{ "a dot", "cubic,tcp.bbr", 0 },
+		{ "not NUL-padded: a byte after the NUL", { 'b', 'b', 'r', 0, 'x' }, 0 },
+		{ "not NUL-padded: a comma after the NUL", { 'b', 'b', 'r', 0, ',' }, 0 },
+		{ "not NUL-padded: the last byte", { 'b', 'b', 'r', [63] = 'x' }, 0 },
+		{ "not NUL-padded: byte 16 of a list", { 'b', 'b', 'r', [16] = 'x' }, 0 },
+		{ "a NUL first, then a list", { 0, 'b', 'b', 'r', ',', 'x' }, 0 },
+		{ "no NUL within 64 bytes", CC4 "x", 0 },
+		{ "no NUL within 64 bytes, a comma last", CC4 ",", 0 },
+		{ "63 bytes, then 0x01", CC4 "\x01", 0 },
+	};
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
+	struct ctl_msg d;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		int rc;
+
+		memcpy(buf, params_wire, sizeof params_wire);
+		memcpy(buf + CTL_HDR_LEN + 64, rows[i].cc, XFER_CC_LIST);
+		err[0] = '\0';
+		memset(&d, 0x77, sizeof d);
+		rc = ctl_decode_payload(CTL_PARAMS, buf + CTL_HDR_LEN, CTL_PARAMS_LEN,
+		    &d, err, sizeof err);
+		if (rc != (rows[i].ok ? 0 : -1))
+			MISS("%s: rc %d (%s)", rows[i].name, rc, err);
+		else if (!rows[i].ok && strcmp(err, "bad PARAMS message: bad "
+		    "congestion control name") != 0)
+			MISS("%s: '%s'", rows[i].name, err);
+		else if (rows[i].ok && (memcmp(d.params.cc, rows[i].cc, XFER_CC_LIST) != 0 ||
+		    d.params.streams != 0x73))
+			MISS("%s: list not kept", rows[i].name);
 	}
 	MISSED();
 }
@@ -1012,9 +1476,9 @@ assert_ival_equal(const struct ival *a, const struct ival *b)
 }
 
 /* INTERVAL: index u32, flags u32, start, end, bytes, calls, dgrams u64,
- * retrans, cwnd, srtt_us u32, a zero u32: 64 bytes, every one placed. */
+ * retrans, cwnd, srtt_us u32, stream u32: 64 bytes, every one placed. */
 static const uint8_t interval_wire[CTL_HDR_LEN + CTL_INTERVAL_LEN] = {
-	'G', 'P', 'U', 'T', 0x02, 0x08, 0x00, 0x40,
+	'G', 'P', 'U', 'T', 0x03, 0x08, 0x00, 0x40,
 	/*  0 */ 0x01, 0x02, 0x03, 0x04,
 	/*  4 */ 0x00, 0x00, 0x00, 0x07,
 	/*  8 */ 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
@@ -1025,7 +1489,7 @@ static const uint8_t interval_wire[CTL_HDR_LEN + CTL_INTERVAL_LEN] = {
 	/* 48 */ 0x61, 0x62, 0x63, 0x64,
 	/* 52 */ 0x71, 0x72, 0x73, 0x74,
 	/* 56 */ 0x81, 0x82, 0x83, 0x84,
-	/* 60 */ 0x00, 0x00, 0x00, 0x00,
+	/* 60 */ 0x00, 0x00, 0x00, 0x80,               /* stream 128 */
 };
 
 static struct ctl_msg
@@ -1035,6 +1499,7 @@ interval_msg(void)
 
 	memset(&m, 0, sizeof m);
 	m.type = CTL_INTERVAL;
+	m.stream = STREAM_MAX;
 	m.ival_index = 0x01020304;
 	m.ival = (struct ival){ .flags = IVAL_LAST | IVAL_OMITTED | IVAL_TCP,
 	    .start_ns = 0x1112131415161718ULL, .end_ns = 0x2122232425262728ULL,
@@ -1077,19 +1542,25 @@ test_interval(void **state)
 	assert_int_equal(decode(buf, sizeof interval_wire, &d, err, sizeof err), 0);
 	assert_int_equal(d.type, CTL_INTERVAL);
 	assert_int_equal(d.ival_index, m.ival_index);
+	assert_int_equal(d.stream, STREAM_MAX);
 	assert_ival_equal(&d.ival, &m.ival);
 	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		uint32_t stream = (uint32_t)(i * 21 + 1);      /* 1, 22, .., 127 */
+
 		memset(&m, 0x55, sizeof m);     /* what is not sent cannot leak */
 		m.type = CTL_INTERVAL;
+		m.stream = stream;
 		m.ival_index = rows[i].index;
 		m.ival = rows[i].iv;
 		assert_int_equal(ctl_encode(&m, buf), CTL_HDR_LEN + CTL_INTERVAL_LEN);
 		assert_int_equal(buf[CTL_HDR_LEN + 60] | buf[CTL_HDR_LEN + 61] |
-		                 buf[CTL_HDR_LEN + 62] | buf[CTL_HDR_LEN + 63], 0);
+		                 buf[CTL_HDR_LEN + 62], 0);
+		assert_int_equal(buf[CTL_HDR_LEN + 63], stream);
 		assert_int_equal(decode(buf, CTL_HDR_LEN + CTL_INTERVAL_LEN, &d, err,
 		                 sizeof err), 0);
 		assert_int_equal(d.type, CTL_INTERVAL);
 		assert_int_equal(d.ival_index, rows[i].index);
+		assert_int_equal(d.stream, stream);
 		assert_ival_equal(&d.ival, &rows[i].iv);
 	}
 }
@@ -1103,12 +1574,16 @@ test_interval_invalid(void **state)
 		{ 7, 0xff, "bad INTERVAL message: reserved bits set" },
 		{ 6, 0x01, "bad INTERVAL message: reserved bits set" },
 		{ 4, 0x80, "bad INTERVAL message: reserved bits set" },
-		{ 60, 0x01, "bad INTERVAL message: reserved bits set" },
-		{ 60, 0x80, "bad INTERVAL message: reserved bits set" },
-		{ 61, 0x01, "bad INTERVAL message: reserved bits set" },
-		{ 62, 0x01, "bad INTERVAL message: reserved bits set" },
-		{ 63, 0x01, "bad INTERVAL message: reserved bits set" },
-		{ 63, 0xff, "bad INTERVAL message: reserved bits set" },
+		/* 60..63: the stream (128), 1..128 */
+		{ 63, 0x00, "bad INTERVAL message: stream 0" },
+		{ 63, 0x81, "bad INTERVAL message: stream 129" },
+		{ 63, 0xff, "bad INTERVAL message: stream 255" },
+		{ 62, 0x01, "bad INTERVAL message: stream 384" },
+		{ 61, 0x01, "bad INTERVAL message: stream 65664" },
+		{ 60, 0x01, "bad INTERVAL message: stream 16777344" },
+		{ 60, 0x80, "bad INTERVAL message: stream 2147483776" },
+		{ 63, 0x01, NULL },     /* stream 1 */
+		{ 63, 0x7f, NULL },     /* stream 127 */
 		{ 16, 0x10, "bad INTERVAL message: it ends before it starts" },
 		{ 16, 0x00, "bad INTERVAL message: it ends before it starts" },
 		{ 8, 0x22, "bad INTERVAL message: it ends before it starts" },
@@ -1147,8 +1622,19 @@ test_interval_invalid(void **state)
 	assert_int_equal(ctl_decode_payload(CTL_INTERVAL, p, sizeof p, &d, err,
 	                 sizeof err), -1);
 	assert_string_equal(err, "bad INTERVAL message: reserved bits set");
-	/* start 1, end 0: one nanosecond backwards */
+	/* reserved bits and stream 0: the reserved bits speak; stream 0 and an
+	 * end before the start: the stream speaks */
+	p[63] = 0;
+	assert_int_equal(ctl_decode_payload(CTL_INTERVAL, p, sizeof p, &d, err,
+	                 sizeof err), -1);
+	assert_string_equal(err, "bad INTERVAL message: reserved bits set");
+	p[7] = 0x07;
+	assert_int_equal(ctl_decode_payload(CTL_INTERVAL, p, sizeof p, &d, err,
+	                 sizeof err), -1);
+	assert_string_equal(err, "bad INTERVAL message: stream 0");
+	/* start 1, end 0: one nanosecond backwards (stream 1) */
 	memset(p, 0, sizeof p);
+	p[63] = 1;
 	p[15] = 1;
 	assert_int_equal(ctl_decode_payload(CTL_INTERVAL, p, sizeof p, &d, err,
 	                 sizeof err), -1);
@@ -1177,8 +1663,8 @@ assert_tcp_equal(const struct tcp_stats *a, const struct tcp_stats *b)
 }
 
 /* TCPINFO: cc[16], retrans u64, rtt, min_rtt, cwnd, mss u32, delivery_rate,
- * busy, rwnd_limited, sndbuf_limited u64: 72 bytes. valid is not sent; a
- * decoded TCPINFO is valid. */
+ * busy, rwnd_limited, sndbuf_limited u64, stream u32, a zero u32: 80 bytes.
+ * valid is not sent; a decoded TCPINFO is valid. */
 static void
 test_tcpinfo(void **state)
 {
@@ -1193,8 +1679,8 @@ test_tcpinfo(void **state)
 		  .delivery_rate = UINT64_MAX, .busy_us = UINT64_MAX,
 		  .rwnd_limited_us = UINT64_MAX, .sndbuf_limited_us = UINT64_MAX },
 	};
-	uint8_t want[CTL_HDR_LEN + CTL_TCPINFO_LEN] = { 'G', 'P', 'U', 'T', 2, 9, 0, 0x48,
-	    'r', 'e', 'n', 'o' };
+	uint8_t want[CTL_HDR_LEN + CTL_TCPINFO_LEN] = { 'G', 'P', 'U', 'T', 3, 9, 0, 0x50,
+	    'r', 'e', 'n', 'o', [CTL_HDR_LEN + 72] = 0, 0, 0, 0x7f };
 	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
 	struct ctl_msg m, d;
 	char err[256];
@@ -1208,6 +1694,7 @@ test_tcpinfo(void **state)
 	    .mss = 0x41424344u, .delivery_rate = 0x5152535455565758ULL,
 	    .busy_us = 0x6162636465666768ULL, .rwnd_limited_us = 0x7172737475767778ULL,
 	    .sndbuf_limited_us = 0x8182838485868788ULL };
+	m.stream = 127;
 	for (k = 0; k < 8; k++) {
 		want[CTL_HDR_LEN + 16 + k] = (uint8_t)(0x01 + k);
 		want[CTL_HDR_LEN + 40 + k] = (uint8_t)(0x51 + k);
@@ -1229,28 +1716,92 @@ test_tcpinfo(void **state)
 	assert_int_equal(d.type, CTL_TCPINFO);
 	assert_tcp_equal(&d.tcp, &m.tcp);
 	assert_int_equal(d.tcp.valid, 1);
+	assert_int_equal(d.stream, 127);
 	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		memset(&m, 0, sizeof m);
 		m.type = CTL_TCPINFO;
 		m.tcp = rows[i];
+		m.stream = (uint32_t)(1 + 42 * i);     /* 1, 43, 85, 127 */
 		assert_int_equal(ctl_encode(&m, buf), CTL_HDR_LEN + CTL_TCPINFO_LEN);
+		assert_memory_equal(buf + CTL_HDR_LEN + 72, "\0\0\0", 3);
+		assert_int_equal(buf[CTL_HDR_LEN + 75], m.stream);
+		assert_memory_equal(buf + CTL_HDR_LEN + 76, "\0\0\0\0", 4);
 		assert_int_equal(decode(buf, CTL_HDR_LEN + CTL_TCPINFO_LEN, &d, err,
 		                 sizeof err), 0);
 		assert_int_equal(d.type, CTL_TCPINFO);
 		assert_tcp_equal(&d.tcp, &rows[i]);
 		assert_int_equal(d.tcp.valid, 1);
+		assert_int_equal(d.stream, m.stream);
 		for (k = strlen(rows[i].cc); k < 16; k++)     /* NUL-padded */
 			assert_int_equal(buf[CTL_HDR_LEN + k], 0);
 	}
 	/* what follows the name's NUL in the struct is not sent */
 	memset(&m, 0, sizeof m);
 	m.type = CTL_TCPINFO;
+	m.stream = 1;
 	memcpy(m.tcp.cc, "bbr\0junk", 8);
 	ctl_encode(&m, buf);
 	assert_memory_equal(buf + CTL_HDR_LEN, "bbr\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
 	assert_int_equal(decode(buf, CTL_HDR_LEN + CTL_TCPINFO_LEN, &d, err,
 	                 sizeof err), 0);
 	assert_string_equal(d.tcp.cc, "bbr");
+}
+
+/* TCPINFO's stream (72..75, 1..128) and the zero u32 after it (76..79),
+ * poked on a valid TCPINFO of stream 1. */
+static void
+test_tcpinfo_invalid(void **state)
+{
+#define TBAD(s) "bad TCPINFO message: stream " #s " or reserved bits set"
+	static const struct poke rows[] = {
+		{ 75, 0x00, TBAD(0) },
+		{ 75, 0x81, TBAD(129) },
+		{ 75, 0xff, TBAD(255) },
+		{ 74, 0x01, TBAD(257) },
+		{ 73, 0x01, TBAD(65537) },
+		{ 72, 0x80, TBAD(2147483649) },
+		{ 76, 0x01, TBAD(1) },
+		{ 76, 0x80, TBAD(1) },
+		{ 77, 0x01, TBAD(1) },
+		{ 79, 0x01, TBAD(1) },
+		{ 79, 0xff, TBAD(1) },
+		{ 75, 0x02, NULL },
+		{ 75, 0x80, NULL },     /* stream 128 */
+		{ 0, 'C', "bad TCPINFO message: congestion control name" },
+	};
+	uint8_t p[CTL_TCPINFO_LEN];
+	struct ctl_msg d;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		int rc;
+
+		memset(p, 0, sizeof p);
+		memcpy(p, "cubic", 5);
+		p[75] = 1;
+		p[rows[i].off] = rows[i].val;
+		err[0] = '\0';
+		rc = ctl_decode_payload(CTL_TCPINFO, p, sizeof p, &d, err, sizeof err);
+		if (rc != (rows[i].msg == NULL ? 0 : -1))
+			MISS("offset %zu = 0x%02x: rc %d (%s)", rows[i].off, rows[i].val,
+			     rc, err);
+		else if (rows[i].msg != NULL && strcmp(err, rows[i].msg) != 0)
+			MISS("offset %zu = 0x%02x: '%s', want '%s'", rows[i].off,
+			     rows[i].val, err, rows[i].msg);
+		else if (rc == 0 && d.stream != rows[i].val)
+			MISS("offset %zu = 0x%02x: stream %u", rows[i].off, rows[i].val,
+			     d.stream);
+	}
+	/* a bad name speaks before a bad stream */
+	memset(p, 0, sizeof p);
+	memcpy(p, "BBR", 3);
+	assert_int_equal(ctl_decode_payload(CTL_TCPINFO, p, sizeof p, &d, err,
+	                 sizeof err), -1);
+	assert_string_equal(err, "bad TCPINFO message: congestion control name");
+	MISSED();
+#undef TBAD
 }
 
 /* ---- UDPSTATS --------------------------------------------------------- */
@@ -1291,11 +1842,12 @@ udpstats_msg(void)
 	    .jitter_ns = 0x6162636465666768ULL, .delay_var_ns = 0x7172737475767778ULL,
 	    .delay_var_max_ns = 0x8182838485868788ULL, .owd_min_ns = -2,
 	    .owd_mean_ns = 0x0910111213141516LL, .flags = UDPS_SEQ | UDPS_TIMED };
+	m.stream = 0x42;
 	return m;
 }
 
 static const uint8_t udpstats_wire[] = {
-	'G', 'P', 'U', 'T', 0x02, 0x0a, 0x00, 0x70,
+	'G', 'P', 'U', 'T', 0x03, 0x0a, 0x00, 0x70,
 	/*  0 */ 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,   /* received */
 	/*  8 */ 0x01, 0x02, 0x03, 0x03, 0x05, 0x06, 0x07, 0x03,   /* unique */
 	/* 16 */ 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x02,   /* duplicates */
@@ -1310,7 +1862,7 @@ static const uint8_t udpstats_wire[] = {
 	/* 88 */ 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe,   /* owd_min_ns -2 */
 	/* 96 */ 0x09, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16,   /* owd_mean_ns */
 	/*104 */ 0x00, 0x00, 0x00, 0x03,                           /* flags */
-	/*108 */ 0x00, 0x00, 0x00, 0x00,
+	/*108 */ 0x00, 0x00, 0x00, 0x42,                           /* stream 66 */
 };
 
 static void
@@ -1329,6 +1881,7 @@ test_udpstats_wire(void **state)
 	assert_int_equal(decode(buf, sizeof udpstats_wire, &d, err, sizeof err), 0);
 	assert_int_equal(d.type, CTL_UDPSTATS);
 	assert_udp_equal(&d.udp, &m.udp);
+	assert_int_equal(d.stream, 0x42);
 }
 
 /* Round trips at the edges: all zero, each flag, counts at their most,
@@ -1366,15 +1919,18 @@ test_udpstats(void **state)
 		memset(&m, 0, sizeof m);
 		m.type = CTL_UDPSTATS;
 		m.udp = rows[i];
+		m.stream = i % 2 ? STREAM_MAX : (uint32_t)(i + 1);
 		memset(buf, 0xee, sizeof buf);
 		assert_int_equal(ctl_encode(&m, buf), CTL_HDR_LEN + CTL_UDPSTATS_LEN);
-		assert_memory_equal(buf + CTL_HDR_LEN + 108, "\0\0\0\0", 4);
+		assert_memory_equal(buf + CTL_HDR_LEN + 108, "\0\0\0", 3);
+		assert_int_equal(buf[CTL_HDR_LEN + 111], m.stream);
 		if (decode(buf, CTL_HDR_LEN + CTL_UDPSTATS_LEN, &d, err, sizeof err) != 0) {
 			MISS("row %zu: rejected: %s", i, err);
 			continue;
 		}
 		assert_int_equal(d.type, CTL_UDPSTATS);
 		assert_udp_equal(&d.udp, &rows[i]);
+		assert_int_equal(d.stream, m.stream);
 	}
 	MISSED();
 }
@@ -1386,19 +1942,25 @@ test_udpstats_invalid(void **state)
 {
 #define RSV "bad UDPSTATS message: reserved bits set"
 #define SUM "bad UDPSTATS message: counts that do not add up"
+#define STR(s) "bad UDPSTATS message: stream " #s
 	static const struct { const char *name; struct { size_t off, w;
 	    uint64_t v; } f[4]; const char *msg; } rows[] = {
 		{ "flag 0x04", { { 104, 4, 0x04 } }, RSV },
 		{ "flags 0x07", { { 104, 4, 0x07 } }, RSV },
 		{ "flag 0x80000000", { { 104, 4, 0x80000000u } }, RSV },
 		{ "flags all", { { 104, 4, UINT32_MAX } }, RSV },
-		{ "byte 108", { { 108, 4, 0x01000000u } }, RSV },
-		{ "byte 109", { { 108, 4, 0x00010000u } }, RSV },
-		{ "byte 110", { { 108, 4, 0x00000100u } }, RSV },
-		{ "byte 111", { { 108, 4, 0x00000001u } }, RSV },
-		{ "108 all", { { 108, 4, UINT32_MAX } }, RSV },
-		/* the reserved bits speak before the counts */
+		/* 108..111: the stream, 1..128 */
+		{ "stream 0", { { 108, 4, 0 } }, STR(0) },
+		{ "stream 129", { { 108, 4, 129 } }, STR(129) },
+		{ "byte 108", { { 108, 4, 0x01000000u } }, STR(16777216) },
+		{ "byte 109", { { 108, 4, 0x00010000u } }, STR(65536) },
+		{ "byte 110", { { 108, 4, 0x00000100u } }, STR(256) },
+		{ "108 all", { { 108, 4, UINT32_MAX } }, STR(4294967295) },
+		/* the reserved bits speak before the stream and the counts, the
+		 * stream before the counts */
 		{ "reserved, bad counts", { { 104, 4, 0x08 }, { 8, 8, UINT64_MAX } }, RSV },
+		{ "reserved, stream 0", { { 104, 4, 0x08 }, { 108, 4, 0 } }, RSV },
+		{ "stream 0, bad counts", { { 108, 4, 0 }, { 8, 8, UINT64_MAX } }, STR(0) },
 		/* received 10: unique 6, duplicates 3, too_old 1 adds up */
 		{ "unique > received", { { 0, 8, 10 }, { 8, 8, 11 }, { 16, 8, 0 },
 		  { 48, 8, 0 } }, SUM },
@@ -1454,9 +2016,19 @@ test_udpstats_invalid(void **state)
 	                 CTL_UDPSTATS_LEN, &d, err, sizeof err), 0);
 	assert_int_equal(d.udp.received, 10);
 	assert_int_equal(d.udp.unique, 6);
+	/* streams 1 and 128 are fine */
+	memcpy(buf + CTL_HDR_LEN + 108, "\0\0\0\x01", 4);
+	assert_int_equal(ctl_decode_payload(CTL_UDPSTATS, buf + CTL_HDR_LEN,
+	                 CTL_UDPSTATS_LEN, &d, err, sizeof err), 0);
+	assert_int_equal(d.stream, 1);
+	memcpy(buf + CTL_HDR_LEN + 108, "\0\0\0\x80", 4);
+	assert_int_equal(ctl_decode_payload(CTL_UDPSTATS, buf + CTL_HDR_LEN,
+	                 CTL_UDPSTATS_LEN, &d, err, sizeof err), 0);
+	assert_int_equal(d.stream, 128);
 	MISSED();
 #undef RSV
 #undef SUM
+#undef STR
 }
 
 /* ---- ctl_send / ctl_recv ------------------------------------------- */
@@ -1470,9 +2042,9 @@ pair(int type, int sv[2])
 static void
 test_send_recv(void **state)
 {
-	struct ctl_msg msgs[9], got;
+	struct ctl_msg msgs[12], got;
 	char err[256];
-	int sv[2], i;
+	int sv[2], i, k;
 
 	(void)state;
 	memset(msgs, 0, sizeof msgs);
@@ -1484,27 +2056,56 @@ test_send_recv(void **state)
 	msgs[0] = params_msg();
 	memset(&msgs[1], 0, sizeof msgs[1]);
 	msgs[1].type = CTL_READY;
-	msgs[1].data_port = 40000;
+	msgs[1].port[0] = 40000;
+	msgs[1].nports = 1;
 	memset(&msgs[2], 0, sizeof msgs[2]);
 	msgs[2].type = CTL_RESULT;
 	msgs[2].result.bytes = UINT64_MAX;
 	msgs[2].result.flags = RES_QUEUE;
+	msgs[2].stream = 3;
+	msgs[2].start_ns = 1000;
+	msgs[2].end_ns = 2000;
 	ctl_error(&msgs[3], "no such thing");
 	msgs[7] = interval_msg();
 	msgs[8].type = CTL_TCPINFO;
 	strcpy(msgs[8].tcp.cc, "bbr");
 	msgs[8].tcp.mss = 1448;
+	msgs[8].stream = 2;
+	/* the longest message there is: READY with 128 ports */
+	msgs[9].type = CTL_READY;
+	msgs[9].nports = STREAM_MAX;
+	for (k = 0; k < STREAM_MAX; k++)
+		msgs[9].port[k] = (uint16_t)(50000 + k);
+	memset(msgs[9].nonce, 0x3c, CTL_NONCE_LEN);
+	msgs[10] = udpstats_msg();
+	msgs[11].type = CTL_RESULT;             /* the side's own, after it */
+	msgs[11].result.bytes = 9;
 	pair(SOCK_STREAM, sv);
-	for (i = 0; i < 9; i++)         /* nine messages back to back */
+	for (i = 0; i < 12; i++)        /* twelve messages back to back */
 		assert_int_equal(ctl_send(sv[0], &msgs[i], err, sizeof err), 0);
-	for (i = 0; i < 9; i++) {
+	for (i = 0; i < 12; i++) {
 		if (ctl_recv(sv[1], &got, 1000, err, sizeof err) != 0)
 			fail_msg("message %d: %s", i, err);
 		assert_int_equal(got.type, msgs[i].type);
+		if (i == 1 || i == 9) {
+			assert_int_equal(got.nports, msgs[i].nports);
+			assert_memory_equal(got.port, msgs[i].port,
+			                    msgs[i].nports * sizeof got.port[0]);
+			assert_memory_equal(got.nonce, msgs[i].nonce, CTL_NONCE_LEN);
+		}
+		if (i == 2 || i == 11) {
+			assert_result_equal(&got.result, &msgs[i].result);
+			assert_int_equal(got.start_ns, msgs[i].start_ns);
+			assert_int_equal(got.end_ns, msgs[i].end_ns);
+		}
 		if (i == 7)
 			assert_ival_equal(&got.ival, &msgs[7].ival);
 		if (i == 8)
 			assert_tcp_equal(&got.tcp, &msgs[8].tcp);
+		if (i == 10)
+			assert_udp_equal(&got.udp, &msgs[10].udp);
+		if (i == 2 || i == 7 || i == 8 || i == 10 || i == 11)
+			assert_int_equal(got.stream, msgs[i].stream);
 	}
 	close(sv[0]);
 	close(sv[1]);
@@ -1557,11 +2158,11 @@ test_recv_errors(void **state)
 		  "connection closed while waiting for the rest of a control message" },
 		{ "closed mid-payload", 8 + 20, 1, 1000,
 		  "connection closed while waiting for the rest of a control message" },
-		{ "closed one byte short", 8 + 111, 1, 1000,
+		{ "closed one byte short", 8 + 183, 1, 1000,
 		  "connection closed while waiting for the rest of a control message" },
 		{ "silence", 0, 0, 50, "timed out waiting for a control message" },
 		{ "silence mid-header", 7, 0, 50, "timed out waiting for a control message" },
-		{ "silence mid-payload", 8 + 111, 0, 50,
+		{ "silence mid-payload", 8 + 183, 0, 50,
 		  "timed out waiting for the rest of a control message" },
 	};
 	struct ctl_msg m = params_msg(), got;
@@ -1599,42 +2200,76 @@ test_recv_errors(void **state)
 	MISSED();
 }
 
-/* A malformed message read off the wire is refused with the decoder's words. */
+/* A malformed message read off the wire is refused with the decoder's words.
+ * Each row: its first bytes (the rest zero), its length, and one byte poked
+ * at off (0: none). */
 static void
 test_recv_malformed(void **state)
 {
-	static const struct { uint8_t b[CTL_HDR_LEN + CTL_PARAMS_LEN]; size_t n;
-	    const char *msg; } rows[] = {
-		{ "GPUT\x02\x04\x01\x2c", 8, "control message too long (300 bytes, at most 256)" },
-		{ "GPUX\x02\x02\x00\x04\x13\xad\x00\x00", 12,
+	static const struct { uint8_t b[CTL_HDR_LEN + CTL_MAX_PAYLOAD]; size_t n;
+	    size_t off; uint8_t val; const char *msg; } rows[] = {
+		{ "GPUT\x03\x04\x01\x41", 8, 0, 0,
+		  "control message too long (321 bytes, at most 320)" },
+		{ "GPUX\x03\x02\x00\x34\x13\xad\x00\x01", 12, 0, 0,
 		  "not a gput control message (bad magic)" },
-		{ "GPUT\x01\x02\x00\x04\x13\xad\x00\x00", 12,
-		  "control protocol version 1 not supported (this gput speaks 2)" },
-		{ "GPUT\x02\x02\x00\x34", 8 + 52,
-		  "bad READY message: port 0 or reserved bits set" },
-		{ "GPUT\x02\x02\x00\x03\x13\xad\x00", 11,
+		{ "GPUT\x01\x02\x00\x04\x13\xad\x00\x00", 12, 0, 0,
+		  "control protocol version 1 not supported (this gput speaks 3)" },
+		/* a whole version-2 READY (port 5037, zero) and PARAMS */
+		{ "GPUT\x02\x02\x00\x34\x13\xad\x00\x00", 8 + 52, 0, 0,
+		  "control protocol version 2 not supported (this gput speaks 3)" },
+		{ "GPUT\x02\x01\x00\x70\x00\x01", 8 + 112, 0, 0,
+		  "control protocol version 2 not supported (this gput speaks 3)" },
+		{ "GPUT\x03\x02\x00\x34", 8 + 52, 0, 0,
+		  "bad READY message: 0 ports in 52 bytes" },
+		{ "GPUT\x03\x02\x00\x34\x13\xad\x00\x02", 8 + 52, 0, 0,
+		  "bad READY message: 2 ports in 52 bytes" },
+		{ "GPUT\x03\x02\x00\x36\x13\xad\x00\x02", 8 + 54, 0, 0,
+		  "bad READY message: port 0" },
+		{ "GPUT\x03\x02\x00\x36\x00\x00\x00\x02", 8 + 54, 8 + 52, 0x13,
+		  "bad READY message: port 0" },
+		{ "GPUT\x03\x02\x01\x34\x13\xad\x00\x81", 8 + 308, 0, 0,
+		  "control message type 2 has 308 bytes, expected 52" },
+		{ "GPUT\x03\x02\x00\x03\x13\xad\x00", 11, 0, 0,
 		  "control message type 2 has 3 bytes, expected 52" },
-		{ "GPUT\x02\x05\x00\x28\x00\x00\x00\x02", 8 + 40,
+		{ "GPUT\x03\x05\x00\x28\x00\x00\x00\x02", 8 + 40, 0, 0,
 		  "bad HELLO message: reserved bits set" },
-		{ "GPUT\x02\x07\x00\x01\x00", 9,
+		{ "GPUT\x03\x07\x00\x01\x00", 9, 0, 0,
 		  "control message type 7 has 1 bytes, expected 0" },
-		{ "GPUT\x02\x0b\x00\x00", 8, "unknown control message type 11" },
-		{ "GPUT\x02\x0a\x00\x00", 8,
+		{ "GPUT\x03\x0b\x00\x00", 8, 0, 0, "unknown control message type 11" },
+		{ "GPUT\x03\x0a\x00\x00", 8, 0, 0,
 		  "control message type 10 has 0 bytes, expected 112" },
-		{ "GPUT\x02\x08\x00\x00", 8,
+		{ "GPUT\x03\x0a\x00\x70", 8 + 112, 0, 0,
+		  "bad UDPSTATS message: stream 0" },
+		{ "GPUT\x03\x0a\x00\x70", 8 + 112, 8 + 111, 0x81,
+		  "bad UDPSTATS message: stream 129" },
+		{ "GPUT\x03\x08\x00\x00", 8, 0, 0,
 		  "control message type 8 has 0 bytes, expected 64" },
-		{ "GPUT\x02\x08\x00\x40\x00\x00\x00\x00\x00\x00\x00\x10", 8 + 64,
-		  "bad INTERVAL message: reserved bits set" },
-		{ "GPUT\x02\x08\x00\x40\x00\x00\x00\x00\x00\x00\x00\x01"
-		  "\x00\x00\x00\x00\x00\x00\x00\x01", 8 + 64,
+		{ "GPUT\x03\x08\x00\x40\x00\x00\x00\x00\x00\x00\x00\x10", 8 + 64,
+		  8 + 63, 1, "bad INTERVAL message: reserved bits set" },
+		{ "GPUT\x03\x08\x00\x40\x00\x00\x00\x00\x00\x00\x00\x01"
+		  "\x00\x00\x00\x00\x00\x00\x00\x01", 8 + 64, 8 + 63, 1,
 		  "bad INTERVAL message: it ends before it starts" },
-		{ "GPUT\x02\x09\x00\x48" "BBR", 8 + 72,
+		{ "GPUT\x03\x08\x00\x40", 8 + 64, 0, 0, "bad INTERVAL message: stream 0" },
+		{ "GPUT\x03\x08\x00\x40", 8 + 64, 8 + 63, 0x81,
+		  "bad INTERVAL message: stream 129" },
+		{ "GPUT\x03\x09\x00\x50" "BBR", 8 + 80, 8 + 75, 1,
 		  "bad TCPINFO message: congestion control name" },
-		{ "GPUT\x02\x01\x00\x50", 8 + 80,
-		  "control message type 1 has 80 bytes, expected 112" },
-		{ "GPUT\x02\x04\x00\x00", 8, "bad ERROR message: text of 0 bytes" },
-		{ "GPUT\x02\x04\x00\x02\x1b[", 10, "bad ERROR message: unprintable text" },
+		{ "GPUT\x03\x09\x00\x50" "bbr", 8 + 80, 0, 0,
+		  "bad TCPINFO message: stream 0 or reserved bits set" },
+		{ "GPUT\x03\x09\x00\x48" "bbr", 8 + 72, 0, 0,
+		  "control message type 9 has 72 bytes, expected 80" },
+		{ "GPUT\x03\x03\x00\x78", 8 + 120, 8 + 103, 0x81,
+		  "bad RESULT message: stream 129, or it ends before it starts" },
+		{ "GPUT\x03\x03\x00\x64", 8 + 100, 0, 0,
+		  "control message type 3 has 100 bytes, expected 120" },
+		{ "GPUT\x03\x01\x00\x70", 8 + 112, 0, 0,
+		  "control message type 1 has 112 bytes, expected 184" },
+		{ "GPUT\x03\x01\x00\x50", 8 + 80, 0, 0,
+		  "control message type 1 has 80 bytes, expected 184" },
+		{ "GPUT\x03\x04\x00\x00", 8, 0, 0, "bad ERROR message: text of 0 bytes" },
+		{ "GPUT\x03\x04\x00\x02\x1b[", 10, 0, 0, "bad ERROR message: unprintable text" },
 	};
+	uint8_t b[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
 	struct ctl_msg got;
 	char err[256];
 	size_t i;
@@ -1643,8 +2278,11 @@ test_recv_malformed(void **state)
 	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		int sv[2];
 
+		memcpy(b, rows[i].b, sizeof b);
+		if (rows[i].off != 0)
+			b[rows[i].off] = rows[i].val;
 		pair(SOCK_STREAM, sv);
-		assert_int_equal(write(sv[0], rows[i].b, rows[i].n), (ssize_t)rows[i].n);
+		assert_int_equal(write(sv[0], b, rows[i].n), (ssize_t)rows[i].n);
 		if (ctl_recv(sv[1], &got, 1000, err, sizeof err) != -1)
 			MISS("row %zu: accepted", i);
 		else if (strcmp(err, rows[i].msg) != 0)
@@ -1731,7 +2369,9 @@ test_recv_type(void **state)
 		if (rows[i].send == CTL_READY) {
 			memset(&m, 0, sizeof m);
 			m.type = CTL_READY;
-			m.data_port = 5038;
+			m.port[0] = 5038;
+			m.port[1] = 5039;
+			m.nports = 2;
 		} else if (rows[i].send == CTL_RESULT) {
 			memset(&m, 0, sizeof m);
 			m.type = CTL_RESULT;
@@ -1760,8 +2400,10 @@ test_recv_type(void **state)
 			MISS("%s: '%s', want '%s'", rows[i].name, err, rows[i].msg);
 		if (got.type != rows[i].got)
 			MISS("%s: m->type %u, want %u", rows[i].name, got.type, rows[i].got);
-		if (rc == 0 && rows[i].want == CTL_READY && got.data_port != 5038)
-			MISS("%s: data port %u", rows[i].name, got.data_port);
+		if (rc == 0 && rows[i].want == CTL_READY && (got.nports != 2 ||
+		    got.port[0] != 5038 || got.port[1] != 5039))
+			MISS("%s: %u ports, %u and %u", rows[i].name, got.nports,
+			     got.port[0], got.port[1]);
 		if (rc == 0 && rows[i].want == CTL_RESULT && got.result.bytes != 42)
 			MISS("%s: bytes %llu", rows[i].name,
 			     (unsigned long long)got.result.bytes);
@@ -1773,7 +2415,7 @@ test_recv_type(void **state)
 	}
 	/* a malformed message is no message: type 0 */
 	{
-		static const uint8_t bad[CTL_HDR_LEN + CTL_READY_LEN] = "GPUT\x02\x02\x00\x34";
+		static const uint8_t bad[CTL_HDR_LEN + CTL_READY_LEN] = "GPUT\x03\x02\x00\x34";
 		struct ctl_msg got;
 		int sv[2];
 
@@ -1781,7 +2423,24 @@ test_recv_type(void **state)
 		assert_int_equal(write(sv[0], bad, sizeof bad), (ssize_t)sizeof bad);
 		assert_int_equal(ctl_recv_type(sv[1], CTL_READY, &got, 1000, err,
 		                 sizeof err), -1);
-		assert_string_equal(err, "bad READY message: port 0 or reserved bits set");
+		assert_string_equal(err, "bad READY message: 0 ports in 52 bytes");
+		assert_int_equal(got.type, 0);
+		close(sv[0]);
+		close(sv[1]);
+	}
+	/* nor is a whole version-2 message: its version is named */
+	{
+		static const uint8_t v2[CTL_HDR_LEN + CTL_HELLO_LEN] = "GPUT\x02\x05\x00\x28";
+		struct ctl_msg got;
+		int sv[2];
+
+		pair(SOCK_STREAM, sv);
+		assert_int_equal(write(sv[0], v2, sizeof v2), (ssize_t)sizeof v2);
+		memset(&got, 0x55, sizeof got);
+		assert_int_equal(ctl_recv_type(sv[1], CTL_HELLO, &got, 1000, err,
+		                 sizeof err), -1);
+		assert_string_equal(err, "control protocol version 2 not supported "
+		                    "(this gput speaks 3)");
 		assert_int_equal(got.type, 0);
 		close(sv[0]);
 		close(sv[1]);
@@ -1789,59 +2448,74 @@ test_recv_type(void **state)
 	MISSED();
 }
 
-/* The bytes a MAC covers: challenge || PARAMS bytes 0..79 [|| READY bytes
- * 0..19], exactly, whatever the messages' own MAC fields hold. */
+/* The bytes a MAC covers: challenge || PARAMS bytes 0..151 [|| READY bytes
+ * 0..19 || READY bytes 52..], exactly, whatever the messages' own MAC
+ * fields hold. */
 static void
 test_signed_bytes(void **state)
 {
-	uint8_t out[CTL_CHALLENGE_LEN + CTL_PARAMS_SIGNED + CTL_READY_SIGNED + 8];
+	uint8_t out[CTL_SIGNED_MAX + 8];
 	uint8_t want[sizeof out], challenge[CTL_CHALLENGE_LEN];
 	struct ctl_msg p = params_msg(), r;
-	const size_t pl = CTL_CHALLENGE_LEN + CTL_PARAMS_SIGNED;       /* 112 */
+	const size_t pl = CTL_CHALLENGE_LEN + CTL_PARAMS_SIGNED;       /* 184 */
+	const size_t rl = pl + CTL_READY_SIGNED;                        /* 204 */
 	size_t i, n;
 
 	(void)state;
+	assert_true(sizeof out >= rl + 2 * (STREAM_MAX - 1) + 8);
 	for (i = 0; i < CTL_CHALLENGE_LEN; i++)
 		challenge[i] = (uint8_t)(0x60 + i);
 	memset(&r, 0, sizeof r);
 	r.type = CTL_READY;
-	r.data_port = 0xbeef;
+	r.port[0] = 0xbeef;
+	r.nports = 1;
+	for (i = 1; i < STREAM_MAX; i++)        /* beyond nports: not covered */
+		r.port[i] = (uint16_t)(0xa000 + i);
 	for (i = 0; i < CTL_NONCE_LEN; i++)
 		r.nonce[i] = (uint8_t)(0x40 + i);
 	memset(r.mac, 0x99, CTL_MAC_LEN);
+	memset(want, 0, sizeof want);
 	memcpy(want, challenge, CTL_CHALLENGE_LEN);
-	memcpy(want + 32, params_wire + CTL_HDR_LEN, 80);
+	memcpy(want + 32, params_wire + CTL_HDR_LEN, CTL_PARAMS_SIGNED);
 	want[pl] = 0xbe;
 	want[pl + 1] = 0xef;
 	want[pl + 2] = 0;
-	want[pl + 3] = 0;
+	want[pl + 3] = 1;
 	for (i = 0; i < CTL_NONCE_LEN; i++)
 		want[pl + 4 + i] = (uint8_t)(0x40 + i);
+	for (i = 1; i < STREAM_MAX; i++) {      /* the other ports, when sent */
+		want[rl + 2 * (i - 1)] = 0xa0;
+		want[rl + 2 * (i - 1) + 1] = (uint8_t)i;
+	}
 
-	/* PARAMS alone (the client's MAC): 112 bytes, nothing written beyond */
-	assert_int_equal(pl, 112);
+	/* PARAMS alone (the client's MAC): 184 bytes, nothing written beyond */
+	assert_int_equal(pl, 184);
 	memset(out, 0xee, sizeof out);
 	n = ctl_signed_bytes(challenge, &p, NULL, out);
-	assert_int_equal(n, 112);
-	assert_bytes(out, want, 112);
-	assert_int_equal(out[112], 0xee);
-	/* the run's shape and the congestion control are covered */
+	assert_int_equal(n, 184);
+	assert_bytes(out, want, 184);
+	assert_int_equal(out[184], 0xee);
+	/* the run's shape, the congestion control list, the stream count and
+	 * the reserved bytes are covered; the MAC at 152 is not */
 	assert_memory_equal(out + 32 + 40, "\x00\x00\x08\x12\x34\x56\x78\x9a", 8);
 	assert_memory_equal(out + 32 + 48, "\x01\x23\x45\x67\x00\x34\x56\x78"
 	                    "\x00\x45\x67\x89\x00\x0f\x42\x40", 16);
 	assert_memory_equal(out + 32 + 64, "cubic\0\0\0\0\0\0\0\0\0\0\0", 16);
-	/* with READY (the partner's MAC): 132 bytes */
+	assert_memory_equal(out + 32 + 128, "\x00\x73", 2);
+	for (i = 130; i < CTL_PARAMS_SIGNED; i++)
+		assert_int_equal(out[32 + i], 0);
+	/* with a READY of one port (the partner's MAC): 204 bytes */
 	memset(out, 0xee, sizeof out);
 	n = ctl_signed_bytes(challenge, &p, &r, out);
-	assert_int_equal(n, 132);
-	assert_bytes(out, want, 132);
-	assert_int_equal(out[132], 0xee);
+	assert_int_equal(n, 204);
+	assert_bytes(out, want, 204);
+	assert_int_equal(out[204], 0xee);
 	/* the MACs themselves are not covered */
 	memset(p.mac, 0, CTL_MAC_LEN);
 	memset(r.mac, 0, CTL_MAC_LEN);
 	memset(out, 0xee, sizeof out);
-	assert_int_equal(ctl_signed_bytes(challenge, &p, &r, out), 132);
-	assert_bytes(out, want, 132);
+	assert_int_equal(ctl_signed_bytes(challenge, &p, &r, out), 204);
+	assert_bytes(out, want, 204);
 	/* every covered field changes the bytes: the challenge, PARAMS fields
 	 * old and new, the port, the nonce */
 	challenge[31] ^= 1;
@@ -1874,18 +2548,82 @@ test_signed_bytes(void **state)
 	strcpy(p.params.cc, "bbr");             /* first and last bytes differ */
 	ctl_signed_bytes(challenge, &p, &r, out);
 	assert_memory_equal(out + 32 + 64, "bbr\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
-	strcpy(p.params.cc, "cubicabcdefghij"); /* 15 bytes: up to PARAMS byte 78 */
+	strcpy(p.params.cc, CC4);               /* 63 bytes: up to PARAMS byte 126 */
 	ctl_signed_bytes(challenge, &p, &r, out);
-	assert_int_equal(out[32 + 78], 'j');
-	assert_int_equal(out[32 + 79], 0);
+	assert_memory_equal(out + 32 + 64, CC4, 63);
+	assert_int_equal(out[32 + 126], 'v');
+	assert_int_equal(out[32 + 127], 0);
 	assert_memory_equal(out + pl, want + pl, CTL_READY_SIGNED);
 	strcpy(p.params.cc, "cubic");
-	r.data_port = 0xbeee;
+	p.params.streams = 0x0102;              /* both bytes of -P */
+	ctl_signed_bytes(challenge, &p, &r, out);
+	assert_memory_equal(out + 32 + 128, "\x01\x02", 2);
+	p.params.streams = 0x73;
+	r.port[0] = 0xbeee;
 	r.nonce[15] = 0;
 	ctl_signed_bytes(challenge, &p, &r, out);
 	assert_memory_equal(out, want, pl);
 	assert_int_equal(out[pl + 1], 0xee);
 	assert_int_equal(out[pl + 19], 0);
+	r.port[0] = 0xbeef;
+	r.nonce[15] = 0x4f;
+
+	/* READY with more ports: their count at 2 and every further port
+	 * (READY 52..) follow READY 0..19: 204 + 2 (n - 1) bytes */
+	{
+		static const uint16_t counts[] = { 2, 3, 64, STREAM_MAX };
+		size_t c;
+
+		for (c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+			size_t len = rl + 2u * (counts[c] - 1u);
+
+			r.nports = counts[c];
+			want[pl + 2] = (uint8_t)(counts[c] >> 8);
+			want[pl + 3] = (uint8_t)counts[c];
+			memset(out, 0xee, sizeof out);
+			n = ctl_signed_bytes(challenge, &p, &r, out);
+			if (n != len) {
+				MISS("%u ports: %zu bytes, want %zu", counts[c], n, len);
+				continue;
+			}
+			if (memcmp(out, want, len) != 0)
+				MISS("%u ports: the covered bytes differ", counts[c]);
+			if (out[len] != 0xee)
+				MISS("%u ports: a byte written beyond", counts[c]);
+		}
+		assert_int_equal(n, rl + 2 * (STREAM_MAX - 1));        /* 458 */
+		assert_true(n <= CTL_SIGNED_MAX);
+	}
+	/* changing a later port changes the bytes: the second, a middle one,
+	 * the last of 128; and the port count itself */
+	{
+		static const size_t which[] = { 1, 2, 63, STREAM_MAX - 1 };
+		uint8_t base[sizeof out];
+		size_t w;
+
+		r.nports = STREAM_MAX;
+		n = ctl_signed_bytes(challenge, &p, &r, base);
+		for (w = 0; w < sizeof which / sizeof which[0]; w++) {
+			size_t at = rl + 2 * (which[w] - 1);
+
+			r.port[which[w]] ^= 0x0101;
+			if (ctl_signed_bytes(challenge, &p, &r, out) != n)
+				MISS("port %zu changed: the length changed", which[w]);
+			else if (out[at] != (base[at] ^ 1) || out[at + 1] != (base[at + 1] ^ 1))
+				MISS("port %zu changed: bytes %zu..%zu unchanged", which[w], at,
+				     at + 1);
+			else if (memcmp(out, base, at) != 0 ||
+			    memcmp(out + at + 2, base + at + 2, n - at - 2) != 0)
+				MISS("port %zu changed: other bytes changed", which[w]);
+			r.port[which[w]] ^= 0x0101;
+		}
+		/* one port fewer: its bytes no longer covered, the count differs */
+		r.nports = STREAM_MAX - 1;
+		assert_int_equal(ctl_signed_bytes(challenge, &p, &r, out), n - 2);
+		assert_int_equal(out[pl + 3], STREAM_MAX - 1);
+		assert_memory_equal(out + rl, base + rl, n - 2 - rl);
+	}
+	MISSED();
 }
 
 /* ctl_recv_until: a deadline already past is a timeout at once, even with a
@@ -1911,7 +2649,8 @@ test_recv_until(void **state)
 	(void)state;
 	memset(&m, 0, sizeof m);
 	m.type = CTL_READY;
-	m.data_port = 5038;
+	m.port[0] = 5038;
+	m.nports = 1;
 	n = ctl_encode(&m, buf);
 	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		mono_ns now = mono_now(), deadline;
@@ -1944,7 +2683,8 @@ test_recv_until(void **state)
 		assert_int_equal(write(sv[0], buf, n), (ssize_t)n);
 		assert_int_equal(ctl_recv_until(sv[1], CTL_READY, &got,
 		                 mono_now() + 1000000000u, err, sizeof err), 0);
-		assert_int_equal(got.data_port, 5038);
+		assert_int_equal(got.nports, 1);
+		assert_int_equal(got.port[0], 5038);
 		close(sv[0]);
 		close(sv[1]);
 	}
@@ -1967,6 +2707,7 @@ test_recv_any_until(void **state)
 		{ "INTERVAL", CTL_INTERVAL, 0, 0, 1000, 0, NULL },
 		{ "TCPINFO", CTL_TCPINFO, 0, 0, 1000, 0, NULL },
 		{ "RESULT", CTL_RESULT, 0, 0, 1000, 0, NULL },
+		{ "UDPSTATS", CTL_UDPSTATS, 0, 0, 1000, 0, NULL },
 		{ "ERROR", CTL_ERROR, 0, 0, 1000, 0, NULL },
 		{ "INTERVAL, then closed", CTL_INTERVAL, 0, 1, 1000, 0, NULL },
 		{ "silence", 0, 0, 0, 50, 0, "timed out waiting for a control message" },
@@ -1980,7 +2721,7 @@ test_recv_any_until(void **state)
 		  "connection closed while waiting for a control message" },
 		{ "closed mid-header", CTL_TCPINFO, 7, 1, 1000, 0,
 		  "connection closed while waiting for a control message" },
-		{ "closed mid-TCPINFO", CTL_TCPINFO, 8 + 71, 1, 1000, 0,
+		{ "closed mid-TCPINFO", CTL_TCPINFO, 8 + 79, 1, 1000, 0,
 		  "connection closed while waiting for the rest of a control message" },
 		{ "stop requested", 0, 0, 0, 3600000, 1,
 		  "interrupted waiting for a control message" },
@@ -2001,6 +2742,7 @@ test_recv_any_until(void **state)
 		} else if (rows[i].send == CTL_TCPINFO) {
 			memset(&m, 0, sizeof m);
 			m.type = CTL_TCPINFO;
+			m.stream = 1;
 			strcpy(m.tcp.cc, "reno");
 			m.tcp.delivery_rate = 125000000;
 		} else if (rows[i].send == CTL_ERROR) {
@@ -2008,7 +2750,12 @@ test_recv_any_until(void **state)
 		} else if (rows[i].send == CTL_READY) {
 			memset(&m, 0, sizeof m);
 			m.type = CTL_READY;
-			m.data_port = 5038;
+			m.nports = 4;
+			m.port[0] = 5038;
+			m.port[3] = 5041;
+			m.port[1] = m.port[2] = 1;
+		} else if (rows[i].send == CTL_UDPSTATS) {
+			m = udpstats_msg();
 		} else if (rows[i].send != CTL_PARAMS) {
 			memset(&m, 0, sizeof m);        /* HELLO, START, STOP, RESULT */
 			m.type = rows[i].send;
@@ -2039,7 +2786,7 @@ test_recv_any_until(void **state)
 		else if (rc == 0 && got.type != rows[i].send)
 			MISS("%s: type %u", rows[i].name, got.type);
 		else if (rc == 0 && rows[i].send == CTL_INTERVAL &&
-		    (got.ival_index != m.ival_index ||
+		    (got.ival_index != m.ival_index || got.stream != m.stream ||
 		     memcmp(&got.ival, &m.ival, sizeof got.ival) != 0))
 			MISS("%s: interval fields differ", rows[i].name);
 		else if (rc == 0 && rows[i].send == CTL_TCPINFO &&
@@ -2051,6 +2798,12 @@ test_recv_any_until(void **state)
 			MISS("%s: text '%s'", rows[i].name, got.text);
 		else if (rc == 0 && rows[i].send == CTL_RESULT && got.result.bytes != 42)
 			MISS("%s: result bytes", rows[i].name);
+		else if (rc == 0 && rows[i].send == CTL_READY && (got.nports != 4 ||
+		    got.port[0] != 5038 || got.port[3] != 5041))
+			MISS("%s: ports", rows[i].name);
+		else if (rc == 0 && rows[i].send == CTL_UDPSTATS && (got.stream != 0x42 ||
+		    got.udp.received != m.udp.received))
+			MISS("%s: udpstats fields differ", rows[i].name);
 		if (rows[i].wait_ms == 50 && dt < 50000000u)
 			MISS("%s: gave up after %llu ns, before the 50 ms deadline",
 			     rows[i].name, (unsigned long long)dt);
@@ -2142,43 +2895,58 @@ test_peer_state(void **state)
 	close(sv[1]);
 }
 
+/* Each test starts with no mismatches: one that failed on an assertion
+ * after a MISS must not fail the next. */
+static int
+fresh(void **state)
+{
+	(void)state;
+	misses = 0;
+	return 0;
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_params_wire),
-		cmocka_unit_test(test_params_variants),
-		cmocka_unit_test(test_params_flags),
-		cmocka_unit_test(test_ready_wire),
-		cmocka_unit_test(test_hello_wire),
-		cmocka_unit_test(test_start_stop),
-		cmocka_unit_test(test_result),
-		cmocka_unit_test(test_result_wire),
-		cmocka_unit_test(test_error_msgs),
-		cmocka_unit_test(test_bad_header),
-		cmocka_unit_test(test_bad_length),
-		cmocka_unit_test(test_params_reserved),
-		cmocka_unit_test(test_params_pacing),
-		cmocka_unit_test(test_params_invalid),
-		cmocka_unit_test(test_other_payloads_invalid),
-		cmocka_unit_test(test_cc_names),
-		cmocka_unit_test(test_interval),
-		cmocka_unit_test(test_interval_invalid),
-		cmocka_unit_test(test_tcpinfo),
-		cmocka_unit_test(test_udpstats_wire),
-		cmocka_unit_test(test_udpstats),
-		cmocka_unit_test(test_udpstats_invalid),
-		cmocka_unit_test(test_send_recv),
-		cmocka_unit_test(test_recv_split),
-		cmocka_unit_test(test_recv_errors),
-		cmocka_unit_test(test_recv_malformed),
-		cmocka_unit_test(test_send_closed),
-		cmocka_unit_test(test_recv_type),
-		cmocka_unit_test(test_signed_bytes),
-		cmocka_unit_test(test_recv_until),
-		cmocka_unit_test(test_recv_any_until),
-		cmocka_unit_test(test_type_name),
-		cmocka_unit_test(test_peer_state),
+		cmocka_unit_test_setup(test_params_wire, fresh),
+		cmocka_unit_test_setup(test_params_variants, fresh),
+		cmocka_unit_test_setup(test_params_flags, fresh),
+		cmocka_unit_test_setup(test_ready_wire, fresh),
+		cmocka_unit_test_setup(test_ready_ports, fresh),
+		cmocka_unit_test_setup(test_ready_invalid, fresh),
+		cmocka_unit_test_setup(test_hello_wire, fresh),
+		cmocka_unit_test_setup(test_start_stop, fresh),
+		cmocka_unit_test_setup(test_result, fresh),
+		cmocka_unit_test_setup(test_result_wire, fresh),
+		cmocka_unit_test_setup(test_result_streams, fresh),
+		cmocka_unit_test_setup(test_error_msgs, fresh),
+		cmocka_unit_test_setup(test_bad_header, fresh),
+		cmocka_unit_test_setup(test_bad_length, fresh),
+		cmocka_unit_test_setup(test_params_reserved, fresh),
+		cmocka_unit_test_setup(test_params_pacing, fresh),
+		cmocka_unit_test_setup(test_params_invalid, fresh),
+		cmocka_unit_test_setup(test_other_payloads_invalid, fresh),
+		cmocka_unit_test_setup(test_cc_names, fresh),
+		cmocka_unit_test_setup(test_cc_lists, fresh),
+		cmocka_unit_test_setup(test_interval, fresh),
+		cmocka_unit_test_setup(test_interval_invalid, fresh),
+		cmocka_unit_test_setup(test_tcpinfo, fresh),
+		cmocka_unit_test_setup(test_tcpinfo_invalid, fresh),
+		cmocka_unit_test_setup(test_udpstats_wire, fresh),
+		cmocka_unit_test_setup(test_udpstats, fresh),
+		cmocka_unit_test_setup(test_udpstats_invalid, fresh),
+		cmocka_unit_test_setup(test_send_recv, fresh),
+		cmocka_unit_test_setup(test_recv_split, fresh),
+		cmocka_unit_test_setup(test_recv_errors, fresh),
+		cmocka_unit_test_setup(test_recv_malformed, fresh),
+		cmocka_unit_test_setup(test_send_closed, fresh),
+		cmocka_unit_test_setup(test_recv_type, fresh),
+		cmocka_unit_test_setup(test_signed_bytes, fresh),
+		cmocka_unit_test_setup(test_recv_until, fresh),
+		cmocka_unit_test_setup(test_recv_any_until, fresh),
+		cmocka_unit_test_setup(test_type_name, fresh),
+		cmocka_unit_test_setup(test_peer_state, fresh),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -509,16 +509,18 @@ test_proof_len(void **state)
 	MISSED();
 }
 
-/* The proof's bytes: "GPUH", version 2, three zeros, the nonce, zero padding. */
+/* The proof's bytes: "GPUH", version 3, a zero, the stream u16 big-endian
+ * at 6..7, the nonce, zero padding. */
 static void
 test_proof_round_trip(void **state)
 {
-	static const struct { uint32_t len; uint64_t bytes; uint8_t fill; } rows[] = {
-		{ 1000, 50000, 0x00 },
-		{ 40, 400, 0xff },
-		{ 41, 450, 0x5a },
-		{ 42, 461, 0xa5 },
-		{ 65507, P62, 0x01 },
+	static const struct { uint32_t len; uint64_t bytes; uint8_t fill;
+	    uint16_t stream; } rows[] = {
+		{ 1000, 50000, 0x00, 1 },
+		{ 40, 400, 0xff, 2 },
+		{ 41, 450, 0x5a, 0x0102 },
+		{ 42, 461, 0xa5, STREAM_MAX },
+		{ 65507, P62, 0x01, 0xffff },
 	};
 	uint8_t buf[PROOF_MAX_LEN + 8], nonce[PROOF_NONCE_LEN];
 	size_t i, k;
@@ -526,17 +528,18 @@ test_proof_round_trip(void **state)
 	(void)state;
 	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		struct xfer_params p = stream_of(rows[i].len, rows[i].bytes);
-		uint8_t want[PROOF_MAX_LEN] = { 'G', 'P', 'U', 'H', 2, 0, 0, 0 };
+		uint8_t want[PROOF_MAX_LEN] = { 'G', 'P', 'U', 'H', 3, 0,
+		    (uint8_t)(rows[i].stream >> 8), (uint8_t)rows[i].stream };
 		size_t n;
 
 		for (k = 0; k < PROOF_NONCE_LEN; k++)
 			nonce[k] = want[8 + k] = (uint8_t)(rows[i].fill ^ (k * 17));
 		memset(buf, 0xcc, sizeof buf);
-		n = xfer_proof_encode(&p, nonce, 1, buf);
+		n = xfer_proof_encode(&p, nonce, rows[i].stream, buf);
 		assert_int_equal(n, xfer_proof_len(&p));
 		assert_memory_equal(buf, want, n);      /* zero padded */
 		assert_int_equal(buf[n], 0xcc);         /* and no further */
-		assert_int_equal(xfer_proof_check(&p, nonce, 1, buf, n), 1);
+		assert_int_equal(xfer_proof_check(&p, nonce, rows[i].stream, buf, n), 1);
 	}
 }
 
@@ -587,6 +590,23 @@ test_proof_rejected(void **state)
 		n = xfer_proof_encode(&a, nonce, 1, buf);
 		assert_int_equal(n, 40);
 		assert_int_equal(xfer_proof_check(&b, nonce, 1, buf, n), 0);
+	}
+	/* another stream's proof of the same test is not this stream's: stream 2
+	 * is refused as stream 1's and the other way round, and each is its own */
+	{
+		struct xfer_params a = stream_of(1000, 50000);
+		static const uint16_t pairs[][2] = { { 2, 1 }, { 1, 2 }, { 1, 0x0101 },
+		    { 0x0100, 1 }, { STREAM_MAX, 1 }, { 1, 0 } };
+
+		for (i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+			memset(buf, 0, sizeof buf);
+			n = xfer_proof_encode(&a, nonce, pairs[i][0], buf);
+			if (xfer_proof_check(&a, nonce, pairs[i][1], buf, n) != 0)
+				MISS("stream %u's proof taken as stream %u's", pairs[i][0],
+				     pairs[i][1]);
+			if (xfer_proof_check(&a, nonce, pairs[i][0], buf, n) != 1)
+				MISS("stream %u's proof refused as its own", pairs[i][0]);
+		}
 	}
 	MISSED();
 }

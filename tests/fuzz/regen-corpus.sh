@@ -4,9 +4,11 @@
 #     and `tests/unit_pcapudp --captures DIR` write (the captures of the unit
 #     and golden tests, with the crafted sequence-hole ones and gput UDP
 #     runs with data headers);
-#   tests/fuzz/corpus/ctl: control messages as sent on the wire (header,
-#     payload; some followed by a UDP end marker), valid ones of every type
-#     and malformed ones, written below from hex.
+#   tests/fuzz/corpus/ctl: control messages of protocol version 3 as sent
+#     on the wire (header, payload; some followed by a UDP end marker), valid
+#     ones of every type (READY with several ports, RESULT per stream and the
+#     side's own) and malformed ones (some of version 2), written below from
+#     hex.
 # The seeds are committed; run this after changing the capture builders.
 # Below each, found/ keeps inputs that fuzzing found (libFuzzer reads the
 # corpus directories recursively): left alone here. To add what a run found
@@ -33,59 +35,98 @@ hex() {
 }
 find "$ctl" -maxdepth 1 -type f -exec rm -f {} +
 H=47505554   # "GPUT"
-V=02         # control protocol version (include/ctl.h)
+V=03         # control protocol version (include/ctl.h)
 Z16=00000000000000000000000000000000
+Z20=0000000000000000000000000000000000000000
 Z32=$Z16$Z16
 M32=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+N16=00112233445566778899aabbccddeeff
 CUBIC=63756269630000000000000000000000   # "cubic", NUL-padded to 16
 BBR=62627200000000000000000000000000     # "bbr"
+# cc64 LIST: a PARAMS congestion control list, NUL-padded to 64 bytes
+cc64() {
+	printf %s "$1" | od -An -tx1 | tr -d ' \n'
+	n=$((64 - ${#1}))
+	while [ "$n" -gt 0 ]; do printf 00; n=$((n - 1)); done
+}
+CC0=$(cc64 "")
+# ports FIRST N: N ports u16 from FIRST on, in hex
+ports() {
+	i=0
+	while [ "$i" -lt "$2" ]; do printf %04x $(($1 + i)); i=$((i + 1)); done
+}
+# streams u16 (128), zero u16 (130), zero[20] (132): PARAMS 128..151
+S1="0001 0000 $Z20"
 # HELLO (40 bytes): flags (1: a key is required), zero, challenge[32]
 hex hello $H $V 05 0028  00000000 00000000 $M32
 hex hello_key $H $V 05 0028  00000001 00000000 $M32
-# PARAMS (112 bytes): bytes 0..39, data_gap_ps u64 (40..47), then
-# duration_ms, interval_ms, omit_ms, data_burst u32, cc[16], MAC[32].
-# TCP receiver, -l 1448, -n 100, seed 1, count mode; no MAC, a MAC
+# PARAMS (184 bytes): bytes 0..39, data_gap_ps u64 (40..47), then
+# duration_ms, interval_ms, omit_ms, data_burst u32, cc[64] (a comma list),
+# streams u16, zero u16, zero[20], MAC[32] (152..183).
+# TCP receiver, -l 1448, -n 100, seed 1, count mode, one stream; no MAC, a MAC
 P_TCP="00 01 00 00 000005a8 0000000000000064 00000000 00000000 000005a8
     00000001 00000000000235a0 00000000 00000000"
-hex params_tcp $H $V 01 0070  $P_TCP $Z16 $Z16 $Z32
-hex params_tcp_mac $H $V 01 0070  $P_TCP $Z16 $Z16 $M32
+hex params_tcp $H $V 01 00b8  $P_TCP $Z16 $CC0 $S1 $Z32
+hex params_tcp_mac $H $V 01 00b8  $P_TCP $Z16 $CC0 $S1 $M32
 # TCP receiver, --time 10 --interval 1 --omit 2 --cc cubic: data_bytes 2^62
 P_TIMED="00 01 00 00 000005a8 0000000000000064 00000000 00000000 000005a8
     00000001 4000000000000000 00000000 00000000"
-hex params_timed $H $V 01 0070  $P_TIMED 00002710 000003e8 000007d0 00000000 \
-    $CUBIC $M32
+hex params_timed $H $V 01 00b8  $P_TIMED 00002710 000003e8 000007d0 00000000 \
+    "$(cc64 cubic)" $S1 $M32
 # count mode with --interval 0.1 (the shortest) and --cc bbr
-hex params_interval $H $V 01 0070  $P_TCP 00000000 00000064 00000000 00000000 \
-    $BBR $Z32
+hex params_interval $H $V 01 00b8  $P_TCP 00000000 00000064 00000000 00000000 \
+    "$(cc64 bbr)" $S1 $Z32
+# -P 4 --cc cubic,bbr (the streams take the names in turn), a MAC
+hex params_streams $H $V 01 00b8  $P_TIMED 00002710 000003e8 00000000 00000000 \
+    "$(cc64 cubic,bbr)" 0004 0000 $Z20 $M32
+# -P 128 (the most), --cc with a list of 63 bytes (the most)
+hex params_streams_max $H $V 01 00b8  $P_TCP $Z16 \
+    "$(cc64 abcdefghijklmno,pqrstuvwxyz0123,456789_-abcdefg,hijklmnopqrstuv)" \
+    0080 0000 $Z20 $Z32
 # PARAMS: UDP receiver, -l 1472, -n 10, then end marker 1 (32 bytes: GPUE,
 # version 1, index 1, 10 datagrams, 14720 bytes)
-hex params_udp_marker $H $V 01 0070  01 01 0e 00 000005c0 000000000000000a \
+hex params_udp_marker $H $V 01 00b8  01 01 0e 00 000005c0 000000000000000a \
     00010000 000003e8 000005c0 0000002a 0000000000003980 00000000 000003e8 \
-    $Z16 $Z16 $Z32  47505545 01 01 0000 000000000000000a 0000000000003980 \
+    $Z16 $CC0 $S1  $Z32  47505545 01 01 0000 000000000000000a 0000000000003980 \
     0000000000000000
 # PARAMS: UDP receiver, -l 1472, -n 1000, --rate paced: data_gap_ps 1 ms
-# (1e9 ps), --burst 4, then marker 1
-hex params_udp_paced $H $V 01 0070  01 01 00 00 000005c0 00000000000003e8 \
+# (1e9 ps), --burst 4, -P 3, then marker 1
+hex params_udp_paced $H $V 01 00b8  01 01 00 00 000005c0 00000000000003e8 \
     00000000 00000000 000005c0 00000007 0000000000167e00 000000003b9aca00 \
-    00000000 00000000 00000000 00000004 $Z16 $Z32  47505545 01 01 0000 \
-    00000000000003e8 0000000000167e00 0000000000000000
+    00000000 00000000 00000000 00000004 $CC0 0003 0000 $Z20 $Z32  47505545 01 \
+    01 0000 00000000000003e8 0000000000167e00 0000000000000000
 # PARAMS: pacing at its most: data_gap_ps 10 s (1e13), --burst 1000000
-hex params_udp_pace_max $H $V 01 0070  01 01 00 00 000005c0 00000000000003e8 \
+hex params_udp_pace_max $H $V 01 00b8  01 01 00 00 000005c0 00000000000003e8 \
     00000000 00989680 000005c0 00000007 0000000000167e00 000009184e72a000 \
-    00000000 00000000 00000000 000f4240 $Z16 $Z32
+    00000000 00000000 00000000 000f4240 $CC0 $S1 $Z32
 # PARAMS: UDP, -l 32 (so the marker is 33 bytes), then marker 3 of 33 bytes
-hex params_udp_marker33 $H $V 01 0070  01 01 00 00 00000020 0000000000000003 \
+hex params_udp_marker33 $H $V 01 00b8  01 01 00 00 00000020 0000000000000003 \
     00000000 00000000 00000020 00000000 0000000000000060 00000000 00000000 \
-    $Z16 $Z16 $Z32  47505545 01 03 0000 0000000000000003 0000000000000060 \
+    $Z16 $CC0 $S1 $Z32  47505545 01 03 0000 0000000000000003 0000000000000060 \
     0000000000000000 00
-# READY (52 bytes): port 5038, zero, nonce[16], MAC[32]
-hex ready $H $V 02 0034  13ae 0000 $Z16 $Z32
-hex ready_mac $H $V 02 0034  13ae 0000 00112233445566778899aabbccddeeff $M32
-# RESULT (100 bytes): eleven u64, flags u32, sndbuf u32, rcvbuf u32
-hex result $H $V 03 0064  00000000000235a0 0000000000000064 \
-    000000003b9aca00 0000000005f5e100 0000000000000000 0000000000000000 \
-    0000000000000000 0000000000000000 0000000000000000 0000000000000000 \
-    0000000000000000 00000001 00020000 00020000
+# READY (50 + 2 * ports bytes): port 5038, ports u16, nonce[16], MAC[32],
+# then the other streams' ports u16 each
+hex ready $H $V 02 0034  13ae 0001 $Z16 $Z32
+hex ready_mac $H $V 02 0034  13ae 0001 $N16 $M32
+hex ready_ports4 $H $V 02 003a  13ae 0004 $N16 $M32 "$(ports 5039 3)"
+hex ready_ports128 $H $V 02 0132  13ae 0080 $N16 $M32 "$(ports 5039 127)"
+# RESULT (120 bytes): eleven u64, flags u32, sndbuf u32, rcvbuf u32, stream
+# u32 (0: the side's own), start_ns u64, end_ns u64 (after START). One per
+# stream, then the side's sums.
+R_CNT="0000000000000000 0000000000000000 0000000000000000 0000000000000000
+    0000000000000000 0000000000000000 0000000000000000"
+hex result $H $V 03 0078  00000000000235a0 0000000000000064 \
+    000000003b9aca00 0000000005f5e100 $R_CNT 00000001 00020000 00020000 \
+    00000000 0000000000000000 000000003b9aca00
+hex result_stream1 $H $V 03 0078  0000000000011ad0 0000000000000032 \
+    000000003b9aca00 0000000000000000 $R_CNT 00000001 00020000 00020000 \
+    00000001 0000000000000000 000000003b9aca00
+hex result_stream2 $H $V 03 0078  0000000000011ad0 0000000000000032 \
+    000000003b8b87c0 0000000000000000 $R_CNT 00000001 00020000 00020000 \
+    00000002 00000000000f4240 000000003b9aca00
+hex result_stream128 $H $V 03 0078  0000000000000000 0000000000000000 \
+    0000000000000000 0000000000000000 $R_CNT 00000000 00000000 00000000 \
+    00000080 000000003b9aca00 000000003b9aca00
 # ERROR: printable text; START and STOP: nothing
 hex error $H $V 04 000d  6e6f207375636820746869 6e67
 hex start $H $V 06 0000
@@ -93,99 +134,141 @@ hex stop $H $V 07 0000
 # UDPSTATS (112 bytes): received, unique, duplicates, reordered,
 # max_displacement, late, too_old, other, jitter_ns, delay_var_ns,
 # delay_var_max_ns u64, owd_min_ns, owd_mean_ns i64, flags u32 (1 seq,
-# 2 timed), zero u32; received - unique = duplicates + too_old
+# 2 timed), stream u32 (1..N); received - unique = duplicates + too_old
 U_CNT="00000000000003e8 00000000000003de 0000000000000007 000000000000000c
     000000000000001f 0000000000000001 0000000000000003 0000000000000002"
 hex udpstats $H $V 0a 0070  $U_CNT 0000000000002710 00000000000186a0 \
-    00000000000f4240 fffffffffffffc18 0000000000002af8 00000003 00000000
+    00000000000f4240 fffffffffffffc18 0000000000002af8 00000003 00000001
 hex udpstats_noseq $H $V 0a 0070  00000000000003e8 00000000000003e8 \
-    $Z16 $Z16 $Z32 $Z16 $Z16
+    $Z16 $Z16 $Z32 $Z16 0000000000000000 00000000 00000080
 # INTERVAL (64 bytes): index, flags (1 last, 2 omitted, 4 TCP), start_ns,
-# end_ns, bytes, calls, dgrams u64, retrans, cwnd, srtt_us, zero u32
+# end_ns, bytes, calls, dgrams u64, retrans, cwnd, srtt_us, stream u32
 hex interval_tcp $H $V 08 0040  00000001 00000004 000000003b9aca00 \
     0000000077359400 0000000007735940 0000000000000514 0000000000000000 \
-    00000003 0000000a 00000029 00000000
+    00000003 0000000a 00000029 00000001
+hex interval_tcp_stream2 $H $V 08 0040  00000001 00000004 000000003b9aca00 \
+    0000000077359400 0000000003b9aca0 000000000000028a 0000000000000000 \
+    00000001 00000014 0000002b 00000002
 hex interval_udp_last $H $V 08 0040  00000009 00000003 000000021e69e5c0 \
     000000022b71a340 0000000000016fe0 000000000000000a 0000000000000009 \
-    00000000 00000000 00000000 00000000
-# TCPINFO (72 bytes): cc[16], retrans u64, rtt_us, min_rtt_us, cwnd, mss u32,
-# delivery_rate, busy_us, rwnd_limited_us, sndbuf_limited_us u64
-hex tcpinfo $H $V 09 0048  $BBR 000000000000000c 00000029 00000012 0000000a \
+    00000000 00000000 00000000 00000080
+# TCPINFO (80 bytes): cc[16], retrans u64, rtt_us, min_rtt_us, cwnd, mss u32,
+# delivery_rate, busy_us, rwnd_limited_us, sndbuf_limited_us u64, stream
+# u32, zero u32
+hex tcpinfo $H $V 09 0050  $BBR 000000000000000c 00000029 00000012 0000000a \
     0000ffcb 00000000ee6b2800 0000000000989680 00000000000005dc \
-    0000000000000000
-hex tcpinfo_nocc $H $V 09 0048  $Z16 $Z16 $Z16 $Z16 0000000000000000
+    0000000000000000 00000001 00000000
+hex tcpinfo_nocc $H $V 09 0050  $Z16 $Z16 $Z16 $Z16 0000000000000000 \
+    00000080 00000000
 # malformed
-hex bad_magic 47505556 $V 02 0034  13ae 0000 $Z16 $Z32
+hex bad_magic 47505556 $V 02 0034  13ae 0001 $Z16 $Z32
 hex bad_version $H 01 02 0004  13ae 0000
+# a whole version-2 READY and PARAMS (112 bytes): refused for the version
+hex bad_version2_ready $H 02 02 0034  13ae 0000 $Z16 $Z32
+hex bad_version2_params $H 02 01 0070  $P_TCP $Z16 $CUBIC $Z32
 hex bad_type $H $V 0b 0000
-hex bad_toolong $H $V 04 0101
+hex bad_toolong $H $V 04 0141
 hex bad_short_hdr $H $V
 hex bad_hello_flags $H $V 05 0028  00000002 00000000 $M32
-hex bad_ready_port0 $H $V 02 0034  0000 0000 $Z16 $Z32
-hex bad_ready_len $H $V 02 0004  13ae 0000
+hex bad_ready_port0 $H $V 02 0034  0000 0001 $Z16 $Z32
+hex bad_ready_port0_later $H $V 02 003a  13ae 0004 $N16 $M32 13af 0000 13b1
+hex bad_ready_count0 $H $V 02 0034  13ae 0000 $Z16 $Z32
+hex bad_ready_count $H $V 02 0036  13ae 0003 $N16 $M32 13af   # 3 in 54
+hex bad_ready_toomany $H $V 02 0134  13ae 0081 $N16 $M32 "$(ports 5039 128)"
+hex bad_ready_len $H $V 02 0004  13ae 0001
 hex bad_start_len $H $V 06 0001  00
 hex bad_error_empty $H $V 04 0000
 hex bad_error_ctrl $H $V 04 0003  41 0a 42
-hex bad_params_reserved $H $V 01 0070  00 01 f0 00 000005a8 \
+hex bad_params_reserved $H $V 01 00b8  00 01 f0 00 000005a8 \
     0000000000000064 00000000 00000000 000005a8 00000001 00000000000235a0 \
-    00000000 00000000 $Z16 $Z16 $Z32
-hex bad_params_count0 $H $V 01 0070  00 01 00 00 000005a8 \
+    00000000 00000000 $Z16 $CC0 $S1 $Z32
+hex bad_params_reserved130 $H $V 01 00b8  $P_TCP $Z16 $CC0 0001 0001 $Z20 $Z32
+hex bad_params_reserved151 $H $V 01 00b8  $P_TCP $Z16 $CC0 0001 0000 \
+    0000000000000000000000000000000000000001 $Z32
+hex bad_params_streams0 $H $V 01 00b8  $P_TCP $Z16 $CC0 0000 0000 $Z20 $Z32
+hex bad_params_streams129 $H $V 01 00b8  $P_TCP $Z16 $CC0 0081 0000 $Z20 $Z32
+hex bad_params_count0 $H $V 01 00b8  00 01 00 00 000005a8 \
     0000000000000000 00000000 00000000 000005a8 00000001 00000000000235a0 \
-    00000000 00000000 $Z16 $Z16 $Z32
-hex bad_params_len80 $H $V 01 0050  $P_TCP $Z32   # before --time: 80 bytes
-hex bad_params_burst $H $V 01 0070  $P_TIMED 00002710 00000000 00000000 \
-    000f4241 $CUBIC $Z32        # --burst 1000001: one over the most
-hex bad_params_gap $H $V 01 0070  00 01 00 00 000005a8 0000000000000064 \
+    00000000 00000000 $Z16 $CC0 $S1 $Z32
+hex bad_params_len112 $H $V 01 0070  $P_TCP $Z16 $CUBIC $Z32   # v2's length
+hex bad_params_burst $H $V 01 00b8  $P_TIMED 00002710 00000000 00000000 \
+    000f4241 "$(cc64 cubic)" $S1 $Z32   # --burst 1000001: one over the most
+hex bad_params_gap $H $V 01 00b8  00 01 00 00 000005a8 0000000000000064 \
     00000000 00000000 000005a8 00000001 00000000000235a0 000009184e72a001 \
-    00000000 00000000 00000000 00000000 $Z16 $Z32   # 10 s + 1 ps
-hex bad_params_interval $H $V 01 0070  $P_TCP 00000000 00000063 00000000 \
-    00000000 $Z16 $Z32          # --interval 99 ms: under the 100 ms least
-hex bad_params_time $H $V 01 0070  $P_TIMED 05265c01 00000000 00000000 \
-    00000000 $Z16 $Z32          # a day and a millisecond
-hex bad_params_timed_len $H $V 01 0070  $P_TCP 00002710 00000000 00000000 \
-    00000000 $Z16 $Z32          # --time with a length of its own
-hex bad_params_cc_upper $H $V 01 0070  $P_TCP $Z16 43756269630000000000000000000000 \
-    $Z32
-hex bad_params_cc_after_nul $H $V 01 0070  $P_TCP $Z16 \
-    62627200780000000000000000000000 $Z32
-hex bad_params_cc_nonul $H $V 01 0070  $P_TCP $Z16 \
-    6162636465666768696a6b6c6d6e6f70 $Z32
-hex bad_interval_flags $H $V 08 0040  00000001 00000008 000000003b9aca00 \
-    0000000077359400 0000000007735940 0000000000000514 0000000000000000 \
-    00000003 0000000a 00000029 00000000
-hex bad_interval_reserved $H $V 08 0040  00000001 00000004 000000003b9aca00 \
+    00000000 00000000 00000000 00000000 $CC0 $S1 $Z32   # 10 s + 1 ps
+hex bad_params_interval $H $V 01 00b8  $P_TCP 00000000 00000063 00000000 \
+    00000000 $CC0 $S1 $Z32      # --interval 99 ms: under the 100 ms least
+hex bad_params_time $H $V 01 00b8  $P_TIMED 05265c01 00000000 00000000 \
+    00000000 $CC0 $S1 $Z32      # a day and a millisecond
+hex bad_params_timed_len $H $V 01 00b8  $P_TCP 00002710 00000000 00000000 \
+    00000000 $CC0 $S1 $Z32      # --time with a length of its own
+hex bad_params_cc_upper $H $V 01 00b8  $P_TCP $Z16 "$(cc64 Cubic)" $S1 $Z32
+hex bad_params_cc_after_nul $H $V 01 00b8  $P_TCP $Z16 \
+    6262720078"$(printf %0118d 0)" $S1 $Z32   # "bbr", NUL, "x"
+hex bad_params_cc_empty_name $H $V 01 00b8  $P_TCP $Z16 "$(cc64 ,cubic)" $S1 $Z32
+hex bad_params_cc_double_comma $H $V 01 00b8  $P_TCP $Z16 "$(cc64 cubic,,bbr)" \
+    $S1 $Z32
+hex bad_params_cc_trailing_comma $H $V 01 00b8  $P_TCP $Z16 "$(cc64 cubic,)" \
+    $S1 $Z32
+hex bad_params_cc_name16 $H $V 01 00b8  $P_TCP $Z16 \
+    "$(cc64 cubic,abcdefghijklmnop)" $S1 $Z32
+hex bad_params_cc_nonul $H $V 01 00b8  $P_TCP $Z16 \
+    "$(cc64 abcdefghijklmno,pqrstuvwxyz0123,456789_-abcdefg,hijklmnopqrstuvx)" \
+    $S1 $Z32                    # 64 bytes, no NUL
+hex bad_interval_flags $H $V 08 0040  00000001 00000010 000000003b9aca00 \
     0000000077359400 0000000007735940 0000000000000514 0000000000000000 \
     00000003 0000000a 00000029 00000001
+hex bad_interval_stream0 $H $V 08 0040  00000001 00000004 000000003b9aca00 \
+    0000000077359400 0000000007735940 0000000000000514 0000000000000000 \
+    00000003 0000000a 00000029 00000000
+hex bad_interval_stream129 $H $V 08 0040  00000001 00000004 000000003b9aca00 \
+    0000000077359400 0000000007735940 0000000000000514 0000000000000000 \
+    00000003 0000000a 00000029 00000081
 hex bad_interval_backwards $H $V 08 0040  00000001 00000004 0000000077359400 \
     000000003b9aca00 0000000007735940 0000000000000514 0000000000000000 \
-    00000003 0000000a 00000029 00000000
+    00000003 0000000a 00000029 00000001
 hex bad_interval_len $H $V 08 0000
-hex bad_tcpinfo_cc $H $V 09 0048  42425200000000000000000000000000 \
+hex bad_tcpinfo_cc $H $V 09 0050  42425200000000000000000000000000 \
     000000000000000c 00000029 00000012 0000000a 0000ffcb 00000000ee6b2800 \
-    0000000000989680 00000000000005dc 0000000000000000
-hex bad_tcpinfo_cc_nonul $H $V 09 0048  6162636465666768696a6b6c6d6e6f70 \
-    $Z16 $Z16 $Z16 0000000000000000
-hex bad_tcpinfo_len $H $V 09 0040  $Z32 $Z32
-hex bad_result_flags $H $V 03 0064  00000000000235a0 0000000000000064 \
-    000000003b9aca00 0000000005f5e100 0000000000000000 0000000000000000 \
-    0000000000000000 0000000000000000 0000000000000000 0000000000000000 \
-    0000000000000000 ffffffff 00020000 00020000
+    0000000000989680 00000000000005dc 0000000000000000 00000001 00000000
+hex bad_tcpinfo_cc_nonul $H $V 09 0050  6162636465666768696a6b6c6d6e6f70 \
+    $Z16 $Z16 $Z16 0000000000000000 00000001 00000000
+hex bad_tcpinfo_stream0 $H $V 09 0050  $BBR $Z16 $Z16 $Z16 0000000000000000 \
+    00000000 00000000
+hex bad_tcpinfo_stream129 $H $V 09 0050  $BBR $Z16 $Z16 $Z16 0000000000000000 \
+    00000081 00000000
+hex bad_tcpinfo_reserved $H $V 09 0050  $BBR $Z16 $Z16 $Z16 0000000000000000 \
+    00000001 00000001
+hex bad_tcpinfo_len $H $V 09 0048  $Z32 $Z32 0000000000000000   # v2's length
+hex bad_result_flags $H $V 03 0078  00000000000235a0 0000000000000064 \
+    000000003b9aca00 0000000005f5e100 $R_CNT ffffffff 00020000 00020000 \
+    00000000 0000000000000000 000000003b9aca00
+hex bad_result_stream129 $H $V 03 0078  00000000000235a0 0000000000000064 \
+    000000003b9aca00 0000000005f5e100 $R_CNT 00000001 00020000 00020000 \
+    00000081 0000000000000000 000000003b9aca00
+hex bad_result_backwards $H $V 03 0078  00000000000235a0 0000000000000064 \
+    000000003b9aca00 0000000005f5e100 $R_CNT 00000001 00020000 00020000 \
+    00000001 000000003b9aca00 000000003b9ac9ff
+hex bad_result_len $H $V 03 0064  00000000000235a0 0000000000000064 \
+    000000003b9aca00 0000000005f5e100 $R_CNT 00000001 00020000 00020000
 hex bad_udpstats_flags $H $V 0a 0070  $U_CNT $Z16 $Z16 0000000000000000 \
-    00000004 00000000
-hex bad_udpstats_reserved $H $V 0a 0070  $U_CNT $Z16 $Z16 0000000000000000 \
-    00000003 00000001
+    00000004 00000001
+hex bad_udpstats_stream0 $H $V 0a 0070  $U_CNT $Z16 $Z16 0000000000000000 \
+    00000003 00000000
+hex bad_udpstats_stream129 $H $V 0a 0070  $U_CNT $Z16 $Z16 0000000000000000 \
+    00000003 00000081
 # udpstats_sum: 1000 - 990 != 7 + 4
 hex bad_udpstats_sum $H $V 0a 0070  00000000000003e8 00000000000003de \
     0000000000000007 $Z16 0000000000000000 0000000000000004 \
-    0000000000000000 $Z32 0000000000000000 00000000 00000000
+    0000000000000000 $Z32 0000000000000000 00000000 00000001
 # udpstats_wrap: 6 + (2^64 - 1) wraps to 5
 hex bad_udpstats_wrap $H $V 0a 0070  000000000000000a 0000000000000005 \
     0000000000000006 $Z16 0000000000000000 ffffffffffffffff \
-    0000000000000000 $Z32 0000000000000000 00000000 00000000
+    0000000000000000 $Z32 0000000000000000 00000000 00000001
 hex bad_udpstats_len $H $V 0a 0064  $U_CNT $Z32 00000000
-hex bad_marker_index $H $V 01 0070  01 01 00 00 000005c0 000000000000000a \
+hex bad_marker_index $H $V 01 00b8  01 01 00 00 000005c0 000000000000000a \
     00000000 00000000 000005c0 00000000 0000000000003980 00000000 00000000 \
-    $Z16 $Z16 $Z32  47505545 01 04 0000 000000000000000a 0000000000003980 \
-    0000000000000000
+    $Z16 $CC0 $S1 $Z32  47505545 01 04 0000 000000000000000a \
+    0000000000003980 0000000000000000
 echo "tests/fuzz/regen-corpus.sh: $(find "$pcap" -maxdepth 1 -type f | wc -l)" \
     "pcap seeds, $(find "$ctl" -maxdepth 1 -type f | wc -l) ctl seeds"
