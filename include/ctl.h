@@ -13,7 +13,7 @@
  * Every message is an 8-byte header and a payload, all integers big-endian:
  *
  *   0  4  magic "GPUT"
- *   4  1  version (2)
+ *   4  1  version (3)
  *   5  1  type (CTL_*)
  *   6  2  payload length, at most CTL_MAX_PAYLOAD
  *

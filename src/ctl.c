@@ -651,8 +651,13 @@ ctl_decode_payload(uint8_t type, const uint8_t *p, size_t plen,
 	}
 	if (type != CTL_ERROR && !(type == CTL_READY ? plen >= CTL_READY_LEN &&
 	    plen <= ready_len(STREAM_MAX) : plen == want[type])) {
-		snprintf(err, errlen, "control message type %u has %zu bytes, "
-		         "expected %zu", type, plen, want[type]);
+		if (type == CTL_READY)
+			snprintf(err, errlen, "control message type %u has %zu bytes, "
+			         "expected %u to %zu", type, plen, CTL_READY_LEN,
+			         ready_len(STREAM_MAX));
+		else
+			snprintf(err, errlen, "control message type %u has %zu bytes, "
+			         "expected %zu", type, plen, want[type]);
 		return -1;
 	}
 	m->type = type;
