@@ -86,6 +86,10 @@
 #define CTL_HELLO_KEY    0x01u /* HELLO flag: a shared secret is required */
 #define CTL_MAX_MS       86400000u  /* --time, --omit, --interval: a day */
 #define CTL_MIN_INTERVAL_MS 100u    /* --interval: a tenth of a second */
+/* How long the partner waits for each control message and data connection. */
+#define DAEMON_CTL_TIMEOUT_MS  10000
+/* A data connection idle this long (no byte moved) is given up, both ends. */
+#define DATA_IDLE_TIMEOUT_MS   10000
 
 enum ctl_type {
 	CTL_PARAMS = 1,

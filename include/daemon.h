@@ -3,10 +3,6 @@
 
 #include "cli.h"
 
-/* Seconds the partner waits for each control message and data connection. */
-#define DAEMON_CTL_TIMEOUT_MS  10000
-/* A data connection idle this long (no byte moved) is given up. */
-#define DATA_IDLE_TIMEOUT_MS   10000
 /* Retries of an accept that keeps failing (no descriptors, no memory) back
  * off from the first delay to the last. */
 #define ACCEPT_BACKOFF_MIN_MS  10

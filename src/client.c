@@ -13,7 +13,6 @@
 
 #include "auth.h"
 #include "ctl.h"
-#include "daemon.h"
 #include "linkpred.h"
 #include "net.h"
 #include "model.h"
@@ -52,7 +51,7 @@ struct run {
 	FILE    *log;                   /* --log: binary records until the end */
 	struct link_conn lc;            /* --link: the connection as it was */
 	uint64_t nonce_bytes, nonce_segs;  /* TCP: what the nonce took */
-	char err[300];
+	char err[512];
 };
 
 static void
@@ -477,10 +476,17 @@ transfer(struct run *r)
 		/* the partner's reason, if it gives one at once, says more than
 		 * what its ending did to the data connection */
 		if (collect_result(r, w, CLIENT_STOP_MS, &m, r->err,
-		    sizeof r->err) == -1 && m.type == CTL_ERROR)
-			snprintf(r->err, sizeof r->err, "partner: %s", m.text);
-		else
+		    sizeof r->err) == -1 && m.type == CTL_ERROR) {
+			/* one of several streams that failed here is the cause;
+			 * the partner saw the others end after it */
+			if (r->nst > 1 && atomic_load(&r->stop->failed) != 0)
+				snprintf(r->err, sizeof r->err, "%s (partner: %s)", why,
+				         m.text);
+			else
+				snprintf(r->err, sizeof r->err, "partner: %s", m.text);
+		} else {
 			snprintf(r->err, sizeof r->err, "%s", why);
+		}
 		return -1;
 	}
 	if (collect_result(r, w, CLIENT_RESULT_TIMEOUT_MS, &m, why,

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "ctl.h"
-#include "daemon.h"
 #include "net.h"
 #include "plog.h"
 #include "stream.h"

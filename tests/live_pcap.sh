@@ -66,9 +66,9 @@ R=$(data_row "$OUT")
 R=${R:-0}
 check "gput-pcap: finds the data flow ($PORTS)" [ "$R" -gt 0 ]
 eq "gput-pcap: data flow is TCP" "$(row "$R" 2)" tcp
-# the client's data connection opens with the session's 16-byte nonce
+# the client's data connection opens with the session's 16-byte nonce and its 2-byte stream number
 # (gput(1), CONTROL PROTOCOL): on the wire it is payload, for gput it is not
-eq "gput-pcap: its payload bytes are gput's Bytes and the nonce" "$(row "$R" 12)" "$((BYTES + 16))"
+eq "gput-pcap: its payload bytes are gput's Bytes and the nonce" "$(row "$R" 12)" "$((BYTES + 18))"
 # Retransmissions do happen on a loaded loopback: payload counts each byte
 # once and the rest is retransmitted, so together they are every TCP payload
 # byte the data direction carried, as tcpdump itself decodes them.
@@ -95,7 +95,7 @@ eq "gput-pcap --json: exit status" "$RC" 0
 if command -v jq >/dev/null 2>&1; then
 	# jq -e: exit status 0 only when the expression is true
 	check "gput-pcap --json: valid JSON, same payload, warnings array" \
-	    jq -e --argjson n "$R" --argjson b "$((BYTES + 16))" \
+	    jq -e --argjson n "$R" --argjson b "$((BYTES + 18))" \
 	    '.flows[$n - 1].payload_bytes == $b and (.warnings | type) == "array"' "$OUT"
 else
 	skip "gput-pcap --json: JSON check (jq is not installed: apt-get install jq)"
