@@ -111,6 +111,26 @@ if [ "$HAVE6" = 1 ]; then
 	eq "ipv6 link-local group: each partner's arrivals" "$(grep ': received' "$OUT") $RC" "$ARRIVED 0"
 fi
 
+# --- ^C: the stream stops, every partner sends what it got until then, 130
+"${G[@]}" -v -m 239.1.2.3 -n 100000 -l 1000 -g 1000 127.0.0.1 -p "$P1" \
+	127.0.0.1 -p "$P2" >"$T_TMP/io" 2>"$T_TMP/ie" &
+IC=$!
+T_PIDS="$T_PIDS $IC"
+if wait_for_line "$T_TMP/ie" '^gput: data udp .* -> group 239.1.2.3 port' 15; then
+	kill -INT "$IC"
+	check "^C: gput ends" wait_until 15 eval '! kill -0 $IC 2>/dev/null'
+	wait "$IC"; IRC=$?
+	OUT=$T_TMP/io
+	eq "^C: exit 130" "$IRC" 130
+	eq "^C: lines l 1 2" "$(tags)" "l12"
+	eq "^C: marked once" "$(grep -cx 'interrupted: the lines above count what was moved until the stop' "$OUT")" 1
+	check "^C: partial Bytes, no partner more than was sent" awk '
+		$1 == "l" { s = $2 } $1 ~ /^[12]$/ && $2 > 0 && $2 <= s && $2 < 100000000 { n++ }
+		END { exit n != 2 }' "$OUT"
+else
+	fail "^C: the stream started"; cat "$T_TMP/ie"
+fi
+
 # --- usage errors: one line, exit 2
 usage() {
 	run_t 10 "$GPUT" "${@:3}"
