@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "acl.h"
+#include "mcast.h"
 #include "xfer.h"
 
 #define GPUT_VERSION      "1.0.0"
@@ -97,12 +98,15 @@ struct config {
 	uint32_t burst;       /* --burst: writes per gap (0: one) */
 	const char *log_file; /* --log: a record per datagram received here */
 	int      same_clock;  /* --same-clock: both ends read one clock */
+	struct mcast_group mcast;  /* -m group, --ttl, --mport (family 0: no
+	                         -m; ttl, port 0: not given) */
 	/* gput -i only: */
 	struct partner_limits lim;
 	struct acl allow;     /* --allow */
 	const char *user;     /* --user (NULL: "nobody" when started as root) */
 	int      once;        /* --once: serve one test, then exit */
 	int      inetd;       /* --inetd: serve the connection on stdin */
+	int      no_multicast;/* --no-multicast: refuse -m */
 	char    *env_store[2];/* GPUT_LOC_OPT / GPUT_REM_OPT tokens (cli_free) */
 };
 

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mcast.h"
 #include "meter.h"
 #include "model.h"
 #include "xfer.h"
@@ -23,7 +24,9 @@
  * stream's number are the first 18 bytes on each data connection; UDP: a
  * proof datagram carrying the nonce and the stream's number, from the socket
  * that will take part); the partner answers START, and only then does data
- * flow. During the transfer the client may send STOP (^C). The partner
+ * flow. Multicast (PARAMS with CTL_MCAST): the partner sends nothing on the
+ * data path, so there is nothing to prove; it joins the group, answers
+ * READY with the agreed data port and START right after it. During the transfer the client may send STOP (^C). The partner
  * ends with RESULT, or ERROR at any point.
  *
  * HELLO  (partner -> client, 40 bytes): 0 flags u32 (1: the partner requires
@@ -35,9 +38,15 @@
  *   40 data_gap_ps u64 (the sender's gap between writes, picoseconds),
  *   48 duration_ms u32, 52 interval_ms u32, 56 omit_ms u32, 60 data_burst
  *   u32 (writes per gap), 64 cc[64] (a comma list of names the streams
- *   take in turn, NUL-padded), 128 streams u16 (1..128), 130 zero u16,
- *   132 zero[20], 152 mac[32]: with a key, HMAC-SHA256(key, "gput2 client"
- *   || challenge || bytes 0..151), else zero.
+ *   take in turn, NUL-padded), 128 streams u16 (1..128), 130 mflags u16
+ *   (CTL_MCAST: multicast, -m; other bits zero), 132 group family u8
+ *   (4 or 6), 133 ttl u8 (1..255, the sender's TTL or hop limit), 134
+ *   data port u16 (1024..65535: the group's port and the client's source
+ *   port), 136 group[16] (network order, IPv4 in the first 4 bytes, the
+ *   rest zero; mcast.h says which groups are valid); without CTL_MCAST
+ *   bytes 132..151 are zero, with it the partner's half is a UDP receiver
+ *   of one stream. 152 mac[32]: with a key, HMAC-SHA256(key, "gput2
+ *   client" || challenge || bytes 0..151), else zero.
  * READY  (partner -> client, 50 + 2 * ports bytes): 0 data port u16,
  *   2 ports u16 (1..128: TCP 1, UDP one per stream), 4 nonce[16], 20
  *   mac[32], 52 the other streams' ports, u16 each: with a key,
@@ -84,6 +93,7 @@
 #define CTL_UDPSTATS_LEN 112
 #define CTL_READY_SIGNED  20   /* READY bytes the MAC covers */
 #define CTL_HELLO_KEY    0x01u /* HELLO flag: a shared secret is required */
+#define CTL_MCAST        0x0001u /* PARAMS mflags: the partner receives a group */
 #define CTL_MAX_MS       86400000u  /* --time, --omit, --interval: a day */
 #define CTL_MIN_INTERVAL_MS 100u    /* --interval: a tenth of a second */
 /* How long the partner waits for each control message and data connection. */
@@ -110,6 +120,8 @@ struct ctl_msg {
 	uint32_t hello_flags;                  /* CTL_HELLO */
 	uint8_t challenge[CTL_CHALLENGE_LEN];  /* CTL_HELLO */
 	struct xfer_params params;             /* CTL_PARAMS */
+	struct mcast_group mcast;              /* CTL_PARAMS: -m (family 0:
+	                                          none) */
 	uint8_t mac[CTL_MAC_LEN];              /* CTL_PARAMS, CTL_READY */
 	uint16_t port[STREAM_MAX];             /* CTL_READY: data ports */
 	uint16_t nports;                       /* CTL_READY */

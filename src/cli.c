@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 
 #include "ctl.h"
+#include "mcast_client.h"
 #include "report.h"
 #include "tcpinfo.h"
 #include "units.h"
@@ -17,12 +18,12 @@ enum { OPT_LINK = 256, OPT_PREDICT, OPT_MTU, OPT_NOTS, OPT_VLAN, OPT_PPPOE,
        OPT_MAX_BUFFER, OPT_MAX_RATE, OPT_ALLOW, OPT_USER, OPT_ONCE, OPT_INETD,
        OPT_TIME, OPT_INTERVAL, OPT_OMIT, OPT_CC, OPT_JSON, OPT_JSON_LINES,
        OPT_CSV, OPT_RATE, OPT_BURST, OPT_LOG, OPT_SAME_CLOCK, OPT_MAX_STREAMS,
-       OPT_BIDIR, OPT_MAX };
+       OPT_BIDIR, OPT_TTL, OPT_MPORT, OPT_NO_MCAST, OPT_MAX };
 /* Options of gput -i alone. */
 #define IS_PARTNER_OPT(o) (((o) >= OPT_MAX_SESSIONS && (o) <= OPT_INETD) || \
-	(o) == OPT_MAX_STREAMS)
+	(o) == OPT_MAX_STREAMS || (o) == OPT_NO_MCAST)
 
-#define SHORTOPTS "+:46cDf:g:hil:n:p:P:qrsS:tTuvVw:x:"
+#define SHORTOPTS "+:46cDf:g:hil:m:n:p:P:qrsS:tTuvVw:x:"
 
 static const struct option longopts[] = {
 	{ "ipv4",     no_argument,       NULL, '4' },
@@ -77,6 +78,10 @@ static const struct option longopts[] = {
 	{ "burst",    required_argument, NULL, OPT_BURST },
 	{ "log",      required_argument, NULL, OPT_LOG },
 	{ "same-clock", no_argument,     NULL, OPT_SAME_CLOCK },
+	{ "multicast", required_argument, NULL, 'm' },
+	{ "ttl",      required_argument, NULL, OPT_TTL },
+	{ "mport",    required_argument, NULL, OPT_MPORT },
+	{ "no-multicast", no_argument,   NULL, OPT_NO_MCAST },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -90,16 +95,17 @@ static const char predict_ok[] = "46Dluv";
 void
 cli_usage(FILE *f)
 {
-	fputs("usage: gput [-46cDqrsTtuv] [-f format] [-g gap] [-l length] [-n count]\n"
-	      "            [-p port] [-P streams] [-S seed] [-w kbytes] [-x bytes]\n"
-	      "            [--bidir] [--burst n] [--cc algo[,algo ...]]\n"
+	fputs("usage: gput [-46cDqrsTtuv] [-f format] [-g gap] [-l length] [-m group]\n"
+	      "            [-n count] [-p port] [-P streams] [-S seed] [-w kbytes]\n"
+	      "            [-x bytes] [--bidir] [--burst n] [--cc algo[,algo ...]]\n"
 	      "            [--csv | --json | --json-lines] [--interval s]\n"
-	      "            [--key-file file] [--link rate] [--log file] [--omit s]\n"
-	      "            [--pppoe] [--rate rate] [--same-clock] [--time s]\n"
-	      "            [--vlan tags] partner [remote options] ...\n"
+	      "            [--key-file file] [--link rate] [--log file] [--mport port]\n"
+	      "            [--omit s] [--pppoe] [--rate rate] [--same-clock] [--time s]\n"
+	      "            [--ttl n] [--vlan tags] partner [remote options] ...\n"
 	      "       gput -i [-v] [-p port] [--allow cidr] [--inetd] [--key-file file]\n"
 	      "            [--max-buffer size] [--max-bytes size] [--max-rate rate]\n"
-	      "            [--max-sessions n] [--max-streams n] [--max-time s] [--once]\n"
+	      "            [--max-sessions n] [--max-streams n] [--max-time s]\n"
+	      "            [--no-multicast] [--once]\n"
 	      "            [--user name]\n"
 	      "       gput --predict [-46Du] [-l length] [--link rate] [--mtu mtu]\n"
 	      "            [--no-timestamps] [--pppoe] [--vlan tags]\n"
@@ -288,6 +294,7 @@ parse_partner_opt(struct parse_state *ps, int o, const char *arg)
 	switch (o) {
 	case OPT_ONCE: c->once = 1; return 0;
 	case OPT_INETD: c->inetd = 1; return 0;
+	case OPT_NO_MCAST: c->no_multicast = 1; return 0;
 	case OPT_USER:
 		if (*arg == '\0')
 			return bad_value(ps, o, "empty user name");
@@ -380,6 +387,13 @@ parse_global_opt(struct parse_state *ps, int o, const char *arg)
 	case OPT_JSON_LINES: c->out = OUT_JSON_LINES; return 0;
 	case OPT_CSV: c->out = OUT_CSV; return 0;
 	case OPT_SAME_CLOCK: c->same_clock = 1; return 0;
+	case 'm':
+	case OPT_TTL:
+	case OPT_MPORT:
+		if (mcast_cli_opt(c, o == 'm' ? 'm' : o == OPT_TTL ? 't' : 'p',
+		    arg, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		return 0;
 	case OPT_LOG:
 		if (*arg == '\0')
 			return bad_value(ps, o, "empty file name");
@@ -823,7 +837,8 @@ cli_parse(int argc, char **argv, const char *loc_env, const char *rem_env,
 		         XFER_UDP_MAX);
 		return -1;
 	}
-	if (c->mode == MODE_CLIENT && check_timing(c, seen, err, errlen) == -1)
+	if (c->mode == MODE_CLIENT && (check_timing(c, seen, err, errlen) == -1 ||
+	    mcast_cli_check(c, err, errlen) == -1))
 		return -1;
 	return c->mode == MODE_CLIENT ? check_client(c, err, errlen) : 0;
 }

@@ -103,6 +103,13 @@ encode_params(const struct ctl_msg *m, uint8_t *p)
 	put_u32(p, 56, x->omit_ms);
 	memcpy(p + 64, x->cc, strnlen(x->cc, sizeof x->cc - 1));
 	put_u16(p, 128, x->streams);
+	if (m->mcast.family != 0) {         /* as given: a test may send a bad one */
+		put_u16(p, 130, CTL_MCAST);
+		put_u8(p, 132, m->mcast.family);
+		put_u8(p, 133, m->mcast.ttl);
+		put_u16(p, 134, m->mcast.port);
+		memcpy(p + 136, m->mcast.addr, sizeof m->mcast.addr);
+	}
 	memcpy(p + CTL_PARAMS_SIGNED, m->mac, CTL_MAC_LEN);
 	return CTL_PARAMS_LEN;
 }
@@ -433,6 +440,44 @@ params_invalid(const struct xfer_params *x)
 	return NULL;
 }
 
+/* Bytes 130..151: nothing but zeros, or a multicast group for a partner
+ * that receives one UDP stream (ctl.h). Fills m->mcast; returns NULL or
+ * what is wrong. */
+static const char *
+decode_mcast(struct rd *r, struct ctl_msg *m)
+{
+	const struct xfer_params *x = &m->params;
+	struct mcast_group *g = &m->mcast;
+	uint16_t mflags = get_u16(r, 130);
+	const char *bad;
+
+	memset(g, 0, sizeof *g);
+	if ((mflags & ~CTL_MCAST) != 0)
+		return "reserved bits set";
+	if (!(mflags & CTL_MCAST))
+		return zero_bytes(r, 132, 20) ? NULL : "reserved bits set";
+	g->family = get_u8(r, 132);
+	g->ttl = get_u8(r, 133);
+	g->port = get_u16(r, 134);
+	if (rd_ok(r, 136, sizeof g->addr))
+		memcpy(g->addr, r->b + 136, sizeof g->addr);
+	if (g->family != MCAST_V4 && g->family != MCAST_V6)
+		return "multicast group of unknown family";
+	if ((bad = mcast_group_invalid(g->family, g->addr)) != NULL)
+		return bad;
+	if (g->ttl == 0)
+		return "multicast TTL 0";
+	if (g->port < MCAST_MIN_PORT)
+		return "multicast data port below 1024";
+	if (x->proto != PROTO_UDP)
+		return "multicast is UDP only";
+	if (x->role != ROLE_RECV)
+		return "multicast: a partner only receives from a group";
+	if (x->streams != 1)
+		return "multicast is one stream";
+	return NULL;
+}
+
 static int
 decode_params(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 {
@@ -464,11 +509,10 @@ decode_params(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 	x->streams = get_u16(r, 128);
 	if (rd_ok(r, CTL_PARAMS_SIGNED, CTL_MAC_LEN))
 		memcpy(m->mac, r->b + CTL_PARAMS_SIGNED, CTL_MAC_LEN);
-	if ((flags & ~0x0fu) != 0 || get_u8(r, 3) != 0 || get_u16(r, 130) != 0 ||
-	    !zero_bytes(r, 132, 20))
+	if ((flags & ~0x0fu) != 0 || get_u8(r, 3) != 0)
 		why = "reserved bits set";
-	else
-		why = params_invalid(x);
+	else if ((why = params_invalid(x)) == NULL)
+		why = decode_mcast(r, m);
 	if (why != NULL) {
 		snprintf(err, errlen, "bad PARAMS message: %s", why);
 		return -1;

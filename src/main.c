@@ -7,6 +7,7 @@
 #include "ctl.h"
 #include "daemon.h"
 #include "linkpred.h"
+#include "mcast_client.h"
 #include "multi.h"
 
 int
@@ -36,8 +37,10 @@ main(int argc, char **argv)
 		rc = run_predict(&c);
 		break;
 	case MODE_CLIENT:
-		/* one partner runs here, as ever; several, one process each */
-		rc = c.npartners > 1 ? run_multi(&c) : run_client(&c);
+		/* one partner runs here, as ever; several, one process each;
+		 * a group, one sender for all the partners */
+		rc = c.mcast.family != 0 ? run_mcast(&c) : c.npartners > 1 ?
+		    run_multi(&c) : run_client(&c);
 		break;
 	}
 	cli_free(&c);

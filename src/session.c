@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "mcast.h"
 #include "net.h"
 #include "plog.h"
 #include "stream.h"
@@ -240,6 +241,11 @@ handshake(struct session *s)
 		fail(s, "refused", err);
 		return -1;
 	}
+	if (s->req.mcast.family != 0 && s->c->no_multicast) {
+		fail(s, "refused", "this partner takes no part in multicast tests "
+		     "(--no-multicast)");
+		return -1;
+	}
 	/* a timed test has no length of its own: --max-bytes bounds it, shared
 	 * by its streams */
 	if (s->req.params.duration_ms && s->c->lim.max_bytes) {
@@ -404,6 +410,29 @@ open_udp(struct session *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* Multicast: one socket on the group, joined only where the control
+ * connection arrived, taking only the client's datagrams; READY names the
+ * agreed port. Nothing to prove: this side sends nothing. */
+static int
+open_mcast(struct session *s, char *err, size_t errlen)
+{
+	const struct mcast_group *g = &s->req.mcast;
+	char a[NET_ADDRSTRLEN];
+	int fd = mcast_receiver_open(g, &s->local, &s->peer, s->req.params.window,
+	    err, errlen);
+
+	if (fd == -1)
+		return -1;
+	s->st[0].fd = fd;
+	if (xfer_udp_prepare(fd, err, errlen) == -1)
+		return -1;
+	plog("client %s: joined group %s port %u", s->who,
+	     mcast_ntop(g, a, sizeof a), g->port);
+	s->ready.port[0] = g->port;
+	s->ready.nports = 1;
+	return send_ready(s, err, errlen);
+}
+
 /* Open every stream's data socket, send READY, and wait for the client's
  * proofs. */
 static int
@@ -413,7 +442,8 @@ open_data(struct session *s)
 	char err[256];
 	uint32_t i;
 
-	if ((p->proto == PROTO_TCP ? open_tcp : open_udp)(s, err, sizeof err) == -1)
+	if ((p->proto == PROTO_TCP ? open_tcp : s->req.mcast.family ? open_mcast :
+	    open_udp)(s, err, sizeof err) == -1)
 		goto bad;
 	for (i = 0; i < s->nst; i++) {
 		struct stream *st = &s->st[i];

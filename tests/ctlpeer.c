@@ -34,6 +34,9 @@
  *   key=FILE        (client) sign PARAMS with the shared secret in FILE
  *   params=P,R,N,L  send PARAMS for the partner's half: protocol tcp or udp,
  *                   the partner's role send or recv, N buffers of L bytes
+ *   group=ADDR,PORT (before params) the PARAMS that follow name this
+ *                   multicast group and data port, TTL 1, as given: a
+ *                   group no client would send can be tried
  *   ready           receive READY; prints the data port
  *   data            connect the data socket to that port and prove it (TCP:
  *                   the nonce; UDP: one proof datagram)
@@ -84,6 +87,7 @@ struct peer {
 	struct auth_key key;
 	int have_key;
 	uint16_t data_port;
+	struct mcast_group group;       /* group=: sent with the PARAMS */
 	const char *step;
 };
 
@@ -130,6 +134,27 @@ set_params(struct peer *p, const char *arg)
 	x->len = x->data_len = (uint32_t)l;
 	x->data_bytes = n * l;
 	x->streams = 1;
+	p->params.mcast = p->group;
+}
+
+/* group=ADDR,PORT: numeric, family from the address, never checked. */
+static void
+set_group(struct peer *p, const char *arg)
+{
+	char addr[64];
+	unsigned port;
+	struct mcast_group *g = &p->group;
+
+	if (sscanf(arg, "%63[0-9a-fA-F.:],%u", addr, &port) != 2 || port > 65535)
+		die(p, "want group=ADDR,PORT");
+	memset(g, 0, sizeof *g);
+	g->family = inet_pton(AF_INET, addr, g->addr) == 1 ? MCAST_V4 :
+	    inet_pton(AF_INET6, addr, g->addr) == 1 ? MCAST_V6 : 0;
+	if (g->family == 0)
+		die(p, "not a numeric address");
+	g->ttl = 1;
+	g->port = (uint16_t)port;
+	printf("ok group\n");
 }
 
 static int
@@ -393,6 +418,8 @@ run_step(struct peer *p, const char *s)
 		if (send(p->ctl, buf, n, MSG_NOSIGNAL) != (ssize_t)n)
 			die(p, strerror(errno));
 		printf("ok raw %zu\n", n);
+	} else if (strncmp(s, "group=", 6) == 0) {
+		set_group(p, s + 6);
 	} else if (strcmp(s, "put=badresult") == 0) {
 		memset(&m, 0, sizeof m);
 		m.type = CTL_RESULT;

@@ -1000,8 +1000,8 @@ test_params_reserved(void **state)
 			MISS("offset %zu = 0x%02x: '%s', want '%s'", rows[i].off,
 			     rows[i].val, err, rows[i].msg);
 	}
-	/* every reserved byte 130..151 on its own, and the reserved bytes
-	 * speak before a bad stream count */
+	/* every byte 130..151 on its own (the multicast group's, zero without
+	 * its flag), and with a bad stream count too */
 	for (i = 130; i < CTL_PARAMS_SIGNED; i++) {
 		ctl_encode(&m, buf);
 		buf[CTL_HDR_LEN + i] = 0x04;
@@ -1011,9 +1011,8 @@ test_params_reserved(void **state)
 			MISS("reserved offset %zu: not refused as reserved (%s)", i, err);
 		buf[CTL_HDR_LEN + 129] = 0;
 		if (ctl_decode_payload(CTL_PARAMS, buf + CTL_HDR_LEN, CTL_PARAMS_LEN, &d,
-		    err, sizeof err) != -1 ||
-		    strcmp(err, "bad PARAMS message: reserved bits set") != 0)
-			MISS("reserved offset %zu, streams 0: '%s'", i, err);
+		    err, sizeof err) != -1)
+			MISS("reserved offset %zu, streams 0: accepted", i);
 	}
 	/* the MAC at 152..183 is any 32 bytes */
 	for (i = CTL_PARAMS_SIGNED; i < CTL_PARAMS_LEN; i++) {
