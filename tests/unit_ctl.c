@@ -971,10 +971,12 @@ test_params_reserved(void **state)
 		{ 129, 0xff, "bad PARAMS message: stream count out of range" },
 		{ 128, 0x01, "bad PARAMS message: stream count out of range" },
 		{ 128, 0x80, "bad PARAMS message: stream count out of range" },
-		/* 130..151: zero */
+		/* 130 flags u16 (1: multicast, the rest reserved), 132..151
+		 * the group: zero without the flag */
 		{ 130, 0x01, "bad PARAMS message: reserved bits set" },
 		{ 130, 0x80, "bad PARAMS message: reserved bits set" },
-		{ 131, 0x01, "bad PARAMS message: reserved bits set" },
+		{ 131, 0x01, "bad PARAMS message: multicast group of unknown family" },
+		{ 131, 0x02, "bad PARAMS message: reserved bits set" },
 		{ 132, 0x01, "bad PARAMS message: reserved bits set" },
 		{ 140, 0x10, "bad PARAMS message: reserved bits set" },
 		{ 150, 0xff, "bad PARAMS message: reserved bits set" },
