@@ -148,10 +148,13 @@ eq "one daemon twice: exit, lines, Bytes" "$RC $(tags) $(cols 2)" \
 
 # --- ^C to the parent: both partners stop, print what they measured, 130,
 # and no process of ours is left
-"$GPUT" -v --time 60 "${TWO[@]}" >"$T_TMP/io" 2>"$T_TMP/ie" &
+# (the first interval line of each partner's sender says data moved there)
+"$GPUT" -v --time 60 --interval 0.2 "${TWO[@]}" >"$T_TMP/io" 2>"$T_TMP/ie" &
 IC=$!
 T_PIDS="$T_PIDS $IC"
-if wait_until 15 eval '[ "$(grep -c "^gput: data tcp " "$T_TMP/ie")" -eq 2 ]'; then
+if wait_until 15 eval '[ "$(grep -c "^gput: data tcp " "$T_TMP/ie")" -eq 2 ] &&
+    grep -Eq "^1 l +0\.00- *0\.20 s +[1-9]" "$T_TMP/io" &&
+    grep -Eq "^2 l +0\.00- *0\.20 s +[1-9]" "$T_TMP/io"'; then
 	KIDS=$(pgrep -P "$IC" | tr '\n' ' ')
 	eq "^C: a process per partner" "$(echo $KIDS | wc -w)" 2
 	kill -INT "$IC"
@@ -161,7 +164,7 @@ if wait_until 15 eval '[ "$(grep -c "^gput: data tcp " "$T_TMP/ie")" -eq 2 ]'; t
 	OUT=$T_TMP/io
 	eq "^C: both partners' lines" "$(tags)" "l1l2"
 	eq "^C: each marked" "$(grep -cx 'interrupted: the lines above count what was moved until the stop' "$OUT")" 2
-	check "^C: partial Bytes" awk '$1 ~ /^[l12]$/ && $2 > 0 { n++ } END { exit n != 4 }' "$OUT"
+	check "^C: partial Bytes" awk "$RL"' && $2 > 0 { n++ } END { exit n != 4 }' "$OUT"
 	left=""
 	for k in $KIDS; do kill -0 "$k" 2>/dev/null && left="$left $k"; done
 	eq "^C: no partner process left" "$left" ""
