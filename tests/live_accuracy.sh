@@ -4,7 +4,8 @@
 # overhead model predicts, and gput-pcap must read the same eta from a capture
 # of the very same run. Needs root (network namespaces); skipped otherwise.
 #
-#   receiver Real-MBit/s within 1% of eta*C: TCP -l 1448 (timestamps), UDP 1472
+#   receiver Real-MBit/s within 1% of eta*C: TCP -l 1448 (timestamps), UDP 1472,
+#   and the sum of four parallel TCP streams (-P 4)
 #   gput-pcap's eta of those captures == gput --predict's eta, 4 decimals
 #   within 2%: UDP -l 2000 (IP fragments), UDP -l 64 (padded small frames)
 #   MTU 1492: a 1472-byte UDP payload is fragmented, and gput-pcap says so
@@ -180,6 +181,11 @@ acc_case() {
 
 tcp_run() { gput_a -n "$1" -l "$2" --link "$RATE"; }
 
+streams_run() {
+	gput_a -P 4 --cc cubic -n 1000 -l 1448
+	MEAS=$(awk '$1 == "1" && /sum of 4 streams/ { print $5 }' "$OUT")
+}
+
 # link_expected: the expected MBit/s of gput --link's line in the last run.
 link_expected() {
 	sed -n 's/^link .*: eta [0-9.]*, expected \([0-9.]*\) MBit\/s$/\1/p' "$OUT"
@@ -244,6 +250,15 @@ check "gput --link on the live connection: expected ${_lx:-none} vs the model's 
 	awk -v a="$_lx" -v b="$EXP" 'BEGIN { d = a - b; exit !(a != "" && d <= 0.001 && d >= -0.001) }'
 pcap_eta tcp "$ETA"
 acc_case "TCP -D -l 100 (writes joined by the kernel), 10M" 0.01 - nodelay_run
+
+# Four parallel cubic streams share the link: the receiver's sum line (its
+# window from the first stream's first byte to the last one's last) within
+# 1% of eta*C, and every stream's Bytes exact.
+predict -l 1448
+acc_case "TCP -P 4 -l 1448: the receiver's sum, 10M" 0.01 - streams_run
+eq "TCP -P 4: the receiver's streams and sum, exact" \
+	"$(awk '$1 == "1" && /stream [1-4] / { printf "%s ", $2 } $1 == "1" && /sum of 4 streams/ { print $2 }' "$OUT")" \
+	"1448000 1448000 1448000 1448000 5792000"
 
 # --time with live intervals and --omit (cubic: it keeps the bottleneck
 # queue from running dry; the partner receives with its own default). Every
