@@ -436,11 +436,11 @@ params_invalid(const struct xfer_params *x)
 	if (x->streams == 0 || x->streams > STREAM_MAX)
 		return "stream count out of range";
 	if (x->batch > XFER_BATCH_MAX)
-		return "batch out of range";
+		return "--batch out of range";
 	if ((x->batch > 1 || x->gso) && x->proto != PROTO_UDP)
-		return "batch or GSO for TCP";
+		return "--batch or --gso for TCP";
 	if (x->discard && x->verify)
-		return "discard with verify";
+		return "--discard with -c";
 	return NULL;
 }
 
