@@ -34,7 +34,7 @@ CORE_OBJS  := $(CORE_SRCS:.c=.o)
 PCAP_OBJS  := $(PCAP_SRCS:.c=.o)
 UNIT_SRCS  := $(wildcard tests/unit_*.c)
 UNIT_BINS  := $(UNIT_SRCS:.c=)
-TEST_TOOLS := tests/ctlpeer
+TEST_TOOLS := tests/ctlpeer tests/nogso.so
 PROGS      := gput gput-pcap
 MANS       := man/gput.1 man/gput-pcap.1
 
@@ -82,6 +82,10 @@ tests/unit_%: tests/unit_%.c src/libgputpcap.a src/libgput.a | need-cmocka need-
 # A scripted control-protocol peer the live tests drive (not installed).
 tests/ctlpeer: tests/ctlpeer.c src/libgput.a | need-crypto
 	$(CC) $(FINAL_CFLAGS) -o $@ $^ $(FINAL_LDFLAGS) $(CRYPTO_LIBS) -lm
+
+# A preload shim: a kernel without UDP GSO/GRO, for tests/live_fast.sh.
+tests/nogso.so: tests/nogso.c
+	$(CC) $(FINAL_CFLAGS) -shared -fPIC -o $@ $< $(FINAL_LDFLAGS) -ldl
 
 # Tests of gput-pcap share the capture builders of tests/capbuild.c.
 CAPBUILD_TESTS := tests/unit_pcapscan tests/unit_pcapedge tests/unit_pcapgolden \

@@ -47,6 +47,9 @@ struct side_opts {
 	uint32_t gap_us;      /* -g */
 	uint32_t seed;        /* -S */
 	uint8_t  nodelay, verify, stream, verbose;
+	uint8_t  batch;       /* --batch (0: one datagram per call) */
+	uint8_t  gso;         /* --gso */
+	uint8_t  discard;     /* --discard */
 	const char *format;   /* -f */
 };
 

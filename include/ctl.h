@@ -33,7 +33,9 @@
  *   the shared secret), 4 zero u32, 8 challenge[32] (random, per session).
  * PARAMS (client -> partner, 184 bytes): the partner's half of the test.
  *   0 proto u8, 1 role u8, 2 flags u8 (1 nodelay, 2 verify, 4 stream,
- *   8 verbose), 3 zero u8, 4 len u32, 8 count u64, 16 window u32,
+ *   8 verbose, 0x10 gso, 0x20 discard; 0x40 and 0x80 zero; discard with
+ *   verify is refused, gso for TCP too), 3 batch u8 (UDP datagrams per
+ *   system call: 0 or 1 one, 2..128; above 1 for TCP is refused), 4 len u32, 8 count u64, 16 window u32,
  *   20 gap_us u32, 24 data_len u32, 28 seed u32, 32 data_bytes u64,
  *   40 data_gap_ps u64 (the sender's gap between writes, picoseconds),
  *   48 duration_ms u32, 52 interval_ms u32, 56 omit_ms u32, 60 data_burst

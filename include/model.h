@@ -75,6 +75,7 @@ struct side {
 	uint8_t  proto, role;        /* PROTO_*, ROLE_* */
 	uint32_t len;                /* this side's -l */
 	uint64_t count;              /* this side's -n */
+	uint8_t  batch, gso;         /* UDP: --batch, --gso as this side was asked */
 	int      have_result;        /* r is filled (a partner may not answer) */
 	struct gput_result r;
 	struct ival *iv;             /* intervals, niv of them (cap allocated) */

@@ -43,6 +43,11 @@ void   report_udp_arrivals(FILE *f, char rtag, const struct gput_result *recv,
                            const struct gput_result *send, int idle_ms,
                            const struct udp_stats *u, int same_clock);
 void   report_verify(FILE *f, char tag, const struct gput_result *r);
+/* A UDP side that moved several datagrams per call (--batch above 1,
+ * --gso): its datagrams, calls, and datagrams and bytes per call. Nothing
+ * for the other sides, where a call is a datagram. */
+void   report_udp_batch(FILE *f, char tag, const struct gput_result *r,
+                        uint8_t batch, uint8_t gso);
 void   report_tcp_queue(FILE *f, char tag, const struct gput_result *r);
 
 /* -v: tag's service demand (model_service_demand), when it moved bytes:

@@ -32,6 +32,11 @@ struct xfer_params {
 	uint8_t  nodelay;     /* -D: TCP_NODELAY */
 	uint8_t  verify;      /* -c: receiver checks the pattern */
 	uint8_t  verbose;     /* -v */
+	uint8_t  batch;       /* --batch: UDP datagrams (messages) per system
+	                         call, sendmmsg/recvmmsg (0, 1: one per call) */
+	uint8_t  gso;         /* --gso: UDP_SEGMENT on send, UDP_GRO on receive */
+	uint8_t  discard;     /* --discard: a receiver drops the data in the
+	                         kernel (MSG_TRUNC) instead of copying it */
 	uint32_t len;         /* -l: bytes per read/write call */
 	uint64_t count;       /* -n: buffers (as given; see data_bytes) */
 	uint32_t window;      /* -w: socket buffer in bytes; 0 = system default */
@@ -54,6 +59,9 @@ struct xfer_params {
 	                         copy holds its one name; "": the default */
 	uint16_t streams;     /* -P: streams (1..STREAM_MAX) */
 };
+
+/* --batch: at most this many messages per sendmmsg/recvmmsg. */
+#define XFER_BATCH_MAX 128u
 
 /* Pacing limits: a gap of at most 10 s, bursts of at most a million writes. */
 #define XFER_MAX_GAP_PS 10000000000000ull
@@ -231,6 +239,9 @@ void xfer_sleep_until(const struct stopreq *st, mono_ns t);
  * full write brings the pattern phase back to 0, so a UDP datagram starts
  * the pattern anew unless -s made the period longer. */
 int  xfer_send_loop(struct stream *s);
+/* ENOBUFS on fd: wait until the queue below the socket may have room, up
+ * to 1 ms. */
+void xfer_nobufs_wait(int fd);
 /* A failed data call e of stream s while doing what ("sending",
  * "receiving"), in words a user can act on, into s->err. */
 void xfer_io_error(struct stream *s, int e, const char *what);

@@ -18,10 +18,14 @@ enum { OPT_LINK = 256, OPT_PREDICT, OPT_MTU, OPT_NOTS, OPT_VLAN, OPT_PPPOE,
        OPT_MAX_BUFFER, OPT_MAX_RATE, OPT_ALLOW, OPT_USER, OPT_ONCE, OPT_INETD,
        OPT_TIME, OPT_INTERVAL, OPT_OMIT, OPT_CC, OPT_JSON, OPT_JSON_LINES,
        OPT_CSV, OPT_RATE, OPT_BURST, OPT_LOG, OPT_SAME_CLOCK, OPT_MAX_STREAMS,
-       OPT_BIDIR, OPT_TTL, OPT_MPORT, OPT_NO_MCAST, OPT_MAX };
+       OPT_BIDIR, OPT_TTL, OPT_MPORT, OPT_NO_MCAST, OPT_BATCH, OPT_GSO,
+       OPT_DISCARD, OPT_MAX };
 /* Options of gput -i alone. */
 #define IS_PARTNER_OPT(o) (((o) >= OPT_MAX_SESSIONS && (o) <= OPT_INETD) || \
 	(o) == OPT_MAX_STREAMS || (o) == OPT_NO_MCAST)
+
+/* Long options that set one side, like -l: they may follow a partner name. */
+#define IS_SIDE_OPT(o) ((o) == OPT_BATCH || (o) == OPT_GSO || (o) == OPT_DISCARD)
 
 #define SHORTOPTS "+:46cDf:g:hil:m:n:p:P:qrsS:tTuvVw:x:"
 
@@ -82,6 +86,9 @@ static const struct option longopts[] = {
 	{ "ttl",      required_argument, NULL, OPT_TTL },
 	{ "mport",    required_argument, NULL, OPT_MPORT },
 	{ "no-multicast", no_argument,   NULL, OPT_NO_MCAST },
+	{ "batch",    required_argument, NULL, OPT_BATCH },
+	{ "gso",      no_argument,       NULL, OPT_GSO },
+	{ "discard",  no_argument,       NULL, OPT_DISCARD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -97,11 +104,12 @@ cli_usage(FILE *f)
 {
 	fputs("usage: gput [-46cDqrsTtuv] [-f format] [-g gap] [-l length] [-m group]\n"
 	      "            [-n count] [-p port] [-P streams] [-S seed] [-w kbytes]\n"
-	      "            [-x bytes] [--bidir] [--burst n] [--cc algo[,algo ...]]\n"
-	      "            [--csv | --json | --json-lines] [--interval s]\n"
-	      "            [--key-file file] [--link rate] [--log file] [--mport port]\n"
-	      "            [--omit s] [--pppoe] [--rate rate] [--same-clock] [--time s]\n"
-	      "            [--ttl n] [--vlan tags] partner [remote options] ...\n"
+	      "            [-x bytes] [--batch n] [--bidir] [--burst n]\n"
+	      "            [--cc algo[,algo ...]] [--csv | --json | --json-lines]\n"
+	      "            [--discard] [--gso] [--interval s] [--key-file file]\n"
+	      "            [--link rate] [--log file] [--mport port] [--omit s]\n"
+	      "            [--pppoe] [--rate rate] [--same-clock] [--time s] [--ttl n]\n"
+	      "            [--vlan tags] partner [remote options] ...\n"
 	      "       gput -i [-v] [-p port] [--allow cidr] [--inetd] [--key-file file]\n"
 	      "            [--max-buffer size] [--max-bytes size] [--max-rate rate]\n"
 	      "            [--max-sessions n] [--max-streams n] [--max-time s]\n"
@@ -204,6 +212,13 @@ parse_side_opt(struct parse_state *ps, int o, const char *arg)
 	case 'D': s->nodelay = 1; return 0;
 	case 's': s->stream = 1; return 0;
 	case 'v': s->verbose = 1; return 0;
+	case OPT_GSO: s->gso = 1; return 0;
+	case OPT_DISCARD: s->discard = 1; return 0;
+	case OPT_BATCH:
+		if (units_parse_int(arg, 1, XFER_BATCH_MAX, &v, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		s->batch = (uint8_t)v;
+		return 0;
 	case 'S':
 		if (*arg == '\0' || strlen(arg) > 256)
 			return bad_value(ps, o, "seed must be 1 to 256 characters");
@@ -457,7 +472,8 @@ parse_opts(struct parse_state *ps, int argc, char **argv)
 				         : "option -%c needs a value", optopt);
 			return -1;
 		}
-		if (ps->remote && (o >= 256 || strchr(remote_ok, o) == NULL)) {
+		if (ps->remote && (o >= 256 ? !IS_SIDE_OPT(o) :
+		    strchr(remote_ok, o) == NULL)) {
 			snprintf(ps->err, ps->errlen, "%s must come before the partner "
 			         "name (it applies to both sides)", opt_name(o, nm, sizeof nm));
 			return -1;
@@ -641,6 +657,8 @@ check_timing(const struct config *c, const unsigned char *seen, char *err,
 		why = "--log applies to UDP only";
 	else if (c->same_clock && c->proto != PROTO_UDP)
 		why = "--same-clock applies to UDP only";
+	else if ((seen[OPT_BATCH] || seen[OPT_GSO]) && c->proto != PROTO_UDP)
+		why = "--batch and --gso apply to UDP only";
 	else if (c->out != OUT_TABLE && (seen['f'] || seen['T']))
 		why = "-f and -T shape the table: no meaning with --csv, --json "
 		      "or --json-lines";
@@ -683,6 +701,11 @@ check_side_pair(const struct config *c, const struct partner *p, char *err,
 
 	if (p->port == 0) {
 		snprintf(err, errlen, "-p: port 0 only makes sense with -i");
+		return -1;
+	}
+	if ((c->loc.discard && c->loc.verify) || (p->rem.discard && p->rem.verify)) {
+		snprintf(err, errlen, "--discard and -c cannot be used together "
+		         "(-c checks the data that --discard drops)");
 		return -1;
 	}
 	if (c->proto == PROTO_UDP && snd->len > XFER_UDP_MAX) {
@@ -853,6 +876,9 @@ side_params(const struct config *c, const struct side_opts *s, uint8_t role,
 	p->nodelay = s->nodelay;
 	p->verify = s->verify;
 	p->verbose = s->verbose;
+	p->batch = s->batch;
+	p->gso = s->gso;
+	p->discard = s->discard;
 	p->len = s->len;
 	p->count = s->total ? (s->total + s->len - 1) / s->len : s->count;
 	p->window = s->window;

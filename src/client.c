@@ -25,6 +25,7 @@
 #include "stream.h"
 #include "tcpinfo.h"
 #include "watch.h"
+#include "xfer_batch.h"
 
 /* After ^C, how long the client waits for the partner's partial results. */
 #define CLIENT_STOP_MS 800
@@ -525,7 +526,9 @@ result_invalid(const struct xfer_params *p, const struct gput_result *r)
 		return "a bad byte beyond the end of the stream";
 	if (p->proto == PROTO_UDP && (r->dgrams > calls || r->dgrams_sent > calls))
 		return "more datagrams than the sender sends";
-	if (p->proto == PROTO_UDP && r->dgrams > r->calls)
+	if (p->proto == PROTO_UDP && r->calls < UINT64_MAX /
+	    xfer_dgrams_per_call_max(p) && r->dgrams > r->calls *
+	    xfer_dgrams_per_call_max(p))
 		return "more datagrams than calls";
 	if ((r->flags & RES_QUEUE) && r->unsent + r->unacked > r->bytes)
 		return "more bytes queued than written";
@@ -590,6 +593,9 @@ print_table(struct run *r)
 		    rows[1 - recv_side].r, xfer_udp_idle_ms(&r->lp),
 		    r->model.side[recv_side].have_udp ? &r->model.side[recv_side].udp :
 		    NULL, c->same_clock);
+	for (i = 0; i < nrows && r->lp.proto == PROTO_UDP; i++)
+		report_udp_batch(stdout, rows[i].tag, rows[i].r, i ? r->rp.batch :
+		    r->lp.batch, i ? r->rp.gso : r->lp.gso);
 	for (i = 0; i < nrows; i++) {
 		report_verify(stdout, rows[i].tag, rows[i].r);
 		bad |= rows[i].r->verify_bad != 0;
@@ -788,9 +794,11 @@ model_init(struct run *r)
 	m->host = c->host;
 	m->port = c->port;
 	m->side[0] = (struct side){ .tag = 'l', .proto = r->lp.proto,
-	    .role = r->lp.role, .len = r->lp.len, .count = r->lp.count };
+	    .role = r->lp.role, .len = r->lp.len, .count = r->lp.count,
+	    .batch = r->lp.batch, .gso = r->lp.gso };
 	m->side[1] = (struct side){ .tag = c->tag, .proto = r->rp.proto,
-	    .role = r->rp.role, .len = r->rp.len, .count = r->rp.count };
+	    .role = r->rp.role, .len = r->rp.len, .count = r->rp.count,
+	    .batch = r->rp.batch, .gso = r->rp.gso };
 	m->streams = r->lp.streams;
 }
 

@@ -17,6 +17,9 @@
 #define FLAG_VERIFY  0x02u
 #define FLAG_STREAM  0x04u
 #define FLAG_VERBOSE 0x08u
+#define FLAG_GSO     0x10u
+#define FLAG_DISCARD 0x20u
+#define FLAG_ALL     0x3fu
 
 /* Writers at named offsets. */
 static void put_u8(uint8_t *b, size_t off, uint8_t v) { b[off] = v; }
@@ -83,12 +86,14 @@ encode_params(const struct ctl_msg *m, uint8_t *p)
 	const struct xfer_params *x = &m->params;
 	uint8_t flags = (x->nodelay ? FLAG_NODELAY : 0) |
 	    (x->verify ? FLAG_VERIFY : 0) | (x->stream ? FLAG_STREAM : 0) |
-	    (x->verbose ? FLAG_VERBOSE : 0);
+	    (x->verbose ? FLAG_VERBOSE : 0) | (x->gso ? FLAG_GSO : 0) |
+	    (x->discard ? FLAG_DISCARD : 0);
 
 	memset(p, 0, CTL_PARAMS_LEN);
 	put_u8(p, 0, x->proto);
 	put_u8(p, 1, x->role);
 	put_u8(p, 2, flags);
+	put_u8(p, 3, x->batch);
 	put_u32(p, 4, x->len);
 	put_u64(p, 8, x->count);
 	put_u32(p, 16, x->window);
@@ -437,6 +442,12 @@ params_invalid(const struct xfer_params *x)
 		return "bad congestion control name";
 	if (x->streams == 0 || x->streams > STREAM_MAX)
 		return "stream count out of range";
+	if (x->batch > XFER_BATCH_MAX)
+		return "--batch out of range";
+	if ((x->batch > 1 || x->gso) && x->proto != PROTO_UDP)
+		return "--batch or --gso for TCP";
+	if (x->discard && x->verify)
+		return "--discard with -c";
 	return NULL;
 }
 
@@ -492,6 +503,9 @@ decode_params(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 	x->verify = (flags & FLAG_VERIFY) != 0;
 	x->stream = (flags & FLAG_STREAM) != 0;
 	x->verbose = (flags & FLAG_VERBOSE) != 0;
+	x->gso = (flags & FLAG_GSO) != 0;
+	x->discard = (flags & FLAG_DISCARD) != 0;
+	x->batch = get_u8(r, 3);
 	x->len = get_u32(r, 4);
 	x->count = get_u64(r, 8);
 	x->window = get_u32(r, 16);
@@ -509,7 +523,7 @@ decode_params(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 	x->streams = get_u16(r, 128);
 	if (rd_ok(r, CTL_PARAMS_SIGNED, CTL_MAC_LEN))
 		memcpy(m->mac, r->b + CTL_PARAMS_SIGNED, CTL_MAC_LEN);
-	if ((flags & ~0x0fu) != 0 || get_u8(r, 3) != 0)
+	if ((flags & ~FLAG_ALL) != 0)
 		why = "reserved bits set";
 	else if ((why = params_invalid(x)) == NULL)
 		why = decode_mcast(r, m);

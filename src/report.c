@@ -292,3 +292,18 @@ report_service_demand(FILE *f, char tag, const struct gput_result *r)
 	if (ok)
 		fprintf(f, "%c: service demand %.3f us of CPU per MB moved\n", tag, v);
 }
+
+void
+report_udp_batch(FILE *f, char tag, const struct gput_result *r, uint8_t batch,
+                 uint8_t gso)
+{
+	if ((batch < 2 && !gso) || r->calls == 0)
+		return;
+	fprintf(f, "%c: %llu datagrams in %llu calls, %.2f per call, %.0f bytes "
+	        "per call (", tag, (unsigned long long)r->dgrams,
+	        (unsigned long long)r->calls, (double)r->dgrams / (double)r->calls,
+	        (double)r->bytes / (double)r->calls);
+	if (batch > 1)
+		fprintf(f, "--batch %u%s", batch, gso ? " " : "");
+	fprintf(f, "%s)\n", gso ? "--gso" : "");
+}

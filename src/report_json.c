@@ -129,6 +129,25 @@ put_tcp_info(struct json *j, const struct tcp_stats *t)
 	json_end_object(j);
 }
 
+/* A UDP side that moved several datagrams per call (--batch, --gso): Calls
+ * are system calls, so its datagrams and what one call moved. */
+static void
+put_batch(struct json *j, const struct side *s)
+{
+	json_kv_u64(j, "batch", s->batch > 1 ? s->batch : 1);
+	json_kv_bool(j, "gso", s->gso != 0);
+	json_kv_u64(j, "datagrams", s->r.dgrams);
+	if (s->r.calls > 0) {
+		json_kv_double(j, "datagrams_per_call", (double)s->r.dgrams /
+		               (double)s->r.calls);
+		json_kv_double(j, "bytes_per_call", (double)s->r.bytes /
+		               (double)s->r.calls);
+	} else {
+		json_kv_null(j, "datagrams_per_call");
+		json_kv_null(j, "bytes_per_call");
+	}
+}
+
 /* The optional objects of a side with a result. */
 static void
 put_side_extras(struct json *j, const struct side *s)
@@ -245,6 +264,8 @@ put_side(struct json *j, const struct run_model *m, const struct side *s)
 	kv_mbit(j, "real_mbit", s->r.bytes, s->r.real_ns);
 	kv_mbit(j, "cpu_mbit", s->r.bytes, s->r.cpu_ns);
 	kv_service_demand(j, &s->r);
+	if (s->proto == PROTO_UDP && (s->batch > 1 || s->gso))
+		put_batch(j, s);
 	put_intervals(j, s);
 	put_side_extras(j, s);
 	if (m->streams > 1 && s->nst > 0) {

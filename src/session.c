@@ -15,6 +15,7 @@
 #include "stream.h"
 #include "tcpinfo.h"
 #include "watch.h"
+#include "xfer_batch.h"
 
 struct session {
 	const struct config *c;
@@ -120,6 +121,15 @@ session_check_limits(const struct partner_limits *l,
 	if (buf > l->max_buffer) {
 		snprintf(why, len, "a %u-byte buffer is larger than this partner "
 		         "allows, %u bytes (--max-buffer)", buf, l->max_buffer);
+		return -1;
+	}
+	/* --batch, --gso: a UDP receiver's buffers for many messages a call */
+	if (p->proto == PROTO_UDP && p->role == ROLE_RECV &&
+	    xfer_rx_bytes(p) > l->max_buffer) {
+		snprintf(why, len, "the receive buffers of --batch %u%s take %llu "
+		         "bytes, this partner allows %u (--max-buffer)", p->batch,
+		         p->gso ? " --gso" : "", (unsigned long long)xfer_rx_bytes(p),
+		         l->max_buffer);
 		return -1;
 	}
 	if (p->streams > l->max_streams) {

@@ -8,14 +8,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xfer_batch.h"
 #include "xfer_tcp.h"
 #include "xfer_udp.h"
 
-/* The data paths, by protocol and role. */
-static int (*const data_path[2][2])(struct stream *) = {
-	[PROTO_TCP] = { [ROLE_SEND] = xfer_tcp_send, [ROLE_RECV] = xfer_tcp_recv },
-	[PROTO_UDP] = { [ROLE_SEND] = xfer_udp_send, [ROLE_RECV] = xfer_udp_recv },
+/* The data paths, by protocol, role and kind: plain (one datagram or one
+ * buffer per call), or batched (UDP --batch, --gso: many datagrams per
+ * call). TCP has no batched kind: cli.c and ctl.c refuse it. */
+enum { PATH_PLAIN = 0, PATH_BATCH = 1 };
+static int (*const data_path[2][2][2])(struct stream *) = {
+	[PROTO_TCP] = {
+		[ROLE_SEND] = { xfer_tcp_send, xfer_tcp_send },
+		[ROLE_RECV] = { xfer_tcp_recv, xfer_tcp_recv },
+	},
+	[PROTO_UDP] = {
+		[ROLE_SEND] = { xfer_udp_send, xfer_udp_send_batch },
+		[ROLE_RECV] = { xfer_udp_recv, xfer_udp_recv_batch },
+	},
 };
+
+/* The kind of p's data path. */
+static int
+path_kind(const struct xfer_params *p)
+{
+	return p->proto == PROTO_UDP && (p->batch > 1 || p->gso) ? PATH_BATCH :
+	    PATH_PLAIN;
+}
 
 /* Small stacks: a data path keeps its buffers on the heap. */
 #define STREAM_STACK (256u << 10)
@@ -43,7 +61,7 @@ stream_run(struct stream *s)
 	memset(&s->r, 0, sizeof s->r);
 	s->err[0] = '\0';
 	s->start = 0;
-	s->rc = data_path[s->p.proto & 1][s->p.role & 1](s);
+	s->rc = data_path[s->p.proto & 1][s->p.role & 1][path_kind(&s->p)](s);
 	s->end = mono_now();
 	atomic_store_explicit(&s->done, 1, memory_order_release);
 }

@@ -76,8 +76,8 @@ xfer_io_error(struct stream *s, int e, const char *what)
  * until the socket is writable, at most NOBUFS_WAIT_MS; when it already is
  * (its own buffer has room, so POLLOUT says nothing of the queue below),
  * sleep that long instead. */
-static void
-nobufs_wait(int fd)
+void
+xfer_nobufs_wait(int fd)
 {
 	struct pollfd pfd = { fd, POLLOUT, 0 };
 	struct timespec ts = { 0, NOBUFS_WAIT_MS * 1000000L };
@@ -132,7 +132,7 @@ xfer_send_loop(struct stream *s)
 		if (n <= 0) {                   /* the one place send errors land */
 			if (n == -1 && errno == ENOBUFS && !stop_requested(st)) {
 				nobufs++;
-				nobufs_wait(fd);
+				xfer_nobufs_wait(fd);
 				continue;
 			}
 			if (n == -1 && errno == EINTR && !stop_requested(st))

@@ -70,6 +70,8 @@ xfer_tcp_recv(struct stream *s)
 	uint64_t bytes = 0, calls = 0, bad = 0, first_bad = UINT64_MAX;
 	uint64_t want = p->data_bytes;
 	uint8_t *buf = malloc(p->len);
+	/* --discard: the kernel counts the bytes and drops them, no copy */
+	int flags = p->discard ? MSG_TRUNC : 0;
 	int rc = 0;
 
 	if (buf == NULL) {
@@ -84,7 +86,7 @@ xfer_tcp_recv(struct stream *s)
 	 * cannot keep the receiver running. A stop request ends the loop. */
 	while (bytes < want && !stop_requested(st)) {
 		size_t ask = want - bytes < p->len ? (size_t)(want - bytes) : p->len;
-		ssize_t n = recv(fd, buf, ask, 0);
+		ssize_t n = recv(fd, buf, ask, flags);
 
 		if (n <= 0) {
 			if (n == 0)             /* EOF: the sender is done */

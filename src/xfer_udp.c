@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/sock_diag.h>            /* SK_MEMINFO_DROPS */
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <time.h>
@@ -15,6 +16,11 @@
 #include "model.h"
 #include "net.h"
 #include "udpacct.h"
+#include "xfer_batch.h"
+
+#ifndef UDP_GRO
+#define UDP_GRO 104
+#endif
 
 /* How long a UDP receiver waits for the first datagram. */
 #define UDP_START_MS 10000
@@ -186,8 +192,8 @@ xfer_udp_idle_ms(const struct xfer_params *p)
 /* Send the three markers; each one the kernel accepted counts as a call.
  * A refused one is not retried: the receiver has ended (the partner keeps
  * its socket open until the client is done, so normally all three go). */
-static void
-send_markers(struct stream *s)
+void
+xfer_udp_markers(struct stream *s)
 {
 	struct gput_result *r = &s->r;
 	uint8_t mk[MARKER_MAX_LEN];
@@ -212,34 +218,70 @@ xfer_udp_send(struct stream *s)
 
 	s->r.dgrams = s->r.calls;
 	if (rc == 0)
-		send_markers(s);
+		xfer_udp_markers(s);
 	return rc;
 }
 
-/* Receive state: one msghdr set up once and reused for every call. */
+/* Room for the control messages of one received message: SCM_TIMESTAMPNS
+ * and UDP_GRO's segment size. */
+#define RX_CM_LEN (CMSG_SPACE(sizeof(struct timespec)) + CMSG_SPACE(sizeof(int)))
+
+/* Receive state: vlen messages of cap bytes each, set up once; fill, chosen
+ * once, is the receive call (recvmsg for one message, recvmmsg for more). */
 struct udp_rx {
 	int fd;
-	struct msghdr msg;
-	struct iovec iov;
-	/* room for one SCM_TIMESTAMPNS */
-	_Alignas(struct cmsghdr) uint8_t cm[CMSG_SPACE(sizeof(struct timespec))];
-	struct timespec ts;                 /* kernel arrival time of the last datagram */
+	uint32_t vlen;
+	size_t cap;
+	uint8_t *buf;                       /* vlen * cap */
+	struct mmsghdr *mm;
+	struct iovec *iov;
+	uint8_t *cm;                        /* vlen * RX_CM_LEN */
+	int (*fill)(struct udp_rx *);       /* messages received, or -1 */
+	struct timespec ts;                 /* kernel arrival time of the last message */
 };
 
-/* One recvmsg. Returns the datagram's real length (MSG_TRUNC), or -1. */
-static ssize_t
-udp_rx_one(struct udp_rx *rx)
+/* One recvmsg. MSG_TRUNC: msg_len is the datagram's real length even when
+ * only its start fits (--discard reads the header alone). */
+static int
+rx_one(struct udp_rx *rx)
 {
-	ssize_t n;
-	struct cmsghdr *c;
+	ssize_t n = recvmsg(rx->fd, &rx->mm[0].msg_hdr, MSG_TRUNC);
 
-	rx->msg.msg_controllen = sizeof rx->cm;
-	n = recvmsg(rx->fd, &rx->msg, MSG_TRUNC);
-	c = CMSG_FIRSTHDR(&rx->msg);
-	if (n >= 0 && c != NULL && c->cmsg_level == SOL_SOCKET &&
-	    c->cmsg_type == SCM_TIMESTAMPNS)
-		memcpy(&rx->ts, CMSG_DATA(c), sizeof rx->ts);
-	return n;
+	if (n < 0)
+		return -1;
+	rx->mm[0].msg_len = (unsigned)n;
+	return 1;
+}
+
+/* One recvmmsg: waits for the first message (SO_RCVTIMEO), then takes
+ * what is queued, up to vlen. */
+static int
+rx_many(struct udp_rx *rx)
+{
+	return recvmmsg(rx->fd, rx->mm, rx->vlen, MSG_TRUNC | MSG_WAITFORONE, NULL);
+}
+
+/* Message i's arrival time into rx->ts (kept from the last message when
+ * it has none) and its GRO segment size (0: one datagram). Makes its
+ * control room whole again for the next call. */
+static uint32_t
+rx_meta(struct udp_rx *rx, uint32_t i)
+{
+	struct msghdr *mh = &rx->mm[i].msg_hdr;
+	struct cmsghdr *c;
+	uint32_t gso = 0;
+	int g;
+
+	for (c = CMSG_FIRSTHDR(mh); c != NULL; c = CMSG_NXTHDR(mh, c)) {
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+			memcpy(&rx->ts, CMSG_DATA(c), sizeof rx->ts);
+		} else if (c->cmsg_level == IPPROTO_UDP && c->cmsg_type == UDP_GRO) {
+			memcpy(&g, CMSG_DATA(c), sizeof g);
+			gso = g > 0 ? (uint32_t)g : 0;
+		}
+	}
+	mh->msg_controllen = RX_CM_LEN;
+	return gso;
 }
 
 static uint64_t
@@ -289,6 +331,7 @@ struct rx {
 	struct udp_rx *io;
 	struct udpacct *acct;            /* header mode: exact accounting */
 	uint64_t want, first_ts, last_ts, start_ts, first_len, other;
+	uint64_t got;                    /* data datagrams read (every copy) */
 	int complete;                    /* every sequence number has arrived */
 	uint32_t dlen, last;
 	struct meter m;
@@ -356,11 +399,9 @@ on_data(struct rx *x, const uint8_t *buf, size_t n, uint64_t at, char *err,
 		LIVE_SET(x->s, reordered, a->reordered);
 	}
 	log_rec(x, seq, send, at, (uint32_t)n, flags);
-	r->calls++;
-	if (!fresh) {
-		LIVE_SET(x->s, calls, r->calls);
+	x->got++;
+	if (!fresh)
 		return 0;
-	}
 	if (r->dgrams == 0) {           /* the first datagram opens the window */
 		x->first_ts = at;
 		x->first_len = n;
@@ -376,7 +417,6 @@ on_data(struct rx *x, const uint8_t *buf, size_t n, uint64_t at, char *err,
 	r->dgrams++;
 	r->bytes += (uint64_t)n;
 	LIVE_SET(x->s, bytes, r->bytes);
-	LIVE_SET(x->s, calls, r->calls);
 	LIVE_SET(x->s, dgrams, r->dgrams);
 	x->last_ts = at;
 	if (r->dgrams != x->want)
@@ -430,22 +470,80 @@ close_window(struct rx *x)
 	r->real_ns = xfer_udp_window(span, r->bytes, x->first_len);
 }
 
+/* One datagram of n bytes (its real length; buf holds its start) that
+ * arrived at at: data, a marker, or something else. Returns 0 to read on,
+ * 1 when the receive is over, -1 (err filled). */
+static int
+on_dgram(struct rx *x, const uint8_t *buf, size_t n, uint64_t at, char *err,
+         size_t errlen)
+{
+	struct gput_result *r = x->r;
+	int done = 2;
+	uint8_t idx;
+
+	if (x->start_ts == 0)               /* no clock read: the kernel's stamp */
+		x->start_ts = at;
+	if ((uint32_t)n == x->dlen || ((uint32_t)n == x->last && n > 0))
+		done = on_data(x, buf, n, at, err, errlen);
+	else if (xfer_marker_decode(x->p, buf, n, &idx, &r->dgrams_sent))
+		done = on_marker(x, idx, err, errlen);
+	if (done != 2)
+		return done;
+	if (!other_too_late(r->dgrams ? x->last_ts : x->start_ts, at,
+	    r->dgrams ? xfer_udp_idle_ms(x->p) : UDP_START_MS)) {
+		x->other++;
+		return 0;
+	}
+	/* anything else is ignored, but does not keep the receiver waiting:
+	 * the timeouts run from the last data datagram */
+	if (r->dgrams > 0) {
+		r->flags |= RES_IDLE;
+		return 1;
+	}
+	snprintf(err, errlen, "no data datagram arrived within the start "
+	         "timeout (only other datagrams)");
+	return -1;
+}
+
+/* The datagrams of one receive call, a message at a time, a message cut
+ * into the datagrams GRO coalesced. Returns on_dgram's answer. */
+static int
+on_call(struct rx *x, int nm, char *err, size_t errlen)
+{
+	struct udp_rx *io = x->io;
+	int done = 0, i;
+
+	for (i = 0; i < nm && done == 0; i++) {
+		uint32_t gso = rx_meta(io, (uint32_t)i), k, segs;
+		const uint8_t *b = io->buf + (size_t)i * io->cap;
+		size_t n = io->mm[i].msg_len, last;
+		uint64_t at = ts_ns(&io->ts);
+
+		if (gso != 0 && n > io->cap)    /* never with a 64 KiB buffer */
+			n = io->cap;
+		segs = xfer_gro_segs(n, gso, &last);
+		for (k = 0; k < segs && done == 0; k++)
+			done = on_dgram(x, b + (size_t)k * gso, k + 1 < segs ? gso : last,
+			    at, err, errlen);
+	}
+	return done;
+}
+
 /* Receive until every datagram, the last marker (or the first, without a
- * header) or the idle timeout. Returns 0 or -1. */
+ * header) or the idle timeout. Calls counts the receive calls that brought
+ * data (one per data datagram without --batch or --gso). Returns 0 or -1. */
 static int
 udp_rx_loop(struct rx *x, char *err, size_t errlen)
 {
 	struct gput_result *r = x->r;
+	const struct stopreq *st = x->s->stop;
 	int done = 0;
 
-	const struct stopreq *st = x->s->stop;
-
 	while (!done && !stop_requested(st)) {  /* a stop request ends the loop */
-		ssize_t n = udp_rx_one(x->io);
-		uint64_t at = ts_ns(&x->io->ts);
-		uint8_t idx;
+		int nm = x->io->fill(x->io);
+		uint64_t got = x->got;
 
-		if (n < 0) {                    /* the one place recv errors land */
+		if (nm < 0) {                   /* the one place recv errors land */
 			if (errno == EINTR && !stop_requested(st))
 				continue;
 			if ((errno == EAGAIN || errno == EWOULDBLOCK) && r->dgrams > 0) {
@@ -458,34 +556,13 @@ udp_rx_loop(struct rx *x, char *err, size_t errlen)
 			    : strerror(errno));
 			return -1;
 		}
-		if (x->start_ts == 0)           /* no clock read: the kernel's stamp */
-			x->start_ts = at;
-		done = 2;
-		if ((uint32_t)n == x->dlen || ((uint32_t)n == x->last && n > 0))
-			done = on_data(x, x->io->iov.iov_base, (size_t)n, at, err, errlen);
-		else if (xfer_marker_decode(x->p, x->io->iov.iov_base, (size_t)n, &idx,
-		    &r->dgrams_sent))
-			done = on_marker(x, idx, err, errlen);
-		if (done != 2)
-			;
-		else if (other_too_late(r->dgrams ? x->last_ts : x->start_ts, at,
-		    r->dgrams ? xfer_udp_idle_ms(x->p) : UDP_START_MS)) {
-			/* anything else is ignored, but does not keep the receiver
-			 * waiting: the timeouts run from the last data datagram */
-			if (r->dgrams > 0) {
-				r->flags |= RES_IDLE;
-				break;
-			}
-			snprintf(err, errlen, "no data datagram arrived within the start "
-			         "timeout (only other datagrams)");
-			return -1;
-		} else {
-			x->other++;
+		done = on_call(x, nm, err, errlen);
+		if (x->got != got) {
+			r->calls++;
+			LIVE_SET(x->s, calls, r->calls);
 		}
 		if (done == -1)
 			return -1;
-		if (done == 2)
-			done = 0;
 	}
 	if (r->dgrams > 0)
 		close_window(x);
@@ -551,8 +628,49 @@ fill_stats(const struct rx *x, struct udp_stats *st)
 	}
 }
 
-int
-xfer_udp_recv(struct stream *s)
+/* Buffers for vlen messages of cap bytes each, with their control room.
+ * Returns 0, or -1 (no memory; rx_free cleans up). */
+static int
+rx_setup(struct udp_rx *io, int fd, uint32_t vlen, size_t cap)
+{
+	uint32_t i;
+
+	memset(io, 0, sizeof *io);
+	io->fd = fd;
+	io->vlen = vlen;
+	io->cap = cap;
+	io->fill = vlen > 1 ? rx_many : rx_one;
+	io->buf = malloc(cap * vlen);
+	io->mm = calloc(vlen, sizeof *io->mm);
+	io->iov = calloc(vlen, sizeof *io->iov);
+	io->cm = calloc(vlen, RX_CM_LEN);   /* calloc: aligned for any cmsghdr */
+	if (io->buf == NULL || io->mm == NULL || io->iov == NULL || io->cm == NULL)
+		return -1;
+	for (i = 0; i < vlen; i++) {
+		struct msghdr *mh = &io->mm[i].msg_hdr;
+
+		io->iov[i].iov_base = io->buf + (size_t)i * cap;
+		io->iov[i].iov_len = cap;
+		mh->msg_iov = &io->iov[i];
+		mh->msg_iovlen = 1;
+		mh->msg_control = io->cm + (size_t)i * RX_CM_LEN;
+		mh->msg_controllen = RX_CM_LEN;
+	}
+	return 0;
+}
+
+static void
+rx_free(struct udp_rx *io)
+{
+	free(io->buf);
+	free(io->mm);
+	free(io->iov);
+	free(io->cm);
+}
+
+/* The receiver with vlen messages per call of cap bytes each. */
+static int
+udp_recv(struct stream *s, uint32_t vlen, size_t cap)
 {
 	const struct xfer_params *p = &s->p;
 	struct gput_result *r = &s->r;
@@ -563,21 +681,12 @@ xfer_udp_recv(struct stream *s)
 	struct udp_rx io;
 	struct udpacct acct;
 	struct rx *x = calloc(1, sizeof *x);
-	size_t cap = p->len > p->data_len ? p->len : p->data_len;
+	size_t dmax = p->len > p->data_len ? p->len : p->data_len;
 	int rc;
 
-	if (cap < MARKER_MAX_LEN)
-		cap = MARKER_MAX_LEN;
-	memset(&io, 0, sizeof io);
-	io.fd = fd;
-	io.iov.iov_base = malloc(cap);
-	io.iov.iov_len = cap;
-	io.msg.msg_iov = &io.iov;
-	io.msg.msg_iovlen = 1;
-	io.msg.msg_control = io.cm;
-	if (io.iov.iov_base == NULL || x == NULL) {
-		snprintf(err, errlen, "cannot allocate %zu bytes", cap + sizeof *x);
-		free(io.iov.iov_base);
+	if (rx_setup(&io, fd, vlen, cap) == -1 || x == NULL) {
+		snprintf(err, errlen, "cannot allocate %zu bytes", cap * vlen + sizeof *x);
+		rx_free(&io);
 		free(x);
 		return -1;
 	}
@@ -592,7 +701,7 @@ xfer_udp_recv(struct stream *s)
 	if (rc == 0)
 		rc = net_set_timeouts(fd, UDP_START_MS, 0, err, errlen);
 	if (rc == 0 && p->verify)
-		rc = pattern_init(&pt, p, cap, err, errlen);
+		rc = pattern_init(&pt, p, dmax, err, errlen);
 	r->verify_first = UINT64_MAX;
 	if (rc == 0)
 		rc = udp_rx_loop(x, err, errlen);
@@ -612,7 +721,39 @@ xfer_udp_recv(struct stream *s)
 	if (x->acct != NULL)
 		udpacct_free(&acct);
 	pattern_free(&pt);
-	free(io.iov.iov_base);
+	rx_free(&io);
 	free(x);
 	return rc;
+}
+
+/* The read buffer of one datagram: the longest data datagram, or with
+ * --discard only the header's and a marker's bytes (MSG_TRUNC still says
+ * how long the datagram was). */
+static size_t
+rx_cap(const struct xfer_params *p)
+{
+	size_t cap = p->len > p->data_len ? p->len : p->data_len;
+
+	if (p->discard)
+		return XFER_DISCARD_READ;
+	return cap < MARKER_MAX_LEN ? MARKER_MAX_LEN : cap;
+}
+
+int
+xfer_udp_recv(struct stream *s)
+{
+	return udp_recv(s, 1, rx_cap(&s->p));
+}
+
+int
+xfer_udp_recv_batch(struct stream *s)
+{
+	const struct xfer_params *p = &s->p;
+	/* GRO needs room for a whole coalesced message; --discard reads
+	 * each datagram's header, so it takes them one by one */
+	int gro = p->gso && !p->discard && xfer_gro_enable(s->fd) == 0;
+	struct xfer_params q = *p;
+
+	q.gso = (uint8_t)gro;
+	return udp_recv(s, xfer_rx_vlen(&q), gro ? XFER_GRO_BUF : rx_cap(p));
 }

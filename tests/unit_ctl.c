@@ -937,10 +937,12 @@ static void
 test_params_reserved(void **state)
 {
 	static const struct poke rows[] = {
-		{ 2, 0x15, "bad PARAMS message: reserved bits set" },   /* flag 0x10 */
+		/* flags 0x10 --gso, 0x20 --discard, byte 3 --batch: known now */
+		{ 2, 0x45, "bad PARAMS message: reserved bits set" },   /* flag 0x40 */
 		{ 2, 0x85, "bad PARAMS message: reserved bits set" },   /* flag 0x80 */
-		{ 3, 0x01, "bad PARAMS message: reserved bits set" },
-		{ 3, 0x80, "bad PARAMS message: reserved bits set" },
+		{ 2, 0x27, "bad PARAMS message: --discard with -c" },
+		{ 3, 0x81, "bad PARAMS message: --batch out of range" },
+		{ 3, 0xff, "bad PARAMS message: --batch out of range" },
 		/* 40..47 data_gap_ps (0x000008123456789a), 60..63 data_burst
 		 * (0x000f4240, the most): no longer reserved; test_params_pacing
 		 * has the pokes that stay in range */
