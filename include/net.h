@@ -5,6 +5,9 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+/* listen(2) backlog of a data socket: a test's streams, and room to spare. */
+#define NET_DATA_BACKLOG 256
+
 /* Text form of an address, for messages: "127.0.0.1", "::1". */
 #define NET_ADDRSTRLEN 64
 

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model.h"
 #include "xfer.h"
 
 /*
@@ -31,5 +32,17 @@ int  stream_run_all(struct stream *st, uint32_t n, char *err, size_t errlen);
 /* The stream whose failure ended the run, or NULL (none failed, or the
  * run was stopped from outside first). */
 const struct stream *stream_failed(const struct stream *st, uint32_t n);
+
+/* The reason the run ended when a stream failed, into buf: the failed
+ * stream's (or the first's), named "stream K: " when there are several. */
+void stream_failure(const struct stream *st, uint32_t n, char *buf, size_t len);
+
+/* The streams' measurements into their records sd->st[0..n) (times in ns
+ * after t0, the side's START; a stream that never opened its window starts
+ * at its end), then the side's sums (model_sum) with cpu_ns, the CPU time
+ * measured around all of them. With one stream the side is that stream, as
+ * gput always measured it. */
+void stream_sum(const struct stream *st, uint32_t n, mono_ns t0,
+                uint64_t cpu_ns, struct side *sd);
 
 #endif

@@ -362,20 +362,6 @@ watch_setup(struct run *r, struct watch *w)
 	w->progress = !c->quiet && c->interval_ms == 0 && isatty(STDERR_FILENO);
 }
 
-/* The stream whose failure ended the run, in words, into why. */
-static void
-stream_failure(const struct run *r, char *why, size_t len)
-{
-	const struct stream *f = stream_failed(r->st, r->nst);
-
-	if (f == NULL)
-		f = &r->st[0];
-	if (r->nst > 1)
-		snprintf(why, len, "stream %u: %s", f->id, f->err);
-	else
-		snprintf(why, len, "%s", f->err);
-}
-
 /* The watcher's verdict on a transfer that ended (rc its status). Returns 0
  * to go on, or -1 with r->err filled. */
 static int
@@ -407,31 +393,6 @@ watch_verdict(struct run *r, struct watch *w, int rc)
 	}
 }
 
-/* The local side's totals from its streams (model_sum), with the CPU time
- * measured around all of them. */
-static void
-sum_local(struct run *r, const struct gput_result *whole)
-{
-	struct side *sd = &r->model.side[0];
-	uint32_t i;
-
-	for (i = 0; i < r->nst; i++) {
-		const struct stream *st = &r->st[i];
-		struct side *ss = &sd->st[i];
-
-		ss->have_result = 1;
-		ss->r = st->r;
-		ss->end_ns = st->end > r->t0 ? st->end - r->t0 : 0;
-		ss->start_ns = st->start > r->t0 ? st->start - r->t0 :
-		    st->start ? 0 : ss->end_ns;
-	}
-	model_sum(sd);
-	sd->r.cpu_ns = whole->cpu_ns;
-	if (r->nst == 1)                        /* as gput always measured it */
-		sd->r = sd->st[0].r;
-	r->lr = sd->r;
-}
-
 /* Run the local streams under a watcher, then collect the partner's
  * results. Returns 0, or -1 with r->err filled (r->interrupted: print what
  * there is). */
@@ -461,8 +422,9 @@ transfer(struct run *r)
 		rc = stream_failed(r->st, r->nst) != NULL ? -1 : r->nst == 1 ?
 		    r->st[0].rc : 0;
 	if (rc == -1 && why[0] == '\0')
-		stream_failure(r, why, sizeof why);
-	sum_local(r, &whole);
+		stream_failure(r->st, r->nst, why, sizeof why);
+	stream_sum(r->st, r->nst, r->t0, whole.cpu_ns, &r->model.side[0]);
+	r->lr = r->model.side[0].r;
 	if (w->event == WATCH_NONE && !(rc == -1 && stop_requested(r->stop)))
 		(void)watch_last(w);
 	if (watch_verdict(r, w, rc) == -1)

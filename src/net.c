@@ -291,8 +291,10 @@ net_bind_like(const struct sockaddr_storage *local, int type, char *err,
 		snprintf(err, errlen, "socket: %s", strerror(errno));
 		return -1;
 	}
+	/* the backlog holds every stream of a test (-P 128) connecting at
+	 * once, and some strangers' connections besides */
 	if (bind(fd, (struct sockaddr *)&ss, sa_len(&ss)) == -1 ||
-	    (type == SOCK_STREAM && listen(fd, 4) == -1)) {
+	    (type == SOCK_STREAM && listen(fd, NET_DATA_BACKLOG) == -1)) {
 		snprintf(err, errlen, "cannot bind a data socket: %s", strerror(errno));
 		close(fd);
 		return -1;

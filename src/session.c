@@ -363,6 +363,9 @@ send_ready(struct session *s, char *err, size_t errlen)
 	return ctl_send(s->ctl, &s->ready, err, errlen);
 }
 
+_Static_assert(NET_DATA_BACKLOG >= STREAM_MAX,
+    "a test's streams connect at once: the data socket's backlog holds them");
+
 /* TCP: one listening socket; every stream's connection proves itself. */
 static int
 open_tcp(struct session *s, char *err, size_t errlen)
@@ -583,33 +586,6 @@ send_stream_info(struct session *s)
 	return 0;
 }
 
-/* The side's totals from its streams (model_sum), with the CPU time and
- * window the side measured around all of them (cpu_ns from m). */
-static void
-sum_streams(struct session *s, const struct gput_result *whole)
-{
-	struct side *sd = &s->model.side[0];
-	uint32_t i;
-
-	for (i = 0; i < s->nst; i++) {
-		struct stream *st = &s->st[i];
-		struct side *ss = &sd->st[i];
-
-		ss->have_result = 1;
-		ss->r = st->r;
-		ss->end_ns = st->end > s->t0 ? st->end - s->t0 : 0;
-		ss->start_ns = st->start > s->t0 ? st->start - s->t0 :
-		    st->start ? 0 : ss->end_ns;
-		net_get_window(st->fd, &ss->r.sndbuf, &ss->r.rcvbuf);
-		ss->r.flags |= RES_BUFS;
-	}
-	model_sum(sd);
-	sd->r.cpu_ns = whole->cpu_ns;
-	sd->have_result = 1;
-	if (s->nst == 1)                        /* as gput always measured it */
-		sd->r = sd->st[0].r;
-}
-
 /* RESULT for every stream, then the side's own. */
 static int
 send_results(struct session *s, uint32_t extra_flags, char *err, size_t errlen)
@@ -630,20 +606,6 @@ send_results(struct session *s, uint32_t extra_flags, char *err, size_t errlen)
 	return 0;
 }
 
-/* Why the run ended when a stream failed, into text. */
-static void
-stream_failure(const struct session *s, char *text, size_t len)
-{
-	const struct stream *f = stream_failed(s->st, s->nst);
-
-	if (f == NULL)
-		f = &s->st[0];
-	if (s->nst > 1)
-		snprintf(text, len, "stream %u: %s", f->id, f->err);
-	else
-		snprintf(text, len, "%s", f->err);
-}
-
 /* START, the transfer under a watcher, then RESULT or ERROR. */
 static int
 transfer(struct session *s)
@@ -655,7 +617,7 @@ transfer(struct session *s)
 	struct gput_result whole = { 0 };
 	char err[300], text[CTL_MAX_TEXT + 320];
 	enum watch_event ev;
-	uint32_t flags = 0;
+	uint32_t flags = 0, i;
 	int rc;
 
 	if (ctl_send(s->ctl, &start, err, sizeof err) == -1) {
@@ -678,8 +640,12 @@ transfer(struct session *s)
 	else if (rc == 0)
 		rc = -1;
 	if (rc == -1 && err[0] == '\0')
-		stream_failure(s, err, sizeof err);
-	sum_streams(s, &whole);
+		stream_failure(s->st, s->nst, err, sizeof err);
+	for (i = 0; i < s->nst; i++) {          /* the buffers the kernel set */
+		net_get_window(s->st[i].fd, &s->st[i].r.sndbuf, &s->st[i].r.rcvbuf);
+		s->st[i].r.flags |= RES_BUFS;
+	}
+	stream_sum(s->st, s->nst, s->t0, whole.cpu_ns, &s->model.side[0]);
 	if (ev == WATCH_NONE && (watch_last(&w) == -1 ||
 	    send_stream_info(s) == -1))
 		ev = WATCH_PEER_FAILED;

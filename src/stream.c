@@ -132,3 +132,38 @@ stream_failed(const struct stream *st, uint32_t n)
 
 	return id >= 1 && id <= n ? &st[id - 1] : NULL;
 }
+
+void
+stream_failure(const struct stream *st, uint32_t n, char *buf, size_t len)
+{
+	const struct stream *f = stream_failed(st, n);
+
+	if (f == NULL)
+		f = &st[0];
+	if (n > 1)
+		snprintf(buf, len, "stream %u: %s", f->id, f->err);
+	else
+		snprintf(buf, len, "%s", f->err);
+}
+
+void
+stream_sum(const struct stream *st, uint32_t n, mono_ns t0, uint64_t cpu_ns,
+           struct side *sd)
+{
+	uint32_t i;
+
+	for (i = 0; i < n && i < sd->nst; i++) {
+		struct side *ss = &sd->st[i];
+
+		ss->have_result = 1;
+		ss->r = st[i].r;
+		ss->end_ns = st[i].end > t0 ? st[i].end - t0 : 0;
+		ss->start_ns = st[i].start > t0 ? st[i].start - t0 :
+		    st[i].start ? 0 : ss->end_ns;
+	}
+	model_sum(sd);
+	sd->r.cpu_ns = cpu_ns;
+	sd->have_result = 1;
+	if (n == 1 && sd->nst == 1)
+		sd->r = sd->st[0].r;
+}
