@@ -698,7 +698,13 @@ transfer(struct session *s)
 			break;
 		}
 		if (client_left(s, err, sizeof err)) {
-			log_end(s, &s->model.side[0].r, err);
+			/* a reset: the client closed with our TCPINFO or UDPSTATS
+			 * unread (nothing unread, it would have closed cleanly) */
+			if (strstr(err, "reset by peer"))
+				plog("client %s: results not read: the client reset the "
+				     "control connection", s->who);
+			else
+				log_end(s, &s->model.side[0].r, err);
 			return 1;
 		}
 		log_end(s, &s->model.side[0].r, "ok");

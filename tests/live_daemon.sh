@@ -108,9 +108,9 @@ eq "unknown type: reply" "$(reply)" "bad request: unknown control message type 1
 logged_text "$C $CPORT: bad request: unknown control message type 11"
 served "unknown type"
 
-# PARAMS (184 bytes) with the reserved flag 0x10: tcp, receive, 1 x 1024
+# PARAMS (184 bytes) with the reserved flag 0x40: tcp, receive, 1 x 1024
 # bytes, one stream (128..129), else valid
-peer "raw=GPUT\x03\x01\x00\xb8\x00\x01\x10\x00\x00\x00\x04\x00$(z 7)\x01$(z 8)\x00\x00\x04\x00$(z 10)\x04\x00$(z 88)\x00\x01$(z 54)" error
+peer "raw=GPUT\x03\x01\x00\xb8\x00\x01\x40\x00\x00\x00\x04\x00$(z 7)\x01$(z 8)\x00\x00\x04\x00$(z 10)\x04\x00$(z 88)\x00\x01$(z 54)" error
 eq "reserved PARAMS bits: reply" "$(reply)" "bad request: bad PARAMS message: reserved bits set"
 logged_text "$C $CPORT: bad request: bad PARAMS message: reserved bits set"
 served "reserved PARAMS bits"
