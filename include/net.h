@@ -62,15 +62,19 @@ int      net_set_window(int fd, uint32_t bytes, int force, char *err,
 /* The buffer sizes the kernel really set (as SO_SNDBUF/SO_RCVBUF report
  * them: twice the usable bytes on Linux); 0 when it does not say. */
 void     net_get_window(int fd, uint32_t *snd, uint32_t *rcv);
-/* Notice a peer that vanished without a word (no FIN, no RST): keepalive
- * probes after NET_KEEPIDLE_S idle, NET_KEEPCNT of them NET_KEEPINTVL_S
- * apart, and TCP_USER_TIMEOUT for data left unacknowledged: a dead peer is
- * seen within 10 s. Returns 0, or -1 with err. */
+/* A control connection's options. Notice a peer that vanished without a
+ * word (no FIN, no RST): keepalive probes after NET_KEEPIDLE_S idle,
+ * NET_KEEPCNT of them NET_KEEPINTVL_S apart, and TCP_USER_TIMEOUT for data
+ * left unacknowledged: a dead peer is seen within 10 s. And TCP_NODELAY:
+ * every control message is small and awaited, and none may wait for the
+ * ACK of the one before (Nagle against a delayed ACK held START back
+ * 40 ms while the partner's data already flowed). Returns 0, or -1 with
+ * err. */
 #define NET_KEEPIDLE_S      2
 #define NET_KEEPINTVL_S     1
 #define NET_KEEPCNT         4
 #define NET_USER_TIMEOUT_MS 8000
-int      net_set_keepalive(int fd, char *err, size_t errlen);
+int      net_set_control(int fd, char *err, size_t errlen);
 int      net_set_nodelay(int fd, char *err, size_t errlen);
 
 #endif

@@ -710,7 +710,7 @@ session(struct run *r)
 		         strerror(errno));
 		return 1;
 	}
-	if (net_set_keepalive(r->ctl, why, sizeof why) == -1) {
+	if (net_set_control(r->ctl, why, sizeof why) == -1) {
 		snprintf(r->err, sizeof r->err, "control connection: %s", why);
 		return 1;
 	}

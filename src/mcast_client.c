@@ -147,7 +147,7 @@ part_connect(struct mrun *r, struct mpart *p)
 		snprintf(why, sizeof why, "control connection: %s", strerror(errno));
 		return part_fail(p, NULL, "", why);
 	}
-	if (net_set_keepalive(p->ctl, why, sizeof why) == -1)
+	if (net_set_control(p->ctl, why, sizeof why) == -1)
 		return part_fail(p, NULL, "control connection: ", why);
 	mcast_unmap(&p->local);
 	mcast_unmap(&p->peer);

@@ -388,7 +388,7 @@ net_get_window(int fd, uint32_t *snd, uint32_t *rcv)
 }
 
 int
-net_set_keepalive(int fd, char *err, size_t errlen)
+net_set_control(int fd, char *err, size_t errlen)
 {
 	int one = 1, idle = NET_KEEPIDLE_S, intvl = NET_KEEPINTVL_S,
 	    cnt = NET_KEEPCNT, uto = NET_USER_TIMEOUT_MS;
@@ -397,7 +397,8 @@ net_set_keepalive(int fd, char *err, size_t errlen)
 	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle) == -1 ||
 	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof intvl) == -1 ||
 	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt) == -1 ||
-	    setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &uto, sizeof uto) == -1) {
+	    setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &uto, sizeof uto) == -1 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) == -1) {
 		snprintf(err, errlen, "setsockopt keepalive: %s", strerror(errno));
 		return -1;
 	}

@@ -783,7 +783,7 @@ session_serve(int cfd, const struct sockaddr_storage *peer,
 		plog("client %s: control connection: %s", s.who, strerror(errno));
 	} else if (net_set_timeouts(cfd, DAEMON_CTL_TIMEOUT_MS,
 	    DAEMON_CTL_TIMEOUT_MS, err, sizeof err) == -1 ||
-	    net_set_keepalive(cfd, err, sizeof err) == -1) {
+	    net_set_control(cfd, err, sizeof err) == -1) {
 		plog("client %s: control connection: %s", s.who, err);
 	} else if (handshake(&s) == 0) {
 		char n[32] = "";
