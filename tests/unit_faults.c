@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -515,10 +516,38 @@ test_send_nobufs(void **state)
 	close(sv[1]);
 }
 
+/* A control connection: keepalive as documented, and TCP_NODELAY, or a
+ * small message (START behind READY) waits 40 ms for a delayed ACK. */
+static void
+test_control_options(void **state)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0), v;
+	socklen_t l = sizeof v;
+	char err[128];
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(net_set_control(fd, err, sizeof err), 0);
+	assert_int_equal(getsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &v, &l), 0);
+	assert_int_equal(v, 1);
+	assert_int_equal(getsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &v, &l), 0);
+	assert_int_equal(v, 1);
+	assert_int_equal(getsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &v, &l), 0);
+	assert_int_equal(v, NET_KEEPIDLE_S);
+	assert_int_equal(getsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &v, &l), 0);
+	assert_int_equal(v, NET_KEEPINTVL_S);
+	assert_int_equal(getsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &v, &l), 0);
+	assert_int_equal(v, NET_KEEPCNT);
+	assert_int_equal(getsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &v, &l), 0);
+	assert_int_equal(v, NET_USER_TIMEOUT_MS);
+	close(fd);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_control_options),
 		cmocka_unit_test(test_connect_blocking),
 		cmocka_unit_test(test_listen_dual_stack),
 		cmocka_unit_test(test_listen_v6only_fails),
