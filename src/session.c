@@ -617,6 +617,7 @@ transfer(struct session *s)
 	struct gput_result whole = { 0 };
 	char err[300], text[CTL_MAX_TEXT + 320];
 	enum watch_event ev;
+	enum ctl_peer ps;
 	uint32_t flags = 0, i;
 	int rc;
 
@@ -689,22 +690,30 @@ transfer(struct session *s)
 		/* a UDP receiver cannot tell a client that vanished mid-transfer
 		 * from one that is done, nor a timed TCP receiver a client that
 		 * stopped from one that is done; the control connection can */
-		if (ctl_peer_state(s->ctl, err, sizeof err) == CTL_PEER_SPOKE &&
-		    ctl_recv_type(s->ctl, CTL_STOP, &stop, SESSION_GRACE_MS, err,
-		    sizeof err) == 0) {
+		/* one look only: a reset is reported once, then reads as EOF */
+		ps = ctl_peer_state(s->ctl, err, sizeof err);
+		if (ps == CTL_PEER_SPOKE && ctl_recv_type(s->ctl, CTL_STOP, &stop,
+		    SESSION_GRACE_MS, err, sizeof err) == 0) {
 			flags = RES_STOPPED;
 			log_end(s, &s->model.side[0].r, "stopped by the client");
 			ev = WATCH_PEER_STOP;
 			break;
 		}
-		if (client_left(s, err, sizeof err)) {
-			/* a reset: the client closed with our TCPINFO or UDPSTATS
-			 * unread (nothing unread, it would have closed cleanly) */
-			if (strstr(err, "reset by peer"))
-				plog("client %s: results not read: the client reset the "
-				     "control connection", s->who);
+		if (ps == CTL_PEER_FAILED && strstr(err, "reset by peer")) {
+			/* the client closed with our TCPINFO or UDPSTATS unread
+			 * (with nothing unread it would have closed cleanly) */
+			plog("client %s: results not read: the client reset the "
+			     "control connection", s->who);
+			return 1;
+		}
+		if (ps != CTL_PEER_QUIET) {
+			if (ps == CTL_PEER_CLOSED)
+				snprintf(text, sizeof text, "the client closed the "
+				         "control connection");
 			else
-				log_end(s, &s->model.side[0].r, err);
+				snprintf(text, sizeof text, "%s%s", ps == CTL_PEER_FAILED ?
+				         "control connection: " : "", err);
+			log_end(s, &s->model.side[0].r, text);
 			return 1;
 		}
 		log_end(s, &s->model.side[0].r, "ok");
