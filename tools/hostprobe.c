@@ -3,7 +3,7 @@
  * Built and run by tools/bench.sh (make bench) for its host-ceiling rows; not
  * part of the gput build, not installed.
  *
- *   hostprobe MODE LEN BYTES RXCPU TXCPU [MBITS]
+ *   hostprobe MODE LEN BYTES RXCPU TXCPU [MBITS [BUF]]
  *
  * One sender thread and one receiver thread in this process, pinned to CPUs
  * TXCPU and RXCPU (-1: not pinned), move BYTES in LEN-byte units over one
@@ -20,8 +20,10 @@
  * absolute schedule: after each call it sleeps until the bytes sent so far
  * are due (so make bench can search the probe's best rate under its loss
  * ceiling like any tool's); 0 or none: unpaced.
- * Every datagram is counted on arrival. The sockets keep the system's
- * default buffer sizes, as the tools measured beside it do.
+ * BUF over 0: both sockets' send and receive buffers (SO_SNDBUF, SO_RCVBUF,
+ * capped by net.core.[rw]mem_max), as the tools beside it get with their -w;
+ * 0 or none: the system's defaults.
+ * Every datagram is counted on arrival.
  *
  * Prints one line of key=value pairs:
  *   mode= len= sent= received= bytes= seconds= rate_Mbps= tx_cpu= rx_cpu=
@@ -70,9 +72,11 @@ static size_t len;
 static uint64_t total;             /* bytes to send */
 static int txcpu = -1, rxcpu = -1;
 static double mbits;               /* pacing, 10^6 bit/s; 0: none */
+static int bufsize;                /* SO_SNDBUF/SO_RCVBUF; 0: defaults */
 static int txfd = -1, rxfd = -1;
 
 static atomic_int started;         /* the sender is about to make its first call */
+static atomic_int rx_ready;        /* the receiver is pinned and about to read */
 static atomic_int sender_done;
 static struct timespec t_start;    /* written before started is set */
 static uint64_t sent_units, calls_tx, calls_rx;
@@ -129,6 +133,9 @@ static void *sender(void *arg)
 	pin(txcpu);
 	buf = calloc(1, MAXDGRAM > len ? MAXDGRAM : len);
 	if (!buf) { tx_err = ENOMEM; return NULL; }
+	while (!atomic_load(&rx_ready))     /* no datagram before the receiver is there */
+		sched_yield();
+	usleep(1000);
 	c0 = thread_cpu();
 	clock_gettime(CLOCK_MONOTONIC, &t_start);
 	atomic_store(&started, 1);
@@ -215,6 +222,7 @@ static void *receiver(void *arg)
 	buf = malloc(blen * (mode == UDP_MMSG ? BATCH : 1));
 	if (!buf) { rx_err = ENOMEM; return NULL; }
 	c0 = thread_cpu();
+	atomic_store(&rx_ready, 1);
 	for (;;) {
 		if (mode == TCP_COPY || mode == TCP_TRUNC) {
 			ssize_t r = recv(rxfd, buf, len, mode == TCP_TRUNC ? MSG_TRUNC : 0);
@@ -327,6 +335,7 @@ static void setup(void)
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	if (udp) {
 		struct timeval tv = { 0, 20000 };
+		int fds[2];
 		if ((rxfd = socket(AF_INET, SOCK_DGRAM, 0)) < 0 ||
 		    (txfd = socket(AF_INET, SOCK_DGRAM, 0)) < 0)
 			fail("socket");
@@ -336,6 +345,12 @@ static void setup(void)
 			fail("bind/connect");
 		if (setsockopt(rxfd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) < 0)
 			fail("SO_RCVTIMEO");
+		fds[0] = rxfd;
+		fds[1] = txfd;
+		for (int i = 0; bufsize > 0 && i < 2; i++)
+			if (setsockopt(fds[i], SOL_SOCKET, SO_RCVBUF, &bufsize, sizeof bufsize) < 0 ||
+			    setsockopt(fds[i], SOL_SOCKET, SO_SNDBUF, &bufsize, sizeof bufsize) < 0)
+				fail("SO_RCVBUF/SO_SNDBUF");
 		if (mode == UDP_GSO) {
 			int seg = (int)len;
 			if (setsockopt(txfd, SOL_UDP, UDP_SEGMENT, &seg, sizeof seg) < 0 ||
@@ -349,6 +364,12 @@ static void setup(void)
 		int lfd = socket(AF_INET, SOCK_STREAM, 0);
 		if (lfd < 0 || (txfd = socket(AF_INET, SOCK_STREAM, 0)) < 0)
 			fail("socket");
+		for (int i = 0; bufsize > 0 && i < 2; i++) {
+			int fd = i ? txfd : lfd;   /* the accepted socket inherits lfd's */
+			if (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bufsize, sizeof bufsize) < 0 ||
+			    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bufsize, sizeof bufsize) < 0)
+				fail("SO_RCVBUF/SO_SNDBUF");
+		}
 		if (bind(lfd, (struct sockaddr *)&a, sizeof a) < 0 ||
 		    listen(lfd, 1) < 0 ||
 		    getsockname(lfd, (struct sockaddr *)&a, &al) < 0 ||
@@ -366,9 +387,9 @@ int main(int argc, char **argv)
 	pthread_t tt, rt;
 	int m = -1;
 
-	if (argc != 6 && argc != 7) {
+	if (argc < 6 || argc > 8) {
 		fprintf(stderr, "usage: hostprobe udp-send|udp-mmsg|udp-gso|"
-		    "tcp-copy|tcp-trunc LEN BYTES RXCPU TXCPU [MBITS]\n");
+		    "tcp-copy|tcp-trunc LEN BYTES RXCPU TXCPU [MBITS [BUF]]\n");
 		return 1;
 	}
 	for (int i = 0; i < 5; i++)
@@ -378,8 +399,9 @@ int main(int argc, char **argv)
 	total = strtoull(argv[3], NULL, 10);
 	rxcpu = atoi(argv[4]);
 	txcpu = atoi(argv[5]);
-	mbits = argc == 7 ? strtod(argv[6], NULL) : 0;
-	if (m < 0 || len == 0 || total == 0 || mbits < 0 || (m <= UDP_GSO && len > MAXDGRAM)) {
+	mbits = argc >= 7 ? strtod(argv[6], NULL) : 0;
+	bufsize = argc >= 8 ? atoi(argv[7]) : 0;
+	if (m < 0 || len == 0 || total == 0 || mbits < 0 || bufsize < 0 || (m <= UDP_GSO && len > MAXDGRAM)) {
 		fprintf(stderr, "hostprobe: bad arguments\n");
 		return 1;
 	}
