@@ -113,8 +113,8 @@ $1 == "pcap" {
 }
 
 END {
-	if (place != "")
-		printf "loopback; %s.\n", place
+	if (nsec) {
+	printf "loopback; %s.\n", place
 	printf "Goodput: the receiver's, Mbit/s (10^6 bit/s), medians of interleaved " \
 	    "rounds with min..max.\nsnd/rcv: service demand, CPU microseconds per " \
 	    "MB (10^6 bytes) moved, medians: snd\nthe sending client process " \
@@ -122,6 +122,7 @@ END {
 	    "(iperf2, iperf3: their server process; host: the probe's threads).\n" \
 	    "/peer: over the best peer (fastest median of nuttcp, iperf2, iperf3); " \
 	    "/ceil: over the\nhost row that does it the same way (tools/hostprobe.c).\n"
+	}
 	jsec = ""
 	for (i = 1; i <= nsec; i++) {
 		s = secs[i]; p = sproto[s]; l = slen[s]

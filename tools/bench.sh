@@ -72,6 +72,7 @@
 #                       system's defaults (net.core.rmem_max caps it)
 #   BENCH_PCAP=0        1: also time the pcap readers; only: just them
 #   BENCH_PCAP_MB=1024  MiB of payload in the generated capture
+#   BENCH_PCAP_REPS=3   rounds of the pcap readers (tshark takes a minute)
 #   BENCH_JSON=file     where the JSON goes (default bench-out/bench.json)
 #   BENCH_RAW=file      also keep the per-run results there
 # Every server it starts is stopped on exit, also on Ctrl-C.
@@ -92,6 +93,7 @@ UWIN=${BENCH_UDP_WIN:-4096}
 [ "$UWIN" != 0 ] || UWIN=""
 PCAP=${BENCH_PCAP:-0}
 PCAP_MB=${BENCH_PCAP_MB:-1024}
+PCAP_REPS=${BENCH_PCAP_REPS:-3}
 JSON=${BENCH_JSON:-bench-out/bench.json}
 DO_TCP=${BENCH_TCP:-1}
 DO_UDP=${BENCH_UDP:-1}
@@ -714,9 +716,9 @@ if [ "$PCAP" != 0 ]; then
 	    die "pcapsynth failed"
 	PCAP_SIZE=$(wc -c <"$TMP/bench.pcap")
 	echo "pcapfile $((PCAP_MB * 1048576)) $(sed 's/.*frames=//' "$TMP/synth") $PCAP_SIZE $(( $(date +%s) - _t ))" >>"$RAW"
-	note "pcap: $PCAP_MB MiB of payload, $(cat "$TMP/synth"), $PCAP_SIZE bytes; $REPS rounds of:$PTOOLS"
+	note "pcap: $PCAP_MB MiB of payload, $(cat "$TMP/synth"), $PCAP_SIZE bytes; $PCAP_REPS rounds of:$PTOOLS"
 	rep=1
-	while [ $rep -le "$REPS" ]; do
+	while [ $rep -le "$PCAP_REPS" ]; do
 		for t in $PTOOLS; do
 			line=$(pcap_time "$t" "$TMP/bench.pcap") || die "$t failed on the capture"
 			echo "pcap $t $rep $line" >>"$RAW"
