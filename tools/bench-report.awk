@@ -189,11 +189,12 @@ END {
 					if (b > 0 && rates[k, r] != "") add(pa, 1, rates[k, r] / b)
 				}
 			paired[s, t] = pa[1]
-			jrows = jrows (jrows == "" ? "" : ",\n      ") sprintf("{\"row\":\"%s\",\"label\":\"%s\",\"rounds\":%d,\"ok\":%d,\"median_mbit\":%s,\"min_mbit\":%s,\"max_mbit\":%s,\"snd_us_per_mb\":%s,\"rcv_us_per_mb\":%s,\"loss_pct\":%s,\"vs_best_peer\":%s,\"ceiling\":%s,\"vs_ceiling\":%s,\"runs\":[%s]}",
+			# (mawk's sprintf holds 8 KiB: the long parts are concatenated)
+			jrows = jrows (jrows == "" ? "" : ",\n      ") sprintf("{\"row\":\"%s\",\"label\":\"%s\",\"rounds\":%d,\"ok\":%d,\"median_mbit\":%s,\"min_mbit\":%s,\"max_mbit\":%s,\"snd_us_per_mb\":%s,\"rcv_us_per_mb\":%s,\"loss_pct\":%s,\"vs_best_peer\":%s,\"ceiling\":%s,\"vs_ceiling\":%s,\"runs\":[",
 			    t, label(t), rounds[k], count(rate[k]), num(m), num(lo(rate[k])),
 			    num(hi(rate[k])), num(median(snd[k])), num(median(rcv[k])),
 			    p == "udp" ? num(median(loss[k])) : "null", num(rp),
-			    c == "" ? "null" : "\"" c "\"", num(rc), raw[k])
+			    c == "" ? "null" : "\"" c "\"", num(rc)) raw[k] "]}"
 		}
 		if (bp != "") {
 			printf "best peer: %s, %.1f Mbit/s. gput rows over the best peer of " \
@@ -210,9 +211,9 @@ END {
 			}
 		} else
 			printf "no peer measured\n"
-		jsec = jsec (jsec == "" ? "" : ",\n    ") sprintf("{\"proto\":\"%s\",\"len\":%d,\"bytes_per_run\":%s,\"best_peer\":%s,\"best_peer_mbit\":%s,\"rows\":[\n      %s]}",
+		jsec = jsec (jsec == "" ? "" : ",\n    ") sprintf("{\"proto\":\"%s\",\"len\":%d,\"bytes_per_run\":%s,\"best_peer\":%s,\"best_peer_mbit\":%s,\"rows\":[\n      ",
 		    p, l, num(bytes[s]), bp == "" ? "null" : "\"" bp "\"",
-		    bp == "" ? "null" : bpm, jrows)
+		    bp == "" ? "null" : bpm) jrows "]}"
 	}
 
 	# issue 13's targets, where this run measured both sides of a ratio
@@ -270,8 +271,10 @@ END {
 	if (took != "")
 		printf "\n(the benchmark took %d s)\n", took
 	if (json != "") {
-		printf "{\n  \"placement\": \"%s\",\n  \"loss_ceiling_pct\": %s,\n  \"udp_buffer_kib\": %s,\n  \"seconds\": %s,\n  \"sections\": [\n    %s],\n  \"udp_candidates\": [\n    %s],\n  \"targets\": [%s],\n  \"pcap\": %s\n}\n",
-		    place, ceil + 0, uwin + 0, took + 0, jsec, cands, jtg, jp > json
+		printf "{\n  \"placement\": \"%s\",\n  \"loss_ceiling_pct\": %s,\n  \"udp_buffer_kib\": %s,\n  \"seconds\": %s,\n",
+		    place, ceil + 0, uwin + 0, took + 0 > json
+		print "  \"sections\": [\n    " jsec "],\n  \"udp_candidates\": [\n    " \
+		    cands "],\n  \"targets\": [" jtg "],\n  \"pcap\": " jp "\n}" > json
 		close(json)
 	}
 }

@@ -56,7 +56,7 @@
 # A missing peer is skipped with the Debian package to install (nuttcp,
 # iperf, iperf3, tshark, tcptrace); no cc: no host rows. The report is also
 # written as JSON to BENCH_JSON (default bench-out/bench.json).
-# A full run takes about 10 minutes on 2 cores; make bench-pcap about 1.
+# A full run takes about 6 minutes on 2 cores; make bench-pcap under 1.
 # Tunables (environment):
 #   BENCH_PIN=1         0: let the scheduler place the processes
 #   BENCH_REPS=5        rounds (runs per row and size)
