@@ -38,7 +38,7 @@ TEST_TOOLS := tests/ctlpeer tests/nogso.so
 PROGS      := gput gput-pcap
 MANS       := man/gput.1 man/gput-pcap.1
 
-.PHONY: all check unit live lint demo bench clean install uninstall need-pcap \
+.PHONY: all check unit live lint demo bench bench-pcap clean install uninstall need-pcap \
         need-cmocka need-crypto check-asan fuzz fuzz-smoke need-fuzz
 
 all: $(PROGS)
@@ -181,6 +181,10 @@ demo: $(PROGS)
 bench: $(PROGS)
 	@sh tools/bench.sh
 
+# gput-pcap against tshark and tcptrace on one generated 1 GiB capture
+bench-pcap: gput-pcap
+	@BENCH_PCAP=only sh tools/bench.sh
+
 install: $(PROGS)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	$(INSTALL) -m 755 $(PROGS) $(DESTDIR)$(BINDIR)/
@@ -193,6 +197,6 @@ uninstall:
 clean:
 	rm -f $(PROGS) src/*.o src/*.d src/*.a tests/*.o tests/*.d $(UNIT_BINS) \
 	    $(TEST_TOOLS) $(FUZZ_BINS) tests/fuzz/*.d
-	rm -rf tests/out tests/fuzz/obj tests/fuzz/out build
+	rm -rf tests/out tests/fuzz/obj tests/fuzz/out build bench-out
 
 -include $(wildcard src/*.d tests/*.d $(FUZZ_OBJ)/*.d tests/fuzz/*.d)

@@ -1,0 +1,440 @@
+/*
+ * hostprobe: what this host's loopback can move, without any tool in the way.
+ * Built and run by tools/bench.sh (make bench) for its host-ceiling rows; not
+ * part of the gput build, not installed.
+ *
+ *   hostprobe MODE LEN BYTES RXCPU TXCPU [MBITS [BUF]]
+ *
+ * One sender thread and one receiver thread in this process, pinned to CPUs
+ * TXCPU and RXCPU (-1: not pinned), move BYTES in LEN-byte units over one
+ * socket pair on 127.0.0.1:
+ *   udp-send   one send() per datagram; the receiver one recv() per datagram
+ *   udp-mmsg   sendmmsg() of 64 datagrams; recvmmsg() of up to 64
+ *   udp-gso    UDP GSO (UDP_SEGMENT) on send, as many LEN-byte segments per
+ *              send() as fit one 64 KiB datagram; UDP GRO on receive, each
+ *              coalesced read counted as len / gso_size segments (its cmsg)
+ *   tcp-copy   LEN-byte writes; the receiver reads with LEN-byte recv()s
+ *   tcp-trunc  the same, read with recv(MSG_TRUNC): the kernel drops the
+ *              bytes instead of copying them
+ * MBITS over 0 paces the sender to that payload rate (10^6 bit/s) on an
+ * absolute schedule: after each call it sleeps until the bytes sent so far
+ * are due (so make bench can search the probe's best rate under its loss
+ * ceiling like any tool's); 0 or none: unpaced.
+ * BUF over 0: both sockets' send and receive buffers (SO_SNDBUF, SO_RCVBUF,
+ * capped by net.core.[rw]mem_max), as the tools beside it get with their -w;
+ * 0 or none: the system's defaults.
+ * Every datagram is counted on arrival.
+ *
+ * Prints one line of key=value pairs:
+ *   mode= len= sent= received= bytes= seconds= rate_Mbps= tx_cpu= rx_cpu=
+ *   loss_pct= calls_tx= calls_rx=
+ * sent/received: datagrams (UDP) or bytes (TCP); bytes: payload bytes that
+ * arrived; seconds: from the sender's first call to the last arrival;
+ * rate_Mbps: bytes * 8 / seconds / 10^6; tx_cpu, rx_cpu: each thread's own
+ * CPU seconds (user + system, RUSAGE_THREAD). Exit 2: the kernel refused the
+ * mode (UDP GSO/GRO); 1: any other failure.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/ip.h>
+#include <netinet/udp.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef UDP_SEGMENT
+#define UDP_SEGMENT 103
+#endif
+#ifndef UDP_GRO
+#define UDP_GRO 104
+#endif
+#ifndef SOL_UDP
+#define SOL_UDP 17
+#endif
+
+#define BATCH 64
+#define MAXDGRAM 65507             /* largest UDP payload over IPv4 */
+
+enum mode { UDP_SEND, UDP_MMSG, UDP_GSO, TCP_COPY, TCP_TRUNC };
+
+static enum mode mode;
+static size_t len;
+static uint64_t total;             /* bytes to send */
+static int txcpu = -1, rxcpu = -1;
+static double mbits;               /* pacing, 10^6 bit/s; 0: none */
+static int bufsize;                /* SO_SNDBUF/SO_RCVBUF; 0: defaults */
+static int txfd = -1, rxfd = -1;
+
+static atomic_int started;         /* the sender is about to make its first call */
+static atomic_int rx_ready;        /* the receiver is pinned and about to read */
+static atomic_int sender_done;
+static struct timespec t_start;    /* written before started is set */
+static uint64_t sent_units, calls_tx, calls_rx;
+static double tx_cpu, rx_cpu;
+static int tx_err, rx_err;
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double thread_cpu(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_THREAD, &ru);
+	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	    ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+}
+
+/* With --rate: sleep until SENT bytes are due after the start. */
+static void pace(uint64_t sent)
+{
+	double due;
+	struct timespec ts;
+	if (mbits <= 0)
+		return;
+	due = t_start.tv_sec + t_start.tv_nsec / 1e9 + (double)sent * 8 / (mbits * 1e6);
+	if (now_s() >= due)
+		return;
+	ts.tv_sec = (time_t)due;
+	ts.tv_nsec = (long)((due - (double)ts.tv_sec) * 1e9);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+static void *sender(void *arg)
+{
+	char *buf;
+	double c0;
+	uint64_t left = total;
+	(void)arg;
+	pin(txcpu);
+	buf = calloc(1, MAXDGRAM > len ? MAXDGRAM : len);
+	if (!buf) { tx_err = ENOMEM; return NULL; }
+	while (!atomic_load(&rx_ready))     /* no datagram before the receiver is there */
+		sched_yield();
+	usleep(1000);
+	c0 = thread_cpu();
+	clock_gettime(CLOCK_MONOTONIC, &t_start);
+	atomic_store(&started, 1);
+	if (mode == UDP_SEND || mode == TCP_COPY || mode == TCP_TRUNC) {
+		while (left) {
+			size_t n = left < len ? left : len;
+			ssize_t w = send(txfd, buf, n, 0);
+			calls_tx++;
+			if (w < 0) {
+				if (errno == EINTR || errno == ENOBUFS)
+					continue;
+				tx_err = errno;
+				break;
+			}
+			left -= (size_t)w;
+			sent_units += mode == UDP_SEND ? 1 : (uint64_t)w;
+			pace(total - left);
+		}
+	} else if (mode == UDP_MMSG) {
+		struct mmsghdr mm[BATCH];
+		struct iovec iov[BATCH];
+		memset(mm, 0, sizeof mm);
+		for (int i = 0; i < BATCH; i++) {
+			iov[i].iov_base = buf;
+			iov[i].iov_len = len;
+			mm[i].msg_hdr.msg_iov = &iov[i];
+			mm[i].msg_hdr.msg_iovlen = 1;
+		}
+		while (left) {
+			uint64_t want = (left + len - 1) / len;
+			int k = want < BATCH ? (int)want : BATCH;
+			if ((uint64_t)k * len > left)  /* a shorter last datagram */
+				iov[k - 1].iov_len = left - (uint64_t)(k - 1) * len;
+			int r = sendmmsg(txfd, mm, (unsigned)k, 0);
+			calls_tx++;
+			if (r < 0) {
+				if (errno == EINTR || errno == ENOBUFS)
+					continue;
+				tx_err = errno;
+				break;
+			}
+			for (int i = 0; i < r; i++)
+				left -= iov[i].iov_len;
+			sent_units += (uint64_t)r;
+			pace(total - left);
+		}
+	} else {                           /* UDP_GSO */
+		size_t per = (MAXDGRAM / len) * len;  /* whole segments per send */
+		while (left) {
+			size_t n = left < per ? left : per;
+			ssize_t w = send(txfd, buf, n, 0);
+			calls_tx++;
+			if (w < 0) {
+				if (errno == EINTR || errno == ENOBUFS)
+					continue;
+				tx_err = errno;
+				break;
+			}
+			left -= (size_t)w;
+			sent_units += ((uint64_t)w + len - 1) / len;
+			pace(total - left);
+		}
+	}
+	if (mode == TCP_COPY || mode == TCP_TRUNC)
+		shutdown(txfd, SHUT_WR);
+	tx_cpu = thread_cpu() - c0;
+	atomic_store(&sender_done, 1);
+	free(buf);
+	return NULL;
+}
+
+/* The receiver's results. */
+static uint64_t rx_units, rx_bytes;
+static double t_last;
+
+static void *receiver(void *arg)
+{
+	char *buf;
+	double c0;
+	size_t blen = MAXDGRAM > len ? MAXDGRAM : len;
+	int idle = 0;
+	(void)arg;
+	pin(rxcpu);
+	buf = malloc(blen * (mode == UDP_MMSG ? BATCH : 1));
+	if (!buf) { rx_err = ENOMEM; return NULL; }
+	c0 = thread_cpu();
+	atomic_store(&rx_ready, 1);
+	for (;;) {
+		if (mode == TCP_COPY || mode == TCP_TRUNC) {
+			ssize_t r = recv(rxfd, buf, len, mode == TCP_TRUNC ? MSG_TRUNC : 0);
+			calls_rx++;
+			if (r < 0) {
+				if (errno == EINTR || errno == EAGAIN)
+					continue;
+				rx_err = errno;
+				break;
+			}
+			if (r == 0)
+				break;
+			rx_bytes += (uint64_t)r;
+			rx_units += (uint64_t)r;
+			t_last = now_s();
+			continue;
+		}
+		/* UDP: a 20 ms receive timeout; after the sender is done, five
+		 * of them in a row end the run (what is still queued arrives
+		 * well within that on loopback). */
+		if (mode == UDP_SEND) {
+			ssize_t r = recv(rxfd, buf, blen, 0);
+			calls_rx++;
+			if (r >= 0) {
+				rx_units++;
+				rx_bytes += (uint64_t)r;
+				t_last = now_s();
+				idle = 0;
+			} else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+				if (atomic_load(&sender_done) && ++idle >= 5)
+					break;
+			} else if (errno != EINTR) {
+				rx_err = errno;
+				break;
+			}
+		} else if (mode == UDP_MMSG) {
+			struct mmsghdr mm[BATCH];
+			struct iovec iov[BATCH];
+			memset(mm, 0, sizeof mm);
+			for (int i = 0; i < BATCH; i++) {
+				iov[i].iov_base = buf + (size_t)i * blen;
+				iov[i].iov_len = blen;
+				mm[i].msg_hdr.msg_iov = &iov[i];
+				mm[i].msg_hdr.msg_iovlen = 1;
+			}
+			int r = recvmmsg(rxfd, mm, BATCH, MSG_WAITFORONE, NULL);
+			calls_rx++;
+			if (r > 0) {
+				for (int i = 0; i < r; i++)
+					rx_bytes += mm[i].msg_len;
+				rx_units += (uint64_t)r;
+				t_last = now_s();
+				idle = 0;
+			} else if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+				if (atomic_load(&sender_done) && ++idle >= 5)
+					break;
+			} else if (r < 0 && errno != EINTR) {
+				rx_err = errno;
+				break;
+			}
+		} else {                   /* UDP_GSO: GRO on receive */
+			char cbuf[CMSG_SPACE(sizeof(int))];
+			struct iovec iov = { buf, blen };
+			struct msghdr mh = { 0 };
+			mh.msg_iov = &iov;
+			mh.msg_iovlen = 1;
+			mh.msg_control = cbuf;
+			mh.msg_controllen = sizeof cbuf;
+			ssize_t r = recvmsg(rxfd, &mh, 0);
+			calls_rx++;
+			if (r >= 0) {
+				int gso = 0;
+				for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c;
+				    c = CMSG_NXTHDR(&mh, c))
+					if (c->cmsg_level == SOL_UDP &&
+					    c->cmsg_type == UDP_GRO)
+						memcpy(&gso, CMSG_DATA(c), sizeof gso);
+				rx_units += gso > 0 ? ((uint64_t)r + (uint64_t)gso - 1) /
+				    (uint64_t)gso : 1;
+				rx_bytes += (uint64_t)r;
+				t_last = now_s();
+				idle = 0;
+			} else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+				if (atomic_load(&sender_done) && ++idle >= 5)
+					break;
+			} else if (errno != EINTR) {
+				rx_err = errno;
+				break;
+			}
+		}
+	}
+	rx_cpu = thread_cpu() - c0;
+	free(buf);
+	return NULL;
+}
+
+static void fail(const char *what)
+{
+	fprintf(stderr, "hostprobe: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static void setup(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t al = sizeof a;
+	int udp = mode == UDP_SEND || mode == UDP_MMSG || mode == UDP_GSO;
+	int one = 1;
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (udp) {
+		struct timeval tv = { 0, 20000 };
+		int fds[2];
+		if ((rxfd = socket(AF_INET, SOCK_DGRAM, 0)) < 0 ||
+		    (txfd = socket(AF_INET, SOCK_DGRAM, 0)) < 0)
+			fail("socket");
+		if (bind(rxfd, (struct sockaddr *)&a, sizeof a) < 0 ||
+		    getsockname(rxfd, (struct sockaddr *)&a, &al) < 0 ||
+		    connect(txfd, (struct sockaddr *)&a, sizeof a) < 0)
+			fail("bind/connect");
+		if (setsockopt(rxfd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) < 0)
+			fail("SO_RCVTIMEO");
+		fds[0] = rxfd;
+		fds[1] = txfd;
+		for (int i = 0; bufsize > 0 && i < 2; i++)
+			if (setsockopt(fds[i], SOL_SOCKET, SO_RCVBUF, &bufsize, sizeof bufsize) < 0 ||
+			    setsockopt(fds[i], SOL_SOCKET, SO_SNDBUF, &bufsize, sizeof bufsize) < 0)
+				fail("SO_RCVBUF/SO_SNDBUF");
+		if (mode == UDP_GSO) {
+			int seg = (int)len;
+			if (setsockopt(txfd, SOL_UDP, UDP_SEGMENT, &seg, sizeof seg) < 0 ||
+			    setsockopt(rxfd, SOL_UDP, UDP_GRO, &one, sizeof one) < 0) {
+				fprintf(stderr, "hostprobe: UDP GSO/GRO refused: %s\n",
+				    strerror(errno));
+				exit(2);
+			}
+		}
+	} else {
+		int lfd = socket(AF_INET, SOCK_STREAM, 0);
+		if (lfd < 0 || (txfd = socket(AF_INET, SOCK_STREAM, 0)) < 0)
+			fail("socket");
+		for (int i = 0; bufsize > 0 && i < 2; i++) {
+			int fd = i ? txfd : lfd;   /* the accepted socket inherits lfd's */
+			if (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bufsize, sizeof bufsize) < 0 ||
+			    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bufsize, sizeof bufsize) < 0)
+				fail("SO_RCVBUF/SO_SNDBUF");
+		}
+		if (bind(lfd, (struct sockaddr *)&a, sizeof a) < 0 ||
+		    listen(lfd, 1) < 0 ||
+		    getsockname(lfd, (struct sockaddr *)&a, &al) < 0 ||
+		    connect(txfd, (struct sockaddr *)&a, sizeof a) < 0 ||
+		    (rxfd = accept(lfd, NULL, NULL)) < 0)
+			fail("listen/connect/accept");
+		close(lfd);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const char *names[] = { "udp-send", "udp-mmsg", "udp-gso",
+	    "tcp-copy", "tcp-trunc" };
+	pthread_t tt, rt;
+	int m = -1;
+
+	if (argc < 6 || argc > 8) {
+		fprintf(stderr, "usage: hostprobe udp-send|udp-mmsg|udp-gso|"
+		    "tcp-copy|tcp-trunc LEN BYTES RXCPU TXCPU [MBITS [BUF]]\n");
+		return 1;
+	}
+	for (int i = 0; i < 5; i++)
+		if (strcmp(argv[1], names[i]) == 0)
+			m = i;
+	len = strtoul(argv[2], NULL, 10);
+	total = strtoull(argv[3], NULL, 10);
+	rxcpu = atoi(argv[4]);
+	txcpu = atoi(argv[5]);
+	mbits = argc >= 7 ? strtod(argv[6], NULL) : 0;
+	bufsize = argc >= 8 ? atoi(argv[7]) : 0;
+	if (m < 0 || len == 0 || total == 0 || mbits < 0 || bufsize < 0 || (m <= UDP_GSO && len > MAXDGRAM)) {
+		fprintf(stderr, "hostprobe: bad arguments\n");
+		return 1;
+	}
+	mode = (enum mode)m;
+	setup();
+	if (pthread_create(&rt, NULL, receiver, NULL) ||
+	    pthread_create(&tt, NULL, sender, NULL))
+		fail("pthread_create");
+	pthread_join(tt, NULL);
+	pthread_join(rt, NULL);
+	if (tx_err || rx_err) {
+		errno = tx_err ? tx_err : rx_err;
+		fail(tx_err ? "send" : "receive");
+	}
+	{
+		double t0 = t_start.tv_sec + t_start.tv_nsec / 1e9;
+		double secs = t_last > t0 ? t_last - t0 : 0;
+		int udp = mode <= UDP_GSO;
+		uint64_t sent = udp ? sent_units : total;
+		double loss = sent ? 100.0 * (double)(sent - (rx_units < sent ? rx_units : sent)) /
+		    (double)sent : 0;
+		if (!udp && rx_bytes != total) {
+			fprintf(stderr, "hostprobe: TCP: %llu of %llu bytes arrived\n",
+			    (unsigned long long)rx_bytes, (unsigned long long)total);
+			return 1;
+		}
+		printf("mode=%s len=%zu sent=%llu received=%llu bytes=%llu seconds=%.6f "
+		    "rate_Mbps=%.4f tx_cpu=%.3f rx_cpu=%.3f loss_pct=%.4f "
+		    "calls_tx=%llu calls_rx=%llu\n", names[m], len,
+		    (unsigned long long)sent, (unsigned long long)rx_units,
+		    (unsigned long long)rx_bytes, secs,
+		    secs > 0 ? (double)rx_bytes * 8 / secs / 1e6 : 0, tx_cpu, rx_cpu,
+		    loss, (unsigned long long)calls_tx, (unsigned long long)calls_rx);
+	}
+	return 0;
+}
