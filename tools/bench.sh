@@ -258,8 +258,8 @@ run_gputP4() { GPUT_STREAMS=4 run_gput "$1" $(($2 / 4)); }
 # --discard, --batch 64, --gso: on both ends (before the partner: the local
 # side; after it: the partner's).
 run_gputD() { GPUT_BOTH="--discard" run_gput "$@"; }
-udp_gputB64() { GPUT_BOTH="--batch 64" udp_gput "$@"; }
-udp_gputGSO() { GPUT_BOTH="--gso" udp_gput "$@"; }
+udp_gputB64() { GPUT_BOTH="--batch 64" GPUT_BURST=64 udp_gput "$@"; }
+udp_gputGSO() { GPUT_BOTH="--gso" GPUT_BURST=44 udp_gput "$@"; }
 
 # Local side sends (-t); its line is "l", the partner's (the receiver) "1".
 # GPUT_EXTRA: more options (the gputi1 row: live intervals every second);
@@ -278,7 +278,10 @@ run_gput() {
 # what the sender says it sent, which must be COUNT, and Bytes R * LEN.
 udp_gput() {
 	_r=""
-	[ "$3" = 0 ] || _r="--rate ${3}M"
+	# paced, a batching row sends a batch per gap (--burst: a GSO message
+	# holds at most 44 1472-byte datagrams in 64 KiB), or it would send
+	# one datagram per call
+	[ "$3" = 0 ] || _r="--rate ${3}M${GPUT_BURST:+ --burst $GPUT_BURST}"
 	client "$TMP/out" "$GPUT" -f ' %.3rbr %.6ct %b' -u ${UWIN:+-w $UWIN} ${GPUT_BOTH:-} $_r \
 	    -p "$GPUT_PORT" -l "$1" -n "$2" "$HOST" ${GPUT_BOTH:-} || return 1
 	awk -v len="$1" -v n="$2" -v cpu="$(client_cpu "$TMP/times")" '
