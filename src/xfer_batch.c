@@ -138,7 +138,58 @@ struct tx {
 	size_t off[XFER_BATCH_MAX + 1];     /* pattern phase at each message */
 	struct iovec *iov;                  /* two per datagram */
 	uint8_t (*h)[UDP_HDR_LEN];          /* a header per datagram */
+	uint8_t *flat;                      /* or the datagrams laid out whole */
 };
+
+/* With the pattern's phase back at 0 after every datagram (its period is
+ * the datagram: no -s), every full datagram is the same bytes but for its
+ * header. Then a batch is laid out once, whole datagrams one after another,
+ * and a call only rewrites the headers: a message is one contiguous buffer
+ * the kernel copies in one piece, not two pieces a datagram. At most this
+ * much memory for it: */
+#define TX_FLAT_MAX (4u << 20)
+
+static uint8_t *
+flat_init(const struct xfer_params *p, const struct pattern *pt, size_t n)
+{
+	uint8_t *f;
+	size_t i;
+
+	if (pt->period != p->len || n * p->len > TX_FLAT_MAX ||
+	    (f = malloc(n * p->len)) == NULL)
+		return NULL;
+	for (i = 0; i < n; i++)
+		memcpy(f + i * p->len, pt->buf, p->len);
+	return f;
+}
+
+/* tx_build for the flat layout: take full datagrams from seq on. */
+static unsigned
+tx_build_flat(struct tx *t, uint64_t seq, uint64_t take)
+{
+	size_t len = t->p->len;
+	unsigned m = 0;
+	uint64_t j = 0;
+
+	while (j < take) {
+		struct iovec *v = t->iov + 2 * m;
+		uint32_t k = 0;
+
+		v->iov_base = t->flat + j * len;
+		t->off[m] = 0;
+		t->mm[m].msg_hdr.msg_iov = v;
+		t->mm[m].msg_hdr.msg_iovlen = 1;
+		for (; k < t->segs && j < take; k++, j++)
+			if (t->hl)
+				xfer_udp_hdr_encode(t->flat + j * len, seq + j,
+				    t->timed ? (uint64_t)(t->base +
+				    (int64_t)xfer_due_ns(t->p, seq + j)) : 0);
+		v->iov_len = (size_t)k * len;
+		t->nseg[m++] = k;
+	}
+	t->off[m] = 0;
+	return m;
+}
 
 /* Lay out take datagrams from datagram seq on, left bytes still to send,
  * the pattern at phase off. Returns the number of messages. */
@@ -199,7 +250,9 @@ batch_loop(struct stream *s, struct tx *t, uint32_t vlen)
 	    !atomic_load_explicit(&st->end, memory_order_relaxed)) {
 		uint64_t take = xfer_batch_take(p, seq, total - seq,
 		    (uint64_t)vlen * t->segs);
-		unsigned nm = tx_build(t, seq, take, left, off), i;
+		/* the flat layout while every datagram taken is a full one */
+		unsigned nm = t->flat != NULL && left >= take * p->len ?
+		    tx_build_flat(t, seq, take) : tx_build(t, seq, take, left, off), i;
 		int n = sendmmsg(s->fd, t->mm, nm, MSG_NOSIGNAL);
 
 		if (n <= 0) {                   /* the one place send errors land */
@@ -274,6 +327,7 @@ xfer_udp_send_batch(struct stream *s)
 		rc = -1;
 		goto out;
 	}
+	t->flat = flat_init(p, &pt, (size_t)vlen * t->segs);
 	seg = (int)p->len;
 	if (t->segs > 1 && setsockopt(s->fd, IPPROTO_UDP, UDP_SEGMENT, &seg,
 	    sizeof seg) == -1) {
@@ -289,6 +343,7 @@ xfer_udp_send_batch(struct stream *s)
 out:
 	free(t->iov);
 	free(t->h);
+	free(t->flat);
 	free(t);
 	pattern_free(&pt);
 	return rc;

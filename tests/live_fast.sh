@@ -88,6 +88,14 @@ eq "--gso --batch 4 -c: every byte checked" "$(line 1 verified)" \
 eq "--gso --batch 4 -x: arrival" "$(line 1 received)" \
 	"received 680 of 680 datagrams, 0 lost (0.00%)"
 
+# without -s every full datagram is laid out once and only its header
+# rewritten; the short last one goes the other way
+run_t 30 "${G[@]}" --gso --batch 4 -c -x 1000000 127.0.0.1
+eq "--gso --batch 4 -c -x (no -s): every byte checked" "$(line 1 verified)" \
+	"verified 1000000 bytes, all match the pattern"
+eq "--gso --batch 4 -c -x (no -s): arrival" "$(line 1 received)" \
+	"received 680 of 680 datagrams, 0 lost (0.00%)"
+
 run_t 30 "${G[@]}" -l 16 --gso --batch 2 -n 500 127.0.0.1
 eq "-l 16 (no header) --gso --batch 2: Bytes" "$(field l 2) $(field 1 2)" \
 	"8000 8000"
