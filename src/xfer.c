@@ -100,7 +100,7 @@ xfer_send_loop(struct stream *s)
 	uint64_t left = p->data_bytes, calls = 0, nobufs = 0;
 	size_t off = 0, len = p->len;
 	uint32_t burst = p->data_burst > 1 ? p->data_burst : 1;
-	int paced = p->data_gap_ps != 0, hdr = xfer_udp_header(p);
+	int paced = p->data_gap_ps != 0, hdr = xfer_udp_header(p), inplace;
 	uint8_t h[UDP_HDR_LEN];
 	struct iovec iov[2] = { { h, sizeof h }, { NULL, 0 } };
 	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2 };
@@ -109,6 +109,10 @@ xfer_send_loop(struct stream *s)
 
 	if (pattern_init(&pt, p, len, s->err, sizeof s->err) == -1)
 		return -1;
+	/* Without -s every datagram starts the pattern anew (phase 0): its
+	 * header goes over the pattern's first bytes, and the datagram is sent
+	 * in one piece rather than two (one copy in the kernel, not two). */
+	inplace = hdr && pt.period == len;
 	if (hdr && paced)
 		rt = meter_real_offset();       /* once: send times come from the schedule */
 	meter_start(&m);
@@ -119,7 +123,11 @@ xfer_send_loop(struct stream *s)
 		size_t want = left < len ? (size_t)left : len;
 		ssize_t n;
 
-		if (hdr) {                      /* UDP: the header, then the pattern */
+		if (inplace) {                  /* UDP: the header over the pattern */
+			xfer_udp_hdr_encode(pt.buf, calls, paced ?
+			    (uint64_t)((int64_t)(m.t0 + xfer_due_ns(p, calls)) + rt) : 0);
+			n = send(fd, pt.buf, want, MSG_NOSIGNAL);
+		} else if (hdr) {               /* UDP: the header, then the pattern */
 			xfer_udp_hdr_encode(h, calls, paced ? (uint64_t)((int64_t)(m.t0 +
 			    xfer_due_ns(p, calls)) + rt) : 0);
 			iov[1].iov_base = pt.buf + off + UDP_HDR_LEN;
