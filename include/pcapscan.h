@@ -89,6 +89,12 @@ int pscan_finish(struct pscan *s, char *err, size_t errlen);
 int pscan_file(struct pscan *s, const char *path, const char *filter,
                unsigned mtu, char *err, size_t errlen);
 
+/* A record's timestamp, sec seconds and frac_ns nanoseconds (either may
+ * be negative, as libpcap reads a pcap record's fields), as one signed
+ * decimal number of seconds with nine decimals ("-1.000001000") into buf.
+ * Returns the length snprintf gave. */
+size_t pscan_ts_text(long long sec, long long frac_ns, char *buf, size_t len);
+
 /* Text form of an address of a flow (IPv4 or IPv6). */
 const char *pscan_addr(const struct pflow *f, const uint8_t *addr, char *buf,
                        size_t len);

@@ -366,6 +366,21 @@ record_ns(const struct timeval *tv, int64_t *ns)
 	return 0;
 }
 
+size_t
+pscan_ts_text(long long sec, long long frac_ns, char *buf, size_t len)
+{
+	/* a record's two halves can have either sign (libpcap reads a pcap
+	 * record's 32-bit seconds and fraction as signed): their sum, in 128
+	 * bits so that no pair overflows, then sign and magnitude */
+	__int128 t = (__int128)sec * 1000000000 + frac_ns;
+	unsigned __int128 m = t < 0 ? -(unsigned __int128)t : (unsigned __int128)t;
+	int n = snprintf(buf, len, "%s%llu.%09u", t < 0 ? "-" : "",
+	                 (unsigned long long)(m / 1000000000),
+	                 (unsigned)(m % 1000000000));
+
+	return n < 0 ? 0 : (size_t)n;
+}
+
 /* Read every record; the reasons to stop are end of file (PCAP_ERROR_BREAK),
  * a cut-off record, a timestamp out of range, or a malformed frame. */
 static int
@@ -375,15 +390,17 @@ read_all(struct pscan *s, pcap_t *p, const char *path, char *err,
 	struct pcap_pkthdr *h;
 	const u_char *data;
 	char why[256];
+	char tt[48];
 	int64_t ts;
 	int rc;
 
 	while ((rc = pcap_next_ex(p, &h, &data)) == 1) {
 		if (record_ns(&h->ts, &ts) == -1) {
-			snprintf(err, errlen, "%s: packet %llu: timestamp %lld.%09ld "
-			         "s is out of range (1970 to 2262)", path,
-			         (unsigned long long)s->packets + 1,
-			         (long long)h->ts.tv_sec, (long)h->ts.tv_usec);
+			pscan_ts_text((long long)h->ts.tv_sec, (long long)h->ts.tv_usec,
+			              tt, sizeof(tt));
+			snprintf(err, errlen, "%s: packet %llu: timestamp %s s is out "
+			         "of range (1970 to 2262)", path,
+			         (unsigned long long)s->packets + 1, tt);
 			return PSCAN_EBAD;
 		}
 		if (pscan_packet(s, ts, h->caplen, h->len, data, why,

@@ -102,6 +102,43 @@ test_ts_range(void **state)
 	pscan_free(&s);
 }
 
+/* A pcap record holds its seconds and fraction as signed 32-bit fields:
+ * seconds -1 and fraction -1000 ns is -1.000001 s, which was printed as
+ * "-1.-00001000". Every sign combination and the extremes as one number. */
+static void
+test_ts_negative(void **state)
+{
+	static const struct { long long sec, frac; const char *want; } t[] = {
+		{ -1, -1000, "-1.000001000" },
+		{ 0, -5, "-0.000000005" },
+		{ -3, 0, "-3.000000000" },
+		{ 1, -5, "0.999999995" },
+		{ -1, 999999999, "-0.000000001" },
+		{ 12, 345, "12.000000345" },
+		{ 0, 0, "0.000000000" },
+		{ -9223372036854775807LL - 1, -999999999,
+		  "-9223372036854775808.999999999" },
+		{ 9223372036854775807LL, 999999999,
+		  "9223372036854775807.999999999" },
+	};
+	struct cap *c = cb_new();
+	struct spec d = cb_tcp4(DLT_EN10MB, 1, 100, 0);
+	char buf[48];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		pscan_ts_text(t[i].sec, t[i].frac, buf, sizeof(buf));
+		assert_string_equal(buf, t[i].want);
+	}
+	cb_open(c, dir, "ts_neg.pcap", DLT_EN10MB, 65535);
+	cb_put(c, &d, -1000001000LL);   /* seconds -1, fraction -1000 */
+	cb_close(c);
+	free(c);
+	scan_fails("ts_neg.pcap", "packet 1: timestamp -1.000001000 s is out "
+	           "of range (1970 to 2262)");
+}
+
 /* Five 1448-byte TCP segments 1 ms apart, 123 ns after the millisecond,
  * as pcap (ns), pcapng with ns and with us resolution: the ns files keep
  * the 123 ns, the us file loses them; payload, eta, goodput agree. */
@@ -629,6 +666,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ts_range),
+		cmocka_unit_test(test_ts_negative),
 		cmocka_unit_test(test_pcapng_resolution),
 		cmocka_unit_test(test_stdin),
 		cmocka_unit_test(test_seq_wrap),
