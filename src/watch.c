@@ -266,8 +266,14 @@ tick(struct watch *w, mono_ns t)
 
 		if (w->ws[i].ended)
 			continue;
+		/* a stream that ended after t, seen late by a loaded sampler:
+		 * its interval still ends at t (its totals, as a live stream's
+		 * counters read late); its last one, from t to its end, comes at
+		 * the next boundary. Boundaries stay on the schedule whatever
+		 * time the sampler ran at. */
 		if (atomic_load_explicit(&s->done, memory_order_acquire))
-			rc = sample_last(w, i);
+			rc = s->end > t ? sample(w, i, t, s->r.bytes, s->r.calls,
+			    s->r.dgrams, 0) : sample_last(w, i);
 		else
 			rc = sample(w, i, t, LIVE_GET(s, bytes), LIVE_GET(s, calls),
 			    LIVE_GET(s, dgrams), 0);
