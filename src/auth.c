@@ -71,6 +71,15 @@ auth_key_load(const char *path, struct auth_key *k, char *err, size_t errlen)
 		close(fd);
 		return -1;
 	}
+	/* as ssh: a secret someone else owns could be theirs to change or
+	 * read; root reading a key that nobody owns is the case to refuse */
+	if (st.st_uid != geteuid()) {
+		snprintf(err, errlen, "--key-file %s: owned by uid %lu, not by the "
+		         "user running gput (uid %lu): chown it", path,
+		         (unsigned long)st.st_uid, (unsigned long)geteuid());
+		close(fd);
+		return -1;
+	}
 	if ((why = mode_problem(st.st_mode)) != NULL) {
 		snprintf(err, errlen, "--key-file %s: %s", path, why);
 		close(fd);

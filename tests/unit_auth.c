@@ -284,6 +284,37 @@ test_key_file(void **state)
 	}
 }
 
+/* A key file of another user, though mode 600, is refused as ssh refuses
+ * one: as root, a file of "nobody" (only root can give a file away). */
+static void
+test_key_file_owner(void **state)
+{
+	char path[sizeof tmpdir + 32], want[300], err[300];
+	struct auth_key k;
+	uid_t other = 65534;                    /* nobody */
+	int fd;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();                         /* only root can give a file away */
+	snprintf(path, sizeof path, "%s/key.XXXXXX", tmpdir);
+	assert_int_not_equal(fd = mkstemp(path), -1);
+	assert_int_equal(write(fd, "0123456789abcdef", 16), 16);
+	assert_int_equal(fchmod(fd, 0600), 0);
+	assert_int_equal(fchown(fd, other, (gid_t)-1), 0);
+	close(fd);
+	memset(&k, 0x55, sizeof k);
+	assert_int_equal(auth_key_load(path, &k, err, sizeof err), -1);
+	snprintf(want, sizeof want, "--key-file %s: owned by uid 65534, not by "
+	         "the user running gput (uid 0): chown it", path);
+	assert_string_equal(err, want);
+	assert_int_equal(k.len, 0);
+	assert_int_equal(chown(path, 0, (gid_t)-1), 0);
+	assert_int_equal(auth_key_load(path, &k, err, sizeof err), 0);
+	assert_int_equal(k.len, 16);
+	assert_int_equal(unlink(path), 0);
+}
+
 /* Not a key file at all: a directory, a name that does not exist. */
 static void
 test_key_file_missing(void **state)
@@ -338,6 +369,7 @@ main(void)
 		cmocka_unit_test(test_rfc4231),
 		cmocka_unit_test(test_label),
 		cmocka_unit_test(test_verify),
+		cmocka_unit_test(test_key_file_owner),
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_wipe),
 		cmocka_unit_test(test_key_file),
