@@ -10,7 +10,7 @@
 #include "xfer.h"
 
 /*
- * Control protocol, version 3 (see gput(1), CONTROL PROTOCOL).
+ * Control protocol, version 4 (see gput(1), CONTROL PROTOCOL).
  * Every message is an 8-byte header and a payload, all integers big-endian:
  *
  *   0  4  magic "GPUT"
@@ -31,7 +31,7 @@
  *
  * HELLO  (partner -> client, 40 bytes): 0 flags u32 (1: the partner requires
  *   the shared secret), 4 zero u32, 8 challenge[32] (random, per session).
- * PARAMS (client -> partner, 184 bytes): the partner's half of the test.
+ * PARAMS (client -> partner, 216 bytes): the partner's half of the test.
  *   0 proto u8, 1 role u8, 2 flags u8 (1 nodelay, 2 verify, 4 stream,
  *   8 verbose, 0x10 gso, 0x20 discard; 0x40 and 0x80 zero; discard with
  *   verify is refused, gso for TCP too), 3 batch u8 (UDP datagrams per
@@ -47,12 +47,16 @@
  *   port), 136 group[16] (network order, IPv4 in the first 4 bytes, the
  *   rest zero; mcast.h says which groups are valid); without CTL_MCAST
  *   bytes 132..151 are zero, with it the partner's half is a UDP receiver
- *   of one stream. 152 mac[32]: with a key, HMAC-SHA256(key, "gput2
- *   client" || challenge || bytes 0..151), else zero.
+ *   of one stream. 152 xflags u32 (CTL_XF_*: the extensions of
+ *   version 4; a bit this gput does not know is refused), 156..167 the
+ *   latency probes' parameters, 168..175 the partner's CPU placement,
+ *   176..183 the partner's hardening; each range is zero unless its
+ *   extension is asked. 184 mac[32]: with a key, HMAC-SHA256(key, "gput2
+ *   client" || challenge || bytes 0..183), else zero.
  * READY  (partner -> client, 50 + 2 * ports bytes): 0 data port u16,
  *   2 ports u16 (1..128: TCP 1, UDP one per stream), 4 nonce[16], 20
  *   mac[32], 52 the other streams' ports, u16 each: with a key,
- *   HMAC-SHA256(key, "gput2 partner" || challenge || PARAMS bytes 0..151 ||
+ *   HMAC-SHA256(key, "gput2 partner" || challenge || PARAMS bytes 0..183 ||
  *   READY bytes 0..19 || READY bytes 52..), else zero.
  * START  (partner -> client, 0 bytes): the data path is proven; go.
  * STOP   (client -> partner, 0 bytes): end the transfer now, send RESULT.
@@ -78,18 +82,29 @@
  * ERROR  (either way, 1..CTL_MAX_TEXT bytes): printable ASCII reason.
  */
 #define CTL_MAGIC        "GPUT"
-#define CTL_VERSION      3
+#define CTL_VERSION      4
 #define CTL_HDR_LEN      8
 #define CTL_MAX_PAYLOAD  320
 #define CTL_MAX_TEXT     200
 #define CTL_HELLO_LEN    40
-#define CTL_PARAMS_LEN   184
+#define CTL_PARAMS_LEN   216
 #define CTL_READY_LEN    52     /* with one port; 2 more per further port */
 #define CTL_RESULT_LEN   120
 #define CTL_CHALLENGE_LEN 32
 #define CTL_MAC_LEN      32
 #define CTL_NONCE_LEN    16
-#define CTL_PARAMS_SIGNED 152  /* PARAMS bytes the MAC covers */
+#define CTL_PARAMS_SIGNED 184  /* PARAMS bytes the MAC covers */
+/* PARAMS byte 152, xflags: the extensions of version 4. */
+#define CTL_XF_ECN       0x0001u /* ECN on the data path (--ecn) */
+#define CTL_XF_LATENCY   0x0002u /* latency probes (--latency), bytes 156..167 */
+#define CTL_XF_ZEROCOPY  0x0004u /* zero-copy send or receive */
+#define CTL_XF_HARDEN    0x0008u /* reserved for the partner's hardening */
+#define CTL_XF_KNOWN     0x0000u /* the bits this build accepts */
+/* PARAMS extension ranges (offsets into the payload). */
+#define CTL_PX_XFLAGS    152
+#define CTL_PX_LATENCY   156     /* 12 bytes */
+#define CTL_PX_AFFINITY  168     /* 8 bytes */
+#define CTL_PX_HARDEN    176     /* 8 bytes */
 #define CTL_INTERVAL_LEN 64
 #define CTL_TCPINFO_LEN  80
 #define CTL_UDPSTATS_LEN 112
@@ -115,6 +130,9 @@ enum ctl_type {
 	CTL_TCPINFO  = 9,
 	CTL_UDPSTATS = 10,
 };
+/* Types 11..16 are set aside for extensions of version 4 (11, 12: the
+ * partner's return-path check; 13, 14: latency probes; 15, 16: the data
+ * path); until a build defines them they are unknown and refused. */
 #define CTL_TYPE_MAX CTL_UDPSTATS
 
 struct ctl_msg {

@@ -58,6 +58,7 @@ struct xfer_params {
 	                         list the streams take in turn; a stream's own
 	                         copy holds its one name; "": the default */
 	uint16_t streams;     /* -P: streams (1..STREAM_MAX) */
+	uint32_t xflags;      /* CTL_XF_*: protocol 4's extensions asked */
 };
 
 /* --batch: at most this many messages per sendmmsg/recvmmsg. */

@@ -115,6 +115,7 @@ encode_params(const struct ctl_msg *m, uint8_t *p)
 		put_u16(p, 134, m->mcast.port);
 		memcpy(p + 136, m->mcast.addr, sizeof m->mcast.addr);
 	}
+	put_u32(p, CTL_PX_XFLAGS, x->xflags);
 	memcpy(p + CTL_PARAMS_SIGNED, m->mac, CTL_MAC_LEN);
 	return CTL_PARAMS_LEN;
 }
@@ -523,7 +524,10 @@ decode_params(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 	x->streams = get_u16(r, 128);
 	if (rd_ok(r, CTL_PARAMS_SIGNED, CTL_MAC_LEN))
 		memcpy(m->mac, r->b + CTL_PARAMS_SIGNED, CTL_MAC_LEN);
-	if ((flags & ~FLAG_ALL) != 0)
+	x->xflags = get_u32(r, CTL_PX_XFLAGS);
+	if ((flags & ~FLAG_ALL) != 0 || (x->xflags & ~CTL_XF_KNOWN) != 0)
+		why = "reserved bits set";
+	else if (!zero_bytes(r, CTL_PX_LATENCY, CTL_PARAMS_SIGNED - CTL_PX_LATENCY))
 		why = "reserved bits set";
 	else if ((why = params_invalid(x)) == NULL)
 		why = decode_mcast(r, m);

@@ -14,7 +14,7 @@ need_ctlpeer
 # timeout; it runs meanwhile, against a daemon of its own.
 start_daemon || { fail "second daemon announces its port"; t_done; }
 S_PID=$D_PID S_LOG=$D_LOG
-"$CTLPEER" client "$D_PORT" 'raw=GPUT\x03' eof >"$T_TMP/silent.out" 2>&1 &
+"$CTLPEER" client "$D_PORT" 'raw=GPUT\x04' eof >"$T_TMP/silent.out" 2>&1 &
 SILENT=$!
 T_PIDS="$T_PIDS $SILENT"
 
@@ -86,7 +86,7 @@ peer 'raw=GPU' close
 logged_text "$C $CPORT: bad request: connection closed while waiting for a PARAMS message"
 served "half a header, then close"
 
-peer "raw=GPUT\x03\x01\x00\xb8$(z 20)" close
+peer "raw=GPUT\x04\x01\x00\xd8$(z 20)" close
 logged_text "$C $CPORT: bad request: connection closed while waiting for the rest of the PARAMS message"
 served "a header and half a PARAMS, then close"
 
@@ -98,24 +98,24 @@ eq "READY instead of PARAMS: reply" "$(reply)" \
 logged_text "$C $CPORT: bad request: unexpected READY message (expected PARAMS)"
 served "READY instead of PARAMS"
 
-peer 'raw=GPUT\x03\x04\x00\x03bye' error
+peer 'raw=GPUT\x04\x04\x00\x03bye' error
 eq "ERROR instead of PARAMS: reply" "$(reply)" "bad request: ERROR instead of PARAMS: bye"
 logged_text "$C $CPORT: bad request: ERROR instead of PARAMS: bye"
 served "ERROR instead of PARAMS"
 
-peer 'raw=GPUT\x03\x0b\x00\x00' error
-eq "unknown type: reply" "$(reply)" "bad request: unknown control message type 11"
-logged_text "$C $CPORT: bad request: unknown control message type 11"
+peer 'raw=GPUT\x04\x30\x00\x00' error
+eq "unknown type: reply" "$(reply)" "bad request: unknown control message type 48"
+logged_text "$C $CPORT: bad request: unknown control message type 48"
 served "unknown type"
 
-# PARAMS (184 bytes) with the reserved flag 0x40: tcp, receive, 1 x 1024
+# PARAMS (216 bytes) with the reserved flag 0x40: tcp, receive, 1 x 1024
 # bytes, one stream (128..129), else valid
-peer "raw=GPUT\x03\x01\x00\xb8\x00\x01\x40\x00\x00\x00\x04\x00$(z 7)\x01$(z 8)\x00\x00\x04\x00$(z 10)\x04\x00$(z 88)\x00\x01$(z 54)" error
+peer "raw=GPUT\x04\x01\x00\xd8\x00\x01\x40\x00\x00\x00\x04\x00$(z 7)\x01$(z 8)\x00\x00\x04\x00$(z 10)\x04\x00$(z 88)\x00\x01$(z 86)" error
 eq "reserved PARAMS bits: reply" "$(reply)" "bad request: bad PARAMS message: reserved bits set"
 logged_text "$C $CPORT: bad request: bad PARAMS message: reserved bits set"
 served "reserved PARAMS bits"
 
-peer "raw=GPUT\x03\x04\x00\xc9$(printf 'e%.0s' $(seq 201))" error
+peer "raw=GPUT\x04\x04\x00\xc9$(printf 'e%.0s' $(seq 201))" error
 eq "ERROR text over 200 bytes: reply" "$(reply)" "bad request: bad ERROR message: text of 201 bytes"
 logged_text "$C $CPORT: bad request: bad ERROR message: text of 201 bytes"
 served "ERROR text over 200 bytes"
@@ -290,7 +290,7 @@ fake_partner "partner gone before READY" \
 	"connection closed while waiting for a READY message" \
 	-n 10 -l 1000 -- sendhello getparams close
 fake_partner "partner refuses" "partner refused the test: busy" \
-	-n 10 -l 1000 -- sendhello getparams 'raw=GPUT\x03\x04\x00\x04busy' close
+	-n 10 -l 1000 -- sendhello getparams 'raw=GPUT\x04\x04\x00\x04busy' close
 fake_partner "partner answers RESULT for READY" \
 	"unexpected RESULT message (expected READY)" \
 	-n 10 -l 1000 -- sendhello getparams put=result close
@@ -306,7 +306,7 @@ fake_partner "UDP partner gone before its results" \
 # a UDP receiver hears of a partner's failure after READY at once, not
 # after its start timeout
 fake_partner "UDP -r: partner fails after READY" "partner: oops" \
-	-u -r -n 10 -l 1000 -- sendhello getparams sendready 'raw=GPUT\x03\x04\x00\x04oops' eof
+	-u -r -n 10 -l 1000 -- sendhello getparams sendready 'raw=GPUT\x04\x04\x00\x04oops' eof
 fake_partner "UDP -r: partner gone after READY" \
 	"connection closed while waiting for a START message" \
 	-u -r -n 10 -l 1000 -- sendhello getparams sendready close

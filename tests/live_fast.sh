@@ -151,8 +151,8 @@ eq "--batch 129: exit 2" "$RC" 2
 # z N: N zero bytes as ctlpeer raw= escapes. A PARAMS (UDP, receive, 10
 # buffers of 1000 bytes) with flags 0x22: verify and discard.
 z() { printf '\\x00%.0s' $(seq "$1"); }
-PARAMS="GPUT\x03\x01\x00\xb8\x01\x01\x22\x00\x00\x00\x03\xe8$(z 7)\x0a$(z 8)"
-PARAMS="$PARAMS\x00\x00\x03\xe8$(z 4)$(z 6)\x27\x10$(z 8)$(z 16)$(z 64)\x00\x01$(z 54)"
+PARAMS="GPUT\x04\x01\x00\xd8\x01\x01\x22\x00\x00\x00\x03\xe8$(z 7)\x0a$(z 8)"
+PARAMS="$PARAMS\x00\x00\x03\xe8$(z 4)$(z 6)\x27\x10$(z 8)$(z 16)$(z 64)\x00\x01$(z 86)"
 run_t 20 "$CTLPEER" client "$P" hello "raw=$PARAMS" error
 eq "the partner refuses PARAMS with --discard and -c" \
 	"$(sed -n 's/^ok error //p' "$OUT")" "bad request: bad PARAMS message: --discard with -c"

@@ -143,14 +143,14 @@ garbage() {     # send $1 (printf format) on a control connection, print the rep
 }
 eq "garbage: rejected" "$(garbage 'GARBAGE GARBAGE')" \
 	"bad request: not a gput control message (bad magic)"
-eq "oversized: rejected" "$(garbage 'GPUT\003\001\377\377')" \
+eq "oversized: rejected" "$(garbage 'GPUT\004\001\377\377')" \
 	"bad request: control message too long (65535 bytes, at most 320)"
 eq "old version: rejected" "$(garbage 'GPUT\001\001\000\060')" \
-	"bad request: control protocol version 1 not supported (this gput speaks 3)"
+	"bad request: control protocol version 1 not supported (this gput speaks 4)"
 eq "version 2: rejected" "$(garbage 'GPUT\002\001\000\160')" \
-	"bad request: control protocol version 2 not supported (this gput speaks 3)"
-eq "truncated PARAMS: rejected" "$(garbage 'GPUT\003\001\000\004abcd')" \
-	"bad request: control message type 1 has 4 bytes, expected 184"
+	"bad request: control protocol version 2 not supported (this gput speaks 4)"
+eq "truncated PARAMS: rejected" "$(garbage 'GPUT\004\001\000\004abcd')" \
+	"bad request: control message type 1 has 4 bytes, expected 216"
 run_t 20 "$GPUT" -n 100 -l 1448 -p "$P" 127.0.0.1
 eq "good run after garbage" "$RC $(field 1 2)" "0 144800"
 

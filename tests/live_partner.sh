@@ -40,10 +40,10 @@ kill "$H1" "$H2" 2>/dev/null; wait "$H1" "$H2" 2>/dev/null
 check "held sessions end with their clients" wait_until 15 no_sessions
 
 # --- a client that dribbles one byte a second is cut at the handshake
-# deadline (10 s), not kept alive by each byte: a v3 PARAMS header (184
+# deadline (10 s), not kept alive by each byte: a v4 PARAMS header (216
 # bytes to follow) by 8 s, then its payload a byte at a time, 26 s in all
 (exec 3<>"/dev/tcp/127.0.0.1/$P" || exit
-for b in G P U T '\x03' '\x01' '\x00' '\xb8' $(printf 'x %.0s' $(seq 18)); do
+for b in G P U T '\x04' '\x01' '\x00' '\xd8' $(printf 'x %.0s' $(seq 18)); do
 	printf "$b" >&3 || exit; sleep 1       # the dribble's pace, not a synchronisation
 done) 2>/dev/null &
 DR=$!

@@ -1,6 +1,6 @@
 /* unit_ctl.c: the control protocol (version 3): round trips of every
  * message, the wire bytes at their documented offsets (include/ctl.h), every
- * malformed case with its exact message, version 2 refused, and
+ * malformed case with its exact message, versions 2 and 3 refused, and
  * ctl_send/ctl_recv/ctl_recv_type/ctl_recv_any_until/ctl_peer_state over a
  * socketpair. */
 #include <stdarg.h>
@@ -57,7 +57,7 @@ params_msg(void)
 }
 
 static const uint8_t params_wire[] = {
-	'G', 'P', 'U', 'T', 0x03, 0x01, 0x00, 0xb8,
+	'G', 'P', 'U', 'T', 0x04, 0x01, 0x00, 0xd8,
 	/*  0 */ 0x01, 0x01, 0x05, 0x00,
 	/*  4 */ 0x01, 0x02, 0x03, 0x04,
 	/*  8 */ 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
@@ -78,10 +78,14 @@ static const uint8_t params_wire[] = {
 	/*128 */ 0x00, 0x73,                           /* streams */
 	/*130 */ 0x00, 0x00,                           /* zero */
 	/*132 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	/*152 */ 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7,   /* mac */
-	/*160 */ 0xc8, 0xc9, 0xca, 0xcb, 0xcc, 0xcd, 0xce, 0xcf,
-	/*168 */ 0xd0, 0xd1, 0xd2, 0xd3, 0xd4, 0xd5, 0xd6, 0xd7,
-	/*176 */ 0xd8, 0xd9, 0xda, 0xdb, 0xdc, 0xdd, 0xde, 0xdf,
+	/*152 */ 0, 0, 0, 0,                           /* xflags */
+	/*156 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,   /* latency */
+	/*168 */ 0, 0, 0, 0, 0, 0, 0, 0,               /* affinity */
+	/*176 */ 0, 0, 0, 0, 0, 0, 0, 0,               /* hardening */
+	/*184 */ 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7,   /* mac */
+	/*192 */ 0xc8, 0xc9, 0xca, 0xcb, 0xcc, 0xcd, 0xce, 0xcf,
+	/*200 */ 0xd0, 0xd1, 0xd2, 0xd3, 0xd4, 0xd5, 0xd6, 0xd7,
+	/*208 */ 0xd8, 0xd9, 0xda, 0xdb, 0xdc, 0xdd, 0xde, 0xdf,
 };
 
 static void
@@ -248,7 +252,7 @@ static void
 test_ready_wire(void **state)
 {
 	static const uint16_t ports[] = { 1, 5037, 0x8000, 65535 };
-	uint8_t want[CTL_HDR_LEN + CTL_READY_LEN] = { 'G', 'P', 'U', 'T', 3, 2, 0, 0x34,
+	uint8_t want[CTL_HDR_LEN + CTL_READY_LEN] = { 'G', 'P', 'U', 'T', 4, 2, 0, 0x34,
 	    0xbe, 0xef, 0, 1 };
 	struct ctl_msg m, d;
 	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
@@ -463,7 +467,7 @@ test_hello_wire(void **state)
 		{ 0, { 0, 0, 0, 0, 0x80, 0, 0, 0 }, "bad HELLO message: reserved bits set" },
 		{ 0, { 0, 0, 0, 0, 0, 1, 0, 0 }, "bad HELLO message: reserved bits set" },
 	};
-	uint8_t want[CTL_HDR_LEN + CTL_HELLO_LEN] = { 'G', 'P', 'U', 'T', 3, 5, 0, 0x28,
+	uint8_t want[CTL_HDR_LEN + CTL_HELLO_LEN] = { 'G', 'P', 'U', 'T', 4, 5, 0, 0x28,
 	    0, 0, 0, 1, 0, 0, 0, 0 };
 	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
 	struct ctl_msg m, d;
@@ -508,8 +512,8 @@ static void
 test_start_stop(void **state)
 {
 	static const struct { uint8_t type; const char *wire; } kinds[] = {
-		{ CTL_START, "GPUT\x03\x06\x00\x00" },
-		{ CTL_STOP, "GPUT\x03\x07\x00\x00" },
+		{ CTL_START, "GPUT\x04\x06\x00\x00" },
+		{ CTL_STOP, "GPUT\x04\x07\x00\x00" },
 	};
 	static const size_t lens[] = { 1, 4, 40, 52, 54, 64, 72, 80, 100, 112, 120,
 	    184, 256, 306, CTL_MAX_PAYLOAD };
@@ -701,7 +705,7 @@ test_result_wire(void **state)
 	m.stream = 0x00000080;
 	m.start_ns = 0xd1d2d3d4d5d6d7d8ULL;
 	m.end_ns = 0xe1e2e3e4e5e6e7e8ULL;
-	memcpy(want, "GPUT\x03\x03\x00\x78", 8);
+	memcpy(want, "GPUT\x04\x03\x00\x78", 8);
 	for (i = 0; i < 11; i++)
 		for (k = 0; k < 8; k++)
 			want[CTL_HDR_LEN + 8 * i + k] = (uint8_t)(0x10 * i + k + 1);
@@ -776,57 +780,60 @@ static void
 test_bad_header(void **state)
 {
 	static const struct { uint8_t h[8]; const char *msg; } rows[] = {
-		{ "GPUX\x03\x01\x00\xb8", "not a gput control message (bad magic)" },
-		{ "gput\x03\x01\x00\xb8", "not a gput control message (bad magic)" },
-		{ { 0, 0, 0, 0, 3, 1, 0, 184 }, "not a gput control message (bad magic)" },
+		{ "GPUX\x04\x01\x00\xb8", "not a gput control message (bad magic)" },
+		{ "gput\x04\x01\x00\xb8", "not a gput control message (bad magic)" },
+		{ { 0, 0, 0, 0, 4, 1, 0, 216 }, "not a gput control message (bad magic)" },
 		{ "GPUX\x02\x01\x00\x70", "not a gput control message (bad magic)" },
-		{ "GPUT\x00\x01\x00\xb8", "control protocol version 0 not supported (this gput speaks 3)" },
-		{ "GPUT\x01\x01\x00\x30", "control protocol version 1 not supported (this gput speaks 3)" },
-		{ "GPUT\x01\x05\x00\x28", "control protocol version 1 not supported (this gput speaks 3)" },
+		{ "GPUT\x00\x01\x00\xb8", "control protocol version 0 not supported (this gput speaks 4)" },
+		{ "GPUT\x01\x01\x00\x30", "control protocol version 1 not supported (this gput speaks 4)" },
+		{ "GPUT\x01\x05\x00\x28", "control protocol version 1 not supported (this gput speaks 4)" },
 		/* version 2: every message of it, at its own length */
-		{ "GPUT\x02\x01\x00\x70", "control protocol version 2 not supported (this gput speaks 3)" },
-		{ "GPUT\x02\x02\x00\x34", "control protocol version 2 not supported (this gput speaks 3)" },
-		{ "GPUT\x02\x03\x00\x64", "control protocol version 2 not supported (this gput speaks 3)" },
-		{ "GPUT\x02\x05\x00\x28", "control protocol version 2 not supported (this gput speaks 3)" },
-		{ "GPUT\x02\x06\x00\x00", "control protocol version 2 not supported (this gput speaks 3)" },
-		{ "GPUT\x02\x09\x00\x48", "control protocol version 2 not supported (this gput speaks 3)" },
+		{ "GPUT\x02\x01\x00\x70", "control protocol version 2 not supported (this gput speaks 4)" },
+		{ "GPUT\x02\x02\x00\x34", "control protocol version 2 not supported (this gput speaks 4)" },
+		{ "GPUT\x02\x03\x00\x64", "control protocol version 2 not supported (this gput speaks 4)" },
+		{ "GPUT\x02\x05\x00\x28", "control protocol version 2 not supported (this gput speaks 4)" },
+		{ "GPUT\x02\x06\x00\x00", "control protocol version 2 not supported (this gput speaks 4)" },
+		{ "GPUT\x02\x09\x00\x48", "control protocol version 2 not supported (this gput speaks 4)" },
+		/* version 3: its PARAMS of 184 bytes, a READY */
+		{ "GPUT\x03\x01\x00\xb8", "control protocol version 3 not supported (this gput speaks 4)" },
+		{ "GPUT\x03\x02\x00\x34", "control protocol version 3 not supported (this gput speaks 4)" },
 		/* version 2 with a v3 length: the version speaks first */
-		{ "GPUT\x02\x01\x00\xb8", "control protocol version 2 not supported (this gput speaks 3)" },
-		{ "GPUT\x02\x0b\x01\x41", "control protocol version 2 not supported (this gput speaks 3)" },
-		{ "GPUT\x04\x01\x00\xb8", "control protocol version 4 not supported (this gput speaks 3)" },
-		{ "GPUT\xff\x01\x00\xb8", "control protocol version 255 not supported (this gput speaks 3)" },
-		{ "GPUT\x03\x00\x00\x04", "unknown control message type 0" },
-		{ "GPUT\x03\x0b\x00\x00", "unknown control message type 11" },
-		{ "GPUT\x03\x0b\x00\x70", "unknown control message type 11" },
-		{ "GPUT\x03\x0b\x00\x04", "unknown control message type 11" },
-		{ "GPUT\x03\x0c\x00\x04", "unknown control message type 12" },
-		{ "GPUT\x03\x80\x00\x48", "unknown control message type 128" },
-		{ "GPUT\x03\xff\x00\x04", "unknown control message type 255" },
-		{ "GPUT\x03\x04\x01\x41", "control message too long (321 bytes, at most 320)" },
-		{ "GPUT\x03\x02\x01\x42", "control message too long (322 bytes, at most 320)" },
-		{ "GPUT\x03\x01\x10\x00", "control message too long (4096 bytes, at most 320)" },
-		{ "GPUT\x03\x03\xff\xff", "control message too long (65535 bytes, at most 320)" },
+		{ "GPUT\x02\x01\x00\xb8", "control protocol version 2 not supported (this gput speaks 4)" },
+		{ "GPUT\x02\x0b\x01\x41", "control protocol version 2 not supported (this gput speaks 4)" },
+		{ "GPUT\x05\x01\x00\xd8", "control protocol version 5 not supported (this gput speaks 4)" },
+		{ "GPUT\xff\x01\x00\xb8", "control protocol version 255 not supported (this gput speaks 4)" },
+		{ "GPUT\x04\x00\x00\x04", "unknown control message type 0" },
+		{ "GPUT\x04\x30\x00\x00", "unknown control message type 48" },
+		{ "GPUT\x04\x30\x00\x70", "unknown control message type 48" },
+		{ "GPUT\x04\x30\x00\x04", "unknown control message type 48" },
+		{ "GPUT\x04\x31\x00\x04", "unknown control message type 49" },
+		{ "GPUT\x04\x80\x00\x48", "unknown control message type 128" },
+		{ "GPUT\x04\xff\x00\x04", "unknown control message type 255" },
+		{ "GPUT\x04\x04\x01\x41", "control message too long (321 bytes, at most 320)" },
+		{ "GPUT\x04\x02\x01\x42", "control message too long (322 bytes, at most 320)" },
+		{ "GPUT\x04\x01\x10\x00", "control message too long (4096 bytes, at most 320)" },
+		{ "GPUT\x04\x03\xff\xff", "control message too long (65535 bytes, at most 320)" },
 	};
 	static const struct { uint8_t h[8]; uint8_t type; uint16_t plen; } good[] = {
-		{ "GPUT\x03\x01\x00\xb8", CTL_PARAMS, 184 },
-		{ "GPUT\x03\x01\x00\x70", CTL_PARAMS, 112 },  /* the payload check refuses */
-		{ "GPUT\x03\x02\x00\x34", CTL_READY, 52 },
-		{ "GPUT\x03\x02\x00\x36", CTL_READY, 54 },
-		{ "GPUT\x03\x02\x01\x32", CTL_READY, 306 },   /* 128 ports */
-		{ "GPUT\x03\x03\x00\x78", CTL_RESULT, 120 },
-		{ "GPUT\x03\x04\x01\x40", CTL_ERROR, 320 },  /* the header allows 320 */
-		{ "GPUT\x03\x04\x00\x00", CTL_ERROR, 0 },    /* the payload check refuses */
-		{ "GPUT\x03\x05\x00\x28", CTL_HELLO, 40 },
-		{ "GPUT\x03\x06\x00\x00", CTL_START, 0 },
-		{ "GPUT\x03\x07\x00\x00", CTL_STOP, 0 },
-		{ "GPUT\x03\x06\x00\x04", CTL_START, 4 },    /* the payload check refuses */
-		{ "GPUT\x03\x08\x00\x40", CTL_INTERVAL, 64 },
-		{ "GPUT\x03\x09\x00\x50", CTL_TCPINFO, 80 },
-		{ "GPUT\x03\x09\x00\x48", CTL_TCPINFO, 72 },  /* v2's: the payload check refuses */
-		{ "GPUT\x03\x08\x01\x00", CTL_INTERVAL, 256 },
-		{ "GPUT\x03\x09\x00\x00", CTL_TCPINFO, 0 },
-		{ "GPUT\x03\x0a\x00\x70", CTL_UDPSTATS, 112 },
-		{ "GPUT\x03\x0a\x00\x00", CTL_UDPSTATS, 0 }, /* the payload check refuses */
+		{ "GPUT\x04\x01\x00\xd8", CTL_PARAMS, 216 },
+		{ "GPUT\x04\x01\x00\x70", CTL_PARAMS, 112 },  /* the payload check refuses */
+		{ "GPUT\x04\x02\x00\x34", CTL_READY, 52 },
+		{ "GPUT\x04\x02\x00\x36", CTL_READY, 54 },
+		{ "GPUT\x04\x02\x01\x32", CTL_READY, 306 },   /* 128 ports */
+		{ "GPUT\x04\x03\x00\x78", CTL_RESULT, 120 },
+		{ "GPUT\x04\x04\x01\x40", CTL_ERROR, 320 },  /* the header allows 320 */
+		{ "GPUT\x04\x04\x00\x00", CTL_ERROR, 0 },    /* the payload check refuses */
+		{ "GPUT\x04\x05\x00\x28", CTL_HELLO, 40 },
+		{ "GPUT\x04\x06\x00\x00", CTL_START, 0 },
+		{ "GPUT\x04\x07\x00\x00", CTL_STOP, 0 },
+		{ "GPUT\x04\x06\x00\x04", CTL_START, 4 },    /* the payload check refuses */
+		{ "GPUT\x04\x08\x00\x40", CTL_INTERVAL, 64 },
+		{ "GPUT\x04\x09\x00\x50", CTL_TCPINFO, 80 },
+		{ "GPUT\x04\x09\x00\x48", CTL_TCPINFO, 72 },  /* v2's: the payload check refuses */
+		{ "GPUT\x04\x08\x01\x00", CTL_INTERVAL, 256 },
+		{ "GPUT\x04\x09\x00\x00", CTL_TCPINFO, 0 },
+		{ "GPUT\x04\x0a\x00\x70", CTL_UDPSTATS, 112 },
+		{ "GPUT\x04\x0a\x00\x00", CTL_UDPSTATS, 0 }, /* the payload check refuses */
 	};
 	char err[256];
 	uint8_t type;
@@ -857,13 +864,14 @@ static void
 test_bad_length(void **state)
 {
 	static const struct { uint8_t type; size_t plen; const char *msg; } rows[] = {
-		{ CTL_PARAMS, 183, "control message type 1 has 183 bytes, expected 184" },
-		{ CTL_PARAMS, 185, "control message type 1 has 185 bytes, expected 184" },
-		{ CTL_PARAMS, 112, "control message type 1 has 112 bytes, expected 184" },  /* v2 */
-		{ CTL_PARAMS, 80, "control message type 1 has 80 bytes, expected 184" },  /* before --time */
-		{ CTL_PARAMS, 48, "control message type 1 has 48 bytes, expected 184" },  /* v1 */
-		{ CTL_PARAMS, 0, "control message type 1 has 0 bytes, expected 184" },
-		{ CTL_PARAMS, 320, "control message type 1 has 320 bytes, expected 184" },
+		{ CTL_PARAMS, 215, "control message type 1 has 215 bytes, expected 216" },
+		{ CTL_PARAMS, 217, "control message type 1 has 217 bytes, expected 216" },
+		{ CTL_PARAMS, 112, "control message type 1 has 112 bytes, expected 216" },  /* v2 */
+		{ CTL_PARAMS, 80, "control message type 1 has 80 bytes, expected 216" },  /* before --time */
+		{ CTL_PARAMS, 48, "control message type 1 has 48 bytes, expected 216" },  /* v1 */
+		{ CTL_PARAMS, 184, "control message type 1 has 184 bytes, expected 216" },  /* v3 */
+		{ CTL_PARAMS, 0, "control message type 1 has 0 bytes, expected 216" },
+		{ CTL_PARAMS, 320, "control message type 1 has 320 bytes, expected 216" },
 		{ CTL_READY, 4, "control message type 2 has 4 bytes, expected 52 to 306" },      /* v1 */
 		{ CTL_READY, 51, "control message type 2 has 51 bytes, expected 52 to 306" },
 		{ CTL_READY, 0, "control message type 2 has 0 bytes, expected 52 to 306" },
@@ -904,8 +912,8 @@ test_bad_length(void **state)
 		{ CTL_UDPSTATS, 100, "control message type 10 has 100 bytes, expected 112" },
 		{ CTL_UDPSTATS, 111, "control message type 10 has 111 bytes, expected 112" },
 		{ CTL_UDPSTATS, 113, "control message type 10 has 113 bytes, expected 112" },
-		{ 11, 0, "unknown control message type 11" },
-		{ 11, 112, "unknown control message type 11" },
+		{ 48, 0, "unknown control message type 48" },
+		{ 48, 112, "unknown control message type 48" },
 		{ 255, 4, "unknown control message type 255" },
 	};
 	uint8_t payload[CTL_MAX_PAYLOAD];
@@ -1004,8 +1012,9 @@ test_params_reserved(void **state)
 			MISS("offset %zu = 0x%02x: '%s', want '%s'", rows[i].off,
 			     rows[i].val, err, rows[i].msg);
 	}
-	/* every byte 130..151 on its own (the multicast group's, zero without
-	 * its flag), and with a bad stream count too */
+	/* every byte 130..183 on its own (the multicast group's and the
+	 * extensions', zero without their flags), and with a bad stream count
+	 * too */
 	for (i = 130; i < CTL_PARAMS_SIGNED; i++) {
 		ctl_encode(&m, buf);
 		buf[CTL_HDR_LEN + i] = 0x04;
@@ -1018,7 +1027,7 @@ test_params_reserved(void **state)
 		    err, sizeof err) != -1)
 			MISS("reserved offset %zu, streams 0: accepted", i);
 	}
-	/* the MAC at 152..183 is any 32 bytes */
+	/* the MAC at 184..215 is any 32 bytes */
 	for (i = CTL_PARAMS_SIGNED; i < CTL_PARAMS_LEN; i++) {
 		ctl_encode(&m, buf);
 		buf[CTL_HDR_LEN + i] ^= 0xff;
@@ -1481,7 +1490,7 @@ assert_ival_equal(const struct ival *a, const struct ival *b)
 /* INTERVAL: index u32, flags u32, start, end, bytes, calls, dgrams u64,
  * retrans, cwnd, srtt_us u32, stream u32: 64 bytes, every one placed. */
 static const uint8_t interval_wire[CTL_HDR_LEN + CTL_INTERVAL_LEN] = {
-	'G', 'P', 'U', 'T', 0x03, 0x08, 0x00, 0x40,
+	'G', 'P', 'U', 'T', 0x04, 0x08, 0x00, 0x40,
 	/*  0 */ 0x01, 0x02, 0x03, 0x04,
 	/*  4 */ 0x00, 0x00, 0x00, 0x07,
 	/*  8 */ 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
@@ -1682,7 +1691,7 @@ test_tcpinfo(void **state)
 		  .delivery_rate = UINT64_MAX, .busy_us = UINT64_MAX,
 		  .rwnd_limited_us = UINT64_MAX, .sndbuf_limited_us = UINT64_MAX },
 	};
-	uint8_t want[CTL_HDR_LEN + CTL_TCPINFO_LEN] = { 'G', 'P', 'U', 'T', 3, 9, 0, 0x50,
+	uint8_t want[CTL_HDR_LEN + CTL_TCPINFO_LEN] = { 'G', 'P', 'U', 'T', 4, 9, 0, 0x50,
 	    'r', 'e', 'n', 'o', [CTL_HDR_LEN + 72] = 0, 0, 0, 0x7f };
 	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
 	struct ctl_msg m, d;
@@ -1850,7 +1859,7 @@ udpstats_msg(void)
 }
 
 static const uint8_t udpstats_wire[] = {
-	'G', 'P', 'U', 'T', 0x03, 0x0a, 0x00, 0x70,
+	'G', 'P', 'U', 'T', 0x04, 0x0a, 0x00, 0x70,
 	/*  0 */ 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,   /* received */
 	/*  8 */ 0x01, 0x02, 0x03, 0x03, 0x05, 0x06, 0x07, 0x03,   /* unique */
 	/* 16 */ 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x02,   /* duplicates */
@@ -2211,66 +2220,66 @@ test_recv_malformed(void **state)
 {
 	static const struct { uint8_t b[CTL_HDR_LEN + CTL_MAX_PAYLOAD]; size_t n;
 	    size_t off; uint8_t val; const char *msg; } rows[] = {
-		{ "GPUT\x03\x04\x01\x41", 8, 0, 0,
+		{ "GPUT\x04\x04\x01\x41", 8, 0, 0,
 		  "control message too long (321 bytes, at most 320)" },
-		{ "GPUX\x03\x02\x00\x34\x13\xad\x00\x01", 12, 0, 0,
+		{ "GPUX\x04\x02\x00\x34\x13\xad\x00\x01", 12, 0, 0,
 		  "not a gput control message (bad magic)" },
 		{ "GPUT\x01\x02\x00\x04\x13\xad\x00\x00", 12, 0, 0,
-		  "control protocol version 1 not supported (this gput speaks 3)" },
+		  "control protocol version 1 not supported (this gput speaks 4)" },
 		/* a whole version-2 READY (port 5037, zero) and PARAMS */
 		{ "GPUT\x02\x02\x00\x34\x13\xad\x00\x00", 8 + 52, 0, 0,
-		  "control protocol version 2 not supported (this gput speaks 3)" },
+		  "control protocol version 2 not supported (this gput speaks 4)" },
 		{ "GPUT\x02\x01\x00\x70\x00\x01", 8 + 112, 0, 0,
-		  "control protocol version 2 not supported (this gput speaks 3)" },
-		{ "GPUT\x03\x02\x00\x34", 8 + 52, 0, 0,
+		  "control protocol version 2 not supported (this gput speaks 4)" },
+		{ "GPUT\x04\x02\x00\x34", 8 + 52, 0, 0,
 		  "bad READY message: 0 ports in 52 bytes" },
-		{ "GPUT\x03\x02\x00\x34\x13\xad\x00\x02", 8 + 52, 0, 0,
+		{ "GPUT\x04\x02\x00\x34\x13\xad\x00\x02", 8 + 52, 0, 0,
 		  "bad READY message: 2 ports in 52 bytes" },
-		{ "GPUT\x03\x02\x00\x36\x13\xad\x00\x02", 8 + 54, 0, 0,
+		{ "GPUT\x04\x02\x00\x36\x13\xad\x00\x02", 8 + 54, 0, 0,
 		  "bad READY message: port 0" },
-		{ "GPUT\x03\x02\x00\x36\x00\x00\x00\x02", 8 + 54, 8 + 52, 0x13,
+		{ "GPUT\x04\x02\x00\x36\x00\x00\x00\x02", 8 + 54, 8 + 52, 0x13,
 		  "bad READY message: port 0" },
-		{ "GPUT\x03\x02\x01\x34\x13\xad\x00\x81", 8 + 308, 0, 0,
+		{ "GPUT\x04\x02\x01\x34\x13\xad\x00\x81", 8 + 308, 0, 0,
 		  "control message type 2 has 308 bytes, expected 52 to 306" },
-		{ "GPUT\x03\x02\x00\x03\x13\xad\x00", 11, 0, 0,
+		{ "GPUT\x04\x02\x00\x03\x13\xad\x00", 11, 0, 0,
 		  "control message type 2 has 3 bytes, expected 52 to 306" },
-		{ "GPUT\x03\x05\x00\x28\x00\x00\x00\x02", 8 + 40, 0, 0,
+		{ "GPUT\x04\x05\x00\x28\x00\x00\x00\x02", 8 + 40, 0, 0,
 		  "bad HELLO message: reserved bits set" },
-		{ "GPUT\x03\x07\x00\x01\x00", 9, 0, 0,
+		{ "GPUT\x04\x07\x00\x01\x00", 9, 0, 0,
 		  "control message type 7 has 1 bytes, expected 0" },
-		{ "GPUT\x03\x0b\x00\x00", 8, 0, 0, "unknown control message type 11" },
-		{ "GPUT\x03\x0a\x00\x00", 8, 0, 0,
+		{ "GPUT\x04\x0b\x00\x00", 8, 0, 0, "unknown control message type 11" },
+		{ "GPUT\x04\x0a\x00\x00", 8, 0, 0,
 		  "control message type 10 has 0 bytes, expected 112" },
-		{ "GPUT\x03\x0a\x00\x70", 8 + 112, 0, 0,
+		{ "GPUT\x04\x0a\x00\x70", 8 + 112, 0, 0,
 		  "bad UDPSTATS message: stream 0" },
-		{ "GPUT\x03\x0a\x00\x70", 8 + 112, 8 + 111, 0x81,
+		{ "GPUT\x04\x0a\x00\x70", 8 + 112, 8 + 111, 0x81,
 		  "bad UDPSTATS message: stream 129" },
-		{ "GPUT\x03\x08\x00\x00", 8, 0, 0,
+		{ "GPUT\x04\x08\x00\x00", 8, 0, 0,
 		  "control message type 8 has 0 bytes, expected 64" },
-		{ "GPUT\x03\x08\x00\x40\x00\x00\x00\x00\x00\x00\x00\x10", 8 + 64,
+		{ "GPUT\x04\x08\x00\x40\x00\x00\x00\x00\x00\x00\x00\x10", 8 + 64,
 		  8 + 63, 1, "bad INTERVAL message: reserved bits set" },
-		{ "GPUT\x03\x08\x00\x40\x00\x00\x00\x00\x00\x00\x00\x01"
+		{ "GPUT\x04\x08\x00\x40\x00\x00\x00\x00\x00\x00\x00\x01"
 		  "\x00\x00\x00\x00\x00\x00\x00\x01", 8 + 64, 8 + 63, 1,
 		  "bad INTERVAL message: it ends before it starts" },
-		{ "GPUT\x03\x08\x00\x40", 8 + 64, 0, 0, "bad INTERVAL message: stream 0" },
-		{ "GPUT\x03\x08\x00\x40", 8 + 64, 8 + 63, 0x81,
+		{ "GPUT\x04\x08\x00\x40", 8 + 64, 0, 0, "bad INTERVAL message: stream 0" },
+		{ "GPUT\x04\x08\x00\x40", 8 + 64, 8 + 63, 0x81,
 		  "bad INTERVAL message: stream 129" },
-		{ "GPUT\x03\x09\x00\x50" "BBR", 8 + 80, 8 + 75, 1,
+		{ "GPUT\x04\x09\x00\x50" "BBR", 8 + 80, 8 + 75, 1,
 		  "bad TCPINFO message: congestion control name" },
-		{ "GPUT\x03\x09\x00\x50" "bbr", 8 + 80, 0, 0,
+		{ "GPUT\x04\x09\x00\x50" "bbr", 8 + 80, 0, 0,
 		  "bad TCPINFO message: stream 0 or reserved bits set" },
-		{ "GPUT\x03\x09\x00\x48" "bbr", 8 + 72, 0, 0,
+		{ "GPUT\x04\x09\x00\x48" "bbr", 8 + 72, 0, 0,
 		  "control message type 9 has 72 bytes, expected 80" },
-		{ "GPUT\x03\x03\x00\x78", 8 + 120, 8 + 103, 0x81,
+		{ "GPUT\x04\x03\x00\x78", 8 + 120, 8 + 103, 0x81,
 		  "bad RESULT message: stream 129, or it ends before it starts" },
-		{ "GPUT\x03\x03\x00\x64", 8 + 100, 0, 0,
+		{ "GPUT\x04\x03\x00\x64", 8 + 100, 0, 0,
 		  "control message type 3 has 100 bytes, expected 120" },
-		{ "GPUT\x03\x01\x00\x70", 8 + 112, 0, 0,
-		  "control message type 1 has 112 bytes, expected 184" },
-		{ "GPUT\x03\x01\x00\x50", 8 + 80, 0, 0,
-		  "control message type 1 has 80 bytes, expected 184" },
-		{ "GPUT\x03\x04\x00\x00", 8, 0, 0, "bad ERROR message: text of 0 bytes" },
-		{ "GPUT\x03\x04\x00\x02\x1b[", 10, 0, 0, "bad ERROR message: unprintable text" },
+		{ "GPUT\x04\x01\x00\x70", 8 + 112, 0, 0,
+		  "control message type 1 has 112 bytes, expected 216" },
+		{ "GPUT\x04\x01\x00\x50", 8 + 80, 0, 0,
+		  "control message type 1 has 80 bytes, expected 216" },
+		{ "GPUT\x04\x04\x00\x00", 8, 0, 0, "bad ERROR message: text of 0 bytes" },
+		{ "GPUT\x04\x04\x00\x02\x1b[", 10, 0, 0, "bad ERROR message: unprintable text" },
 	};
 	uint8_t b[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
 	struct ctl_msg got;
@@ -2418,7 +2427,7 @@ test_recv_type(void **state)
 	}
 	/* a malformed message is no message: type 0 */
 	{
-		static const uint8_t bad[CTL_HDR_LEN + CTL_READY_LEN] = "GPUT\x03\x02\x00\x34";
+		static const uint8_t bad[CTL_HDR_LEN + CTL_READY_LEN] = "GPUT\x04\x02\x00\x34";
 		struct ctl_msg got;
 		int sv[2];
 
@@ -2443,7 +2452,7 @@ test_recv_type(void **state)
 		assert_int_equal(ctl_recv_type(sv[1], CTL_HELLO, &got, 1000, err,
 		                 sizeof err), -1);
 		assert_string_equal(err, "control protocol version 2 not supported "
-		                    "(this gput speaks 3)");
+		                    "(this gput speaks 4)");
 		assert_int_equal(got.type, 0);
 		close(sv[0]);
 		close(sv[1]);
@@ -2460,8 +2469,8 @@ test_signed_bytes(void **state)
 	uint8_t out[CTL_SIGNED_MAX + 8];
 	uint8_t want[sizeof out], challenge[CTL_CHALLENGE_LEN];
 	struct ctl_msg p = params_msg(), r;
-	const size_t pl = CTL_CHALLENGE_LEN + CTL_PARAMS_SIGNED;       /* 184 */
-	const size_t rl = pl + CTL_READY_SIGNED;                        /* 204 */
+	const size_t pl = CTL_CHALLENGE_LEN + CTL_PARAMS_SIGNED;       /* 216 */
+	const size_t rl = pl + CTL_READY_SIGNED;                        /* 236 */
 	size_t i, n;
 
 	(void)state;
@@ -2491,15 +2500,16 @@ test_signed_bytes(void **state)
 		want[rl + 2 * (i - 1) + 1] = (uint8_t)i;
 	}
 
-	/* PARAMS alone (the client's MAC): 184 bytes, nothing written beyond */
-	assert_int_equal(pl, 184);
+	/* PARAMS alone (the client's MAC): 216 bytes, nothing written beyond */
+	assert_int_equal(pl, 216);
 	memset(out, 0xee, sizeof out);
 	n = ctl_signed_bytes(challenge, &p, NULL, out);
-	assert_int_equal(n, 184);
-	assert_bytes(out, want, 184);
-	assert_int_equal(out[184], 0xee);
+	assert_int_equal(n, 216);
+	assert_bytes(out, want, 216);
+	assert_int_equal(out[216], 0xee);
 	/* the run's shape, the congestion control list, the stream count and
-	 * the reserved bytes are covered; the MAC at 152 is not */
+	 * the reserved bytes and the extensions are covered; the MAC at 184
+	 * is not */
 	assert_memory_equal(out + 32 + 40, "\x00\x00\x08\x12\x34\x56\x78\x9a", 8);
 	assert_memory_equal(out + 32 + 48, "\x01\x23\x45\x67\x00\x34\x56\x78"
 	                    "\x00\x45\x67\x89\x00\x0f\x42\x40", 16);
@@ -2507,18 +2517,18 @@ test_signed_bytes(void **state)
 	assert_memory_equal(out + 32 + 128, "\x00\x73", 2);
 	for (i = 130; i < CTL_PARAMS_SIGNED; i++)
 		assert_int_equal(out[32 + i], 0);
-	/* with a READY of one port (the partner's MAC): 204 bytes */
+	/* with a READY of one port (the partner's MAC): 236 bytes */
 	memset(out, 0xee, sizeof out);
 	n = ctl_signed_bytes(challenge, &p, &r, out);
-	assert_int_equal(n, 204);
-	assert_bytes(out, want, 204);
-	assert_int_equal(out[204], 0xee);
+	assert_int_equal(n, 236);
+	assert_bytes(out, want, 236);
+	assert_int_equal(out[236], 0xee);
 	/* the MACs themselves are not covered */
 	memset(p.mac, 0, CTL_MAC_LEN);
 	memset(r.mac, 0, CTL_MAC_LEN);
 	memset(out, 0xee, sizeof out);
-	assert_int_equal(ctl_signed_bytes(challenge, &p, &r, out), 204);
-	assert_bytes(out, want, 204);
+	assert_int_equal(ctl_signed_bytes(challenge, &p, &r, out), 236);
+	assert_bytes(out, want, 236);
 	/* every covered field changes the bytes: the challenge, PARAMS fields
 	 * old and new, the port, the nonce */
 	challenge[31] ^= 1;
@@ -2572,7 +2582,7 @@ test_signed_bytes(void **state)
 	r.nonce[15] = 0x4f;
 
 	/* READY with more ports: their count at 2 and every further port
-	 * (READY 52..) follow READY 0..19: 204 + 2 (n - 1) bytes */
+	 * (READY 52..) follow READY 0..19: 236 + 2 (n - 1) bytes */
 	{
 		static const uint16_t counts[] = { 2, 3, 64, STREAM_MAX };
 		size_t c;

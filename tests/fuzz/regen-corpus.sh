@@ -4,10 +4,10 @@
 #     and `tests/unit_pcapudp --captures DIR` write (the captures of the unit
 #     and golden tests, with the crafted sequence-hole ones and gput UDP
 #     runs with data headers);
-#   tests/fuzz/corpus/ctl: control messages of protocol version 3 as sent
+#   tests/fuzz/corpus/ctl: control messages of protocol version 4 as sent
 #     on the wire (header, payload; some followed by a UDP end marker), valid
 #     ones of every type (READY with several ports, RESULT per stream and the
-#     side's own) and malformed ones (some of version 2), written below from
+#     side's own) and malformed ones (some of versions 2 and 3), written below from
 #     hex.
 # The seeds are committed; run this after changing the capture builders.
 # Below each, found/ keeps inputs that fuzzing found (libFuzzer reads the
@@ -35,7 +35,7 @@ hex() {
 }
 find "$ctl" -maxdepth 1 -type f -exec rm -f {} +
 H=47505554   # "GPUT"
-V=03         # control protocol version (include/ctl.h)
+V=04         # control protocol version (include/ctl.h)
 Z16=00000000000000000000000000000000
 Z20=0000000000000000000000000000000000000000
 Z32=$Z16$Z16
@@ -55,52 +55,56 @@ ports() {
 	i=0
 	while [ "$i" -lt "$2" ]; do printf %04x $(($1 + i)); i=$((i + 1)); done
 }
-# streams u16 (128), zero u16 (130), zero[20] (132): PARAMS 128..151
-S1="0001 0000 $Z20"
+# streams u16 (128), zero u16 (130), zero[20] (132), extensions: PARAMS 128..183
+# X32: PARAMS 152..183, the version 4 extensions (xflags and their
+# ranges), zero when none is asked
+X32=$Z32
+S1="0001 0000 $Z20 $X32"
 # HELLO (40 bytes): flags (1: a key is required), zero, challenge[32]
 hex hello $H $V 05 0028  00000000 00000000 $M32
 hex hello_key $H $V 05 0028  00000001 00000000 $M32
-# PARAMS (184 bytes): bytes 0..39, data_gap_ps u64 (40..47), then
+# PARAMS (216 bytes): bytes 0..39, data_gap_ps u64 (40..47), then
 # duration_ms, interval_ms, omit_ms, data_burst u32, cc[64] (a comma list),
-# streams u16, zero u16, zero[20], MAC[32] (152..183).
+# streams u16, zero u16, zero[20], extensions[32] (152..183), MAC[32]
+# (184..215).
 # TCP receiver, -l 1448, -n 100, seed 1, count mode, one stream; no MAC, a MAC
 P_TCP="00 01 00 00 000005a8 0000000000000064 00000000 00000000 000005a8
     00000001 00000000000235a0 00000000 00000000"
-hex params_tcp $H $V 01 00b8  $P_TCP $Z16 $CC0 $S1 $Z32
-hex params_tcp_mac $H $V 01 00b8  $P_TCP $Z16 $CC0 $S1 $M32
+hex params_tcp $H $V 01 00d8  $P_TCP $Z16 $CC0 $S1 $Z32
+hex params_tcp_mac $H $V 01 00d8  $P_TCP $Z16 $CC0 $S1 $M32
 # TCP receiver, --time 10 --interval 1 --omit 2 --cc cubic: data_bytes 2^62
 P_TIMED="00 01 00 00 000005a8 0000000000000064 00000000 00000000 000005a8
     00000001 4000000000000000 00000000 00000000"
-hex params_timed $H $V 01 00b8  $P_TIMED 00002710 000003e8 000007d0 00000000 \
+hex params_timed $H $V 01 00d8  $P_TIMED 00002710 000003e8 000007d0 00000000 \
     "$(cc64 cubic)" $S1 $M32
 # count mode with --interval 0.1 (the shortest) and --cc bbr
-hex params_interval $H $V 01 00b8  $P_TCP 00000000 00000064 00000000 00000000 \
+hex params_interval $H $V 01 00d8  $P_TCP 00000000 00000064 00000000 00000000 \
     "$(cc64 bbr)" $S1 $Z32
 # -P 4 --cc cubic,bbr (the streams take the names in turn), a MAC
-hex params_streams $H $V 01 00b8  $P_TIMED 00002710 000003e8 00000000 00000000 \
-    "$(cc64 cubic,bbr)" 0004 0000 $Z20 $M32
+hex params_streams $H $V 01 00d8  $P_TIMED 00002710 000003e8 00000000 00000000 \
+    "$(cc64 cubic,bbr)" 0004 0000 $Z20 $X32 $M32
 # -P 128 (the most), --cc with a list of 63 bytes (the most)
-hex params_streams_max $H $V 01 00b8  $P_TCP $Z16 \
+hex params_streams_max $H $V 01 00d8  $P_TCP $Z16 \
     "$(cc64 abcdefghijklmno,pqrstuvwxyz0123,456789_-abcdefg,hijklmnopqrstuv)" \
-    0080 0000 $Z20 $Z32
+    0080 0000 $Z20 $X32 $Z32
 # PARAMS: UDP receiver, -l 1472, -n 10, then end marker 1 (32 bytes: GPUE,
 # version 1, index 1, 10 datagrams, 14720 bytes)
-hex params_udp_marker $H $V 01 00b8  01 01 0e 00 000005c0 000000000000000a \
+hex params_udp_marker $H $V 01 00d8  01 01 0e 00 000005c0 000000000000000a \
     00010000 000003e8 000005c0 0000002a 0000000000003980 00000000 000003e8 \
     $Z16 $CC0 $S1  $Z32  47505545 01 01 0000 000000000000000a 0000000000003980 \
     0000000000000000
 # PARAMS: UDP receiver, -l 1472, -n 1000, --rate paced: data_gap_ps 1 ms
 # (1e9 ps), --burst 4, -P 3, then marker 1
-hex params_udp_paced $H $V 01 00b8  01 01 00 00 000005c0 00000000000003e8 \
+hex params_udp_paced $H $V 01 00d8  01 01 00 00 000005c0 00000000000003e8 \
     00000000 00000000 000005c0 00000007 0000000000167e00 000000003b9aca00 \
-    00000000 00000000 00000000 00000004 $CC0 0003 0000 $Z20 $Z32  47505545 01 \
+    00000000 00000000 00000000 00000004 $CC0 0003 0000 $Z20 $X32 $Z32  47505545 01 \
     01 0000 00000000000003e8 0000000000167e00 0000000000000000
 # PARAMS: pacing at its most: data_gap_ps 10 s (1e13), --burst 1000000
-hex params_udp_pace_max $H $V 01 00b8  01 01 00 00 000005c0 00000000000003e8 \
+hex params_udp_pace_max $H $V 01 00d8  01 01 00 00 000005c0 00000000000003e8 \
     00000000 00989680 000005c0 00000007 0000000000167e00 000009184e72a000 \
     00000000 00000000 00000000 000f4240 $CC0 $S1 $Z32
 # PARAMS: UDP, -l 32 (so the marker is 33 bytes), then marker 3 of 33 bytes
-hex params_udp_marker33 $H $V 01 00b8  01 01 00 00 00000020 0000000000000003 \
+hex params_udp_marker33 $H $V 01 00d8  01 01 00 00 00000020 0000000000000003 \
     00000000 00000000 00000020 00000000 0000000000000060 00000000 00000000 \
     $Z16 $CC0 $S1 $Z32  47505545 01 03 0000 0000000000000003 0000000000000060 \
     0000000000000000 00
@@ -166,6 +170,8 @@ hex bad_version $H 01 02 0004  13ae 0000
 # a whole version-2 READY and PARAMS (112 bytes): refused for the version
 hex bad_version2_ready $H 02 02 0034  13ae 0000 $Z16 $Z32
 hex bad_version2_params $H 02 01 0070  $P_TCP $Z16 $CUBIC $Z32
+# a whole version-3 PARAMS (184 bytes): refused for the version
+hex bad_version3_params $H 03 01 00b8  $P_TCP $Z16 $CC0 0001 0000 $Z20 $Z32
 hex bad_type $H $V 0b 0000
 hex bad_toolong $H $V 04 0141
 hex bad_short_hdr $H $V
@@ -179,40 +185,40 @@ hex bad_ready_len $H $V 02 0004  13ae 0001
 hex bad_start_len $H $V 06 0001  00
 hex bad_error_empty $H $V 04 0000
 hex bad_error_ctrl $H $V 04 0003  41 0a 42
-hex bad_params_reserved $H $V 01 00b8  00 01 f0 00 000005a8 \
+hex bad_params_reserved $H $V 01 00d8  00 01 f0 00 000005a8 \
     0000000000000064 00000000 00000000 000005a8 00000001 00000000000235a0 \
     00000000 00000000 $Z16 $CC0 $S1 $Z32
-hex bad_params_reserved130 $H $V 01 00b8  $P_TCP $Z16 $CC0 0001 0001 $Z20 $Z32
-hex bad_params_reserved151 $H $V 01 00b8  $P_TCP $Z16 $CC0 0001 0000 \
-    0000000000000000000000000000000000000001 $Z32
-hex bad_params_streams0 $H $V 01 00b8  $P_TCP $Z16 $CC0 0000 0000 $Z20 $Z32
-hex bad_params_streams129 $H $V 01 00b8  $P_TCP $Z16 $CC0 0081 0000 $Z20 $Z32
-hex bad_params_count0 $H $V 01 00b8  00 01 00 00 000005a8 \
+hex bad_params_reserved130 $H $V 01 00d8  $P_TCP $Z16 $CC0 0001 0001 $Z20 $X32 $Z32
+hex bad_params_reserved151 $H $V 01 00d8  $P_TCP $Z16 $CC0 0001 0000 \
+    0000000000000000000000000000000000000001 $X32 $Z32
+hex bad_params_streams0 $H $V 01 00d8  $P_TCP $Z16 $CC0 0000 0000 $Z20 $X32 $Z32
+hex bad_params_streams129 $H $V 01 00d8  $P_TCP $Z16 $CC0 0081 0000 $Z20 $X32 $Z32
+hex bad_params_count0 $H $V 01 00d8  00 01 00 00 000005a8 \
     0000000000000000 00000000 00000000 000005a8 00000001 00000000000235a0 \
     00000000 00000000 $Z16 $CC0 $S1 $Z32
 hex bad_params_len112 $H $V 01 0070  $P_TCP $Z16 $CUBIC $Z32   # v2's length
-hex bad_params_burst $H $V 01 00b8  $P_TIMED 00002710 00000000 00000000 \
+hex bad_params_burst $H $V 01 00d8  $P_TIMED 00002710 00000000 00000000 \
     000f4241 "$(cc64 cubic)" $S1 $Z32   # --burst 1000001: one over the most
-hex bad_params_gap $H $V 01 00b8  00 01 00 00 000005a8 0000000000000064 \
+hex bad_params_gap $H $V 01 00d8  00 01 00 00 000005a8 0000000000000064 \
     00000000 00000000 000005a8 00000001 00000000000235a0 000009184e72a001 \
     00000000 00000000 00000000 00000000 $CC0 $S1 $Z32   # 10 s + 1 ps
-hex bad_params_interval $H $V 01 00b8  $P_TCP 00000000 00000063 00000000 \
+hex bad_params_interval $H $V 01 00d8  $P_TCP 00000000 00000063 00000000 \
     00000000 $CC0 $S1 $Z32      # --interval 99 ms: under the 100 ms least
-hex bad_params_time $H $V 01 00b8  $P_TIMED 05265c01 00000000 00000000 \
+hex bad_params_time $H $V 01 00d8  $P_TIMED 05265c01 00000000 00000000 \
     00000000 $CC0 $S1 $Z32      # a day and a millisecond
-hex bad_params_timed_len $H $V 01 00b8  $P_TCP 00002710 00000000 00000000 \
+hex bad_params_timed_len $H $V 01 00d8  $P_TCP 00002710 00000000 00000000 \
     00000000 $CC0 $S1 $Z32      # --time with a length of its own
-hex bad_params_cc_upper $H $V 01 00b8  $P_TCP $Z16 "$(cc64 Cubic)" $S1 $Z32
-hex bad_params_cc_after_nul $H $V 01 00b8  $P_TCP $Z16 \
+hex bad_params_cc_upper $H $V 01 00d8  $P_TCP $Z16 "$(cc64 Cubic)" $S1 $Z32
+hex bad_params_cc_after_nul $H $V 01 00d8  $P_TCP $Z16 \
     6262720078"$(printf %0118d 0)" $S1 $Z32   # "bbr", NUL, "x"
-hex bad_params_cc_empty_name $H $V 01 00b8  $P_TCP $Z16 "$(cc64 ,cubic)" $S1 $Z32
-hex bad_params_cc_double_comma $H $V 01 00b8  $P_TCP $Z16 "$(cc64 cubic,,bbr)" \
+hex bad_params_cc_empty_name $H $V 01 00d8  $P_TCP $Z16 "$(cc64 ,cubic)" $S1 $Z32
+hex bad_params_cc_double_comma $H $V 01 00d8  $P_TCP $Z16 "$(cc64 cubic,,bbr)" \
     $S1 $Z32
-hex bad_params_cc_trailing_comma $H $V 01 00b8  $P_TCP $Z16 "$(cc64 cubic,)" \
+hex bad_params_cc_trailing_comma $H $V 01 00d8  $P_TCP $Z16 "$(cc64 cubic,)" \
     $S1 $Z32
-hex bad_params_cc_name16 $H $V 01 00b8  $P_TCP $Z16 \
+hex bad_params_cc_name16 $H $V 01 00d8  $P_TCP $Z16 \
     "$(cc64 cubic,abcdefghijklmnop)" $S1 $Z32
-hex bad_params_cc_nonul $H $V 01 00b8  $P_TCP $Z16 \
+hex bad_params_cc_nonul $H $V 01 00d8  $P_TCP $Z16 \
     "$(cc64 abcdefghijklmno,pqrstuvwxyz0123,456789_-abcdefg,hijklmnopqrstuvx)" \
     $S1 $Z32                    # 64 bytes, no NUL
 hex bad_interval_flags $H $V 08 0040  00000001 00000010 000000003b9aca00 \
@@ -266,7 +272,7 @@ hex bad_udpstats_wrap $H $V 0a 0070  000000000000000a 0000000000000005 \
     0000000000000006 $Z16 0000000000000000 ffffffffffffffff \
     0000000000000000 $Z32 0000000000000000 00000000 00000001
 hex bad_udpstats_len $H $V 0a 0064  $U_CNT $Z32 00000000
-hex bad_marker_index $H $V 01 00b8  01 01 00 00 000005c0 000000000000000a \
+hex bad_marker_index $H $V 01 00d8  01 01 00 00 000005c0 000000000000000a \
     00000000 00000000 000005c0 00000000 0000000000003980 00000000 00000000 \
     $Z16 $CC0 $S1 $Z32  47505545 01 04 0000 000000000000000a \
     0000000000003980 0000000000000000
