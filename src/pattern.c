@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "databuf.h"
+
 uint64_t
 xfer_data_calls(const struct xfer_params *p)
 {
@@ -38,7 +40,7 @@ pattern_init(struct pattern *pt, const struct xfer_params *p, size_t maxlen,
 
 	pt->period = p->stream ? XFER_STREAM_PERIOD : p->data_len;
 	pt->size = pt->period + maxlen;
-	pt->buf = malloc(pt->size);
+	pt->buf = databuf_alloc(pt->size);
 	if (pt->buf == NULL) {
 		snprintf(err, errlen, "cannot allocate %zu bytes for the data buffer",
 		         pt->size);

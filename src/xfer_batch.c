@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 
+#include "databuf.h"
 #include "xfer_udp.h"
 
 #ifndef UDP_SEGMENT
@@ -156,7 +157,7 @@ flat_init(const struct xfer_params *p, const struct pattern *pt, size_t n)
 	size_t i;
 
 	if (pt->period != p->len || n * p->len > TX_FLAT_MAX ||
-	    (f = malloc(n * p->len)) == NULL)
+	    (f = databuf_alloc(n * p->len)) == NULL)
 		return NULL;
 	for (i = 0; i < n; i++)
 		memcpy(f + i * p->len, pt->buf, p->len);

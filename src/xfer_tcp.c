@@ -10,6 +10,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "databuf.h"
+
 /* Bytes the kernel still held when the last write returned (see CAVEATS). */
 static void
 tcp_queue(int fd, struct gput_result *r)
@@ -69,7 +71,7 @@ xfer_tcp_recv(struct stream *s)
 	struct meter m = { 0 };
 	uint64_t bytes = 0, calls = 0, bad = 0, first_bad = UINT64_MAX;
 	uint64_t want = p->data_bytes;
-	uint8_t *buf = malloc(p->len);
+	uint8_t *buf = databuf_alloc(p->len);
 	/* --discard: the kernel counts the bytes and drops them, no copy */
 	int flags = p->discard ? MSG_TRUNC : 0;
 	int rc = 0;

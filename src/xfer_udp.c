@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <time.h>
 
+#include "databuf.h"
 #include "model.h"
 #include "net.h"
 #include "udpacct.h"
@@ -231,8 +232,9 @@ xfer_udp_send(struct stream *s)
 struct udp_rx {
 	int fd;
 	uint32_t vlen;
-	size_t cap;
-	uint8_t *buf;                       /* vlen * cap */
+	size_t cap;                         /* bytes a message may fill */
+	size_t stride;                      /* cap rounded up to a cache line */
+	uint8_t *buf;                       /* vlen * stride, page-aligned */
 	struct mmsghdr *mm;
 	struct iovec *iov;
 	uint8_t *cm;                        /* vlen * RX_CM_LEN */
@@ -515,7 +517,7 @@ on_call(struct rx *x, int nm, char *err, size_t errlen)
 
 	for (i = 0; i < nm && done == 0; i++) {
 		uint32_t gso = rx_meta(io, (uint32_t)i), k, segs;
-		const uint8_t *b = io->buf + (size_t)i * io->cap;
+		const uint8_t *b = io->buf + (size_t)i * io->stride;
 		size_t n = io->mm[i].msg_len, last;
 		uint64_t at = ts_ns(&io->ts);
 
@@ -640,7 +642,9 @@ rx_setup(struct udp_rx *io, int fd, uint32_t vlen, size_t cap)
 	io->vlen = vlen;
 	io->cap = cap;
 	io->fill = vlen > 1 ? rx_many : rx_one;
-	io->buf = malloc(cap * vlen);
+	io->stride = databuf_stride(cap);   /* every slot on a cache line */
+	io->buf = io->stride != 0 && vlen <= SIZE_MAX / io->stride ?
+	    databuf_alloc(io->stride * vlen) : NULL;
 	io->mm = calloc(vlen, sizeof *io->mm);
 	io->iov = calloc(vlen, sizeof *io->iov);
 	io->cm = calloc(vlen, RX_CM_LEN);   /* calloc: aligned for any cmsghdr */
@@ -649,7 +653,7 @@ rx_setup(struct udp_rx *io, int fd, uint32_t vlen, size_t cap)
 	for (i = 0; i < vlen; i++) {
 		struct msghdr *mh = &io->mm[i].msg_hdr;
 
-		io->iov[i].iov_base = io->buf + (size_t)i * cap;
+		io->iov[i].iov_base = io->buf + (size_t)i * io->stride;
 		io->iov[i].iov_len = cap;
 		mh->msg_iov = &io->iov[i];
 		mh->msg_iovlen = 1;
