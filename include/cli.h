@@ -87,6 +87,8 @@ struct config {
 	int      no_ts;       /* --no-timestamps (--predict) */
 	unsigned vlan_tags;   /* --vlan: 802.1Q tags per frame (--predict, --link) */
 	int      pppoe;       /* --pppoe: PPPoE framing (--predict, --link) */
+	double   rtt_s;       /* --rtt, seconds (--predict, --link; 0: none) */
+	double   loss;        /* --loss as a probability (0: none) */
 	const char *key_file; /* --key-file: the shared secret (both modes) */
 	uint32_t duration_ms; /* --time: 0, count mode */
 	uint32_t interval_ms; /* --interval */

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "overhead.h"
+#include "pathlim.h"
 #include "report.h"
 
 /* A data connection as it really was, for --link. */
@@ -16,6 +17,20 @@ struct link_conn {
 	                         TCP_INFO; tcp_segs = 0 when the kernel does not
 	                         say, and the model's segments are used */
 	uint64_t tcp_segs;
+	/* What the user said of the path (--rtt, --loss, -w), 0 when not: */
+	double   rtt_s, loss;
+	uint64_t window;      /* the smaller -w of the two sides, bytes */
+};
+
+/* The prediction for a connection: eta * C, and with an RTT what the
+ * window and loss allow (pathlim.h). */
+struct link_pred {
+	struct ovh_msg m;     /* the model of the connection */
+	uint64_t segs;        /* the data segments modelled, 0: the message */
+	double   link_bps;
+	double   expected_bps;/* eta * C */
+	int      have_path;   /* an RTT was given: path is filled */
+	struct plim path;
 };
 
 /* Describe the live data connection fd of the side that ran p, once the
@@ -34,17 +49,18 @@ void linkpred_tcp_sent(int fd, uint64_t *bytes, uint64_t *segs);
 /* The model's configuration from --predict's options. */
 void linkpred_from_config(const struct config *c, struct ovh_conf *oc);
 
-/* After a run with --link: the expected goodput for the connection as it
- * was (msg: the sender's write length), and each side's measured
- * Real-MBit/s against it. Returns 0 or -1 with err filled. */
-int linkpred_report(FILE *f, const struct link_conn *lc, uint64_t msg,
-                    double link_bps, const struct report_row *rows, int nrows,
-                    char *err, size_t errlen);
+/* The prediction for the connection lc as it was (msg: the sender's write
+ * length) on a link of link_bps. Returns 0 or -1 with err filled. */
+int linkpred_compute(const struct link_conn *lc, uint64_t msg,
+                     double link_bps, struct link_pred *out, char *err,
+                     size_t errlen);
 
-/* The same model's efficiency and expected MBit/s, for JSON. Returns 0 or
- * -1 with err filled. */
-int linkpred_expected(const struct link_conn *lc, uint64_t msg, double link_bps,
-                      double *eta, double *mbit, char *err, size_t errlen);
+/* After a run with --link: the prediction pr for the connection lc (msg:
+ * the sender's write length), and each side's measured Real-MBit/s against
+ * it (and against the path's bound when that is below eta * C). */
+void linkpred_report(FILE *f, const struct link_conn *lc, uint64_t msg,
+                     const struct link_pred *pr, const struct report_row *rows,
+                     int nrows);
 
 /* gput --predict: the breakdown for one message, no transfer. Exit status. */
 int run_predict(const struct config *c);

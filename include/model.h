@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "meter.h"
+#include "pathlim.h"
 #include "xfer.h"
 
 /*
@@ -113,6 +114,8 @@ struct run_model {
 	int      interrupted;        /* ^C: partial */
 	double   link_bps;           /* --link, 0: none */
 	double   link_eta, link_expected_mbit;  /* with --link */
+	int      have_path;          /* --link with --rtt: path is filled */
+	struct plim path;
 	const char *error;           /* a failed run: why (NULL: none) */
 };
 

@@ -22,6 +22,12 @@ int units_parse_int(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 int units_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out,
                      char *err, size_t errlen);
 
+/* Parse a plain decimal number ("40", "0.5": digits with at most one
+ * point, no sign, exponent or suffix) in [min, max]. Returns 0, or -1 with
+ * err filled. */
+int units_parse_decimal(const char *s, double min, double max, double *out,
+                        char *err, size_t errlen);
+
 /* The range of a link rate (--link of gput and gput-pcap), bit/s. */
 #define UNITS_RATE_MIN 1e3
 #define UNITS_RATE_MAX 1e13

@@ -19,7 +19,7 @@ enum { OPT_LINK = 256, OPT_PREDICT, OPT_MTU, OPT_NOTS, OPT_VLAN, OPT_PPPOE,
        OPT_TIME, OPT_INTERVAL, OPT_OMIT, OPT_CC, OPT_JSON, OPT_JSON_LINES,
        OPT_CSV, OPT_RATE, OPT_BURST, OPT_LOG, OPT_SAME_CLOCK, OPT_MAX_STREAMS,
        OPT_BIDIR, OPT_TTL, OPT_MPORT, OPT_NO_MCAST, OPT_BATCH, OPT_GSO,
-       OPT_DISCARD, OPT_MAX };
+       OPT_DISCARD, OPT_RTT, OPT_LOSS, OPT_MAX };
 /* Options of gput -i alone. */
 #define IS_PARTNER_OPT(o) (((o) >= OPT_MAX_SESSIONS && (o) <= OPT_INETD) || \
 	(o) == OPT_MAX_STREAMS || (o) == OPT_NO_MCAST)
@@ -89,6 +89,8 @@ static const struct option longopts[] = {
 	{ "batch",    required_argument, NULL, OPT_BATCH },
 	{ "gso",      no_argument,       NULL, OPT_GSO },
 	{ "discard",  no_argument,       NULL, OPT_DISCARD },
+	{ "rtt",      required_argument, NULL, OPT_RTT },
+	{ "loss",     required_argument, NULL, OPT_LOSS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -97,7 +99,7 @@ static const struct option longopts[] = {
 static const char remote_ok[] = "cDfglnpsSvwx";
 /* Options each mode accepts besides its own; the rest are usage errors. */
 static const char daemon_ok[] = "ipv";
-static const char predict_ok[] = "46Dluv";
+static const char predict_ok[] = "46Dluvw";
 
 void
 cli_usage(FILE *f)
@@ -107,16 +109,17 @@ cli_usage(FILE *f)
 	      "            [-x bytes] [--batch n] [--bidir] [--burst n]\n"
 	      "            [--cc algo[,algo ...]] [--csv | --json | --json-lines]\n"
 	      "            [--discard] [--gso] [--interval s] [--key-file file]\n"
-	      "            [--link rate] [--log file] [--mport port] [--omit s]\n"
-	      "            [--pppoe] [--rate rate] [--same-clock] [--time s] [--ttl n]\n"
-	      "            [--vlan tags] partner [remote options] ...\n"
+	      "            [--link rate] [--log file] [--loss pct] [--mport port]\n"
+	      "            [--omit s] [--pppoe] [--rate rate] [--rtt ms] [--same-clock]\n"
+	      "            [--time s] [--ttl n] [--vlan tags] partner [remote options] ...\n"
 	      "       gput -i [-v] [-p port] [--allow cidr] [--inetd] [--key-file file]\n"
 	      "            [--max-buffer size] [--max-bytes size] [--max-rate rate]\n"
 	      "            [--max-sessions n] [--max-streams n] [--max-time s]\n"
 	      "            [--no-multicast] [--once]\n"
 	      "            [--user name]\n"
-	      "       gput --predict [-46Du] [-l length] [--link rate] [--mtu mtu]\n"
-	      "            [--no-timestamps] [--pppoe] [--vlan tags]\n"
+	      "       gput --predict [-46Du] [-l length] [-w kbytes] [--link rate]\n"
+	      "            [--loss pct] [--mtu mtu] [--no-timestamps] [--pppoe] [--rtt ms]\n"
+	      "            [--vlan tags]\n"
 	      "       gput -h | -V\n", f);
 }
 
@@ -357,12 +360,45 @@ parse_partner_opt(struct parse_state *ps, int o, const char *arg)
 	return bad_value(ps, o, "unknown option");
 }
 
+/* --loss: a percentage ("1", "0.5%"), above 0 and at most 100. Returns 0,
+ * or -1 with why filled. */
+static int
+parse_percent(const char *arg, double *pct, char *why, size_t len)
+{
+	char num[32];
+	size_t n = strlen(arg);
+
+	if (n > 0 && arg[n - 1] == '%')
+		n--;
+	if (n < sizeof num) {
+		memcpy(num, arg, n);
+		num[n] = '\0';
+	}
+	if (n >= sizeof num || units_parse_decimal(num, 0, 1e6, pct, why,
+	    len) == -1) {
+		snprintf(why, len, "'%s' is not a percentage (1 or 1%% is a loss "
+		         "of one segment in 100)", arg);
+		return -1;
+	}
+	if (*pct > 100) {
+		snprintf(why, len, "'%s' is out of range (above 0 to 100%%)", arg);
+		return -1;
+	}
+	if (*pct == 0) {
+		snprintf(why, len, "'%s': a loss above 0%% (the bound of no loss "
+		         "is the link's)", arg);
+		return -1;
+	}
+	return 0;
+}
+
 static int
 parse_global_opt(struct parse_state *ps, int o, const char *arg)
 {
 	struct config *c = ps->c;
 	char why[160];
 	uint64_t v;
+	double d;
 
 	switch (o) {
 	case '4': c->family = AF_INET; return 0;
@@ -395,6 +431,16 @@ parse_global_opt(struct parse_state *ps, int o, const char *arg)
 		if (units_parse_rate(arg, UNITS_RATE_MIN, UNITS_RATE_MAX,
 		    &c->link_bps, why, sizeof why) == -1)
 			return bad_value(ps, o, why);
+		return 0;
+	case OPT_RTT:
+		if (units_parse_decimal(arg, 0.001, 600000, &d, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		c->rtt_s = d / 1e3;
+		return 0;
+	case OPT_LOSS:
+		if (parse_percent(arg, &d, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		c->loss = d / 100;
 		return 0;
 	case OPT_KEY_FILE: c->key_file = arg; return 0;
 	case 'q': c->quiet = 1; return 0;
@@ -577,6 +623,24 @@ parse_env(struct config *c, struct side_opts *s, uint16_t *rport,
 	return first == -1 ? -1 : 0;
 }
 
+/* --rtt and --loss: TCP's limits across a path (--link, --predict). */
+static int
+check_path(const struct config *c, const unsigned char *seen, char *err,
+           size_t errlen)
+{
+	const char *why = NULL;
+
+	if (seen[OPT_LOSS] && !seen[OPT_RTT])
+		why = "--loss needs --rtt (the Mathis bound is segments per RTT)";
+	else if (seen[OPT_RTT] && c->proto == PROTO_UDP)
+		why = "--rtt and --loss model TCP's window and loss recovery: no "
+		      "meaning with -u";
+	if (why == NULL)
+		return 0;
+	snprintf(err, errlen, "%s", why);
+	return -1;
+}
+
 /* Options given that the chosen mode does not take. */
 static int
 check_mode(const struct config *c, const unsigned char *seen, char *err,
@@ -606,7 +670,12 @@ check_mode(const struct config *c, const unsigned char *seen, char *err,
 			         opt_name(seen[OPT_VLAN] ? OPT_VLAN : OPT_PPPOE, nm, sizeof nm));
 			return -1;
 		}
-		return 0;
+		if ((seen[OPT_RTT] || seen[OPT_LOSS]) && c->link_bps == 0) {
+			snprintf(err, errlen, "%s only applies with --link or --predict",
+			         opt_name(seen[OPT_RTT] ? OPT_RTT : OPT_LOSS, nm, sizeof nm));
+			return -1;
+		}
+		return check_path(c, seen, err, errlen);
 	}
 	if (c->mode != MODE_DAEMON && c->mode != MODE_PREDICT)
 		return 0;
@@ -614,7 +683,8 @@ check_mode(const struct config *c, const unsigned char *seen, char *err,
 		if (!seen[o] || o == 'i' || o == OPT_PREDICT)
 			continue;
 		if (c->mode == MODE_PREDICT && (o == OPT_MTU || o == OPT_NOTS ||
-		    o == OPT_LINK || o == OPT_VLAN || o == OPT_PPPOE))
+		    o == OPT_LINK || o == OPT_VLAN || o == OPT_PPPOE ||
+		    o == OPT_RTT || o == OPT_LOSS))
 			continue;
 		if (c->mode == MODE_DAEMON && (IS_PARTNER_OPT(o) ||
 		    o == OPT_KEY_FILE))
@@ -625,7 +695,12 @@ check_mode(const struct config *c, const unsigned char *seen, char *err,
 		         sizeof nm), c->mode == MODE_DAEMON ? "-i" : "--predict");
 		return -1;
 	}
-	return 0;
+	if (c->mode == MODE_PREDICT && seen['w'] && !seen[OPT_RTT]) {
+		snprintf(err, errlen, "-w with --predict needs --rtt (a window "
+		         "limits goodput to window/RTT)");
+		return -1;
+	}
+	return c->mode == MODE_PREDICT ? check_path(c, seen, err, errlen) : 0;
 }
 
 /* --time, --interval, --omit, --cc and the output formats together. */

@@ -51,6 +51,9 @@ struct run {
 	struct watch w;
 	FILE    *log;                   /* --log: binary records until the end */
 	struct link_conn lc;            /* --link: the connection as it was */
+	struct link_pred pred;          /* --link: its prediction (fill_model) */
+	int pred_ok;                    /*   pred is filled, else pred_err */
+	char pred_err[200];
 	uint64_t nonce_bytes, nonce_segs;  /* TCP: what the nonce took */
 	char err[512];
 };
@@ -593,11 +596,12 @@ print_table(struct run *r)
 			if (sd->st[k].tcp.valid)
 				report_tcp_stats(stdout, rows[i].tag, &sd->st[k].tcp);
 	}
-	if (c->link_bps > 0 && linkpred_report(stdout, &r->lc, r->lp.data_len,
-	    c->link_bps, rows, 2, r->err, sizeof r->err) == -1) {
-		fprintf(stderr, "gput: --link: %s\n", r->err);
+	if (c->link_bps > 0 && !r->pred_ok) {
+		fprintf(stderr, "gput: --link: %s\n", r->pred_err);
 		return 1;
 	}
+	if (c->link_bps > 0)
+		linkpred_report(stdout, &r->lc, r->lp.data_len, &r->pred, rows, 2);
 	fflush(stdout);
 	if (bad) {
 		fprintf(stderr, "gput: data verification failed\n");
@@ -653,10 +657,16 @@ fill_model(struct run *r)
 	}
 	if (r->have_rr)
 		model_fairness(m);
-	if (r->c->link_bps > 0 && linkpred_expected(&r->lc, r->lp.data_len,
-	    r->c->link_bps, &m->link_eta, &m->link_expected_mbit, why,
-	    sizeof why) == 0)
+	r->pred_ok = r->c->link_bps > 0 && linkpred_compute(&r->lc,
+	    r->lp.data_len, r->c->link_bps, &r->pred, r->pred_err,
+	    sizeof r->pred_err) == 0;
+	if (r->pred_ok) {
 		m->link_bps = r->c->link_bps;
+		m->link_eta = r->pred.expected_bps / r->c->link_bps;
+		m->link_expected_mbit = r->pred.expected_bps / 1e6;
+		m->have_path = r->pred.have_path;
+		m->path = r->pred.path;
+	}
 }
 
 /* What the user asked to see: the table, CSV, JSON or JSON lines. */

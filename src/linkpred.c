@@ -73,6 +73,11 @@ linkpred_from_socket(int fd, const struct xfer_params *p,
 	oc->vlan_tags = c->vlan_tags;
 	oc->pppoe = c->pppoe;
 	oc->proto = p->proto == PROTO_UDP ? OVH_UDP : OVH_TCP;
+	lc->rtt_s = c->rtt_s;
+	lc->loss = c->loss;
+	lc->window = c->loc.window;
+	if (c->rem.window > 0 && (lc->window == 0 || c->rem.window < lc->window))
+		lc->window = c->rem.window;
 	if (oc->proto == OVH_TCP) {
 		memset(&ti, 0, sizeof ti);
 		il = sizeof ti;
@@ -121,34 +126,39 @@ conn_model(const struct link_conn *lc, uint64_t msg, struct ovh_msg *m,
 }
 
 int
-linkpred_expected(const struct link_conn *lc, uint64_t msg, double link_bps,
-                  double *eta, double *mbit, char *err, size_t errlen)
+linkpred_compute(const struct link_conn *lc, uint64_t msg, double link_bps,
+                 struct link_pred *out, char *err, size_t errlen)
 {
-	struct ovh_msg m;
-	uint64_t segs;
+	struct plim_in in;
 
-	if (conn_model(lc, msg, &m, &segs, err, errlen) == -1)
+	memset(out, 0, sizeof *out);
+	if (conn_model(lc, msg, &out->m, &out->segs, err, errlen) == -1)
 		return -1;
-	*mbit = ovh_expected_bps(&m, link_bps) / 1e6;
-	*eta = *mbit * 1e6 / link_bps;
+	out->link_bps = link_bps;
+	out->expected_bps = ovh_expected_bps(&out->m, link_bps);
+	if (lc->rtt_s <= 0)
+		return 0;
+	memset(&in, 0, sizeof in);
+	in.rtt_s = lc->rtt_s;
+	in.window = lc->window;
+	in.loss = lc->loss;
+	in.mss = lc->oc.proto == OVH_TCP ? ovh_tcp_mss(&lc->oc) : 0;
+	in.expected_bps = out->expected_bps;
+	if (plim_compute(&in, &out->path, err, errlen) == -1)
+		return -1;
+	out->have_path = 1;
 	return 0;
 }
 
-int
-linkpred_report(FILE *f, const struct link_conn *lc, uint64_t msg,
-                double link_bps, const struct report_row *rows, int nrows,
-                char *err, size_t errlen)
+/* "link 10 MBit/s: TCP over IPv4, ...: eta 0.9415, expected 9.4148 MBit/s" */
+static void
+print_link_line(FILE *f, const struct link_conn *lc, uint64_t msg,
+                const struct link_pred *pr)
 {
 	const struct ovh_conf *oc = &lc->oc;
-	struct ovh_msg m;
-	uint64_t segs;
-	double expect;
-	int i;
+	const struct ovh_msg *m = &pr->m;
 
-	if (conn_model(lc, msg, &m, &segs, err, errlen) == -1)
-		return -1;
-	expect = ovh_expected_bps(&m, link_bps) / 1e6;
-	fprintf(f, "link %g MBit/s: %s over IPv%d, MTU %u", link_bps / 1e6,
+	fprintf(f, "link %g MBit/s: %s over IPv%d, MTU %u", pr->link_bps / 1e6,
 	        oc->proto == OVH_UDP ? "UDP" : "TCP", oc->ipv6 ? 6 : 4, oc->mtu);
 	if (oc->vlan_tags > 0)
 		fprintf(f, ", %u 802.1Q tag%s", oc->vlan_tags,
@@ -158,25 +168,44 @@ linkpred_report(FILE *f, const struct link_conn *lc, uint64_t msg,
 	if (oc->proto == OVH_TCP)
 		fprintf(f, ", MSS %u, TCP options %u bytes", ovh_tcp_mss(oc),
 		        oc->tcp_opts);
-	if (segs > 0)
+	if (pr->segs > 0)
 		fprintf(f, ", %llu data segments of %.1f bytes",
-		        (unsigned long long)segs, (double)lc->tcp_bytes / segs);
+		        (unsigned long long)pr->segs, (double)lc->tcp_bytes / pr->segs);
 	else if (oc->proto == OVH_TCP)
-		fprintf(f, ", %s", m.bulk ? "full segments" : "a segment per write");
+		fprintf(f, ", %s", m->bulk ? "full segments" : "a segment per write");
 	else
 		fprintf(f, ", datagram %llu bytes in %llu frame%s",
-		        (unsigned long long)msg, (unsigned long long)m.frames,
-		        m.frames == 1 ? "" : "s");
-	fprintf(f, ": eta %.4f, expected %.4f MBit/s\n", m.eta, expect);
+		        (unsigned long long)msg, (unsigned long long)m->frames,
+		        m->frames == 1 ? "" : "s");
+	fprintf(f, ": eta %.4f, expected %.4f MBit/s\n", m->eta,
+	        pr->expected_bps / 1e6);
+}
+
+void
+linkpred_report(FILE *f, const struct link_conn *lc, uint64_t msg,
+                const struct link_pred *pr, const struct report_row *rows,
+                int nrows)
+{
+	double expect = pr->expected_bps / 1e6, bound = expect;
+	int i;
+
+	print_link_line(f, lc, msg, pr);
+	if (pr->have_path) {
+		ovh_print_path(f, &pr->path);
+		bound = pr->path.bound_bps / 1e6;
+	}
 	for (i = 0; i < nrows; i++) {
 		double got = report_mbit(rows[i].r->bytes, rows[i].r->real_ns);
-		if (rows[i].r->real_ns == 0)
+		if (rows[i].r->real_ns == 0) {
 			fprintf(f, "%c: measured -, no time to compare\n", rows[i].tag);
-		else
-			fprintf(f, "%c: measured %.4f MBit/s, %.4f of expected\n",
-			        rows[i].tag, got, got / expect);
+			continue;
+		}
+		fprintf(f, "%c: measured %.4f MBit/s, %.4f of expected", rows[i].tag,
+		        got, got / expect);
+		if (bound < expect)
+			fprintf(f, ", %.4f of the bound", got / bound);
+		fputc('\n', f);
 	}
-	return 0;
 }
 
 int
@@ -186,11 +215,26 @@ run_predict(const struct config *c)
 	struct ovh_msg m;
 	char err[256];
 
+	struct plim_in in;
+	struct plim pl;
+
 	linkpred_from_config(c, &oc);
 	if (ovh_message(&oc, c->loc.len, &m, err, sizeof err) == -1) {
 		fprintf(stderr, "gput: --predict: %s\n", err);
 		return 1;
 	}
+	memset(&in, 0, sizeof in);
+	in.rtt_s = c->rtt_s;
+	in.window = c->loc.window;
+	in.loss = c->loss;
+	in.mss = oc.proto == OVH_TCP ? ovh_tcp_mss(&oc) : 0;
+	in.expected_bps = c->link_bps > 0 ? ovh_expected_bps(&m, c->link_bps) : 0;
+	if (c->rtt_s > 0 && plim_compute(&in, &pl, err, sizeof err) == -1) {
+		fprintf(stderr, "gput: --predict: %s\n", err);
+		return 1;
+	}
 	ovh_print_breakdown(stdout, &oc, c->loc.len, &m, c->link_bps);
+	if (c->rtt_s > 0)
+		ovh_print_path(stdout, &pl);
 	return 0;
 }

@@ -75,3 +75,45 @@ ovh_print_breakdown(FILE *f, const struct ovh_conf *c, uint64_t msg_bytes,
 		fprintf(f, "expected %.4f MBit/s\n",
 		        ovh_expected_bps(m, link_bps) / 1e6);
 }
+
+/* ": window-limited, 0.1392 of expected" or ": not ..., 1.3923 x expected"
+ * after a limit of bps, when there is a link to compare with. */
+static void
+print_against(FILE *f, const struct plim *p, double bps, const char *what)
+{
+	if (p->expected_bps <= 0) {
+		fputc('\n', f);
+		return;
+	}
+	if (bps < p->expected_bps)
+		fprintf(f, ": %s-limited, %.4f of expected\n", what,
+		        bps / p->expected_bps);
+	else
+		fprintf(f, ": not %s-limited, %.4f x expected\n", what,
+		        bps / p->expected_bps);
+}
+
+void
+ovh_print_path(FILE *f, const struct plim *p)
+{
+	double rtt_ms = p->rtt_s * 1e3;
+
+	if (p->have_bdp)
+		fprintf(f, "rtt %g ms: bandwidth-delay product %.0f bytes "
+		        "(eta*C x RTT)\n", rtt_ms, p->bdp_bytes);
+	if (p->have_window) {
+		fprintf(f, "window %" PRIu64 " bytes / rtt %g ms = %.4f MBit/s",
+		        p->window, rtt_ms, p->window_bps / 1e6);
+		print_against(f, p, p->window_bps, "window");
+	}
+	if (p->have_mathis) {
+		fprintf(f, "Mathis bound MSS %u, rtt %g ms, loss %g%%: %.4f MBit/s",
+		        p->mss, rtt_ms, p->loss * 100, p->mathis_bps / 1e6);
+		print_against(f, p, p->mathis_bps, "loss");
+	}
+	if (p->have_window || p->have_mathis)
+		fprintf(f, "bound %.4f MBit/s (the least of %s)\n",
+		        p->bound_bps / 1e6, p->expected_bps <= 0 ?
+		        "window/RTT and the Mathis bound" :
+		        "eta*C, window/RTT and the Mathis bound");
+}

@@ -296,6 +296,36 @@ put_fairness(struct json *j, const struct run_model *m)
 	json_end_object(j);
 }
 
+/* --rtt under --link: what the path's RTT allows (pathlim.h); a figure
+ * that was not asked for is null. */
+static void
+put_path(struct json *j, const struct plim *p)
+{
+	json_kv_double(j, "rtt_ms", p->rtt_s * 1e3);
+	json_kv_double(j, "bdp_bytes", p->bdp_bytes);
+	if (p->have_window) {
+		json_kv_u64(j, "window_bytes", p->window);
+		json_kv_double(j, "window_mbit", p->window_bps / 1e6);
+		json_kv_bool(j, "window_limited", p->window_limited != 0);
+	} else {
+		json_kv_null(j, "window_bytes");
+		json_kv_null(j, "window_mbit");
+		json_kv_null(j, "window_limited");
+	}
+	if (p->have_mathis) {
+		json_kv_double(j, "loss", p->loss);
+		json_kv_u64(j, "mss", p->mss);
+		json_kv_double(j, "mathis_mbit", p->mathis_bps / 1e6);
+		json_kv_bool(j, "loss_limited", p->loss_limited != 0);
+	} else {
+		json_kv_null(j, "loss");
+		json_kv_null(j, "mss");
+		json_kv_null(j, "mathis_mbit");
+		json_kv_null(j, "loss_limited");
+	}
+	json_kv_double(j, "bound_mbit", p->bound_bps / 1e6);
+}
+
 /* The whole document; type, when not NULL, is its first member. */
 static void
 put_run(struct json *j, const struct run_model *m, const char *type)
@@ -322,6 +352,8 @@ put_run(struct json *j, const struct run_model *m, const char *type)
 		json_kv_double(j, "rate_bit_s", m->link_bps);
 		json_kv_double(j, "eta", m->link_eta);
 		json_kv_double(j, "expected_mbit", m->link_expected_mbit);
+		if (m->have_path)
+			put_path(j, &m->path);
 		json_end_object(j);
 	}
 	json_kv_bool(j, "interrupted", m->interrupted != 0);

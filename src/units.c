@@ -95,21 +95,50 @@ units_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 	return 0;
 }
 
-int
-units_parse_rate(const char *s, double min, double max, double *out,
-                 char *err, size_t errlen)
+/* The plain decimal number at the start of s: digits with at most one
+ * point (strtod alone would also take hex, exponents, signs and inf).
+ * Returns the end of the number, or NULL. */
+static const char *
+parse_plain(const char *s, double *v)
 {
 	size_t digits = strspn(s, "0123456789."), dots = 0, i;
-	double v, mult = 1;
 	char *end;
 
 	for (i = 0; i < digits; i++)
 		dots += s[i] == '.';
 	errno = 0;
-	v = strtod(s, &end);
-	/* Plain decimal only: strtod would also take hex, exponents and inf. */
+	*v = strtod(s, &end);
 	if (digits == dots || dots > 1 || end != s + digits || errno != 0 ||
-	    !isfinite(v))
+	    !isfinite(*v))
+		return NULL;
+	return end;
+}
+
+int
+units_parse_decimal(const char *s, double min, double max, double *out,
+                    char *err, size_t errlen)
+{
+	const char *end = parse_plain(s, out);
+
+	if (end == NULL || *end != '\0') {
+		snprintf(err, errlen, "'%s' is not a number", s);
+		return -1;
+	}
+	if (!(*out >= min && *out <= max)) {
+		snprintf(err, errlen, "'%s' is out of range (%g to %g)", s, min, max);
+		return -1;
+	}
+	return 0;
+}
+
+int
+units_parse_rate(const char *s, double min, double max, double *out,
+                 char *err, size_t errlen)
+{
+	double v, mult = 1;
+	const char *end = parse_plain(s, &v);
+
+	if (end == NULL)
 		goto bad;
 	switch (*end) {
 	case 'k': case 'K': mult = 1e3; end++; break;

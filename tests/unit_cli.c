@@ -199,6 +199,22 @@ static const struct ok_row ok_rows[] = {
 	  .vlan_tags = 1, .pppoe = 1) },
 	{ "--predict -u -l 65507", 0, 0, NOHOST(.mode = MODE_PREDICT, .proto = PROTO_UDP,
 	  .loc = SIDE(.len = 65507), .rem = SIDE(.len = 65507)) },
+	/* --rtt (ms, to the microsecond), --loss (percent), -w with --predict */
+	{ "--predict --rtt 40 -w 64 --link 100M", 0, 0, NOHOST(.mode = MODE_PREDICT,
+	  .rtt_s = 0.04, .link_bps = 1e8, .loc = SIDE(.window = 65536),
+	  .rem = SIDE(.window = 65536)) },
+	{ "--predict --rtt=0.5 --loss 1", 0, 0, NOHOST(.mode = MODE_PREDICT,
+	  .rtt_s = 0.0005, .loss = 0.01) },
+	{ "--predict --rtt 0.001 --loss 0.5%", 0, 0, NOHOST(.mode = MODE_PREDICT,
+	  .rtt_s = 0.000001, .loss = 0.005) },
+	{ "--predict --rtt 600000 --loss 100%", 0, 0, NOHOST(.mode = MODE_PREDICT,
+	  .rtt_s = 600, .loss = 1) },
+	{ "--predict --rtt 20", 0, 0, NOHOST(.mode = MODE_PREDICT, .rtt_s = 0.02) },
+	{ "--link 10M --rtt 20 --loss 0.1 -w 32 host", 0, 0, CONF(.link_bps = 1e7,
+	  .rtt_s = 0.02, .loss = 0.001, .loc = SIDE(.window = 32768),
+	  .rem = SIDE(.window = 32768)) },
+	{ "--link 10M --rtt 20 host -w 16", 0, 0, CONF(.link_bps = 1e7,
+	  .rtt_s = 0.02, .rem = SIDE(.window = 16384)) },
 };
 
 static void
@@ -244,6 +260,9 @@ test_accepted(void **state)
 		if (c.link_bps != w->link_bps)
 			MISS("'%s': link_bps = %g, want %g", r->line, c.link_bps,
 			         w->link_bps);
+		if (c.rtt_s != w->rtt_s || c.loss != w->loss)
+			MISS("'%s': rtt_s = %.17g, loss = %.17g, want %.17g, %.17g",
+			     r->line, c.rtt_s, c.loss, w->rtt_s, w->loss);
 		if ((c.host == NULL) != (w->host == NULL) ||
 		    (c.host != NULL && strcmp(c.host, w->host) != 0))
 			MISS("'%s': host = '%s', want '%s'", r->line,
@@ -392,7 +411,47 @@ static const struct bad_row bad_rows[] = {
 	{ "--predict -r", 0, 0, NO_MEANING_P("-r") },
 	{ "--predict -t", 0, 0, NO_MEANING_P("-t") },
 	{ "--predict -T", 0, 0, NO_MEANING_P("-T") },
-	{ "--predict -w 1", 0, 0, NO_MEANING_P("-w") },
+	{ "--predict -w 1", 0, 0, "-w with --predict needs --rtt (a window limits "
+	  "goodput to window/RTT)" },
+	{ "--predict --loss 1", 0, 0, "--loss needs --rtt (the Mathis bound is "
+	  "segments per RTT)" },
+	{ "--predict -u --rtt 1", 0, 0, "--rtt and --loss model TCP's window and "
+	  "loss recovery: no meaning with -u" },
+	{ "--link 1M -u --rtt 1 host", 0, 0, "--rtt and --loss model TCP's window "
+	  "and loss recovery: no meaning with -u" },
+	{ "--rtt 1 host", 0, 0, "--rtt only applies with --link or --predict" },
+	{ "--loss 1 host", 0, 0, "--loss only applies with --link or --predict" },
+	{ "--link 1M --loss 1 host", 0, 0, "--loss needs --rtt (the Mathis bound "
+	  "is segments per RTT)" },
+	{ "host --rtt 1", 0, 0, MUST_BEFORE("--rtt") },
+	{ "-i --rtt 1", 0, 0, NO_MEANING_I("--rtt") },
+	{ "-i --loss 1", 0, 0, NO_MEANING_I("--loss") },
+	{ "--predict --rtt 0", 0, 0, "--rtt: '0' is out of range (0.001 to 600000)" },
+	{ "--predict --rtt 0.0009", 0, 0, "--rtt: '0.0009' is out of range "
+	  "(0.001 to 600000)" },
+	{ "--predict --rtt 600000.1", 0, 0, "--rtt: '600000.1' is out of range "
+	  "(0.001 to 600000)" },
+	{ "--predict --rtt 20ms", 0, 0, "--rtt: '20ms' is not a number" },
+	{ "--predict --rtt -5", 0, 0, "--rtt: '-5' is not a number" },
+	{ "--predict --rtt 1e3", 0, 0, "--rtt: '1e3' is not a number" },
+	{ "--predict --rtt inf", 0, 0, "--rtt: 'inf' is not a number" },
+	{ "--predict --rtt .", 0, 0, "--rtt: '.' is not a number" },
+	{ "--predict --rtt", 0, 0, "option --rtt needs a value" },
+	{ "--predict --rtt 1 --loss 0", 0, 0, "--loss: '0': a loss above 0% (the "
+	  "bound of no loss is the link's)" },
+	{ "--predict --rtt 1 --loss 0%", 0, 0, "--loss: '0%': a loss above 0% (the "
+	  "bound of no loss is the link's)" },
+	{ "--predict --rtt 1 --loss 100.5", 0, 0, "--loss: '100.5' is out of "
+	  "range (above 0 to 100%)" },
+#define NOT_PCT(a) "--loss: '" a "' is not a percentage (1 or 1% is a loss of " \
+	"one segment in 100)"
+	{ "--predict --rtt 1 --loss %", 0, 0, NOT_PCT("%") },
+	{ "--predict --rtt 1 --loss 1%%", 0, 0, NOT_PCT("1%%") },
+	{ "--predict --rtt 1 --loss 0.01p", 0, 0, NOT_PCT("0.01p") },
+	{ "--predict --rtt 1 --loss 1e-3", 0, 0, NOT_PCT("1e-3") },
+	{ "--predict --rtt 1 --loss 123456789012345678901234567890123", 0, 0,
+	  NOT_PCT("123456789012345678901234567890123") },
+	{ "--predict --rtt 1 -w 0", 0, 0, "-w: '0' is out of range (1 to 1048576)" },
 	{ "--predict -S a", 0, 0, NO_MEANING_P("-S") },
 	{ "--predict -f %b", 0, 0, NO_MEANING_P("-f") },
 	{ "--predict -g 1", 0, 0, NO_MEANING_P("-g") },
@@ -847,7 +906,10 @@ test_usage(void **state)
 	fclose(f);
 	assert_non_null(strstr(buf, "usage: gput [-46cDqrsTtuv]"));
 	assert_non_null(strstr(buf, "       gput -i [-v] [-p port] [--allow cidr] [--inetd] [--key-file file]\n"));
-	assert_non_null(strstr(buf, "       gput --predict [-46Du]"));
+	assert_non_null(strstr(buf, "       gput --predict [-46Du] [-l length] [-w kbytes] [--link rate]\n"
+	    "            [--loss pct] [--mtu mtu] [--no-timestamps] [--pppoe] [--rtt ms]\n"));
+	assert_non_null(strstr(buf, "[--loss pct] [--mport port]\n"));
+	assert_non_null(strstr(buf, "[--rtt ms] [--same-clock]\n"));
 	assert_non_null(strstr(buf, "       gput -h | -V\n"));
 	assert_int_equal(buf[len - 1], '\n');
 	free(buf);

@@ -496,6 +496,45 @@ test_json_udp_time(void **state)
 	model_free(&m);
 }
 
+/* --link with --rtt: the path's figures in the link object, null where
+ * not asked (a window and no loss: 10 Mbit/s, 20 ms, 16 KiB). */
+static void
+test_json_link_path(void **state)
+{
+	struct plim_in in = { .rtt_s = 0.020, .window = 16384,
+	                      .expected_bps = 9.5e6 };
+	struct run_model m;
+	struct cap c;
+	char err[64], *got;
+
+	(void)state;
+	model_udp(&m);
+	assert_int_equal(plim_compute(&in, &m.path, err, sizeof err), 0);
+	m.have_path = 1;
+	cap_open(&c);
+	report_json_summary_line(c.f, &m);
+	got = cap_close(&c);
+	assert_non_null(strstr(got, "\"link\":{\"rate_bit_s\":10000000,\"eta\":0.95,"
+	    "\"expected_mbit\":9.5,\"rtt_ms\":20,\"bdp_bytes\":23750,"
+	    "\"window_bytes\":16384,\"window_mbit\":6.5536,\"window_limited\":true,"
+	    "\"loss\":null,\"mss\":null,\"mathis_mbit\":null,\"loss_limited\":null,"
+	    "\"bound_mbit\":6.5536},"));
+	free(got);
+	/* loss and no window: 1448-byte segments, 1% */
+	in = (struct plim_in){ .rtt_s = 0.020, .loss = 0.01, .mss = 1448,
+	                       .expected_bps = 9.5e6 };
+	assert_int_equal(plim_compute(&in, &m.path, err, sizeof err), 0);
+	cap_open(&c);
+	report_json_summary_line(c.f, &m);
+	got = cap_close(&c);
+	assert_non_null(strstr(got, "\"window_bytes\":null,\"window_mbit\":null,"
+	    "\"window_limited\":null,\"loss\":0.01,\"mss\":1448,"
+	    "\"mathis_mbit\":7.0937222951000"));
+	assert_non_null(strstr(got, "\"loss_limited\":true,\"bound_mbit\":7.0937222951000"));
+	free(got);
+	model_free(&m);
+}
+
 static void
 test_json_failed(void **state)
 {
@@ -880,6 +919,7 @@ main(void)
 		cmocka_unit_test(test_json_numbers),
 		cmocka_unit_test(test_json_tcp_count),
 		cmocka_unit_test(test_json_udp_time),
+		cmocka_unit_test(test_json_link_path),
 		cmocka_unit_test(test_json_failed),
 		cmocka_unit_test(test_json_no_result),
 		cmocka_unit_test(test_json_interrupted),

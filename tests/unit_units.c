@@ -262,6 +262,51 @@ test_short_err(void **state)
 	assert_string_equal(err, "'x' is ");
 }
 
+/* units_parse_decimal: plain decimals only, range inclusive. */
+static void
+test_decimal(void **state)
+{
+	static const struct { const char *s; double v; const char *err; } rows[] = {
+		{ "40", 40, NULL },
+		{ "0.5", 0.5, NULL },
+		{ ".25", 0.25, NULL },
+		{ "7.", 7, NULL },
+		{ "0.001", 0.001, NULL },
+		{ "1000", 1000, NULL },
+		{ "0.0009", 0, "'0.0009' is out of range (0.001 to 1000)" },
+		{ "1000.5", 0, "'1000.5' is out of range (0.001 to 1000)" },
+		{ "", 0, "'' is not a number" },
+		{ ".", 0, "'.' is not a number" },
+		{ "1.2.3", 0, "'1.2.3' is not a number" },
+		{ "-1", 0, "'-1' is not a number" },
+		{ "+1", 0, "'+1' is not a number" },
+		{ " 1", 0, "' 1' is not a number" },
+		{ "1 ", 0, "'1 ' is not a number" },
+		{ "1e2", 0, "'1e2' is not a number" },
+		{ "0x10", 0, "'0x10' is not a number" },
+		{ "inf", 0, "'inf' is not a number" },
+		{ "nan", 0, "'nan' is not a number" },
+		{ "5ms", 0, "'5ms' is not a number" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		char err[128] = "";
+		double v = -1;
+		int rc = units_parse_decimal(rows[i].s, 0.001, 1000, &v, err,
+		    sizeof err);
+
+		if (rows[i].err == NULL) {
+			assert_int_equal(rc, 0);
+			assert_true(v == rows[i].v);
+		} else {
+			assert_int_equal(rc, -1);
+			assert_string_equal(err, rows[i].err);
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -269,6 +314,7 @@ main(void)
 		cmocka_unit_test(test_int),
 		cmocka_unit_test(test_size),
 		cmocka_unit_test(test_rate),
+		cmocka_unit_test(test_decimal),
 		cmocka_unit_test(test_rate_range_text),
 		cmocka_unit_test(test_short_err),
 	};

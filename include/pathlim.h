@@ -1,0 +1,73 @@
+#ifndef GPUT_PATHLIM_H
+#define GPUT_PATHLIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * What a path's round-trip time does to one TCP connection's goodput, beside
+ * the link's eta * C (overhead.h): pure arithmetic, no I/O. Every figure is
+ * payload (goodput), in bit/s, MBit meaning 10^6 bits.
+ *
+ *   window limit  W * 8 / RTT: a sender can have at most W bytes of payload
+ *                 unacknowledged, and an acknowledgement returns one RTT after
+ *                 the data left, so at most W bytes cross per RTT.
+ *   bandwidth-delay product  eta * C * RTT / 8 bytes: the window that keeps
+ *                 a link of goodput eta * C busy.
+ *   Mathis bound  MSS * 8 / RTT * sqrt(3/2) / sqrt(p): the steady state of
+ *                 Reno-style congestion avoidance that loses one segment in
+ *                 1/p, with an ACK per segment (Mathis, Semke, Mahdavi, Ott,
+ *                 "The macroscopic behavior of the TCP congestion avoidance
+ *                 algorithm", CCR 27(3), 1997). The window saws from w/2
+ *                 to w segments, one more per RTT: a cycle of w/2 RTTs
+ *                 carries 3w^2/8 segments, one of them lost, so 3w^2/8 = 1/p,
+ *                 w = sqrt(8 / (3p)), and the mean window 3w/4 is
+ *                 sqrt(3 / (2p)) segments per RTT. The constant sqrt(3/2) =
+ *                 1.2247 is the paper's C, often rounded to 1.22; delayed
+ *                 ACKs (one per two segments) make it sqrt(3/4) = 0.87, and
+ *                 timeouts at high loss make real TCP slower still: the
+ *                 bound is an upper one. CUBIC and BBR are not Reno.
+ */
+
+/* What is known of the path; a field at 0 is not known. */
+struct plim_in {
+	double   rtt_s;        /* round-trip time, seconds (> 0 for anything) */
+	uint64_t window;       /* the sender's window in payload bytes, 0: none */
+	double   loss;         /* segment loss probability p, 0 < p <= 1; 0: none */
+	unsigned mss;          /* TCP payload of a full segment (Mathis) */
+	double   expected_bps; /* eta * C of the link, bit/s; 0: no link given */
+};
+
+struct plim {
+	double   rtt_s;
+	int      have_bdp;       /* rtt and a link */
+	double   bdp_bytes;      /* eta * C * RTT / 8 */
+	int      have_window;    /* rtt and a window */
+	uint64_t window;
+	double   window_bps;     /* W * 8 / RTT */
+	int      window_limited; /* have_window, a link, window_bps < eta * C */
+	int      have_mathis;    /* rtt, loss and an MSS */
+	double   loss;
+	unsigned mss;
+	double   mathis_bps;     /* MSS * 8 / RTT * sqrt(3/2) / sqrt(p) */
+	int      loss_limited;   /* have_mathis, a link, mathis_bps < eta * C */
+	double   expected_bps;   /* eta * C, 0: no link */
+	double   bound_bps;      /* the least of eta * C, window_bps and
+	                            mathis_bps among those known; 0: none */
+};
+
+/* The Mathis constant sqrt(3/2). */
+#define PLIM_MATHIS_C 1.2247448713915890491
+
+/* Fill out from in. Returns 0, or -1 with err filled: no positive RTT, a
+ * loss outside (0, 1], a loss without an MSS, a negative or non-finite
+ * figure. */
+int plim_compute(const struct plim_in *in, struct plim *out, char *err,
+                 size_t errlen);
+
+/* The same figures one at a time (rtt_s > 0, 0 < p <= 1). */
+double plim_window_bps(uint64_t window, double rtt_s);
+double plim_mathis_bps(unsigned mss, double rtt_s, double p);
+double plim_bdp_bytes(double bps, double rtt_s);
+
+#endif
