@@ -769,13 +769,34 @@ streams_init(struct session *s)
 	return 0;
 }
 
+/* The log's line for a test that starts: what the partner does, and how
+ * much: bytes, or the time of a --time run (its byte count is a stand-in). */
+static void
+log_start(const struct session *s)
+{
+	const struct xfer_params *p = &s->req.params;
+	char n[32] = "", what[48];
+
+	if (p->streams > 1)
+		snprintf(n, sizeof n, ", %u streams", p->streams);
+	if (p->duration_ms != 0)
+		snprintf(what, sizeof what, "for %u.%03u s", p->duration_ms / 1000,
+		         p->duration_ms % 1000);
+	else
+		snprintf(what, sizeof what, "%llu bytes",
+		         (unsigned long long)p->data_bytes);
+	plog("client %s: start: %s, partner %s %s%s%s", s->who,
+	     p->proto == PROTO_UDP ? "udp" : "tcp",
+	     p->role == ROLE_SEND ? "sends" : "receives", what, n,
+	     s->key ? ", key checked" : "");
+}
+
 int
 session_serve(int cfd, const struct sockaddr_storage *peer,
               const struct config *c, const struct auth_key *key)
 {
 	struct session s = { .c = c, .key = key, .ctl = cfd, .peer = *peer,
 	    .stop = stop_process() };
-	const struct xfer_params *p = &s.req.params;
 	socklen_t ll = sizeof s.local;
 	char addr[NET_ADDRSTRLEN], err[128];
 	uint32_t i;
@@ -795,14 +816,7 @@ session_serve(int cfd, const struct sockaddr_storage *peer,
 	    net_set_control(cfd, err, sizeof err) == -1) {
 		plog("client %s: control connection: %s", s.who, err);
 	} else if (handshake(&s) == 0) {
-		char n[32] = "";
-
-		if (p->streams > 1)
-			snprintf(n, sizeof n, ", %u streams", p->streams);
-		plog("client %s: start: %s, partner %s %llu bytes%s%s", s.who,
-		     p->proto == PROTO_UDP ? "udp" : "tcp",
-		     p->role == ROLE_SEND ? "sends" : "receives",
-		     (unsigned long long)p->data_bytes, n, s.key ? ", key checked" : "");
+		log_start(&s);
 		if (streams_init(&s) == 0 && open_data(&s) == 0)
 			rc = transfer(&s);
 	}
