@@ -61,6 +61,7 @@ struct partner {
 	const char *host;
 	uint16_t port;        /* -p after its name, else the one before */
 	struct side_opts rem; /* its side: the local options, GPUT_REM_OPT, its own */
+	uint16_t streams;     /* -P after its name, else the one before */
 	int      reverse;     /* --bidir: the test the other way round */
 };
 
@@ -135,6 +136,11 @@ uint8_t cli_role(const struct config *c, const struct partner *p);
 void cli_free(struct config *c);
 
 void cli_usage(FILE *f);
+
+/* The parser's long options (getopt_long's table, ending in a NULL name),
+ * for the help's test. */
+struct option;
+const struct option *cli_longopts(void);
 
 /* Flush standard output and check that everything written to it arrived
  * (a full disk, a closed pipe). Returns 0, or -1 after one line on standard

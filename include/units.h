@@ -9,7 +9,9 @@
  *   sizes  (-l, -x):      suffix K, M, G = 2^10, 2^20, 2^30 bytes (either case);
  *   rates  (--link):      suffix k, M, G = 10^3, 10^6, 10^9 bit/s (either case),
  *                         fractions allowed ("9.5M");
- *   counts (-n, -p, -g, -w KB): plain decimal integers.
+ *   buffers (-w):        a plain number counts kilobytes (nttcp's -w), a
+ *                         number with a suffix is a size as above ("256K");
+ *   counts (-n, -p, -g):  plain decimal integers.
  * Every parser checks the range and, on failure, writes a one-line reason to
  * err (without the option name) and returns -1.
  */
@@ -27,6 +29,11 @@ int units_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out,
  * err filled. */
 int units_parse_decimal(const char *s, double min, double max, double *out,
                         char *err, size_t errlen);
+
+/* nttcp's -w: a plain number of kilobytes (2^10 bytes), or a size with a
+ * K/M/G suffix, into bytes, in [min_kb, max_kb] kilobytes. */
+int units_parse_kbytes(const char *s, uint64_t min_kb, uint64_t max_kb,
+                       uint64_t *out, char *err, size_t errlen);
 
 /* The range of a link rate (--link of gput and gput-pcap), bit/s. */
 #define UNITS_RATE_MIN 1e3

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "cli_hints.h"
 #include "ctl.h"
 #include "mcast_client.h"
 #include "report.h"
@@ -96,10 +97,16 @@ static const struct option longopts[] = {
 
 /* Options that may follow a partner name: they set the partner's side, and
  * -p its control port. */
-static const char remote_ok[] = "cDfglnpsSvwx";
+static const char remote_ok[] = "cDfglnpPsSvwx";
 /* Options each mode accepts besides its own; the rest are usage errors. */
 static const char daemon_ok[] = "ipv";
 static const char predict_ok[] = "46Dluvw";
+
+const struct option *
+cli_longopts(void)
+{
+	return longopts;
+}
 
 void
 cli_usage(FILE *f)
@@ -173,6 +180,7 @@ struct parse_state {
 	struct config *c;
 	struct side_opts *s;
 	uint16_t *rport;        /* remote: where -p goes (the partner's port) */
+	uint16_t *rstreams;     /* remote: where -P goes (the partner's streams) */
 	int remote;
 	unsigned char seen[OPT_MAX];
 	char *err;
@@ -200,6 +208,20 @@ parse_port(struct parse_state *ps, const char *arg, uint16_t *port)
 	if (units_parse_int(arg, 0, 65535, &v, why, sizeof why) == -1)
 		return bad_value(ps, 'p', why);
 	*port = (uint16_t)v;
+	return 0;
+}
+
+/* -P: parallel streams, before the partners (everyone's) or after one
+ * (its own). */
+static int
+parse_streams(struct parse_state *ps, const char *arg, uint16_t *streams)
+{
+	char why[160];
+	uint64_t v;
+
+	if (units_parse_int(arg, 1, STREAM_MAX, &v, why, sizeof why) == -1)
+		return bad_value(ps, 'P', why);
+	*streams = (uint16_t)v;
 	return 0;
 }
 
@@ -249,9 +271,9 @@ parse_side_opt(struct parse_state *ps, int o, const char *arg)
 		s->total = v;
 		return 0;
 	case 'w':
-		if (units_parse_int(arg, 1, 1u << 20, &v, why, sizeof why) == -1)
+		if (units_parse_kbytes(arg, 1, 1u << 20, &v, why, sizeof why) == -1)
 			return bad_value(ps, o, why);
-		s->window = (uint32_t)v * 1024u;
+		s->window = (uint32_t)v;
 		return 0;
 	case 'g':
 		if (units_parse_int(arg, 0, 10000000, &v, why, sizeof why) == -1)
@@ -479,10 +501,7 @@ parse_global_opt(struct parse_state *ps, int o, const char *arg)
 		c->bidir = 1;
 		return 0;
 	case 'P':
-		if (units_parse_int(arg, 1, STREAM_MAX, &v, why, sizeof why) == -1)
-			return bad_value(ps, o, why);
-		c->streams = (uint16_t)v;
-		return 0;
+		return parse_streams(ps, arg, &c->streams);
 	case OPT_TIME:
 	case OPT_INTERVAL:
 	case OPT_OMIT:
@@ -530,6 +549,11 @@ parse_opts(struct parse_state *ps, int argc, char **argv)
 				return -1;
 			continue;
 		}
+		if (ps->remote && o == 'P') {   /* this partner's streams */
+			if (parse_streams(ps, optarg, ps->rstreams) == -1)
+				return -1;
+			continue;
+		}
 		switch (parse_side_opt(ps, o, optarg)) {
 		case -1: return -1;
 		case 0:  continue;
@@ -574,8 +598,9 @@ side_defaults(struct side_opts *s)
 /* Parse one option list (environment or command line) into side s; a
  * remote list (rport not NULL) may set a partner's control port there. */
 static int
-parse_pass(struct config *c, struct side_opts *s, uint16_t *rport, int argc,
-           char **argv, unsigned char *seen, char *err, size_t errlen)
+parse_pass(struct config *c, struct side_opts *s, uint16_t *rport,
+           uint16_t *rstreams, int argc, char **argv, unsigned char *seen,
+           char *err, size_t errlen)
 {
 	struct parse_state ps;
 	int first, i;
@@ -584,6 +609,7 @@ parse_pass(struct config *c, struct side_opts *s, uint16_t *rport, int argc,
 	ps.c = c;
 	ps.s = s;
 	ps.rport = rport;
+	ps.rstreams = rstreams;
 	ps.remote = rport != NULL;
 	ps.err = err;
 	ps.errlen = errlen;
@@ -604,7 +630,7 @@ parse_pass(struct config *c, struct side_opts *s, uint16_t *rport, int argc,
  * the mode checks: GPUT_LOC_OPT set for clients must not stop gput -i. */
 static int
 parse_env(struct config *c, struct side_opts *s, uint16_t *rport,
-          const char *name, const char *val, char **store, char *err,
+          uint16_t *rstreams, const char *name, const char *val, char **store, char *err,
           size_t errlen)
 {
 	unsigned char seen[OPT_MAX] = { 0 };
@@ -612,7 +638,7 @@ parse_env(struct config *c, struct side_opts *s, uint16_t *rport,
 	int n, first;
 	char **v = env_argv(val, &n, store);
 
-	first = parse_pass(c, s, rport, n, v, seen, why, sizeof why);
+	first = parse_pass(c, s, rport, rstreams, n, v, seen, why, sizeof why);
 	if (first != -1 && first < n) {
 		snprintf(why, sizeof why, "'%s' is not an option", v[first]);
 		first = -1;
@@ -839,7 +865,8 @@ parse_partner(struct config *c, const struct partner *base, int argc,
 	/* the partner's name stands in for argv[0] */
 	n = argc - *at + 1;
 	v = argv + *at - 1;
-	first = parse_pass(c, &p->rem, &p->port, n, v, seen, err, errlen);
+	first = parse_pass(c, &p->rem, &p->port, &p->streams, n, v, seen, err,
+	    errlen);
 	if (first == -1)
 		return -1;
 	*at += first - 1;
@@ -853,9 +880,10 @@ static int
 parse_partners(struct config *c, const char *rem_env, int argc, char **argv,
                int first, unsigned char *seen, char *err, size_t errlen)
 {
-	struct partner base = { NULL, c->port, c->loc, 0 };
+	struct partner base = { .host = NULL, .port = c->port, .rem = c->loc,
+	    .streams = c->streams };
 
-	if (parse_env(c, &base.rem, &base.port, "GPUT_REM_OPT", rem_env,
+	if (parse_env(c, &base.rem, &base.port, &base.streams, "GPUT_REM_OPT", rem_env,
 	    &c->env_store[1], err, errlen) == -1)
 		return -1;
 	while (first < argc)
@@ -865,6 +893,7 @@ parse_partners(struct config *c, const char *rem_env, int argc, char **argv,
 	c->host = c->partners[0].host;
 	c->port = c->partners[0].port;
 	c->rem = c->partners[0].rem;
+	c->streams = c->partners[0].streams;
 	if (c->bidir && c->npartners == 1) {    /* both ways: the test and its reverse */
 		c->partners[1] = c->partners[0];
 		c->partners[1].reverse = 1;
@@ -902,11 +931,14 @@ cli_parse(int argc, char **argv, const char *loc_env, const char *rem_env,
 	c->mtu = 1500;
 	side_defaults(&c->loc);
 	err[0] = '\0';
+	/* iperf's habits first: "-t 10 host" must not test a partner "10" */
+	if (cli_hint(argc, argv, SHORTOPTS, longopts, err, errlen))
+		return -1;
 	/* Local options: the environment's first, then the command line's. */
-	if (parse_env(c, &c->loc, NULL, "GPUT_LOC_OPT", loc_env,
+	if (parse_env(c, &c->loc, NULL, NULL, "GPUT_LOC_OPT", loc_env,
 	    &c->env_store[0], err, errlen) == -1)
 		return -1;
-	first = parse_pass(c, &c->loc, NULL, argc, argv, seen, err, errlen);
+	first = parse_pass(c, &c->loc, NULL, NULL, argc, argv, seen, err, errlen);
 	if (first == -1)
 		return -1;
 	c->rem = c->loc;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "cli_help.h"
 #include "client.h"
 #include "ctl.h"
 #include "daemon.h"
@@ -25,7 +26,7 @@ main(int argc, char **argv)
 	}
 	switch (c.mode) {
 	case MODE_HELP:
-		cli_usage(stdout);
+		cli_help(stdout);
 		break;
 	case MODE_VERSION:
 		printf("gput %s (control protocol %d)\n", GPUT_VERSION, CTL_VERSION);

@@ -600,6 +600,7 @@ child_config(struct multi *m, unsigned k)
 	ch->c.host = p->host;
 	ch->c.port = p->port;
 	ch->c.rem = p->rem;
+	ch->c.streams = p->streams;
 	ch->c.role = cli_role(m->c, p);         /* --bidir: the second reversed */
 	ch->c.tag = (char)('1' + k);
 	ch->c.title = 0;

@@ -95,6 +95,26 @@ units_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 	return 0;
 }
 
+int
+units_parse_kbytes(const char *s, uint64_t min_kb, uint64_t max_kb,
+                   uint64_t *out, char *err, size_t errlen)
+{
+	size_t n = strlen(s);
+	uint64_t v;
+
+	if (n > 0 && isdigit((unsigned char)s[n - 1])) {      /* nttcp: KB */
+		if (units_parse_int(s, min_kb, max_kb, &v, err, errlen) == -1)
+			return -1;
+		*out = v * 1024u;
+		return 0;
+	}
+	if (units_parse_size(s, min_kb * 1024u, max_kb * 1024u, &v, err,
+	    errlen) == -1)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 /* The plain decimal number at the start of s: digits with at most one
  * point (strtod alone would also take hex, exponents, signs and inf).
  * Returns the end of the number, or NULL. */

@@ -17,7 +17,9 @@ synopsis() {
 	    sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d;$d' | tr -s ' \n' '  ' |
 	    sed 's/^ *//; s/ *$//'
 }
-usage_words() { "$1" -h | sed 's/^usage://' | tr -s ' \n' '  ' | sed 's/^ *//; s/ *$//'; }
+# usage(): what -h prints up to its first empty line (gput's option groups follow)
+usage_words() { "$1" -h | sed '/^$/q' | sed 's/^usage://' | tr -s ' \n' '  ' |
+    sed 's/^ *//; s/ *$//'; }
 eq "gput: usage() matches SYNOPSIS" "$(usage_words "$GPUT")" "$(synopsis man/gput.1)"
 if [ -x "$GPUT_PCAP" ] && [ -f man/gput-pcap.1 ]; then
 	eq "gput-pcap: usage() matches SYNOPSIS" "$(usage_words "$GPUT_PCAP")" \

@@ -1,0 +1,128 @@
+/* cli_help.c: gput -h, the synopsis and every option in one line, in
+ * groups. gput(1) holds the whole story; tests/unit_hints.c checks that
+ * this list, the parser's options and the man page's name the same ones. */
+#include "cli_help.h"
+
+#include "cli.h"
+
+struct help_line {
+	const char *opt;        /* as typed, with its value's name */
+	const char *what;
+};
+
+struct help_group {
+	const char *title;
+	const struct help_line *lines;
+};
+
+static const struct help_line test_lines[] = {
+	{ "-t, --transmit", "this host sends, the partner receives (default)" },
+	{ "-r, --receive", "this host receives, the partner sends" },
+	{ "-u, --udp", "UDP instead of TCP" },
+	{ "-l, --length length", "bytes per write (size; default 4096)" },
+	{ "-n, --count count", "writes to send (default 2048)" },
+	{ "-x, --bytes bytes", "send exactly this many bytes (size), not -n writes" },
+	{ "--time s", "send for s seconds instead of -n writes" },
+	{ "-w, --window kbytes", "socket buffers: kilobytes, or a size (256K, 4M)" },
+	{ "-D, --nodelay", "TCP_NODELAY on the data connection" },
+	{ "-c, --verify", "the receiver checks every byte against the pattern" },
+	{ "-s, --stream", "UDP: the pattern runs on across datagrams" },
+	{ "-S, --seed seed", "the pattern's seed (1 to 256 characters)" },
+	{ "--discard", "the receiver drops the bytes unread (MSG_TRUNC)" },
+	{ "--cc algo[,algo ...]", "TCP congestion control, per stream in turn" },
+	{ "-p, --port port", "the partner's control port (default 5037)" },
+	{ "-4, --ipv4", "IPv4 only" },
+	{ "-6, --ipv6", "IPv6 only" },
+	{ "--key-file file", "a shared secret both ends prove they know" },
+	{ NULL, NULL },
+};
+
+static const struct help_line output_lines[] = {
+	{ "-f, --format format", "the table's columns, nttcp's tags (%b %rt ...)" },
+	{ "-T, --title", "a title line over the table" },
+	{ "-v, --verbose", "addresses, buffers, MSS; with -i, log every transfer" },
+	{ "-q, --quiet", "no progress line" },
+	{ "--interval s", "a line per side every s seconds during the run" },
+	{ "--omit s", "the first s seconds left out of the steady state" },
+	{ "--json", "one JSON document instead of the table" },
+	{ "--json-lines", "a JSON object per interval, then the summary" },
+	{ "--csv", "the table's rows as CSV" },
+	{ "-h, --help", "this help" },
+	{ "-V, --version", "the version and control protocol" },
+	{ NULL, NULL },
+};
+
+static const struct help_line udp_lines[] = {
+	{ "--rate rate", "pace the sender to rate bit/s of payload (10M, 1G)" },
+	{ "-g, --gap gap", "pace the sender: gap microseconds between writes" },
+	{ "--burst n", "n writes back to back, then n gaps (--rate, -g)" },
+	{ "--batch n", "UDP: up to n datagrams per system call" },
+	{ "--gso", "UDP: the sender's datagrams as GSO super-buffers" },
+	{ "--log file", "-r -u: a line per datagram received (tools/plot-seq)" },
+	{ "--same-clock", "UDP: both ends read one clock: one-way delay" },
+	{ "-m, --multicast group", "send UDP to a multicast group, partners join" },
+	{ "--ttl n", "-m: the datagrams' TTL or hop limit" },
+	{ "--mport port", "-m: the group's UDP port" },
+	{ NULL, NULL },
+};
+
+static const struct help_line streams_lines[] = {
+	{ "-P, --parallel streams", "streams at once (1 to 128); after a partner, "
+	                            "its own" },
+	{ "--bidir", "the test and its reverse at once, with one partner" },
+	{ "partner [options] ...", "up to 9 partners, each with its own options" },
+	{ NULL, NULL },
+};
+
+static const struct help_line partner_lines[] = {
+	{ "-i, --daemon", "be the partner: serve tests (as root, then --user)" },
+	{ "--allow cidr", "serve only these clients (repeat, up to 64)" },
+	{ "--inetd", "serve the connection on standard input" },
+	{ "--max-buffer size", "largest buffer a client may ask for (4M)" },
+	{ "--max-bytes size", "most bytes one test may move (0: no limit)" },
+	{ "--max-rate rate", "fastest UDP this partner sends (0: no limit)" },
+	{ "--max-sessions n", "tests at once (4)" },
+	{ "--max-streams n", "streams per test (128)" },
+	{ "--max-time s", "longest transfer of one test (600)" },
+	{ "--no-multicast", "refuse multicast tests" },
+	{ "--once", "serve one test, then exit" },
+	{ "--user name", "started as root, become name (nobody)" },
+	{ NULL, NULL },
+};
+
+static const struct help_line link_lines[] = {
+	{ "--link rate", "the bottleneck's rate: goodput predicted, compared" },
+	{ "--predict", "print the predicted goodput only, no test" },
+	{ "--mtu mtu", "--predict: the path's MTU (1500)" },
+	{ "--no-timestamps", "--predict: TCP without the timestamp option" },
+	{ "--pppoe", "--link, --predict: PPPoE framing" },
+	{ "--vlan tags", "--link, --predict: 802.1Q tags per frame (0 to 8)" },
+	{ NULL, NULL },
+};
+
+static const struct help_group groups[] = {
+	{ "The test", test_lines },
+	{ "Output", output_lines },
+	{ "Pacing and UDP", udp_lines },
+	{ "Streams and partners", streams_lines },
+	{ "The partner (gput -i)", partner_lines },
+	{ "Link prediction", link_lines },
+	{ NULL, NULL },
+};
+
+void
+cli_help(FILE *f)
+{
+	const struct help_group *g;
+	const struct help_line *l;
+
+	cli_usage(f);
+	for (g = groups; g->title != NULL; g++) {
+		fprintf(f, "\n%s:\n", g->title);
+		for (l = g->lines; l->opt != NULL; l++)
+			fprintf(f, "  %-24s %s\n", l->opt, l->what);
+	}
+	fputs("\nSizes take K, M or G (2^10, 2^20, 2^30 bytes), rates k, M or G\n"
+	      "(10^3, 10^6, 10^9 bit/s). Options after a partner's name apply to\n"
+	      "that partner alone. See gput(1).\n", f);
+}
