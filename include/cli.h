@@ -50,6 +50,7 @@ struct side_opts {
 	uint8_t  batch;       /* --batch (0: one datagram per call) */
 	uint8_t  gso;         /* --gso */
 	uint8_t  discard;     /* --discard */
+	uint64_t cpus;        /* --affinity: CPUs 0..63 (affinity.h), 0: any */
 	const char *format;   /* -f */
 };
 

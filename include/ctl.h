@@ -49,7 +49,7 @@
  *   bytes 132..151 are zero, with it the partner's half is a UDP receiver
  *   of one stream. 152 xflags u32 (CTL_XF_*: the extensions of
  *   version 4; a bit this gput does not know is refused), 156..167 the
- *   latency probes' parameters, 168..175 the partner's CPU placement,
+ *   latency probes' parameters, 168 the partner's --affinity u64 (CPUs 0..63),
  *   176..183 the partner's hardening; each range is zero unless its
  *   extension is asked. 184 mac[32]: with a key, HMAC-SHA256(key, "gput2
  *   client" || challenge || bytes 0..183), else zero.
@@ -103,7 +103,7 @@
 /* PARAMS extension ranges (offsets into the payload). */
 #define CTL_PX_XFLAGS    152
 #define CTL_PX_LATENCY   156     /* 12 bytes */
-#define CTL_PX_AFFINITY  168     /* 8 bytes */
+#define CTL_PX_AFFINITY  168     /* 8 bytes: --affinity, CPUs 0..63 (affinity.h) */
 #define CTL_PX_HARDEN    176     /* 8 bytes */
 #define CTL_INTERVAL_LEN 64
 #define CTL_TCPINFO_LEN  80

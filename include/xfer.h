@@ -59,6 +59,8 @@ struct xfer_params {
 	                         copy holds its one name; "": the default */
 	uint16_t streams;     /* -P: streams (1..STREAM_MAX) */
 	uint32_t xflags;      /* CTL_XF_*: protocol 4's extensions asked */
+	uint64_t cpus;        /* --affinity: the CPUs (0..63) the side's streams
+	                         take in turn (affinity.h); 0: anywhere */
 };
 
 /* --batch: at most this many messages per sendmmsg/recvmmsg. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "affinity.h"
 #include "cli_hints.h"
 #include "ctl.h"
 #include "mcast_client.h"
@@ -20,13 +21,14 @@ enum { OPT_LINK = 256, OPT_PREDICT, OPT_MTU, OPT_NOTS, OPT_VLAN, OPT_PPPOE,
        OPT_TIME, OPT_INTERVAL, OPT_OMIT, OPT_CC, OPT_JSON, OPT_JSON_LINES,
        OPT_CSV, OPT_RATE, OPT_BURST, OPT_LOG, OPT_SAME_CLOCK, OPT_MAX_STREAMS,
        OPT_BIDIR, OPT_TTL, OPT_MPORT, OPT_NO_MCAST, OPT_BATCH, OPT_GSO,
-       OPT_DISCARD, OPT_RTT, OPT_LOSS, OPT_MAX };
+       OPT_DISCARD, OPT_RTT, OPT_LOSS, OPT_AFFINITY, OPT_MAX };
 /* Options of gput -i alone. */
 #define IS_PARTNER_OPT(o) (((o) >= OPT_MAX_SESSIONS && (o) <= OPT_INETD) || \
 	(o) == OPT_MAX_STREAMS || (o) == OPT_NO_MCAST)
 
 /* Long options that set one side, like -l: they may follow a partner name. */
-#define IS_SIDE_OPT(o) ((o) == OPT_BATCH || (o) == OPT_GSO || (o) == OPT_DISCARD)
+#define IS_SIDE_OPT(o) ((o) == OPT_BATCH || (o) == OPT_GSO || (o) == OPT_DISCARD || \
+	(o) == OPT_AFFINITY)
 
 #define SHORTOPTS "+:46cDf:g:hil:m:n:p:P:qrsS:tTuvVw:x:"
 
@@ -90,6 +92,7 @@ static const struct option longopts[] = {
 	{ "batch",    required_argument, NULL, OPT_BATCH },
 	{ "gso",      no_argument,       NULL, OPT_GSO },
 	{ "discard",  no_argument,       NULL, OPT_DISCARD },
+	{ "affinity", required_argument, NULL, OPT_AFFINITY },
 	{ "rtt",      required_argument, NULL, OPT_RTT },
 	{ "loss",     required_argument, NULL, OPT_LOSS },
 	{ NULL, 0, NULL, 0 },
@@ -113,7 +116,7 @@ cli_usage(FILE *f)
 {
 	fputs("usage: gput [-46cDqrsTtuv] [-f format] [-g gap] [-l length] [-m group]\n"
 	      "            [-n count] [-p port] [-P streams] [-S seed] [-w kbytes]\n"
-	      "            [-x bytes] [--batch n] [--bidir] [--burst n]\n"
+	      "            [-x bytes] [--affinity cpus] [--batch n] [--bidir] [--burst n]\n"
 	      "            [--cc algo[,algo ...]] [--csv | --json | --json-lines]\n"
 	      "            [--discard] [--gso] [--interval s] [--key-file file]\n"
 	      "            [--link rate] [--log file] [--loss pct] [--mport port]\n"
@@ -239,6 +242,10 @@ parse_side_opt(struct parse_state *ps, int o, const char *arg)
 	case 'v': s->verbose = 1; return 0;
 	case OPT_GSO: s->gso = 1; return 0;
 	case OPT_DISCARD: s->discard = 1; return 0;
+	case OPT_AFFINITY:
+		if (affinity_parse(arg, &s->cpus, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		return 0;
 	case OPT_BATCH:
 		if (units_parse_int(arg, 1, XFER_BATCH_MAX, &v, why, sizeof why) == -1)
 			return bad_value(ps, o, why);
@@ -821,6 +828,23 @@ check_side_pair(const struct config *c, const struct partner *p, char *err,
 	return 0;
 }
 
+/* --affinity before the partners: CPUs this process may run on (the
+ * partner checks its own). */
+static int
+check_local_cpus(const struct config *c, char *err, size_t errlen)
+{
+	uint64_t allowed = affinity_allowed();
+	int miss = affinity_missing(c->loc.cpus, allowed);
+	char have[192];
+
+	if (miss == -1)
+		return 0;
+	affinity_text(allowed, have, sizeof have);
+	snprintf(err, errlen, "--affinity: CPU %d is not available here (this "
+	         "process may run on %s)", miss, have);
+	return -1;
+}
+
 static int
 check_client(const struct config *c, char *err, size_t errlen)
 {
@@ -834,6 +858,8 @@ check_client(const struct config *c, char *err, size_t errlen)
 	for (i = 0; i < c->npartners; i++)
 		if (check_side_pair(c, &c->partners[i], err, errlen) == -1)
 			return -1;
+	if (check_local_cpus(c, err, errlen) == -1)
+		return -1;
 	return check_partners(c, err, errlen);
 }
 
@@ -986,6 +1012,7 @@ side_params(const struct config *c, const struct side_opts *s, uint8_t role,
 	p->batch = s->batch;
 	p->gso = s->gso;
 	p->discard = s->discard;
+	p->cpus = s->cpus;
 	p->len = s->len;
 	p->count = s->total ? (s->total + s->len - 1) / s->len : s->count;
 	p->window = s->window;

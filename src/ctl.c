@@ -116,6 +116,7 @@ encode_params(const struct ctl_msg *m, uint8_t *p)
 		memcpy(p + 136, m->mcast.addr, sizeof m->mcast.addr);
 	}
 	put_u32(p, CTL_PX_XFLAGS, x->xflags);
+	put_u64(p, CTL_PX_AFFINITY, x->cpus);
 	memcpy(p + CTL_PARAMS_SIGNED, m->mac, CTL_MAC_LEN);
 	return CTL_PARAMS_LEN;
 }
@@ -525,9 +526,11 @@ decode_params(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 	if (rd_ok(r, CTL_PARAMS_SIGNED, CTL_MAC_LEN))
 		memcpy(m->mac, r->b + CTL_PARAMS_SIGNED, CTL_MAC_LEN);
 	x->xflags = get_u32(r, CTL_PX_XFLAGS);
+	x->cpus = get_u64(r, CTL_PX_AFFINITY);
 	if ((flags & ~FLAG_ALL) != 0 || (x->xflags & ~CTL_XF_KNOWN) != 0)
 		why = "reserved bits set";
-	else if (!zero_bytes(r, CTL_PX_LATENCY, CTL_PARAMS_SIGNED - CTL_PX_LATENCY))
+	else if (!zero_bytes(r, CTL_PX_LATENCY, CTL_PX_AFFINITY - CTL_PX_LATENCY) ||
+	    !zero_bytes(r, CTL_PX_HARDEN, CTL_PARAMS_SIGNED - CTL_PX_HARDEN))
 		why = "reserved bits set";
 	else if ((why = params_invalid(x)) == NULL)
 		why = decode_mcast(r, m);

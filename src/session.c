@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "affinity.h"
 #include "ctl.h"
 #include "mcast.h"
 #include "net.h"
@@ -174,6 +175,23 @@ session_check_limits(const struct partner_limits *l,
 	return 0;
 }
 
+/* --affinity after the host: the partner's data threads go only where this
+ * process may run. Returns 1 (refused, why in err) or 0. */
+static int
+cpus_refused(uint64_t cpus, char *err, size_t errlen)
+{
+	uint64_t allowed = affinity_allowed();
+	int miss = affinity_missing(cpus, allowed);
+	char have[192];
+
+	if (miss == -1)
+		return 0;
+	affinity_text(allowed, have, sizeof have);
+	snprintf(err, errlen, "--affinity: CPU %d is not available to this "
+	         "partner (it may run on %s)", miss, have);
+	return 1;
+}
+
 /* --cc: one the host offers and, since the partner runs unprivileged, one
  * an unprivileged process may pick. Returns 1 (refused, why in err) or 0. */
 static int
@@ -248,6 +266,10 @@ handshake(struct session *s)
 	}
 	if (session_check_limits(&s->c->lim, &s->req.params, err,
 	    sizeof err) == -1 || ccs_refused(&s->req.params, err, sizeof err)) {
+		fail(s, "refused", err);
+		return -1;
+	}
+	if (cpus_refused(s->req.params.cpus, err, sizeof err)) {
 		fail(s, "refused", err);
 		return -1;
 	}

@@ -3,11 +3,13 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "affinity.h"
 #include "xfer_batch.h"
 #include "xfer_tcp.h"
 #include "xfer_udp.h"
@@ -72,8 +74,15 @@ static void *
 stream_thread(void *arg)
 {
 	struct stream *s = arg;
+	int cpu = affinity_cpu(s->p.cpus, s->id - 1);
 
-	stream_run(s);
+	if (cpu >= 0 && affinity_pin(cpu, s->err, sizeof s->err) == -1) {
+		s->rc = -1;
+		s->end = mono_now();
+		atomic_store_explicit(&s->done, 1, memory_order_release);
+	} else {
+		stream_run(s);
+	}
 	if (s->rc == -1 && !stop_requested(s->stop)) {
 		unsigned none = 0;
 
@@ -81,6 +90,30 @@ stream_thread(void *arg)
 		stop_request(s->stop);
 	}
 	return NULL;
+}
+
+/* A single stream in the calling thread, on its --affinity CPU for the
+ * run's length (the thread's own CPUs come back after it). */
+static int
+run_one(struct stream *s, char *err, size_t errlen)
+{
+	int cpu = affinity_cpu(s->p.cpus, 0);
+	cpu_set_t old;
+
+	if (cpu >= 0 && pthread_getaffinity_np(pthread_self(), sizeof old,
+	    &old) != 0) {
+		snprintf(err, errlen, "--affinity: cannot read this thread's CPUs");
+		stop_request(s->stop);
+		return -1;
+	}
+	if (cpu >= 0 && affinity_pin(cpu, err, errlen) == -1) {
+		stop_request(s->stop);
+		return -1;
+	}
+	stream_run(s);
+	if (cpu >= 0)
+		(void)pthread_setaffinity_np(pthread_self(), sizeof old, &old);
+	return 0;
 }
 
 int
@@ -94,10 +127,8 @@ stream_run_all(struct stream *st, uint32_t n, char *err, size_t errlen)
 
 	for (i = 0; i < n; i++)
 		atomic_store(&st[i].done, 0);
-	if (n == 1) {
-		stream_run(&st[0]);
-		return 0;
-	}
+	if (n == 1)
+		return run_one(st, err, errlen);
 	if (n > STREAM_MAX) {
 		snprintf(err, errlen, "%u streams: at most %u", n, STREAM_MAX);
 		return -1;
