@@ -70,8 +70,8 @@ static const struct help_line streams_lines[] = {
 	{ "-P, --parallel streams", "streams at once (1 to 128); after a partner, "
 	                            "its own" },
 	{ "--bidir", "the test and its reverse at once, with one partner" },
-	{ "--affinity cpus", "run the data threads on these CPUs (0,1 or 2-3); "
-	                     "after a partner, its own" },
+	{ "--affinity cpus", "pin data threads to CPUs (0,1 or 2-3); per "
+	                     "partner" },
 	{ "partner [options] ...", "up to 9 partners, each with its own options" },
 	{ NULL, NULL },
 };
