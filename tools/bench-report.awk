@@ -161,6 +161,15 @@ END {
 			cm = c == "" ? "-" : median(rate[s SUBSEP c])
 			rp = (isgput(t) && bp != "") ? ratio(m, bpm) : "-"
 			rc = ratio(m, cm)
+			# a row faster than the host's own way of doing the same
+			# thing shows the probe is no ceiling: say so, print no ratio
+			if (rc != "-" && rc > 1) {
+				bad = bad sprintf("ceiling invalid: %s %d, %s at %.1f Mbit/s " \
+				    "beat %s at %.1f (%.3fx)\n", toupper(p), l, label(t), m,
+				    label(c), cm, rc)
+				rc = "-"; rcs = "invalid"
+			} else
+				rcs = fmt("%.3f", rc)
 			tg = median(tgt[k])
 			at = tg == "-" ? "-" : (tg + 0 == 0 ? "unpaced" : sprintf("%.0f", tg))
 			if (p == "tcp")
@@ -168,14 +177,14 @@ END {
 				    count(rate[k]), fmt("%.1f", m), fmt("%.1f", lo(rate[k])),
 				    fmt("%.1f", hi(rate[k])), fmt("%.1f%%", spread),
 				    fmt("%.0f", median(snd[k])), fmt("%.0f", median(rcv[k])),
-				    fmt("%.3f", rp), fmt("%.3f", rc)
+				    fmt("%.3f", rp), rcs
 			else
 				printf "%-18s %4s %9s %9s %9s %6s %6s %8s %6s %6s %6s %6s\n",
 				    label(t), count(rate[k]) "/" rounds[k], fmt("%.1f", m),
 				    fmt("%.1f", lo(rate[k])), fmt("%.1f", hi(rate[k])),
 				    fmt("%.1f%%", spread), fmt("%.2f", median(loss[k])), at,
 				    fmt("%.0f", median(snd[k])), fmt("%.0f", median(rcv[k])),
-				    fmt("%.3f", rp), fmt("%.3f", rc)
+				    fmt("%.3f", rp), rcs
 			med[s, t] = m
 			# paired per round against the best peer of that round
 			delete pa
@@ -190,11 +199,16 @@ END {
 				}
 			paired[s, t] = pa[1]
 			# (mawk's sprintf holds 8 KiB: the long parts are concatenated)
-			jrows = jrows (jrows == "" ? "" : ",\n      ") sprintf("{\"row\":\"%s\",\"label\":\"%s\",\"rounds\":%d,\"ok\":%d,\"median_mbit\":%s,\"min_mbit\":%s,\"max_mbit\":%s,\"snd_us_per_mb\":%s,\"rcv_us_per_mb\":%s,\"loss_pct\":%s,\"vs_best_peer\":%s,\"ceiling\":%s,\"vs_ceiling\":%s,\"runs\":[",
+			jrows = jrows (jrows == "" ? "" : ",\n      ") sprintf("{\"row\":\"%s\",\"label\":\"%s\",\"rounds\":%d,\"ok\":%d,\"median_mbit\":%s,\"min_mbit\":%s,\"max_mbit\":%s,\"snd_us_per_mb\":%s,\"rcv_us_per_mb\":%s,\"loss_pct\":%s,\"vs_best_peer\":%s,\"ceiling\":%s,\"vs_ceiling\":%s,\"ceiling_invalid\":%s,\"runs\":[",
 			    t, label(t), rounds[k], count(rate[k]), num(m), num(lo(rate[k])),
 			    num(hi(rate[k])), num(median(snd[k])), num(median(rcv[k])),
 			    p == "udp" ? num(median(loss[k])) : "null", num(rp),
-			    c == "" ? "null" : "\"" c "\"", num(rc)) raw[k] "]}"
+			    c == "" ? "null" : "\"" c "\"", num(rc),
+			    rcs == "invalid" ? "true" : "false") raw[k] "]}"
+		}
+		if (bad != "") {        # the rows above that beat their ceiling
+			printf "%s", bad
+			bad = ""
 		}
 		if (bp != "") {
 			printf "best peer: %s, %.1f Mbit/s. gput rows over the best peer of " \
