@@ -36,12 +36,14 @@ UNIT_SRCS  := $(wildcard tests/unit_*.c)
 UNIT_BINS  := $(UNIT_SRCS:.c=)
 TEST_TOOLS := tests/ctlpeer tests/nogso.so
 PROGS      := gput gput-pcap
+# The testbed's delay line (tools/gput-testbed runs it; installed beside it).
+TOOLS      := tools/gput-delay
 MANS       := man/gput.1 man/gput-pcap.1
 
 .PHONY: all check unit live lint demo bench bench-pcap clean install uninstall need-pcap \
         need-cmocka need-crypto check-asan fuzz fuzz-smoke need-fuzz
 
-all: $(PROGS)
+all: $(PROGS) $(TOOLS)
 
 need-pcap:
 	@$(PKG_CONFIG) --exists libpcap || { echo "gput: libpcap not found: install the Debian package libpcap-dev (or run tools/install-deps as root)" >&2; exit 1; }
@@ -94,8 +96,11 @@ $(CAPBUILD_TESTS): tests/capbuild.o
 tests/capbuild.o: tests/capbuild.c | need-cmocka need-pcap
 	$(CC) $(FINAL_CFLAGS) $(CMOCKA_CFLAGS) $(PCAP_CFLAGS) -c -o $@ $<
 
+tools/gput-delay: tools/gput-delay.c
+	$(CC) $(FINAL_CFLAGS) -o $@ $< $(FINAL_LDFLAGS)
+
 # make check: unit tests (cmocka), then live tests with real processes.
-check: $(PROGS) $(UNIT_BINS) $(TEST_TOOLS)
+check: $(PROGS) $(TOOLS) $(UNIT_BINS) $(TEST_TOOLS)
 	@sh tests/run-tests.sh $(UNIT_BINS) $(sort $(wildcard tests/live_*.sh))
 
 unit: $(UNIT_BINS)
@@ -185,17 +190,17 @@ bench: $(PROGS)
 bench-pcap: gput-pcap
 	@BENCH_PCAP=only sh tools/bench.sh
 
-install: $(PROGS)
+install: $(PROGS) $(TOOLS)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
-	$(INSTALL) -m 755 $(PROGS) $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 755 $(PROGS) $(TOOLS) tools/gput-testbed $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 644 $(MANS) $(DESTDIR)$(MANDIR)/man1/
 
 uninstall:
-	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(PROGS))
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(PROGS) gput-delay gput-testbed)
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANS)))
 
 clean:
-	rm -f $(PROGS) src/*.o src/*.d src/*.a tests/*.o tests/*.d $(UNIT_BINS) \
+	rm -f $(PROGS) $(TOOLS) tools/*.d src/*.o src/*.d src/*.a tests/*.o tests/*.d $(UNIT_BINS) \
 	    $(TEST_TOOLS) $(FUZZ_BINS) tests/fuzz/*.d
 	rm -rf tests/out tests/fuzz/obj tests/fuzz/out build bench-out
 

@@ -1,0 +1,232 @@
+#!/bin/bash
+# tools/gput-testbed's delay lines (tools/gput-delay), checked against counts
+# that do not come from them: nftables counters this test puts on the
+# hosts' interfaces, ping, and gput's own arrival counts. In a testbed of
+# its own (prefix gput-dl$$), always taken down. Needs root and nft;
+# skipped otherwise. No timing thresholds: a delay is checked as a lower
+# bound (an RTT never below the asked delays: they are added) and against
+# the delay line's own counts; how exact the delay is belongs to the
+# measurements in the README. About 25 s.
+#
+#   up 10M --delay 20:    ping's minimum RTT >= 40 ms; every frame a sent
+#                         went through the a>b delay line and reached b
+#                         (a's egress == delay-fwd == b's ingress, deltas);
+#                         the error percentiles are ordered (p50 <= p99 <=
+#                         max); status shows the delay lines
+#   impair ab delay 30, ba delay 5: minimum RTT >= 35 ms; status says so
+#   --jitter 5: minimum RTT >= 30 ms, the RTTs spread; gput -u sees no
+#               datagram out of order; with --jitter-reorder it does
+#   --queue 100p / 64K: the tbf limit is 100 x 1514 / 65536 bytes (tc, to
+#               the byte-times of the 1 us it prints), status shows it;
+#               bad sizes are refused
+#   a delay line killed: status fails with one line naming it; counters
+#               fails; up brings it back
+#   --router --delay 10/2: minimum RTT >= 12 ms, a's ping crosses r
+#   down:       nothing left
+# shellcheck disable=SC2317 # functions called through traps
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+PATH=$PATH:/usr/sbin:/sbin
+TESTBED=tools/gput-testbed
+ADDR_B=198.18.0.2
+
+if [ "$(id -u)" -ne 0 ]; then
+	skip "testbed delay (needs root for network namespaces)"
+	t_done
+fi
+for t in ip tc ethtool nft ping; do
+	if ! command -v "$t" >/dev/null 2>&1; then
+		case $t in ip | tc) p=iproute2 ;; nft) p=nftables ;; ping) p=iputils-ping ;; *) p=$t ;; esac
+		skip "testbed delay (needs $t: install the Debian package $p)"
+		t_done
+	fi
+done
+for f in "$GPUT" tools/gput-delay; do
+	if [ ! -x "$f" ]; then
+		fail "testbed delay ($f not built)"
+		t_done
+	fi
+done
+
+GPUT_TESTBED_PREFIX=gput-dl$$
+export GPUT_TESTBED_PREFIX
+tb_cleanup() {
+	t_cleanup
+	"$TESTBED" down >/dev/null 2>&1
+}
+trap tb_cleanup EXIT
+
+# tb ARGS...: run the testbed command; fail and stop when it fails.
+tb() {
+	if ! "$TESTBED" "$@" >"$T_TMP/tb.log" 2>&1; then
+		cat "$T_TMP/tb.log"
+		fail "gput-testbed $*"
+		t_done
+	fi
+}
+
+# counter DIR KIND: that line of "gput-testbed counters" (empty when absent).
+counter() {
+	"$TESTBED" counters 2>/dev/null | awk -v d="$1" -v k="$2" '$1 == d && $2 == k { print $3 }'
+}
+
+# rtt N GAP: ping b from a N times; sets RMIN RAVG RMAX RMDEV (ms). One
+# ping first, so that neither side's ARP is in the numbers.
+rtt() {
+	"$TESTBED" exec a ping -c 2 -i 0.2 -q "$ADDR_B" >/dev/null 2>&1
+	run_t 60 "$TESTBED" exec a ping -c "$1" -i "$2" -q "$ADDR_B"
+	read -r RMIN RAVG RMAX RMDEV <<<"$(sed -n 's|^rtt min/avg/max/mdev = \([0-9.]*\)/\([0-9.]*\)/\([0-9.]*\)/\([0-9.]*\) ms.*|\1 \2 \3 \4|p' "$OUT")"
+	[ -n "${RMIN:-}" ] || { echo "ping exited $RC:"; cat "$OUT" "$ERR"; RMIN=0 RAVG=0 RMAX=0 RMDEV=0; }
+	echo "ping: $1 x, min/avg/max/mdev $RMIN/$RAVG/$RMAX/$RMDEV ms"
+}
+
+ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
+
+# count_on HOST HOOK DEV: a counter of every frame through DEV's HOOK in HOST
+# (a new table, so it starts at 0); frames HOST reads with "counted HOST".
+count_on() {
+	"$TESTBED" exec "$1" nft delete table netdev gput_dltest 2>/dev/null
+	"$TESTBED" exec "$1" nft -f - <<EOF
+table netdev gput_dltest {
+	chain c {
+		type filter hook $2 device "$3" priority 0;
+		counter
+	}
+}
+EOF
+}
+counted() {
+	"$TESTBED" exec "$1" nft list table netdev gput_dltest |
+	    awk '{ for (i = 1; i < NF; i++) if ($i == "packets") { print $(i + 1); exit } }'
+}
+
+# daemon: gput -i in b; sets D_PORT (stops the test when it cannot).
+daemon() {
+	# shellcheck disable=SC2034 # read by start_daemon
+	D_WRAP=("$TESTBED" exec b)
+	# shellcheck disable=SC2119 # no extra options
+	start_daemon || { fail "gput -i in b"; t_done; }
+}
+
+# --- bad input is refused before anything is built
+for bad in "--delay" "--delay x" "--delay 20/" "--delay 11s" "--delay -1" "--jitter 2" \
+	"--delay 20 --queue 0" "--delay 20 --queue 12q" "--queue 0p" "--queue 99999999999"; do
+	# shellcheck disable=SC2086 # split the arguments
+	"$TESTBED" up 10M $bad >"$T_TMP/bad" 2>&1
+	rc=$?
+	check "up 10M $bad is refused (exit $rc: $(head -n 1 "$T_TMP/bad"))" [ "$rc" -ne 0 ]
+done
+eq "nothing was built by a refused up" "$(ip netns list | grep -c "^$GPUT_TESTBED_PREFIX-")" 0
+
+# --- a direct link with 20 ms each way
+tb up 10M --delay 20
+"$TESTBED" status >"$T_TMP/st" 2>&1
+eq "status: up (exit)" "$?" 0
+check "status: a>b delay line running" grep -q '^a>b: delay 20 ms, jitter 0 ms (gput-delay pid [0-9]*' "$T_TMP/st"
+check "status: b>a delay line running" grep -q '^b>a: delay 20 ms, jitter 0 ms (gput-delay pid [0-9]*' "$T_TMP/st"
+rtt 20 0.05
+check "delay 20: ping's minimum RTT $RMIN >= 40 ms" ge "$RMIN" 40
+eq "delay 20: every ping answered" "$(grep -c ' 0% packet loss' "$OUT")" 1
+check "delay 20: error percentiles ordered (p50 $(counter 'a>b' delay-err-p50-us) <= p99 $(counter 'a>b' delay-err-p99-us) <= max $(counter 'a>b' delay-err-max-us))" \
+	awk -v a="$(counter 'a>b' delay-err-p50-us)" -v b="$(counter 'a>b' delay-err-p99-us)" \
+	    -v c="$(counter 'a>b' delay-err-max-us)" 'BEGIN { exit !(a != "" && a <= b && b <= c + 1) }'
+
+# every frame a sends passes the a>b delay line and reaches b
+daemon
+count_on a egress veth-a
+count_on b ingress veth-b
+fwd0=$(counter 'a>b' delay-fwd)
+run_t 60 "$TESTBED" exec a "$GPUT" -u -n 1000 -l 1000 -g 1000 -p "$D_PORT" "$ADDR_B"
+eq "delay 20: gput -u exit" "$RC" 0
+eq "delay 20: gput received 1000 of 1000" "$(sed -n 's/^1: received \([0-9]*\) of .*/\1/p' "$OUT")" 1000
+# the last frames are still on the wire when gput returns: poll until the
+# books balance, with a deadline
+books() {
+	A=$(counted a) B=$(counted b) F=$(( $(counter 'a>b' delay-fwd) - fwd0 ))
+	[ "$A" = "$F" ] && [ "$F" = "$B" ]
+}
+wait_until 5 books
+echo "a's egress $A, a>b delay-fwd +$F, b's ingress $B"
+check "delay 20: a's egress ($A) == delay-fwd ($F) == b's ingress ($B)" books
+check "delay 20: more than the 1000 datagrams crossed ($F)" [ "${F:-0}" -gt 1000 ]
+eq "delay 20: a>b delay-drop" "$(counter 'a>b' delay-drop)" 0
+
+# --- asymmetric, changed on the running testbed
+tb impair ab delay 30
+tb impair 'b>a' delay 5ms
+"$TESTBED" status >"$T_TMP/st" 2>&1
+check "impair: status shows a>b 30 ms" grep -q '^a>b: delay 30 ms' "$T_TMP/st"
+check "impair: status shows b>a 5 ms" grep -q '^b>a: delay 5 ms' "$T_TMP/st"
+rtt 20 0.05
+check "delay 30/5: ping's minimum RTT $RMIN >= 35 ms" ge "$RMIN" 35
+eq "impair: a fresh delay line counts from 0" \
+	"$(awk '$1 == "received" { print ($2 < 100) }' "/run/gput-testbed/$GPUT_TESTBED_PREFIX/ab.stats")" 1
+
+# --- the queue: exact in tc and in status
+# tc shows a tbf's limit as its latency, (limit - burst) / rate in whole
+# us: the limit is that, to the byte-times of one us
+tbf_limit_is() {
+	"$TESTBED" exec "$1" tc -j qdisc show dev "$2" | tr ',{}' '\n\n\n' | awk -F: -v want="$3" '
+	    $1 == "\"rate\"" { r = $2 } $1 == "\"burst\"" { b = $2 } $1 == "\"lat\"" { l = $2 }
+	    END { got = l * r / 1e6 + b; d = got - want; if (d < 0) d = -d
+		  printf "tbf: rate %d B/s, burst %d, lat %d us: limit %.1f, want %d\n", r, b, l, got, want
+		  exit !(r > 0 && d <= r / 1e6 + 1) }'
+}
+tb up 10M --delay 1 --queue 100p
+check "queue 100p: a's tbf limit 151400 bytes (tc)" tbf_limit_is a veth-a 151400
+check "queue 100p: status shows it" sh -c "'$TESTBED' status | grep -q '^a>b: rate 10000000 bit/s, queue 151400 bytes'"
+tb up 10M --delay 1 --queue 64K
+check "queue 64K: b's tbf limit 65536 bytes (tc)" tbf_limit_is b veth-b 65536
+eq "up starts the queue's counters from 0" "$(counter 'a>b' queue-drop)" 0
+
+# --- jitter: spread, order kept; reordered when allowed
+tb up 100M --delay 20 --jitter 5
+daemon
+rtt 50 0.02
+check "jitter 5: ping's minimum RTT $RMIN >= 30 ms" ge "$RMIN" 30
+check "jitter 5: the RTTs spread (max $RMAX - min $RMIN > 1 ms)" ge "$RMAX" "$(awk -v m="$RMIN" 'BEGIN { print m + 1 }')"
+run_t 60 "$TESTBED" exec a "$GPUT" --json -u -n 2000 -l 1000 -g 100 -p "$D_PORT" "$ADDR_B"
+if command -v jq >/dev/null; then
+	eq "jitter 5 (order kept): gput saw 2000 datagrams, none reordered" \
+		"$(jq -r '.sides[1].udp | "\(.received) \(.reordered)"' "$OUT")" "2000 0"
+	tb up 100M --delay 20 --jitter 5 --jitter-reorder
+	daemon
+	run_t 60 "$TESTBED" exec a "$GPUT" --json -u -n 2000 -l 1000 -g 100 -p "$D_PORT" "$ADDR_B"
+	# (a datagram may now also arrive after gput's end markers: counted lost)
+	check "jitter 5 reorder: gput saw datagrams out of order ($(jq -r '.sides[1].udp.reordered' "$OUT"))" \
+		sh -c "jq -e '.sides[1].udp.reordered > 0' '$OUT' >/dev/null"
+else
+	skip "jitter and order (needs jq)"
+fi
+
+# --- a delay line that dies takes the testbed down with it
+tb up 10M --delay 20
+pid=$(cat "/run/gput-testbed/$GPUT_TESTBED_PREFIX/ab.pid")
+kill -KILL "$pid"
+wait_until 5 sh -c "! [ -d /proc/$pid ]"
+"$TESTBED" status >"$T_TMP/st" 2>"$T_TMP/st.err"
+eq "dead delay line: status exit" "$?" 1
+eq "dead delay line: status says so on one line" "$(wc -l <"$T_TMP/st.err")" 1
+check "dead delay line: the line names a>b ($(cat "$T_TMP/st.err"))" grep -q 'delay line of a>b died' "$T_TMP/st.err"
+"$TESTBED" counters >/dev/null 2>&1
+eq "dead delay line: counters exit" "$?" 1
+tb up 10M --delay 20
+"$TESTBED" status >/dev/null 2>&1
+eq "up again: status exit" "$?" 0
+
+# --- through a router: a>b's delay after r's queue toward b, b>a's toward a
+tb up 10M --router --delay 10/2
+check "router: both wires" sh -c "ip netns list | grep -q '^$GPUT_TESTBED_PREFIX-wa' && ip netns list | grep -q '^$GPUT_TESTBED_PREFIX-wb'"
+rtt 20 0.05
+check "router delay 10/2: ping's minimum RTT $RMIN >= 12 ms" ge "$RMIN" 12
+"$TESTBED" exec a ping -c 1 -t 1 "$ADDR_B" >"$T_TMP/ttl" 2>&1
+check "router: a ping with TTL 1 dies at r" grep -q 'Time to live exceeded' "$T_TMP/ttl"
+
+# --- down leaves nothing
+tb down
+"$TESTBED" status >/dev/null 2>&1
+eq "down: status says it is down (exit)" "$?" 1
+eq "down: no namespace of ours left" "$(ip netns list | grep -c "^$GPUT_TESTBED_PREFIX-")" 0
+check "down: no delay line state left" [ ! -e "/run/gput-testbed/$GPUT_TESTBED_PREFIX" ]
+t_done
