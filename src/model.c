@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats.h"
+
 int
 model_add_ival(struct side *s, const struct ival *iv)
 {
@@ -363,23 +365,7 @@ model_sum_ivals(struct side *s)
 double
 model_jain(const double *x, size_t n)
 {
-	double max = 0, sum = 0, sq = 0, v;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (x[i] > max)
-			max = x[i];
-	if (n == 0 || max <= 0)
-		return 0;
-	/* relative to the largest: no overflow of the squares, and equal
-	 * values give exactly 1 */
-	for (i = 0; i < n; i++) {
-		v = x[i] / max;
-		sum += v;
-		sq += v * v;
-	}
-	v = sum * sum / ((double)n * sq);
-	return v > 1 ? 1 : v;
+	return stats_jain(x, n);
 }
 
 int
