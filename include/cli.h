@@ -33,6 +33,18 @@ struct partner_limits {
 	double   max_rate;      /* --max-rate: UDP sends, bit/s (0: none) */
 };
 
+/* --repeat, --pause, --ci (gput(1), REPEATED RUNS). */
+struct repeat_opts {
+	uint32_t min, max;    /* --repeat: at least min, at most max runs (0: one
+	                         run, no statistics) */
+	uint32_t pause_ms;    /* --pause: between runs */
+	double   level;       /* --ci LEVEL: percent, 50 to 99.9 */
+	double   width_pct;   /* --ci ,WIDTH: the target whole width of the
+	                         receiver's Real-MBit/s CI, percent of its mean
+	                         (0: no target) */
+	int      pause_set, ci_set, width_set;
+};
+
 /* What the client prints on standard output. */
 enum gput_out { OUT_TABLE, OUT_JSON, OUT_JSON_LINES, OUT_CSV };
 
@@ -105,6 +117,7 @@ struct config {
 	uint32_t burst;       /* --burst: writes per gap (0: one) */
 	const char *log_file; /* --log: a record per datagram received here */
 	int      same_clock;  /* --same-clock: both ends read one clock */
+	struct repeat_opts rep;
 	struct mcast_group mcast;  /* -m group, --ttl, --mport (family 0: no
 	                         -m; ttl, port 0: not given) */
 	/* gput -i only: */

@@ -31,6 +31,14 @@ void report_json_ival(FILE *f, const struct run_model *m, int side_index,
 void report_json_stream_ival(FILE *f, const struct run_model *m,
                              const struct side *s, const struct ival *iv);
 
+/* The run's object (report_json's document) into j: type, when not NULL,
+ * is its first member, then "run": run when run > 0 (a --repeat's runs). */
+struct json;
+void report_json_put_run(struct json *j, const struct run_model *m,
+                         const char *type, size_t run);
+/* The "params" member of m's document into j's open object. */
+void report_json_put_params(struct json *j, const struct run_model *m);
+
 /* The document of report_json on one line, with "type":"summary" first. */
 void report_json_summary_line(FILE *f, const struct run_model *m);
 

@@ -26,6 +26,9 @@ void stop_request(struct stopreq *s);
 /* Forget a request that has been handled (the client, after ^C, still
  * collects the partner's partial results), and the end and failure. */
 void stop_clear(struct stopreq *s);
+/* Before the next run of a --repeat: forget the last run's end (--time)
+ * and failure, but not a stop request (^C), which ends the repeat. */
+void stop_rearm(struct stopreq *s);
 /* Readable once a stop was requested; -1 before stop_init(). */
 int  stop_fd(const struct stopreq *s);
 /* Is a stop requested? */

@@ -11,6 +11,7 @@
 #include "cli_hints.h"
 #include "ctl.h"
 #include "mcast_client.h"
+#include "repeat.h"
 #include "report.h"
 #include "tcpinfo.h"
 #include "units.h"
@@ -21,7 +22,8 @@ enum { OPT_LINK = 256, OPT_PREDICT, OPT_MTU, OPT_NOTS, OPT_VLAN, OPT_PPPOE,
        OPT_TIME, OPT_INTERVAL, OPT_OMIT, OPT_CC, OPT_JSON, OPT_JSON_LINES,
        OPT_CSV, OPT_RATE, OPT_BURST, OPT_LOG, OPT_SAME_CLOCK, OPT_MAX_STREAMS,
        OPT_BIDIR, OPT_TTL, OPT_MPORT, OPT_NO_MCAST, OPT_BATCH, OPT_GSO,
-       OPT_DISCARD, OPT_RTT, OPT_LOSS, OPT_AFFINITY, OPT_MAX };
+       OPT_DISCARD, OPT_RTT, OPT_LOSS, OPT_AFFINITY, OPT_REPEAT, OPT_PAUSE,
+       OPT_CI, OPT_MAX };
 /* Options of gput -i alone. */
 #define IS_PARTNER_OPT(o) (((o) >= OPT_MAX_SESSIONS && (o) <= OPT_INETD) || \
 	(o) == OPT_MAX_STREAMS || (o) == OPT_NO_MCAST)
@@ -95,6 +97,9 @@ static const struct option longopts[] = {
 	{ "affinity", required_argument, NULL, OPT_AFFINITY },
 	{ "rtt",      required_argument, NULL, OPT_RTT },
 	{ "loss",     required_argument, NULL, OPT_LOSS },
+	{ "repeat",   required_argument, NULL, OPT_REPEAT },
+	{ "pause",    required_argument, NULL, OPT_PAUSE },
+	{ "ci",       required_argument, NULL, OPT_CI },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -117,10 +122,11 @@ cli_usage(FILE *f)
 	fputs("usage: gput [-46cDqrsTtuv] [-f format] [-g gap] [-l length] [-m group]\n"
 	      "            [-n count] [-p port] [-P streams] [-S seed] [-w kbytes]\n"
 	      "            [-x bytes] [--affinity cpus] [--batch n] [--bidir] [--burst n]\n"
-	      "            [--cc algo[,algo ...]] [--csv | --json | --json-lines]\n"
-	      "            [--discard] [--gso] [--interval s] [--key-file file]\n"
-	      "            [--link rate] [--log file] [--loss pct] [--mport port]\n"
-	      "            [--omit s] [--pppoe] [--rate rate] [--rtt ms] [--same-clock]\n"
+	      "            [--cc algo[,algo ...]] [--ci level[,width]]\n"
+	      "            [--csv | --json | --json-lines] [--discard] [--gso]\n"
+	      "            [--interval s] [--key-file file] [--link rate] [--log file]\n"
+	      "            [--loss pct] [--mport port] [--omit s] [--pause s] [--pppoe]\n"
+	      "            [--rate rate] [--repeat n | min,max] [--rtt ms] [--same-clock]\n"
 	      "            [--time s] [--ttl n] [--vlan tags] partner [remote options] ...\n"
 	      "       gput -i [-v] [-p port] [--allow cidr] [--inetd] [--key-file file]\n"
 	      "            [--max-buffer size] [--max-bytes size] [--max-rate rate]\n"
@@ -509,6 +515,20 @@ parse_global_opt(struct parse_state *ps, int o, const char *arg)
 		return 0;
 	case 'P':
 		return parse_streams(ps, arg, &c->streams);
+	case OPT_REPEAT:
+		if (repeat_parse_count(arg, &c->rep, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		return 0;
+	case OPT_CI:
+		if (repeat_parse_ci(arg, &c->rep, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		return 0;
+	case OPT_PAUSE:
+		if (parse_seconds(arg, 0, &v, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		c->rep.pause_ms = (uint32_t)v;
+		c->rep.pause_set = 1;
+		return 0;
 	case OPT_TIME:
 	case OPT_INTERVAL:
 	case OPT_OMIT:
@@ -955,6 +975,7 @@ cli_parse(int argc, char **argv, const char *loc_env, const char *rem_env,
 	c->lim.max_time_s = PARTNER_MAX_TIME_S;
 	c->lim.max_buffer = PARTNER_MAX_BUFFER;
 	c->mtu = 1500;
+	repeat_defaults(&c->rep);
 	side_defaults(&c->loc);
 	err[0] = '\0';
 	/* iperf's habits first: "-t 10 host" must not test a partner "10" */
@@ -996,7 +1017,9 @@ cli_parse(int argc, char **argv, const char *loc_env, const char *rem_env,
 	if (c->mode == MODE_CLIENT && (check_timing(c, seen, err, errlen) == -1 ||
 	    mcast_cli_check(c, err, errlen) == -1))
 		return -1;
-	return c->mode == MODE_CLIENT ? check_client(c, err, errlen) : 0;
+	if (c->mode == MODE_CLIENT && check_client(c, err, errlen) == -1)
+		return -1;
+	return c->mode == MODE_CLIENT ? repeat_check(c, err, errlen) : 0;
 }
 
 static void

@@ -48,6 +48,9 @@ struct run {
 	int said;                       /* the error is on stderr already */
 	mono_ns t0;                     /* START arrived: the transfer began */
 	struct run_model model;         /* intervals and the rest, for output */
+	int      filled;                /* model holds the run's results */
+	int      keep;                  /* a --repeat run: the caller renders
+	                                   everything but the table */
 	struct watch w;
 	FILE    *log;                   /* --log: binary records until the end */
 	struct link_conn lc;            /* --link: the connection as it was */
@@ -677,10 +680,13 @@ print_output(struct run *r)
 	int rc;
 
 	fill_model(r);
+	r->filled = 1;
+	r->model.interrupted = r->interrupted;
 	if (c->out == OUT_TABLE)
 		return print_table(r);
-	r->model.interrupted = r->interrupted;
-	if (c->out == OUT_CSV)
+	if (r->keep)
+		;                               /* the run set renders it */
+	else if (c->out == OUT_CSV)
 		report_csv(stdout, &r->model);
 	else if (c->out == OUT_JSON)
 		report_json(stdout, &r->model);
@@ -808,7 +814,14 @@ streams_init(struct run *r)
 int
 run_client(const struct config *c)
 {
-	struct run r = { .c = c, .ctl = -1, .stop = stop_process() };
+	return client_run(c, NULL);
+}
+
+int
+client_run(const struct config *c, struct run_model *keep)
+{
+	struct run r = { .c = c, .ctl = -1, .stop = stop_process(),
+	    .keep = keep != NULL };
 	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESETHAND };
 	uint32_t i;
 	int rc;
@@ -848,8 +861,8 @@ run_client(const struct config *c)
 	if (rc != 0 && r.err[0] != '\0' && !r.interrupted && !r.said)
 		fprintf(stderr, "gput: partner %s port %u: %s\n", c->host, c->port,
 		        r.err);
-	if (rc != 0 && !r.interrupted && (c->out == OUT_JSON ||  /* none printed */
-	    c->out == OUT_JSON_LINES)) {        /* a failed run: valid JSON too */
+	if (rc != 0 && !r.interrupted && !r.keep && (c->out == OUT_JSON ||
+	    c->out == OUT_JSON_LINES)) {        /* none printed */        /* a failed run: valid JSON too */
 		r.model.error = r.err[0] ? r.err : "failed";
 		r.model.interrupted = rc == 130;
 		r.model.side[0].have_result = 0;
@@ -857,6 +870,11 @@ run_client(const struct config *c)
 		(c->out == OUT_JSON ? report_json : report_json_summary_line)(stdout,
 		    &r.model);
 		fflush(stdout);
+	}
+	if (keep != NULL && r.filled) {         /* the caller's now */
+		r.model.error = NULL;
+		*keep = r.model;
+		memset(&r.model, 0, sizeof r.model);
 	}
 	model_free(&r.model);
 	watch_free(&r.w);

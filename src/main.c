@@ -10,6 +10,7 @@
 #include "linkpred.h"
 #include "mcast_client.h"
 #include "multi.h"
+#include "repeat.h"
 
 int
 main(int argc, char **argv)
@@ -41,7 +42,7 @@ main(int argc, char **argv)
 		/* one partner runs here, as ever; several, one process each;
 		 * a group, one sender for all the partners */
 		rc = c.mcast.family != 0 ? run_mcast(&c) : c.npartners > 1 ?
-		    run_multi(&c) : run_client(&c);
+		    run_multi(&c) : c.rep.max > 0 ? run_repeat(&c) : run_client(&c);
 		break;
 	}
 	cli_free(&c);

@@ -38,8 +38,8 @@ kv_mbit(struct json *j, const char *key, uint64_t bytes, uint64_t ns)
 		json_kv_null(j, key);
 }
 
-static void
-put_params(struct json *j, const struct run_model *m)
+void
+report_json_put_params(struct json *j, const struct run_model *m)
 {
 	json_key(j, "params");
 	json_begin_object(j);
@@ -326,17 +326,19 @@ put_path(struct json *j, const struct plim *p)
 	json_kv_double(j, "bound_mbit", p->bound_bps / 1e6);
 }
 
-/* The whole document; type, when not NULL, is its first member. */
-static void
-put_run(struct json *j, const struct run_model *m, const char *type)
+void
+report_json_put_run(struct json *j, const struct run_model *m, const char *type,
+                    size_t run)
 {
 	size_t i;
 
 	json_begin_object(j);
 	if (type != NULL)
 		json_kv_string(j, "type", type);
+	if (run > 0)
+		json_kv_u64(j, "run", run);
 	json_kv_string(j, "version", REPORT_JSON_VERSION_PREFIX GPUT_VERSION);
-	put_params(j, m);
+	report_json_put_params(j, m);
 	if (m->streams > 1)             /* absent: one stream, as before -P */
 		json_kv_u64(j, "streams", m->streams);
 	json_key(j, "sides");
@@ -367,7 +369,7 @@ report_json(FILE *f, const struct run_model *m)
 	struct json j;
 
 	json_init(&j, f, 1);
-	put_run(&j, m, NULL);
+	report_json_put_run(&j, m, NULL, 0);
 	fputc('\n', f);
 }
 
@@ -377,7 +379,7 @@ report_json_summary_line(FILE *f, const struct run_model *m)
 	struct json j;
 
 	json_init(&j, f, 0);
-	put_run(&j, m, "summary");
+	report_json_put_run(&j, m, "summary", 0);
 	fputc('\n', f);
 }
 

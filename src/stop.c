@@ -57,3 +57,10 @@ stop_fd(const struct stopreq *s)
 {
 	return s->pipe[0] > 0 ? s->pipe[0] : -1;
 }
+
+void
+stop_rearm(struct stopreq *s)
+{
+	atomic_store(&s->end, 0);
+	atomic_store(&s->failed, 0);
+}
