@@ -49,18 +49,23 @@ report_repeat_run_line(FILE *f, const struct run_model *m, size_t k)
 
 /* ---- the table ---- */
 
+/* Decimals in the table per figure (runset_fig's order): the table's own
+ * for MBit/s and calls, microseconds for times, then fct (last). */
+static const int fig_decimals[RS_NFIG + 1] = { 4, 4, 6, 6, 2, 4, 3, 4, 4, 6 };
+
 static void
-table_stat(FILE *f, const char *who, const char *label,
+table_stat(FILE *f, const char *who, const char *label, int dec,
            const struct runset_stat *st)
 {
 	const struct stats_sum *s = &st->s;
 
 	if (s->have_ci)
-		fprintf(f, "%-4s %-12s %12.4f +- %-10.4f min %.4f max %.4f n %zu\n",
-		        who, label, s->mean, s->half, s->min, s->max, s->n);
+		fprintf(f, "%-4s %-12s %12.*f +- %-10.*f min %.*f max %.*f n %zu\n",
+		        who, label, dec, s->mean, dec, s->half, dec, s->min, dec,
+		        s->max, s->n);
 	else
-		fprintf(f, "%-4s %-12s %12.4f +- %-10s min %.4f max %.4f n %zu\n",
-		        who, label, s->mean, "-", s->min, s->max, s->n);
+		fprintf(f, "%-4s %-12s %12.*f +- %-10s min %.*f max %.*f n %zu\n",
+		        who, label, dec, s->mean, "-", dec, s->min, dec, s->max, s->n);
 }
 
 static void
@@ -79,11 +84,13 @@ table_summary(FILE *f, const struct config *c, const struct runset *rs, int rc)
 		snprintf(who, sizeof who, "%c", sd->tag);
 		for (fig = 0; fig < RS_NFIG; fig++)
 			if (sd->fig[fig].have)
-				table_stat(f, who, runset_fig_label(fig), &sd->fig[fig]);
+				table_stat(f, who, runset_fig_label(fig),
+				    fig_decimals[fig], &sd->fig[fig]);
 		for (k = 0; k < sd->nst; k++) {
 			snprintf(who, sizeof who, "%c.%u", sd->tag, k + 1);
 			if (sd->fct[k].have)
-				table_stat(f, who, "fct s", &sd->fct[k]);
+				table_stat(f, who, "fct s", fig_decimals[RS_NFIG],
+				    &sd->fct[k]);
 		}
 	}
 	if (rs->have_width)

@@ -1,0 +1,242 @@
+/* unit_repeat.c: --repeat, --pause and --ci as the command line gives them
+ * (accepted and refused lines, exact messages), and a run set's statistics
+ * from hand-made run models, as figures and as rendered JSON and CSV. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <math.h>
+
+#include "cli.h"
+#include "repeat.h"
+#include "report_repeat.h"
+#include "runset.h"
+#include "xfer.h"
+
+static int
+parse(const char *line, struct config *c, char *err, size_t errlen)
+{
+	static char buf[512];
+	static char *v[32];
+	char *tok, *save = NULL;
+	int n = 0;
+
+	snprintf(buf, sizeof buf, "gput %s", line);
+	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+		v[n++] = tok;
+	v[n] = NULL;
+	return cli_parse(n, v, NULL, NULL, c, err, errlen);
+}
+
+static void
+test_accepted(void **state)
+{
+	struct config c;
+	char err[300];
+
+	(void)state;
+	assert_int_equal(parse("h", &c, err, sizeof err), 0);
+	assert_int_equal(c.rep.max, 0);
+	assert_int_equal(c.rep.pause_ms, 1000);
+	assert_true(c.rep.level == 95);
+	assert_int_equal(parse("--repeat 5 h", &c, err, sizeof err), 0);
+	assert_int_equal(c.rep.min, 5);
+	assert_int_equal(c.rep.max, 5);
+	assert_true(c.rep.width_pct == 0);          /* N: no target */
+	assert_int_equal(parse("--repeat 3,20 --ci 99.5 --pause 0.25 h", &c, err,
+	    sizeof err), 0);
+	assert_int_equal(c.rep.min, 3);
+	assert_int_equal(c.rep.max, 20);
+	assert_int_equal(c.rep.pause_ms, 250);
+	assert_true(c.rep.level == 99.5);
+	assert_true(c.rep.width_pct == REPEAT_WIDTH); /* the default target */
+	assert_int_equal(parse("--repeat 3,20 --ci 95,2.5 --pause 0 h", &c, err,
+	    sizeof err), 0);
+	assert_true(c.rep.width_pct == 2.5);
+	assert_int_equal(c.rep.pause_ms, 0);
+	assert_int_equal(parse("--repeat 2 --ci 50 h", &c, err, sizeof err), 0);
+	assert_int_equal(parse("--repeat 10000 --ci 99.9,1000 h", &c, err,
+	    sizeof err), 0);
+	assert_true(c.rep.width_pct == 1000);
+	cli_free(&c);
+}
+
+static const struct { const char *line, *err; } refused[] = {
+	{ "--repeat 1 h", "--repeat: '1': at least 2 runs" },
+	{ "--repeat 0 h", "--repeat: '0': at least 2 runs" },
+	{ "--repeat 5,3 h", "--repeat: '5,3': at least 2 runs, and MIN no more than MAX" },
+	{ "--repeat x h", "--repeat: 'x' is not N or MIN,MAX (runs, 2 to 10000)" },
+	{ "--repeat 3, h", "--repeat: '3,' is not N or MIN,MAX (runs, 2 to 10000)" },
+	{ "--repeat 10001 h", "--repeat: '10001' is not N or MIN,MAX (runs, 2 to 10000)" },
+	{ "--repeat -2 h", "--repeat: '-2' is not N or MIN,MAX (runs, 2 to 10000)" },
+	{ "--repeat 3 --ci 49.9 h", "--ci: '49.9': the level is a percentage from 50 to 99.9" },
+	{ "--repeat 3 --ci 99.95 h", "--ci: '99.95': the level is a percentage from 50 to 99.9" },
+	{ "--repeat 3 --ci nan h", "--ci: 'nan': the level is a percentage from 50 to 99.9" },
+	{ "--repeat 3 --ci 95,0 h", "--ci: '95,0': the width is a percentage of the mean, above 0 and at most 1000" },
+	{ "--repeat 3 --ci 95,5x h", "--ci: '95,5x': the width is a percentage of the mean, above 0 and at most 1000" },
+	{ "--repeat 3 --ci 95, h", "--ci: '95,': the width is a percentage of the mean, above 0 and at most 1000" },
+	{ "--ci 95 h", "--ci needs --repeat" },
+	{ "--pause 2 h", "--pause needs --repeat" },
+	{ "--repeat 3 --pause x h", "--pause: 'x' is not a number of seconds" },
+	{ "--repeat 3 h1 h2", "--repeat runs one partner's test: give one partner, no -m or --bidir" },
+	{ "--repeat 3 --bidir h", "--repeat runs one partner's test: give one partner, no -m or --bidir" },
+	{ "--repeat 3 -u -r --log f h", "--log writes one run's datagrams: it cannot be used with --repeat" },
+	{ "-i --repeat 3", "--repeat has no meaning with -i" },
+	{ "--predict --ci 95", "--ci has no meaning with --predict" },
+};
+
+static void
+test_refused(void **state)
+{
+	struct config c;
+	char err[300];
+	size_t i;
+	int bad = 0;
+
+	(void)state;
+	for (i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		err[0] = '\0';
+		if (parse(refused[i].line, &c, err, sizeof err) != -1 ||
+		    strcmp(err, refused[i].err) != 0) {
+			print_error("'%s': got '%s', want '%s'\n", refused[i].line, err,
+			            refused[i].err);
+			bad++;
+		}
+		cli_free(&c);
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* A run whose receiver (side 1) moved bytes in real_ns. */
+static void
+one_run(struct run_model *m, uint64_t bytes, uint64_t real_ns)
+{
+	memset(m, 0, sizeof *m);
+	m->proto = PROTO_TCP;
+	m->host = "h";
+	m->streams = 1;
+	m->side[0] = (struct side){ .tag = 'l', .role = ROLE_SEND,
+	    .have_result = 1 };
+	m->side[1] = (struct side){ .tag = '1', .role = ROLE_RECV,
+	    .have_result = 1 };
+	m->side[0].r.bytes = m->side[1].r.bytes = bytes;
+	m->side[0].r.real_ns = real_ns - 1000;
+	m->side[1].r.real_ns = real_ns;
+	m->side[0].r.cpu_ns = m->side[1].r.cpu_ns = real_ns / 2;
+	m->side[0].r.calls = m->side[1].r.calls = 300;
+}
+
+/* Goodputs 8, 10, 12 MBit/s (1e6 bytes over 1, 0.8, 2/3 s... exactly:
+ * 1e6 bytes in 1 s is 8 MBit/s). */
+static void
+test_runset(void **state)
+{
+	static const uint64_t ns[3] = { 1000000000, 800000000, 500000000 };
+	struct runset rs;
+	struct run_model m;
+	const struct stats_sum *s;
+	double mean = (8 + 10 + 16) / 3.0, sd, half;
+	size_t i;
+
+	(void)state;
+	runset_init(&rs, 95, 5);
+	for (i = 0; i < 3; i++) {
+		one_run(&m, 1000000, ns[i]);
+		assert_int_equal(runset_add(&rs, &m, 1), 0);
+		assert_int_equal(m.side[0].have_result, 0);   /* taken */
+	}
+	one_run(&m, 5, 1000);                 /* interrupted: not counted */
+	assert_int_equal(runset_add(&rs, &m, 0), 0);
+	assert_int_equal(rs.n, 4);
+	assert_int_equal(rs.ncomplete, 3);
+	assert_int_equal(runset_compute(&rs), 0);
+	s = &rs.side[1].fig[RS_REAL_MBIT].s;
+	assert_true(rs.side[1].fig[RS_REAL_MBIT].have);
+	assert_int_equal(s->n, 3);
+	assert_true(fabs(s->mean - mean) < 1e-12);
+	sd = sqrt(((8 - mean) * (8 - mean) + (10 - mean) * (10 - mean) +
+	    (16 - mean) * (16 - mean)) / 2);
+	assert_true(fabs(s->stdev - sd) < 1e-12);
+	assert_true(s->min == 8 && s->max == 16 && s->median == 10);
+	half = 4.302652729749464 * sd / sqrt(3);    /* t(0.975, 2) */
+	assert_true(fabs(s->ci_low - (mean - half)) < 1e-9);
+	assert_true(fabs(s->ci_high - (mean + half)) < 1e-9);
+	assert_true(rs.have_width);
+	assert_true(fabs(rs.width_pct - 2 * half / mean * 100) < 1e-9);
+	assert_false(rs.met);
+	/* TCP: no loss, jitter, Jain or link ratio */
+	assert_false(rs.side[1].fig[RS_LOSS_PCT].have);
+	assert_false(rs.side[1].fig[RS_JITTER_MS].have);
+	assert_false(rs.side[1].fig[RS_JAIN].have);
+	assert_false(rs.side[1].fig[RS_LINK_RATIO].have);
+	assert_true(rs.side[0].fig[RS_CALLS_S].have);
+	assert_int_equal(rs.side[0].nst, 0);
+	runset_free(&rs);
+}
+
+/* The JSON and CSV of a run set: every run, and the summary's numbers. */
+static void
+test_render(void **state)
+{
+	struct config c;
+	struct runset rs;
+	struct run_model m;
+	char err[300], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(parse("--repeat 2,4 --ci 90,50 h", &c, err, sizeof err), 0);
+	runset_init(&rs, c.rep.level, c.rep.width_pct);
+	one_run(&m, 1000000, 1000000000);
+	assert_int_equal(runset_add(&rs, &m, 1), 0);
+	one_run(&m, 1000000, 500000000);
+	assert_int_equal(runset_add(&rs, &m, 1), 0);
+	assert_int_equal(runset_compute(&rs), 0);
+	c.out = OUT_JSON;
+	f = open_memstream(&buf, &len);
+	report_repeat(f, &c, &rs, 0);
+	fclose(f);
+	/* mean 12, s = sqrt(32), t(0.95, 1) = 6.313751514675043 */
+	assert_non_null(strstr(buf, "\"run\": 2,"));
+	assert_non_null(strstr(buf, "\"mean\": 12,"));
+	assert_non_null(strstr(buf, "\"stdev\": 5.656854249492381,"));
+	assert_non_null(strstr(buf, "\"median\": 12,"));
+	assert_non_null(strstr(buf, "\"level\": 90,"));
+	assert_non_null(strstr(buf, "\"target_width_pct\": 50,"));
+	assert_non_null(strstr(buf, "\"met\": false"));
+	assert_non_null(strstr(buf, "\"loss_pct\": null"));
+	free(buf);
+	buf = NULL;
+	c.out = OUT_CSV;
+	f = open_memstream(&buf, &len);
+	report_repeat(f, &c, &rs, 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "run,side,role,bytes,calls,real_mbit,cpu_mbit,"
+	    "real_s,cpu_s,real_calls_s,loss_pct,jitter_ms,jain,link_ratio,fct_s\n"
+	    "1,l,send,1000000,300,"));
+	assert_non_null(strstr(buf, "\n2,1,recv,1000000,300,16,32,0.5,0.25,600,"
+	    ",,,,\n"));
+	assert_non_null(strstr(buf, "\nmean,1,recv,,,12,24,0.75,0.375,450,,,,,\n"));
+	assert_non_null(strstr(buf, "\nn,l,send,,,2,2,2,2,2,,,,,\n"));
+	free(buf);
+	runset_free(&rs);
+	cli_free(&c);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_accepted),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_runset),
+		cmocka_unit_test(test_render),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
