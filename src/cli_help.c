@@ -29,6 +29,7 @@ static const struct help_line test_lines[] = {
 	{ "-s, --stream", "UDP: the pattern runs on across datagrams" },
 	{ "-S, --seed seed", "the pattern's seed (1 to 256 characters)" },
 	{ "--discard", "the receiver drops the bytes unread (MSG_TRUNC)" },
+	{ "--affinity cpus", "run the data threads on these CPUs (0,1 2-3)" },
 	{ "--cc algo[,algo ...]", "TCP congestion control, per stream in turn" },
 	{ "-p, --port port", "the partner's control port (default 5037)" },
 	{ "-4, --ipv4", "IPv4 only" },
@@ -104,11 +105,19 @@ static const struct help_line link_lines[] = {
 	{ NULL, NULL },
 };
 
+static const struct help_line repeat_lines[] = {
+	{ "--repeat n | min,max", "n runs (min to max): mean, stdev, CI per side" },
+	{ "--ci level[,width]", "the CIs' level (95); min,max: stop at width %" },
+	{ "--pause s", "--repeat: seconds between runs (1)" },
+	{ NULL, NULL },
+};
+
 static const struct help_group groups[] = {
 	{ "The test", test_lines },
 	{ "Output", output_lines },
 	{ "Pacing and UDP", udp_lines },
 	{ "Streams and partners", streams_lines },
+	{ "Repeated runs", repeat_lines },
 	{ "The partner (gput -i)", partner_lines },
 	{ "Link prediction", link_lines },
 	{ NULL, NULL },
