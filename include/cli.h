@@ -66,6 +66,8 @@ struct side_opts {
 	const char *format;   /* -f */
 };
 
+struct run_model;
+
 /* nttcp's line tags 1 to 9: at most this many partners on one command line. */
 #define GPUT_MAX_PARTNERS 9
 
@@ -128,6 +130,10 @@ struct config {
 	int      inetd;       /* --inetd: serve the connection on stdin */
 	int      no_multicast;/* --no-multicast: refuse -m */
 	char    *env_store[2];/* GPUT_LOC_OPT / GPUT_REM_OPT tokens (cli_free) */
+	/* Several partners: run_client hands each partner's process its run's
+	 * model (t0: START on the monotonic clock) before printing it. */
+	void   (*on_model)(const struct config *c, const struct run_model *m,
+	                   uint64_t t0);
 };
 
 /*

@@ -39,6 +39,12 @@ struct watch_stream {
 	int      ended;      /* its last interval is out */
 };
 
+/* A partner's interval line held back: record sd's interval index. */
+struct watch_held {
+	struct side *sd;
+	size_t index;
+};
+
 struct watch {
 	int ctl;
 	struct stream *st;   /* the run's streams, nst of them */
@@ -70,6 +76,8 @@ struct watch {
 	int done[2];
 	int running;
 	struct watch_stream *ws;   /* nst of them */
+	struct watch_held *held;   /* the partner's interval lines waiting for */
+	size_t nheld, held_cap;    /*   this side's of the same index (show) */
 	uint32_t *peer_next; /* client: each partner stream's next interval */
 	uint32_t peer_nst;   /* ... for this many partner streams */
 	mono_ns last_t, next_tick, next_progress;

@@ -682,6 +682,8 @@ print_output(struct run *r)
 	fill_model(r);
 	r->filled = 1;
 	r->model.interrupted = r->interrupted;
+	if (c->on_model != NULL)                /* several partners: the sums */
+		c->on_model(c, &r->model, r->t0);
 	if (c->out == OUT_TABLE)
 		return print_table(r);
 	if (r->keep)

@@ -15,14 +15,16 @@
 #include "client.h"
 #include "json.h"
 #include "meter.h"
+#include "multi_sum.h"
 #include "report.h"
 #include "report_ival.h"
 #include "stop.h"
 
-/* A partner's process writes to three pipes: its results (held until every
+/* A partner's process writes to four pipes: its results (held until every
  * partner is done, so that they print in partner order), its live interval
- * lines and its standard error (both relayed as whole lines as they come). */
-enum { CH_RESULTS, CH_LIVE, CH_ERR, CH_N };
+ * lines and its standard error (both relayed as whole lines as they come),
+ * and its totals for the sums over the partners (one record, multi_sum.c). */
+enum { CH_RESULTS, CH_LIVE, CH_ERR, CH_SUM, CH_N };
 
 struct mbuf {
 	char  *p;
@@ -35,6 +37,7 @@ struct child {
 	pid_t  pid;                 /* -1: never started */
 	int    fd[CH_N];            /* read ends; -1 once closed */
 	struct mbuf out;            /* CH_RESULTS */
+	struct mbuf sum;            /* CH_SUM */
 	struct mbuf line[CH_N];     /* CH_LIVE, CH_ERR: a line not yet whole */
 	int    reaped, status;      /* waitpid's */
 	int    killed;              /* by us, after the stop's deadline */
@@ -66,6 +69,16 @@ on_chld(int sig)
 {
 	(void)sig;
 	multi_child_exited = 1;
+}
+
+/* In a partner's process: where its totals go (CH_SUM's write end). */
+static int child_sum_fd = -1;
+
+static void
+child_on_model(const struct config *c, const struct run_model *m, uint64_t t0)
+{
+	(void)c;
+	(void)msum_put(child_sum_fd, m, t0);    /* none: the parent sums without */
 }
 
 /* In a partner's process, until run_client installs its own handler. */
@@ -141,6 +154,8 @@ child_run(struct multi *m, unsigned k, const int *wfd)
 		_exit(1);
 	}
 	ch->c.ival_out = live;
+	child_sum_fd = wfd[CH_SUM];
+	ch->c.on_model = child_on_model;
 	/* a stop that comes before run_client's handler must not be lost (it
 	 * would run the whole test) nor kill the process (no results) */
 	if (stop_init(stop_process(), err, sizeof err) == -1) {
@@ -267,7 +282,7 @@ close_pipe(struct multi *m, struct child *ch, int i)
 {
 	if (ch->fd[i] == -1)
 		return;
-	if (i != CH_RESULTS)
+	if (i == CH_LIVE || i == CH_ERR)
 		relay_lines(m, ch, i, 1);
 	close(ch->fd[i]);
 	ch->fd[i] = -1;
@@ -286,8 +301,8 @@ drain(struct multi *m, struct child *ch, int i)
 		close_pipe(m, ch, i);
 		return;
 	}
-	if (i == CH_RESULTS) {
-		mbuf_add(&ch->out, buf, (size_t)got);
+	if (i == CH_RESULTS || i == CH_SUM) {
+		mbuf_add(i == CH_SUM ? &ch->sum : &ch->out, buf, (size_t)got);
 		return;
 	}
 	mbuf_add(&ch->line[i], buf, (size_t)got);
@@ -475,12 +490,46 @@ put_missing_json(FILE *f, const struct child *ch, int lines)
 	fputc('\n', f);
 }
 
+/* The partners' sums from the records their processes sent. */
+static void
+sums(struct multi *m, struct msum *out)
+{
+	struct msum_rec rec[GPUT_MAX_PARTNERS];
+	int have[GPUT_MAX_PARTNERS];
+	unsigned k;
+
+	for (k = 0; k < m->n; k++) {
+		struct child *ch = &m->ch[k];
+
+		have[k] = whole(ch) && !ch->sum.nomem &&
+		    msum_take(&rec[k], ch->sum.p, ch->sum.len) == 0;
+	}
+	msum_compute(out, rec, have, m->n);
+}
+
+/* Each line of s with the partner's tag and a space before it, as the
+ * interval lines have it. */
+static void
+put_tagged_text(FILE *f, char tag, struct mbuf *b)
+{
+	const char *s = mbuf_str(b), *nl;
+
+	for (; *s != '\0'; s = nl + 1) {
+		nl = strchrnul(s, '\n');
+		fprintf(f, "%c %.*s\n", tag, (int)(nl - s), s);
+		if (*nl == '\0')
+			break;
+	}
+}
+
 /* The table: the title once, then each partner's lines as it printed them
- * (its l line, its own, and the lines under them). */
+ * (its l line, its own, and the lines under them), each under the
+ * partner's tag; then the sums over the partners. */
 static void
 print_table(struct multi *m)
 {
 	int titled = !m->c->title;
+	struct msum sm;
 	unsigned k;
 
 	for (k = 0; k < m->n; k++) {
@@ -489,40 +538,75 @@ print_table(struct multi *m)
 		if (!whole(ch) || ch->out.len == 0)
 			continue;
 		if (!titled) {
+			fputs("  ", stdout);        /* over the columns, past "N " */
 			report_title(stdout, m->c->loc.format);
 			titled = 1;
 		}
-		fwrite(ch->out.p, 1, ch->out.len, stdout);
+		put_tagged_text(stdout, ch->c.tag, &ch->out);
 	}
+	sums(m, &sm);
+	msum_table(stdout, &sm, m->c->loc.format);
 }
 
-/* CSV: one header, with a partner column first; each partner's rows
- * (their header dropped) with its number. */
+/* The fields of a CSV line s[0..len). */
+static unsigned
+csv_fields(const char *s, size_t len)
+{
+	unsigned n = 1;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		n += s[i] == ',';
+	return n;
+}
+
+/* CSV: one header, with a partner column first (the widest partner's: one
+ * with -P has the streams' columns); each partner's rows (their header
+ * dropped) with its number, padded to the header; then the sums. */
 static void
 print_csv(struct multi *m)
 {
-	int headed = 0;
-	unsigned k;
+	const char *head = NULL;
+	size_t hlen = 0;
+	unsigned k, cols = 0;
+	struct msum sm;
 
+	for (k = 0; k < m->n; k++) {
+		const char *s;
+		size_t n;
+
+		if (!whole(&m->ch[k]) || m->ch[k].out.len == 0)
+			continue;
+		s = mbuf_str(&m->ch[k].out);
+		n = strcspn(s, "\n");
+		if (head == NULL || csv_fields(s, n) > cols) {
+			head = s;
+			hlen = n;
+			cols = csv_fields(s, n);
+		}
+	}
+	if (head == NULL)
+		return;
+	printf("partner,%.*s\n", (int)hlen, head);
 	for (k = 0; k < m->n; k++) {
 		struct child *ch = &m->ch[k];
 		const char *s, *nl;
+		unsigned f;
 
 		if (!whole(ch) || ch->out.len == 0)
 			continue;
 		s = mbuf_str(&ch->out);
-		nl = strchr(s, '\n');
-		if (!headed) {
-			printf("partner,%.*s\n", (int)(nl ? nl - s : (long)strlen(s)), s);
-			headed = 1;
-		}
-		for (s = nl ? nl + 1 : s + strlen(s); *s != '\0'; s = nl + 1) {
+		for (s += strcspn(s, "\n"); *s == '\n' && s[1] != '\0'; s = nl) {
+			s++;
 			nl = strchrnul(s, '\n');
-			printf("%c,%.*s\n", ch->c.tag, (int)(nl - s), s);
-			if (*nl == '\0')
-				break;
+			printf("%c,%.*s", ch->c.tag, (int)(nl - s), s);
+			for (f = csv_fields(s, (size_t)(nl - s)); f < cols; f++)
+				putchar(',');
+			putchar('\n');
 		}
 	}
+	sums(m, &sm);
+	msum_csv(stdout, &sm, cols + 1);
 }
 
 /* Each of ch's JSON lines with its partner's number. */
@@ -546,6 +630,7 @@ static void
 print_json(struct multi *m)
 {
 	int lines = m->c->out == OUT_JSON_LINES;
+	struct msum sm;
 	unsigned k;
 
 	if (!lines)
@@ -565,8 +650,15 @@ print_json(struct multi *m)
 		else
 			fwrite(ch->out.p, 1, len, stdout);
 	}
-	if (!lines)
-		fputs("\n]}\n", stdout);
+	sums(m, &sm);
+	if (lines) {
+		msum_json(stdout, &sm, 1);
+		fputc('\n', stdout);
+		return;
+	}
+	fputs("\n],\n\"sum\": ", stdout);
+	msum_json(stdout, &sm, 0);
+	fputs("}\n", stdout);
 }
 
 /* ---- the whole run ------------------------------------------------- */
@@ -595,6 +687,7 @@ child_config(struct multi *m, unsigned k)
 {
 	const struct partner *p = &m->c->partners[k];
 	struct child *ch = &m->ch[k];
+	int i;
 
 	ch->c = *m->c;
 	ch->c.host = p->host;
@@ -607,7 +700,8 @@ child_config(struct multi *m, unsigned k)
 	ch->c.quiet = 1;
 	ch->c.npartners = 1;
 	ch->pid = -1;
-	ch->fd[0] = ch->fd[1] = ch->fd[2] = -1;
+	for (i = 0; i < CH_N; i++)
+		ch->fd[i] = -1;
 }
 
 /* The stop signals and SIGCHLD are blocked but while the parent waits in

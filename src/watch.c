@@ -149,16 +149,84 @@ on_stop(struct watch *w)
 	shut_streams(w);
 }
 
-/* Show one interval line of record sd (a stream, or the side's sum). */
 static void
-show(struct watch *w, const struct side *sd, const struct ival *iv)
+put_line(struct watch *w, const struct side *sd, const struct ival *iv)
 {
 	if (w->show == SHOW_TEXT)
 		report_ival_line(w->out, sd, iv);
 	else if (w->show == SHOW_JSON_LINES)
 		report_json_stream_ival(w->out, w->model, sd, iv);
-	if (w->show != SHOW_NONE)
-		fflush(w->out);
+	fflush(w->out);
+}
+
+/* Is sd the partner's side or one of its streams? */
+static int
+is_peer(const struct watch *w, const struct side *sd)
+{
+	const struct side *p = &w->model->side[1 - w->self];
+
+	return sd == p || (p->st != NULL && sd >= p->st && sd < p->st + p->nst);
+}
+
+/* Has this side shown its interval k (its sum), or its last one? */
+static int
+self_past(const struct watch *w, size_t k)
+{
+	const struct side *s = &w->model->side[w->self];
+
+	return s->niv > k || (s->niv > 0 && (s->iv[s->niv - 1].flags & IVAL_LAST));
+}
+
+/* The partner's lines held back whose turn has come, in the order they
+ * came. */
+static void
+show_held(struct watch *w)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < w->nheld; i++) {
+		struct watch_held *h = &w->held[i];
+
+		if (self_past(w, h->index))
+			put_line(w, h->sd, &h->sd->iv[h->index]);
+		else
+			w->held[kept++] = *h;
+	}
+	w->nheld = kept;
+}
+
+/*
+ * Show one interval line of record sd (a stream, or the side's sum): iv,
+ * its last interval. The interval lines come in one order, this side's
+ * interval k before the partner's: a partner's line comes when this side
+ * has shown its interval of the same index (or its last), and waits until
+ * then (at most an interval; one that cannot be held shows at once).
+ */
+static void
+show(struct watch *w, struct side *sd, const struct ival *iv)
+{
+	size_t k = sd->niv - 1;
+
+	if (w->show == SHOW_NONE)
+		return;
+	if (is_peer(w, sd) && !self_past(w, k)) {
+		if (w->nheld == w->held_cap) {
+			size_t cap = w->held_cap ? 2 * w->held_cap : 16;
+			struct watch_held *p = realloc(w->held, cap * sizeof *p);
+
+			if (p == NULL) {
+				put_line(w, sd, iv);
+				return;
+			}
+			w->held = p;
+			w->held_cap = cap;
+		}
+		w->held[w->nheld++] = (struct watch_held){ sd, k };
+		return;
+	}
+	put_line(w, sd, iv);
+	if (!is_peer(w, sd) && sd == &w->model->side[w->self])
+		show_held(w);
 }
 
 /* The side's sums of every interval index its streams have all reached,
@@ -553,6 +621,9 @@ watch_begin(struct watch *w, char *err, size_t errlen)
 void
 watch_free(struct watch *w)
 {
+	free(w->held);
+	w->held = NULL;
+	w->nheld = w->held_cap = 0;
 	free(w->ws);
 	free(w->peer_next);
 	w->ws = NULL;

@@ -98,8 +98,12 @@ for proto in tcp udp; do
 	u=; [ "$proto" = udp ] && u="-u -g 1000"
 	run_t 30 "$GPUT" --bidir $u -P 2 -n 100 -l 1000 -p "$P" 127.0.0.1
 	eq "--bidir $proto: exit 0" "$RC" 0
-	eq "--bidir $proto: l sums of both tests" "$(awk '$1 == "l" && /sum of 2 streams/ { printf "%s ", $2 }' "$OUT")" "200000 200000 "
-	eq "--bidir $proto: 1 receives, 2 sends, all of it" "$(sumline 1 2) $(sumline 2 2)" "200000 200000"
+	# two partners' lines: each after its partner's tag
+	eq "--bidir $proto: l sums of both tests" "$(awk '$2 == "l" && /sum of 2 streams/ { printf "%s%s ", $1, $3 }' "$OUT")" "1200000 2200000 "
+	eq "--bidir $proto: 1 receives, 2 sends, all of it" \
+		"$(awk '$1 == $2 && /sum of 2 streams/ { printf "%s%s ", $1, $3 }' "$OUT")" "1200000 2200000 "
+	eq "--bidir $proto: the sums over both directions" \
+		"$(awk '$1 == "+" && /sum of 2 (senders|receivers)/ { printf "%s%s ", $2, $3 }' "$OUT")" "t400000 r400000 "
 done
 run_t 30 "$GPUT" --bidir --json -n 100 -l 1000 -p "$P" 127.0.0.1
 check "--bidir --json: one run each way" jqe '[.partners[] | .sides[0].role] == ["send", "recv"] and ([.partners[].sides[].bytes] | all(. == 100000))' "$OUT"
