@@ -45,6 +45,14 @@ struct repeat_opts {
 	int      pause_set, ci_set, width_set;
 };
 
+/* --latency: a probe every 10 ms, after an idle phase of 1 s; room for the
+ * run's length and LAT_SLACK_MS more (a receiver ends after the sender),
+ * at most LAT_MAX_PROBES. */
+#define LAT_DEFAULT_IDLE_MS     1000u
+#define LAT_DEFAULT_INTERVAL_US 10000u
+#define LAT_SLACK_MS            10000u
+#define LAT_MAX_PROBES          1000000u
+
 /* What the client prints on standard output. */
 enum gput_out { OUT_TABLE, OUT_JSON, OUT_JSON_LINES, OUT_CSV };
 
@@ -120,6 +128,10 @@ struct config {
 	const char *log_file; /* --log: a record per datagram received here */
 	int      same_clock;  /* --same-clock: both ends read one clock */
 	struct repeat_opts rep;
+	int      latency;     /* --latency: probes beside the data */
+	uint32_t lat_idle_ms; /* --latency-idle (LAT_DEFAULT_IDLE_MS) */
+	uint32_t lat_interval_us; /* --latency-interval (LAT_DEFAULT_INTERVAL_US) */
+	uint64_t queue_bytes; /* --queue-bytes: the bottleneck's queue (0: none) */
 	struct mcast_group mcast;  /* -m group, --ttl, --mport (family 0: no
 	                         -m; ttl, port 0: not given) */
 	/* gput -i only: */

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "echo.h"
 #include "mcast.h"
 #include "meter.h"
 #include "model.h"
@@ -80,6 +81,12 @@
  *   sndbuf u32, rcvbuf u32; then 100 stream u32, 104 start_ns u64 (its window
  *   opened, ns after START), 112 end_ns u64 (it ended, ns after START).
  * ERROR  (either way, 1..CTL_MAX_TEXT bytes): printable ASCII reason.
+ * ECHOPORT (partner -> client, 4 bytes, right after READY when PARAMS asked
+ *   CTL_XF_LATENCY): 0 the echo's UDP port u16 (non-zero), 2 zero u16.
+ * ECHOSTATS (partner -> client, 48 bytes, with CTL_XF_LATENCY, before
+ *   RESULT): the echo's counts so far, u64 each: 0 received, 8 echoed,
+ *   16 over the rate, 24 from strangers, 32 malformed, 40 echoes the
+ *   kernel refused; received is the sum of the other five.
  */
 #define CTL_MAGIC        "GPUT"
 #define CTL_VERSION      4
@@ -99,10 +106,18 @@
 #define CTL_XF_LATENCY   0x0002u /* latency probes (--latency), bytes 156..167 */
 #define CTL_XF_ZEROCOPY  0x0004u /* zero-copy send or receive */
 #define CTL_XF_HARDEN    0x0008u /* reserved for the partner's hardening */
-#define CTL_XF_KNOWN     0x0000u /* the bits this build accepts */
+#define CTL_XF_KNOWN     CTL_XF_LATENCY /* the bits this build accepts */
 /* PARAMS extension ranges (offsets into the payload). */
 #define CTL_PX_XFLAGS    152
-#define CTL_PX_LATENCY   156     /* 12 bytes */
+#define CTL_PX_LATENCY   156     /* 12 bytes: 156 probe interval_us u32
+                                    (CTL_LAT_MIN_US..CTL_LAT_MAX_US), 160
+                                    idle_ms u32 (..CTL_LAT_MAX_IDLE_MS),
+                                    164 zero u32 */
+#define CTL_LAT_MIN_US      1000u      /* --latency-interval: 1 ms .. */
+#define CTL_LAT_MAX_US      1000000u   /* .. 1 s */
+#define CTL_LAT_MAX_IDLE_MS 60000u     /* --latency-idle: at most a minute */
+#define CTL_ECHOPORT_LEN  4
+#define CTL_ECHOSTATS_LEN 48
 #define CTL_PX_AFFINITY  168     /* 8 bytes: --affinity, CPUs 0..63 (affinity.h) */
 #define CTL_PX_HARDEN    176     /* 8 bytes */
 #define CTL_INTERVAL_LEN 64
@@ -129,11 +144,14 @@ enum ctl_type {
 	CTL_INTERVAL = 8,
 	CTL_TCPINFO  = 9,
 	CTL_UDPSTATS = 10,
+	CTL_ECHOPORT = 13,
+	CTL_ECHOSTATS = 14,
 };
 /* Types 11..16 are set aside for extensions of version 4 (11, 12: the
  * partner's return-path check; 13, 14: latency probes; 15, 16: the data
  * path); until a build defines them they are unknown and refused. */
-#define CTL_TYPE_MAX CTL_UDPSTATS
+#define CTL_TYPE_MAX CTL_ECHOSTATS   /* the largest; ctl_type_known() says
+                                        which below it exist */
 
 struct ctl_msg {
 	uint8_t type;
@@ -154,6 +172,8 @@ struct ctl_msg {
 	struct ival ival;                      /* CTL_INTERVAL */
 	struct tcp_stats tcp;                  /* CTL_TCPINFO */
 	struct udp_stats udp;                  /* CTL_UDPSTATS */
+	uint16_t echo_port;                    /* CTL_ECHOPORT */
+	struct echo_stats echo;                /* CTL_ECHOSTATS */
 	char text[CTL_MAX_TEXT + 1];           /* CTL_ERROR, NUL-terminated */
 };
 
@@ -204,6 +224,10 @@ int ctl_recv_until(int fd, uint8_t want, struct ctl_msg *m, mono_ns deadline,
 /* Any message before deadline. Returns 0, or -1 with err filled. */
 int ctl_recv_any_until(int fd, struct ctl_msg *m, mono_ns deadline, char *err,
                        size_t errlen);
+
+/* Is t a message type this build knows (types 11, 12, 15, 16 are set
+ * aside for other extensions)? */
+int ctl_type_known(uint8_t t);
 
 /* "PARAMS", "READY", ..., or "unknown". */
 const char *ctl_type_name(uint8_t type);

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "latstat.h"
 #include "meter.h"
 #include "pathlim.h"
 #include "xfer.h"
@@ -27,12 +28,15 @@ struct ival {
 	uint32_t srtt_us;       /* TCP: smoothed RTT at its end, µs */
 	uint32_t dups;          /* UDP receiver with sequence numbers: copies */
 	uint32_t reordered;     /*   and reordered first copies in it */
+	uint64_t lat_p50_ns;    /* --latency, the client's side: the p50 round
+	                           trip of the probes echoed in it (IVAL_LAT) */
 };
 #define IVAL_LAST    0x01u  /* the last interval, usually partial */
 #define IVAL_OMITTED 0x02u  /* starts before --omit: not in the steady state */
 #define IVAL_TCP     0x04u  /* retrans, cwnd, srtt_us are valid */
 #define IVAL_UDP     0x08u  /* dups, reordered are valid */
-#define IVAL_ALL     0x0fu
+#define IVAL_ALL     0x0fu  /* the flags an INTERVAL message may carry */
+#define IVAL_LAT     0x10u  /* lat_p50_ns is valid (local: never sent) */
 
 /* TCP_INFO of a data connection at the end (tcpinfo.c). */
 struct tcp_stats {
@@ -96,6 +100,22 @@ struct side {
 	uint32_t nst;
 };
 
+/* --latency: the probes' result, attached to the run. */
+struct lat_result {
+	int      have;               /* the probes ran */
+	uint32_t interval_us, idle_ms;
+	int      same_clock;         /* one-way delays in the phases */
+	struct lat_phase idle, loaded;
+	uint64_t bad_echo, dup_echo; /* echoes that matched no probe, repeats */
+	int      have_echo;          /* the partner's counts (ECHOSTATS) */
+	struct echo_stats echo;
+	int      have_tcp_rtt;       /* TCP: the data sender's smoothed RTT */
+	uint32_t tcp_rtt_us;
+	int      have_expected;      /* --link and --queue-bytes: */
+	double   queue_bytes;        /*   the bottleneck's queue */
+	double   expected_ns;        /*   idle p50 + queue * 8 / link */
+};
+
 struct run_model {
 	uint8_t  proto;              /* PROTO_* */
 	uint32_t duration_ms;        /* --time, 0: count mode */
@@ -117,6 +137,7 @@ struct run_model {
 	int      have_path;          /* --link with --rtt: path is filled */
 	struct plim path;
 	const char *error;           /* a failed run: why (NULL: none) */
+	struct lat_result lat;       /* --latency */
 };
 
 /* Append iv to s (grows the array; never on a data path). Returns 0 or -1

@@ -7,6 +7,7 @@
 #include "ctl.h"
 #include "meter.h"
 #include "model.h"
+#include "prober.h"
 
 /*
  * The control connection while data flows, and the sampler. A thread of its
@@ -65,6 +66,8 @@ struct watch {
 	int      progress;   /* show progress on stderr (a terminal) */
 	int      udp_seq;    /* a UDP receiver of headed datagrams: count copies
 	                        and reordering per interval */
+	struct prober *lat;  /* client, --latency: each of this side's
+	                        intervals gets the p50 of the probes echoed in it */
 	/* Filled by the watcher; read them after watch_end(). */
 	enum watch_event event;
 	int have_result;     /* client side: RESULT arrived (in result) */
@@ -100,7 +103,7 @@ void watch_free(struct watch *w);
 int  watch_last(struct watch *w);
 /* Client: take one message from the partner that may come besides RESULT
  * and ERROR during or after the transfer (INTERVAL, TCPINFO, UDPSTATS, for
- * streams 1..peer_nst) into the model.
+ * streams 1..peer_nst; ECHOSTATS) into the model.
  * Returns 0, or -1 with err filled (an interval out of order or from the
  * future). */
 int  watch_peer_msg(struct watch *w, const struct ctl_msg *m, char *err,

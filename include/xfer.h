@@ -61,6 +61,8 @@ struct xfer_params {
 	uint32_t xflags;      /* CTL_XF_*: protocol 4's extensions asked */
 	uint64_t cpus;        /* --affinity: the CPUs (0..63) the side's streams
 	                         take in turn (affinity.h); 0: anywhere */
+	uint32_t lat_interval_us; /* --latency: a probe every this long */
+	uint32_t lat_idle_ms;     /* --latency-idle: probes before the data */
 };
 
 /* --batch: at most this many messages per sendmmsg/recvmmsg. */

@@ -23,7 +23,8 @@ enum { OPT_LINK = 256, OPT_PREDICT, OPT_MTU, OPT_NOTS, OPT_VLAN, OPT_PPPOE,
        OPT_CSV, OPT_RATE, OPT_BURST, OPT_LOG, OPT_SAME_CLOCK, OPT_MAX_STREAMS,
        OPT_BIDIR, OPT_TTL, OPT_MPORT, OPT_NO_MCAST, OPT_BATCH, OPT_GSO,
        OPT_DISCARD, OPT_RTT, OPT_LOSS, OPT_AFFINITY, OPT_REPEAT, OPT_PAUSE,
-       OPT_CI, OPT_MAX };
+       OPT_CI, OPT_LATENCY, OPT_LAT_IDLE, OPT_LAT_INTERVAL, OPT_QUEUE_BYTES,
+       OPT_MAX };
 /* Options of gput -i alone. */
 #define IS_PARTNER_OPT(o) (((o) >= OPT_MAX_SESSIONS && (o) <= OPT_INETD) || \
 	(o) == OPT_MAX_STREAMS || (o) == OPT_NO_MCAST)
@@ -100,6 +101,10 @@ static const struct option longopts[] = {
 	{ "repeat",   required_argument, NULL, OPT_REPEAT },
 	{ "pause",    required_argument, NULL, OPT_PAUSE },
 	{ "ci",       required_argument, NULL, OPT_CI },
+	{ "latency",  no_argument,       NULL, OPT_LATENCY },
+	{ "latency-idle", required_argument, NULL, OPT_LAT_IDLE },
+	{ "latency-interval", required_argument, NULL, OPT_LAT_INTERVAL },
+	{ "queue-bytes", required_argument, NULL, OPT_QUEUE_BYTES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -124,10 +129,11 @@ cli_usage(FILE *f)
 	      "            [-x bytes] [--affinity cpus] [--batch n] [--bidir] [--burst n]\n"
 	      "            [--cc algo[,algo ...]] [--ci level[,width]]\n"
 	      "            [--csv | --json | --json-lines] [--discard] [--gso]\n"
-	      "            [--interval s] [--key-file file] [--link rate] [--log file]\n"
-	      "            [--loss pct] [--mport port]\n"
-	      "            [--omit s] [--pause s] [--pppoe] [--rate rate]\n"
-	      "            [--repeat n | min,max] [--rtt ms] [--same-clock]\n"
+	      "            [--interval s] [--key-file file]\n"
+	      "            [--latency] [--latency-idle s] [--latency-interval ms]\n"
+	      "            [--link rate] [--log file] [--loss pct] [--mport port]\n"
+	      "            [--omit s] [--pause s] [--pppoe] [--queue-bytes size]\n"
+	      "            [--rate rate] [--repeat n | min,max] [--rtt ms] [--same-clock]\n"
 	      "            [--time s] [--ttl n] [--vlan tags] partner [remote options] ...\n"
 	      "       gput -i [-v] [-p port] [--allow cidr] [--inetd] [--key-file file]\n"
 	      "            [--max-buffer size] [--max-bytes size] [--max-rate rate]\n"
@@ -484,6 +490,25 @@ parse_global_opt(struct parse_state *ps, int o, const char *arg)
 	case OPT_JSON_LINES: c->out = OUT_JSON_LINES; return 0;
 	case OPT_CSV: c->out = OUT_CSV; return 0;
 	case OPT_SAME_CLOCK: c->same_clock = 1; return 0;
+	case OPT_LATENCY: c->latency = 1; return 0;
+	case OPT_LAT_IDLE:
+		if (parse_seconds(arg, 0, &v, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		if (v > CTL_LAT_MAX_IDLE_MS)
+			return bad_value(ps, o, "at most 60 seconds");
+		c->lat_idle_ms = (uint32_t)v;
+		return 0;
+	case OPT_LAT_INTERVAL:
+		if (units_parse_int(arg, CTL_LAT_MIN_US / 1000, CTL_LAT_MAX_US / 1000,
+		    &v, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		c->lat_interval_us = (uint32_t)v * 1000u;
+		return 0;
+	case OPT_QUEUE_BYTES:
+		if (units_parse_size(arg, 1, UINT32_MAX, &v, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		c->queue_bytes = v;
+		return 0;
 	case 'm':
 	case OPT_TTL:
 	case OPT_MPORT:
@@ -784,8 +809,25 @@ check_timing(const struct config *c, const unsigned char *seen, char *err,
 		why = "--log writes what the local side receives: use it with -r";
 	else if (c->log_file && c->proto != PROTO_UDP)
 		why = "--log applies to UDP only";
-	else if (c->same_clock && c->proto != PROTO_UDP)
-		why = "--same-clock applies to UDP only";
+	else if (c->same_clock && c->proto != PROTO_UDP && !c->latency)
+		why = "--same-clock applies to UDP or --latency";
+	else if ((seen[OPT_LAT_IDLE] || seen[OPT_LAT_INTERVAL] ||
+	    seen[OPT_QUEUE_BYTES]) && !c->latency)
+		why = "--latency-idle, --latency-interval and --queue-bytes need "
+		      "--latency";
+	else if (c->latency && c->duration_ms == 0)
+		why = "--latency needs --time (the probes' memory is sized by the "
+		      "run's length)";
+	else if (c->latency && c->mcast.family != 0)
+		why = "--latency probes a partner that echoes: not with -m";
+	else if (c->latency && c->bidir)
+		why = "--latency probes one test: not with --bidir";
+	else if (c->latency && ((uint64_t)c->lat_idle_ms + c->duration_ms +
+	    LAT_SLACK_MS) * 1000u / c->lat_interval_us > LAT_MAX_PROBES)
+		why = "--latency: more than 1000000 probes; raise "
+		      "--latency-interval or shorten --time";
+	else if (seen[OPT_QUEUE_BYTES] && c->link_bps == 0)
+		why = "--queue-bytes needs --link (the queue drains at its rate)";
 	else if ((seen[OPT_BATCH] || seen[OPT_GSO]) && c->proto != PROTO_UDP)
 		why = "--batch and --gso apply to UDP only";
 	else if (c->out != OUT_TABLE && (seen['f'] || seen['T']))
@@ -813,6 +855,8 @@ check_partners(const struct config *c, char *err, size_t errlen)
 		      "one partner";
 	else if (c->log_file != NULL)
 		why = "--log writes one partner's datagrams: give one partner";
+	else if (c->latency)
+		why = "--latency probes one partner: give one partner";
 	if (why == NULL)
 		return 0;
 	snprintf(err, errlen, "%s", why);
@@ -973,6 +1017,8 @@ cli_parse(int argc, char **argv, const char *loc_env, const char *rem_env,
 	c->lim.max_sessions = PARTNER_MAX_SESSIONS;
 	c->lim.max_streams = PARTNER_MAX_STREAMS;
 	c->streams = 1;
+	c->lat_idle_ms = LAT_DEFAULT_IDLE_MS;
+	c->lat_interval_us = LAT_DEFAULT_INTERVAL_US;
 	c->lim.max_time_s = PARTNER_MAX_TIME_S;
 	c->lim.max_buffer = PARTNER_MAX_BUFFER;
 	c->mtu = 1500;
@@ -1076,6 +1122,11 @@ cli_params(const struct config *c, struct xfer_params *local,
 	}
 	if (c->duration_ms)                     /* the sender stops on time */
 		local->data_bytes = remote->data_bytes = XFER_TIME_BYTES;
+	if (c->latency) {                       /* the partner echoes */
+		remote->xflags |= CTL_XF_LATENCY;
+		local->lat_interval_us = remote->lat_interval_us = c->lat_interval_us;
+		local->lat_idle_ms = remote->lat_idle_ms = c->lat_idle_ms;
+	}
 }
 
 void

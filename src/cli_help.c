@@ -60,7 +60,7 @@ static const struct help_line udp_lines[] = {
 	{ "--batch n", "UDP: up to n datagrams per system call" },
 	{ "--gso", "UDP: the sender's datagrams as GSO super-buffers" },
 	{ "--log file", "-r -u: a line per datagram received (tools/plot-seq)" },
-	{ "--same-clock", "UDP: both ends read one clock: one-way delay" },
+	{ "--same-clock", "UDP, --latency: one clock at both ends: one-way" },
 	{ "-m, --multicast group", "send UDP to a multicast group, partners join" },
 	{ "--ttl n", "-m: the datagrams' TTL or hop limit" },
 	{ "--mport port", "-m: the group's UDP port" },
@@ -112,6 +112,14 @@ static const struct help_line repeat_lines[] = {
 	{ NULL, NULL },
 };
 
+static const struct help_line latency_lines[] = {
+	{ "--latency", "round trips of small probes, idle and under load" },
+	{ "--latency-idle s", "the probes' idle phase before the data (1)" },
+	{ "--latency-interval ms", "a probe every ms milliseconds (10)" },
+	{ "--queue-bytes size", "--link: the bottleneck's queue: expected rtt" },
+	{ NULL, NULL },
+};
+
 static const struct help_group groups[] = {
 	{ "The test", test_lines },
 	{ "Output", output_lines },
@@ -120,6 +128,7 @@ static const struct help_group groups[] = {
 	{ "Repeated runs", repeat_lines },
 	{ "The partner (gput -i)", partner_lines },
 	{ "Link prediction", link_lines },
+	{ "Latency under load", latency_lines },
 	{ NULL, NULL },
 };
 

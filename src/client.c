@@ -13,6 +13,7 @@
 
 #include "auth.h"
 #include "ctl.h"
+#include "latency.h"
 #include "linkpred.h"
 #include "net.h"
 #include "model.h"
@@ -21,6 +22,7 @@
 #include "report_csv.h"
 #include "report_ival.h"
 #include "report_json.h"
+#include "report_lat.h"
 #include "report_streams.h"
 #include "stream.h"
 #include "tcpinfo.h"
@@ -58,6 +60,8 @@ struct run {
 	int pred_ok;                    /*   pred is filled, else pred_err */
 	char pred_err[200];
 	uint64_t nonce_bytes, nonce_segs;  /* TCP: what the nonce took */
+	struct prober lat;              /* --latency (have_lat) */
+	int have_lat;
 	char err[512];
 };
 
@@ -307,6 +311,7 @@ collect_result(struct run *r, struct watch *w, int timeout_ms,
 		case CTL_INTERVAL:
 		case CTL_TCPINFO:
 		case CTL_UDPSTATS:
+		case CTL_ECHOSTATS:
 			if (watch_peer_msg(w, m, why, whylen) == -1)
 				return -1;
 			continue;
@@ -357,6 +362,7 @@ watch_setup(struct run *r, struct watch *w)
 	w->t0 = r->t0;
 	w->model = &r->model;
 	w->udp_seq = !sending && xfer_udp_header(&r->lp);
+	w->lat = r->have_lat ? &r->lat : NULL;
 	if (c->duration_ms && sending)
 		w->end_at = w->t0 + (mono_ns)c->duration_ms * 1000000u;
 	if (c->duration_ms && !sending)
@@ -423,6 +429,8 @@ transfer(struct run *r)
 	meter_start_at(&mt, r->t0);
 	rc = stream_run_all(r->st, r->nst, why, sizeof why);
 	meter_stop(&mt, &whole);
+	if (r->have_lat)
+		prober_unload(&r->lat);         /* the loaded phase is over */
 	watch_end(w);
 	if (rc == 0)
 		rc = stream_failed(r->st, r->nst) != NULL ? -1 : r->nst == 1 ?
@@ -599,6 +607,7 @@ print_table(struct run *r)
 			if (sd->st[k].tcp.valid)
 				report_tcp_stats(stdout, rows[i].tag, &sd->st[k].tcp);
 	}
+	report_lat_text(stdout, &r->model.lat, c->loc.verbose || c->rem.verbose);
 	if (c->link_bps > 0 && !r->pred_ok) {
 		fprintf(stderr, "gput: --link: %s\n", r->pred_err);
 		return 1;
@@ -611,6 +620,23 @@ print_table(struct run *r)
 		return 1;
 	}
 	return 0;
+}
+
+/* --latency: the probes' phases, and for TCP the data sender's smoothed
+ * round trip at the end. */
+static void
+fill_latency(struct run *r)
+{
+	struct run_model *m = &r->model;
+	const struct side *snd = &m->side[r->lp.role == ROLE_SEND ? 0 : 1];
+
+	prober_finish(&r->lat);
+	if (latency_result(&m->lat, &r->lat, r->c) == -1)
+		return;
+	if (r->lp.proto == PROTO_TCP && snd->tcp.valid) {
+		m->lat.have_tcp_rtt = 1;
+		m->lat.tcp_rtt_us = snd->tcp.rtt_us;
+	}
 }
 
 /* The run as measured, into the model the renderers read. */
@@ -660,6 +686,8 @@ fill_model(struct run *r)
 	}
 	if (r->have_rr)
 		model_fairness(m);
+	if (r->have_lat)
+		fill_latency(r);
 	r->pred_ok = r->c->link_bps > 0 && linkpred_compute(&r->lc,
 	    r->lp.data_len, r->c->link_bps, &r->pred, r->pred_err,
 	    sizeof r->pred_err) == 0;
@@ -732,8 +760,18 @@ session(struct run *r)
 		snprintf(r->err, sizeof r->err, "control connection: %s", why);
 		return 1;
 	}
-	if (handshake(r) == -1 || open_data(r) == -1)
+	if (handshake(r) == -1)
 		return stop_requested(r->stop) ? 130 : 1;
+	if (c->latency) {                       /* the idle phase, then data */
+		r->have_lat = 1;
+		if (latency_begin(&r->lat, r->ctl, &r->local, &r->peer,
+		    r->ready.nonce, c, r->err, sizeof r->err) == -1)
+			return stop_requested(r->stop) ? 130 : 1;
+	}
+	if (open_data(r) == -1)
+		return stop_requested(r->stop) ? 130 : 1;
+	if (r->have_lat)
+		prober_load(&r->lat, r->t0);
 	if (c->title && c->interval_ms && c->out == OUT_TABLE)
 		report_ival_title(stdout);
 	if (transfer(r) == -1)
@@ -823,7 +861,7 @@ int
 client_run(const struct config *c, struct run_model *keep)
 {
 	struct run r = { .c = c, .ctl = -1, .stop = stop_process(),
-	    .keep = keep != NULL };
+	    .keep = keep != NULL, .lat = { .fd = -1, .wake = { -1, -1 } } };
 	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESETHAND };
 	uint32_t i;
 	int rc;
@@ -880,6 +918,8 @@ client_run(const struct config *c, struct run_model *keep)
 	}
 	model_free(&r.model);
 	watch_free(&r.w);
+	if (r.have_lat)
+		prober_free(&r.lat);
 	for (i = 0; r.st != NULL && i < r.nst; i++)
 		if (r.st[i].fd != -1)
 			close(r.st[i].fd);

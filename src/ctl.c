@@ -117,6 +117,10 @@ encode_params(const struct ctl_msg *m, uint8_t *p)
 	}
 	put_u32(p, CTL_PX_XFLAGS, x->xflags);
 	put_u64(p, CTL_PX_AFFINITY, x->cpus);
+	if (x->xflags & CTL_XF_LATENCY) {
+		put_u32(p, CTL_PX_LATENCY, x->lat_interval_us);
+		put_u32(p, CTL_PX_LATENCY + 4, x->lat_idle_ms);
+	}
 	memcpy(p + CTL_PARAMS_SIGNED, m->mac, CTL_MAC_LEN);
 	return CTL_PARAMS_LEN;
 }
@@ -245,6 +249,60 @@ decode_udpstats(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 	return 0;
 }
 
+static size_t
+encode_echostats(const struct echo_stats *e, uint8_t *p)
+{
+	const uint64_t v[] = { e->received, e->echoed, e->over_rate,
+	    e->strangers, e->malformed, e->failed };
+	size_t i;
+
+	for (i = 0; i < sizeof v / sizeof v[0]; i++)
+		put_u64(p, 8 * i, v[i]);
+	return CTL_ECHOSTATS_LEN;
+}
+
+static int
+decode_echoport(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
+{
+	m->echo_port = get_u16(r, 0);
+	if (m->echo_port == 0 || get_u16(r, 2) != 0) {
+		snprintf(err, errlen, "bad ECHOPORT message: %s", m->echo_port == 0 ?
+		         "port 0" : "reserved bits set");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+decode_echostats(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
+{
+	struct echo_stats *e = &m->echo;
+	uint64_t *v[] = { &e->received, &e->echoed, &e->over_rate,
+	    &e->strangers, &e->malformed, &e->failed };
+	uint64_t left;
+	size_t i;
+
+	for (i = 0; i < sizeof v / sizeof v[0]; i++)
+		*v[i] = get_u64(r, 8 * i);
+	/* received is the sum of the others: taken apart by subtraction (a
+	 * sum could wrap around 2^64) */
+	left = e->received;
+	for (i = 1; i < sizeof v / sizeof v[0]; i++) {
+		if (*v[i] > left) {
+			snprintf(err, errlen, "bad ECHOSTATS message: counts that do "
+			         "not add up");
+			return -1;
+		}
+		left -= *v[i];
+	}
+	if (left != 0) {
+		snprintf(err, errlen, "bad ECHOSTATS message: counts that do not "
+		         "add up");
+		return -1;
+	}
+	return 0;
+}
+
 size_t
 ctl_encode(const struct ctl_msg *m, uint8_t *buf)
 {
@@ -278,6 +336,14 @@ ctl_encode(const struct ctl_msg *m, uint8_t *buf)
 		break;
 	case CTL_UDPSTATS:
 		n = encode_udpstats(&m->udp, m->stream, p);
+		break;
+	case CTL_ECHOPORT:
+		put_u16(p, 0, m->echo_port);
+		put_u16(p, 2, 0);
+		n = CTL_ECHOPORT_LEN;
+		break;
+	case CTL_ECHOSTATS:
+		n = encode_echostats(&m->echo, p);
 		break;
 	case CTL_ERROR:
 		n = strnlen(m->text, CTL_MAX_TEXT);
@@ -330,7 +396,7 @@ ctl_decode_header(const uint8_t *hdr, uint8_t *type, uint16_t *plen,
 		         "(this gput speaks %u)", ver, CTL_VERSION);
 		return -1;
 	}
-	if (t < CTL_PARAMS || t > CTL_TYPE_MAX) {
+	if (!ctl_type_known(t)) {
 		snprintf(err, errlen, "unknown control message type %u", t);
 		return -1;
 	}
@@ -491,6 +557,28 @@ decode_mcast(struct rd *r, struct ctl_msg *m)
 	return NULL;
 }
 
+/* Bytes 156..167: zero, or with CTL_XF_LATENCY the probes' interval and
+ * idle phase in range (and not for multicast: nothing to echo). Returns
+ * NULL or what is wrong. */
+static const char *
+decode_latency(struct rd *r, struct xfer_params *x)
+{
+	if (!(x->xflags & CTL_XF_LATENCY))
+		return zero_bytes(r, CTL_PX_LATENCY, 12) ? NULL : "reserved bits set";
+	x->lat_interval_us = get_u32(r, CTL_PX_LATENCY);
+	x->lat_idle_ms = get_u32(r, CTL_PX_LATENCY + 4);
+	if (get_u32(r, CTL_PX_LATENCY + 8) != 0)
+		return "reserved bits set";
+	if (x->lat_interval_us < CTL_LAT_MIN_US ||
+	    x->lat_interval_us > CTL_LAT_MAX_US)
+		return "latency probe interval out of range";
+	if (x->lat_idle_ms > CTL_LAT_MAX_IDLE_MS)
+		return "latency idle phase out of range";
+	if (get_u16(r, 130) != 0)
+		return "latency probes with multicast";
+	return NULL;
+}
+
 static int
 decode_params(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 {
@@ -529,8 +617,9 @@ decode_params(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 	x->cpus = get_u64(r, CTL_PX_AFFINITY);
 	if ((flags & ~FLAG_ALL) != 0 || (x->xflags & ~CTL_XF_KNOWN) != 0)
 		why = "reserved bits set";
-	else if (!zero_bytes(r, CTL_PX_LATENCY, CTL_PX_AFFINITY - CTL_PX_LATENCY) ||
-	    !zero_bytes(r, CTL_PX_HARDEN, CTL_PARAMS_SIGNED - CTL_PX_HARDEN))
+	else if ((why = decode_latency(r, x)) != NULL)
+		;
+	else if (!zero_bytes(r, CTL_PX_HARDEN, CTL_PARAMS_SIGNED - CTL_PX_HARDEN))
 		why = "reserved bits set";
 	else if ((why = params_invalid(x)) == NULL)
 		why = decode_mcast(r, m);
@@ -706,11 +795,12 @@ ctl_decode_payload(uint8_t type, const uint8_t *p, size_t plen,
 	    [CTL_READY] = CTL_READY_LEN, [CTL_RESULT] = CTL_RESULT_LEN,
 	    [CTL_HELLO] = CTL_HELLO_LEN, [CTL_START] = 0, [CTL_STOP] = 0,
 	    [CTL_INTERVAL] = CTL_INTERVAL_LEN, [CTL_TCPINFO] = CTL_TCPINFO_LEN,
-	    [CTL_UDPSTATS] = CTL_UDPSTATS_LEN };
+	    [CTL_UDPSTATS] = CTL_UDPSTATS_LEN, [CTL_ECHOPORT] = CTL_ECHOPORT_LEN,
+	    [CTL_ECHOSTATS] = CTL_ECHOSTATS_LEN };
 	struct rd r = { p, plen, 0 };
 	int rc = 0;
 
-	if (type < CTL_PARAMS || type > CTL_TYPE_MAX) {
+	if (!ctl_type_known(type)) {
 		snprintf(err, errlen, "unknown control message type %u", type);
 		return -1;
 	}
@@ -747,6 +837,12 @@ ctl_decode_payload(uint8_t type, const uint8_t *p, size_t plen,
 		break;
 	case CTL_UDPSTATS:
 		rc = decode_udpstats(&r, m, err, errlen);
+		break;
+	case CTL_ECHOPORT:
+		rc = decode_echoport(&r, m, err, errlen);
+		break;
+	case CTL_ECHOSTATS:
+		rc = decode_echostats(&r, m, err, errlen);
 		break;
 	case CTL_ERROR:
 		rc = decode_text(&r, m, err, errlen);
@@ -836,9 +932,17 @@ ctl_type_name(uint8_t type)
 	    [CTL_READY] = "READY", [CTL_RESULT] = "RESULT", [CTL_ERROR] = "ERROR",
 	    [CTL_HELLO] = "HELLO", [CTL_START] = "START", [CTL_STOP] = "STOP",
 	    [CTL_INTERVAL] = "INTERVAL", [CTL_TCPINFO] = "TCPINFO",
-	    [CTL_UDPSTATS] = "UDPSTATS" };
+	    [CTL_UDPSTATS] = "UDPSTATS", [CTL_ECHOPORT] = "ECHOPORT",
+	    [CTL_ECHOSTATS] = "ECHOSTATS" };
 
-	return type >= CTL_PARAMS && type <= CTL_TYPE_MAX ? names[type] : "unknown";
+	return ctl_type_known(type) ? names[type] : "unknown";
+}
+
+int
+ctl_type_known(uint8_t t)
+{
+	return (t >= CTL_PARAMS && t <= CTL_UDPSTATS) || t == CTL_ECHOPORT ||
+	    t == CTL_ECHOSTATS;
 }
 
 /* ctl_recv with the waits named after what is awaited: "a control message",

@@ -72,6 +72,8 @@ report_ival_line(FILE *f, const struct side *s, const struct ival *iv)
 		fprintf(f, "  %llu datagrams", (unsigned long long)iv->dgrams);
 	if (iv->flags & IVAL_UDP)
 		fprintf(f, "  dup %u  reordered %u", iv->dups, iv->reordered);
+	if (iv->flags & IVAL_LAT)
+		fprintf(f, "  probes p50 %.2f ms", (double)iv->lat_p50_ns / 1e6);
 	if (iv->flags & IVAL_OMITTED)
 		fputs(" (omitted)", f);
 	if (iv->flags & IVAL_LAST)

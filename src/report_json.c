@@ -2,6 +2,7 @@
 #include "report_json.h"
 
 #include "cli.h"
+#include "report_lat.h"
 #include "json.h"
 #include "xfer.h"
 
@@ -87,6 +88,8 @@ put_ival_keys(struct json *j, const struct side *s, const struct ival *iv)
 		json_kv_u64(j, "duplicates", iv->dups);
 		json_kv_u64(j, "reordered", iv->reordered);
 	}
+	if (iv->flags & IVAL_LAT)
+		json_kv_double(j, "latency_p50_ms", (double)iv->lat_p50_ns / 1e6);
 }
 
 static void
@@ -358,6 +361,7 @@ report_json_put_run(struct json *j, const struct run_model *m, const char *type,
 			put_path(j, &m->path);
 		json_end_object(j);
 	}
+	report_lat_json(j, &m->lat);
 	json_kv_bool(j, "interrupted", m->interrupted != 0);
 	json_kv_string(j, "error", m->error);
 	json_end_object(j);

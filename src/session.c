@@ -10,6 +10,7 @@
 
 #include "affinity.h"
 #include "ctl.h"
+#include "echo.h"
 #include "mcast.h"
 #include "net.h"
 #include "plog.h"
@@ -32,6 +33,7 @@ struct session {
 	mono_ns t0;                             /* START went out */
 	struct ctl_msg hello, req, ready;
 	struct run_model model;                 /* the streams, their sums */
+	struct echo echo;                       /* --latency (fd -1: none) */
 	char who[NET_ADDRSTRLEN + 16];          /* "ADDR port N" */
 };
 
@@ -278,6 +280,9 @@ handshake(struct session *s)
 		     "(--no-multicast)");
 		return -1;
 	}
+	/* --latency: the idle phase's probes come before the data path */
+	if (s->req.params.xflags & CTL_XF_LATENCY)
+		s->deadline += (mono_ns)s->req.params.lat_idle_ms * 1000000u;
 	/* a timed test has no length of its own: --max-bytes bounds it, shared
 	 * by its streams */
 	if (s->req.params.duration_ms && s->c->lim.max_bytes) {
@@ -371,7 +376,10 @@ prove_udp(struct session *s, int fd, uint32_t id, char *err, size_t errlen)
 static int
 send_ready(struct session *s, char *err, size_t errlen)
 {
+	const struct xfer_params *p = &s->req.params;
 	uint8_t signed_bytes[CTL_SIGNED_MAX];
+	struct ctl_msg ep = { .type = CTL_ECHOPORT };
+	int lat = (p->xflags & CTL_XF_LATENCY) != 0;
 
 	s->ready.type = CTL_READY;
 	if (auth_random(s->ready.nonce, CTL_NONCE_LEN, err, errlen) == -1)
@@ -382,7 +390,18 @@ send_ready(struct session *s, char *err, size_t errlen)
 		snprintf(err, errlen, "HMAC failed");
 		return -1;
 	}
-	return ctl_send(s->ctl, &s->ready, err, errlen);
+	if (lat && echo_open(&s->echo, &s->local, &s->peer, err, errlen) == -1)
+		return -1;
+	if (ctl_send(s->ctl, &s->ready, err, errlen) == -1)
+		return -1;
+	if (!lat)
+		return 0;
+	/* the echo answers only probes with READY's nonce */
+	ep.echo_port = s->echo.port;
+	if (echo_start(&s->echo, s->ready.nonce, p->lat_interval_us, err,
+	    errlen) == -1)
+		return -1;
+	return ctl_send(s->ctl, &ep, err, errlen);
 }
 
 _Static_assert(NET_DATA_BACKLOG >= STREAM_MAX,
@@ -605,6 +624,13 @@ send_stream_info(struct session *s)
 		if (ctl_send(s->ctl, &m, err, sizeof err) == -1)
 			return -1;
 	}
+	if (s->echo.fd != -1) {                 /* --latency: the echo so far */
+		struct ctl_msg m = { .type = CTL_ECHOSTATS };
+
+		echo_snapshot(&s->echo, &m.echo);
+		if (ctl_send(s->ctl, &m, err, sizeof err) == -1)
+			return -1;
+	}
 	return 0;
 }
 
@@ -818,7 +844,7 @@ session_serve(int cfd, const struct sockaddr_storage *peer,
               const struct config *c, const struct auth_key *key)
 {
 	struct session s = { .c = c, .key = key, .ctl = cfd, .peer = *peer,
-	    .stop = stop_process() };
+	    .stop = stop_process(), .echo = { .fd = -1 } };
 	socklen_t ll = sizeof s.local;
 	char addr[NET_ADDRSTRLEN], err[128];
 	uint32_t i;
@@ -841,6 +867,17 @@ session_serve(int cfd, const struct sockaddr_storage *peer,
 		log_start(&s);
 		if (streams_init(&s) == 0 && open_data(&s) == 0)
 			rc = transfer(&s);
+	}
+	if (s.echo.fd != -1) {                  /* the echo ends with the session */
+		echo_stop(&s.echo);
+		plog("client %s: echo: %llu probes received, %llu echoed, %llu over "
+		     "the rate, %llu from strangers, %llu malformed, %llu unsent",
+		     s.who, (unsigned long long)s.echo.st.received,
+		     (unsigned long long)s.echo.st.echoed,
+		     (unsigned long long)s.echo.st.over_rate,
+		     (unsigned long long)s.echo.st.strangers,
+		     (unsigned long long)s.echo.st.malformed,
+		     (unsigned long long)s.echo.st.failed);
 	}
 	for (i = 0; s.st != NULL && i < s.nst; i++)
 		if (s.st[i].fd != -1)

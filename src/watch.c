@@ -76,6 +76,7 @@ on_partner_msg(struct watch *w, mono_ns dl)
 	case CTL_INTERVAL:
 	case CTL_TCPINFO:
 	case CTL_UDPSTATS:
+	case CTL_ECHOSTATS:
 	case CTL_RESULT:                        /* the local side may still run */
 		if (watch_peer_msg(w, &m, why, sizeof why) == 0)
 			return 0;
@@ -238,6 +239,15 @@ sum_ready(struct watch *w, int si)
 	struct ival iv;
 
 	while (model_ival_sum(sd, sd->niv, &iv) == 1) {
+		uint64_t n;
+
+		/* --latency: the probes echoed in it, beside its goodput */
+		if (w->lat != NULL && si == w->self) {
+			iv.lat_p50_ns = prober_ival_p50(w->lat, w->t0 + iv.start_ns,
+			    w->t0 + iv.end_ns, &n);
+			if (n > 0)
+				iv.flags |= IVAL_LAT;
+		}
 		if (model_add_ival(sd, &iv) == -1)
 			return -1;
 		if (w->model->streams > 1 || sd->nst <= 1)
@@ -530,6 +540,11 @@ watch_peer_msg(struct watch *w, const struct ctl_msg *m, char *err,
 	sd = &w->model->side[si];
 	if (m->type == CTL_RESULT)
 		return peer_result(w, sd, m, err, errlen);
+	if (m->type == CTL_ECHOSTATS) {         /* --latency: the echo's counts */
+		w->model->lat.echo = m->echo;
+		w->model->lat.have_echo = 1;
+		return 0;
+	}
 	if (m->stream == 0 || m->stream > sd->nst || m->stream > w->peer_nst) {
 		snprintf(err, errlen, "the partner's %s names stream %u of %u",
 		         ctl_type_name(m->type), m->stream, sd->nst);

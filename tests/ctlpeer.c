@@ -59,6 +59,24 @@
  *   eof             wait until the peer closes the control connection,
  *                   discarding what arrives
  *   close           close the control connection
+ *
+ * Latency probes (--latency; the partner's echo):
+ *   latency=US,MS   (before params) the PARAMS that follow ask for probes
+ *                   every US microseconds after an idle phase of MS ms
+ *   echoport        receive ECHOPORT; prints the echo's port
+ *   probes=N,KIND   send N probes back to back and count the echoes that
+ *                   come back to the sending socket within PROBE_WAIT_MS
+ *                   of the last (all N: at once); KIND: ok (well-formed,
+ *                   from the probe socket, which the first ok proves),
+ *                   badnonce, big (1400 bytes), short (20 bytes), stranger
+ *                   (well-formed, from another port of this address),
+ *                   other (well-formed, from 127.0.0.2); prints
+ *                   "ok probes KIND sent N echoes E min L max M" (the
+ *                   echoes' lengths; 0 0 with none)
+ *   closed          close the control connection, then send an ok probe
+ *                   every 20 ms, counting their echoes (E), until the
+ *                   echo's port is closed (ICMP port unreachable); then 5
+ *                   more and count theirs (F): "ok closed echoes E then F"
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -75,8 +93,10 @@
 #include "auth.h"
 #include "ctl.h"
 #include "net.h"
+#include "probe.h"
 
 #define TIMEOUT_MS 30000
+#define PROBE_WAIT_MS 300
 
 struct peer {
 	int ctl, data, lfd, family;
@@ -88,6 +108,10 @@ struct peer {
 	int have_key;
 	uint16_t data_port;
 	struct mcast_group group;       /* group=: sent with the PARAMS */
+	uint32_t lat_us, lat_ms;        /* latency=: sent with the PARAMS */
+	uint16_t echo_port;             /* echoport */
+	int probe_fd;                   /* probes=...,ok: the proven socket */
+	uint64_t probe_seq;
 	const char *step;
 };
 
@@ -135,6 +159,11 @@ set_params(struct peer *p, const char *arg)
 	x->data_bytes = n * l;
 	x->streams = 1;
 	p->params.mcast = p->group;
+	if (p->lat_us) {
+		x->xflags = CTL_XF_LATENCY;
+		x->lat_interval_us = p->lat_us;
+		x->lat_idle_ms = p->lat_ms;
+	}
 }
 
 /* group=ADDR,PORT: numeric, family from the address, never checked. */
@@ -404,6 +433,144 @@ send_results(struct peer *p, struct ctl_msg *m)
 		die(p, err);
 }
 
+/* A UDP socket connected to the echo, from addr (NULL: the control
+ * connection's address), any port. */
+static int
+probe_socket(struct peer *p, const char *addr)
+{
+	struct sockaddr_storage from = p->local, to = p->remote;
+	struct sockaddr_in *in = (struct sockaddr_in *)&from;
+	char err[256];
+	int fd;
+
+	if (addr != NULL) {
+		if (p->family != AF_INET)
+			die(p, "another address: IPv4 only");
+		memset(&from, 0, sizeof from);
+		in->sin_family = AF_INET;
+		if (inet_pton(AF_INET, addr, &in->sin_addr) != 1)
+			die(p, "bad address");
+	}
+	fd = net_bind_like(&from, SOCK_DGRAM, err, sizeof err);
+	if (fd == -1)
+		die(p, err);
+	net_set_port(&to, p->echo_port);
+	if (connect(fd, (struct sockaddr *)&to, sizeof to) == -1)
+		die(p, strerror(errno));
+	return fd;
+}
+
+/* Send one probe of kind k ("ok", "badnonce", "big", "short") on fd.
+ * Returns 0, or -1 with errno (ECONNREFUSED: nothing listens). */
+static int
+send_probe(struct peer *p, int fd, const char *k)
+{
+	struct probe q = { .kind = PROBE_REQ, .seq = p->probe_seq++ };
+	uint8_t b[1400] = { 0 };
+	size_t n = PROBE_LEN;
+
+	memcpy(q.nonce, p->nonce, PROBE_NONCE_LEN);
+	if (strcmp(k, "badnonce") == 0)
+		q.nonce[5] ^= 0x40;
+	q.t_send_ns = (uint64_t)mono_now();
+	probe_encode(&q, b);
+	if (strcmp(k, "big") == 0)
+		n = sizeof b;
+	else if (strcmp(k, "short") == 0)
+		n = 20;
+	return send(fd, b, n, 0) == (ssize_t)n ? 0 : -1;
+}
+
+/* Echoes on fd until want came or PROBE_WAIT_MS passed without one. */
+static uint64_t
+count_echoes(int fd, uint64_t want, size_t *minl, size_t *maxl)
+{
+	uint64_t got = 0;
+	uint8_t b[2048];
+
+	while (got < want && net_wait_readable(fd, -1, PROBE_WAIT_MS) == 1) {
+		ssize_t n = recv(fd, b, sizeof b, MSG_DONTWAIT);
+
+		if (n < 0)
+			continue;               /* an ICMP error: nothing */
+		got++;
+		if (*minl == 0 || (size_t)n < *minl)
+			*minl = (size_t)n;
+		if ((size_t)n > *maxl)
+			*maxl = (size_t)n;
+	}
+	return got;
+}
+
+static void
+step_probes(struct peer *p, const char *arg)
+{
+	char kind[16];
+	unsigned long n, i;
+	size_t minl = 0, maxl = 0;
+	uint64_t got;
+	int fd;
+
+	if (sscanf(arg, "%lu,%15s", &n, kind) != 2)
+		die(p, "want probes=N,KIND");
+	if (strcmp(kind, "stranger") == 0)
+		fd = probe_socket(p, NULL);
+	else if (strcmp(kind, "other") == 0)
+		fd = probe_socket(p, "127.0.0.2");
+	else if (p->probe_fd == -1)
+		fd = p->probe_fd = probe_socket(p, NULL);
+	else
+		fd = p->probe_fd;
+	for (i = 0; i < n; i++)
+		if (send_probe(p, fd, strcmp(kind, "stranger") == 0 ||
+		    strcmp(kind, "other") == 0 ? "ok" : kind) == -1)
+			die(p, strerror(errno));
+	got = count_echoes(fd, n, &minl, &maxl);
+	printf("ok probes %s sent %lu echoes %llu min %zu max %zu\n", kind, n,
+	       (unsigned long long)got, minl, maxl);
+	if (fd != p->probe_fd)
+		close(fd);
+}
+
+static void
+step_closed(struct peer *p)
+{
+	mono_ns deadline = mono_now() + 5000000000ull;
+	size_t minl = 0, maxl = 0;
+	uint64_t echoes = 0, got;
+	uint8_t b[2048];
+	ssize_t n;
+	int i, refused = 0;
+
+	if (p->probe_fd == -1)
+		die(p, "no probe socket yet");
+	close(p->ctl);
+	p->ctl = -1;
+	while (!refused) {              /* until the port is closed */
+		if (mono_now() >= deadline)
+			die(p, "the echo's port stayed open 5 s after the session");
+		if (send_probe(p, p->probe_fd, "ok") == -1) {
+			if (errno != ECONNREFUSED)
+				die(p, strerror(errno));
+			refused = 1;
+		}
+		while (!refused && net_wait_readable(p->probe_fd, -1, 20) == 1) {
+			if ((n = recv(p->probe_fd, b, sizeof b, MSG_DONTWAIT)) >= 0)
+				echoes++;
+			else if (errno == ECONNREFUSED)
+				refused = 1;
+		}
+	}
+	while (recv(p->probe_fd, b, sizeof b, MSG_DONTWAIT) >= 0)
+		echoes++;               /* any that came before the refusal */
+	for (i = 0; i < 5; i++)
+		if (send_probe(p, p->probe_fd, "ok") == -1 && errno != ECONNREFUSED)
+			die(p, strerror(errno));
+	got = count_echoes(p->probe_fd, 5, &minl, &maxl);
+	printf("ok closed echoes %llu then %llu\n", (unsigned long long)echoes,
+	       (unsigned long long)got);
+}
+
 static void
 run_step(struct peer *p, const char *s)
 {
@@ -470,6 +637,20 @@ run_step(struct peer *p, const char *s)
 			die(p, err);
 		p->have_key = 1;
 		printf("ok key\n");
+	} else if (strncmp(s, "latency=", 8) == 0) {
+		if (sscanf(s + 8, "%u,%u", &p->lat_us, &p->lat_ms) != 2)
+			die(p, "want latency=US,MS");
+		printf("ok latency\n");
+	} else if (strcmp(s, "echoport") == 0) {
+		if (ctl_recv_type(p->ctl, CTL_ECHOPORT, &m, TIMEOUT_MS, err,
+		    sizeof err) == -1)
+			die(p, err);
+		p->echo_port = m.echo_port;
+		printf("ok echoport %u\n", m.echo_port);
+	} else if (strncmp(s, "probes=", 7) == 0) {
+		step_probes(p, s + 7);
+	} else if (strcmp(s, "closed") == 0) {
+		step_closed(p);
 	} else if (strncmp(s, "params=", 7) == 0) {
 		step_params(p, s + 7);
 	} else if (strcmp(s, "ready") == 0) {
@@ -603,7 +784,7 @@ int
 main(int argc, char **argv)
 {
 	struct peer p = { .ctl = -1, .data = -1, .lfd = -1, .family = AF_INET,
-	    .step = "start" };
+	    .probe_fd = -1, .step = "start" };
 	socklen_t sl = sizeof p.local, rl = sizeof p.remote;
 	char err[256], *end;
 	int i = 1, partner = 0;

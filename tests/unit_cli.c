@@ -914,6 +914,8 @@ test_usage(void **state)
 	    "            [--loss pct] [--mtu mtu] [--no-timestamps] [--pppoe] [--rtt ms]\n"));
 	assert_non_null(strstr(buf, "[--loss pct] [--mport port]\n"));
 	assert_non_null(strstr(buf, "[--rtt ms] [--same-clock]\n"));
+	assert_non_null(strstr(buf, "            [--latency] [--latency-idle s] [--latency-interval ms]\n"));
+	assert_non_null(strstr(buf, "[--queue-bytes size]"));
 	assert_non_null(strstr(buf, "       gput -h | -V\n"));
 	assert_int_equal(buf[len - 1], '\n');
 	free(buf);

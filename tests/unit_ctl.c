@@ -1043,6 +1043,150 @@ test_params_reserved(void **state)
 	MISSED();
 }
 
+/* PARAMS with CTL_XF_LATENCY: 156 interval_us, 160 idle_ms, 164 zero, each
+ * in range; without the flag the 12 bytes are reserved (test_params_reserved). */
+static void
+test_params_latency(void **state)
+{
+	static const uint8_t want[16] = { 0, 0, 0, 2, 0, 0, 0x27, 0x10,
+	    0, 0, 0x03, 0xe8, 0, 0, 0, 0 };
+	static const struct { uint32_t us, ms; const char *msg; } rows[] = {
+		{ 1000, 0, NULL }, { 1000000, 60000, NULL }, { 10000, 1000, NULL },
+		{ 999, 0, "bad PARAMS message: latency probe interval out of range" },
+		{ 0, 0, "bad PARAMS message: latency probe interval out of range" },
+		{ 1000001, 0, "bad PARAMS message: latency probe interval out of range" },
+		{ 10000, 60001, "bad PARAMS message: latency idle phase out of range" },
+		{ 10000, 0xffffffffu, "bad PARAMS message: latency idle phase out of range" },
+	};
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
+	struct ctl_msg m = params_msg(), d;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	m.params.xflags = CTL_XF_LATENCY;
+	m.params.lat_interval_us = 10000;
+	m.params.lat_idle_ms = 1000;
+	assert_int_equal(ctl_encode(&m, buf), CTL_HDR_LEN + CTL_PARAMS_LEN);
+	assert_bytes(buf + CTL_HDR_LEN + 152, want, sizeof want);
+	assert_int_equal(decode(buf, CTL_HDR_LEN + CTL_PARAMS_LEN, &d, err,
+	    sizeof err), 0);
+	assert_int_equal(d.params.xflags, CTL_XF_LATENCY);
+	assert_int_equal(d.params.lat_interval_us, 10000);
+	assert_int_equal(d.params.lat_idle_ms, 1000);
+	assert_params_equal(&d.params, &m.params);
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		m.params.lat_interval_us = rows[i].us;
+		m.params.lat_idle_ms = rows[i].ms;
+		ctl_encode(&m, buf);
+		if (ctl_decode_payload(CTL_PARAMS, buf + CTL_HDR_LEN, CTL_PARAMS_LEN,
+		    &d, err, sizeof err) != (rows[i].msg ? -1 : 0))
+			MISS("interval %u us, idle %u ms: %s", rows[i].us, rows[i].ms,
+			     rows[i].msg ? "accepted" : err);
+		else if (rows[i].msg && strcmp(err, rows[i].msg) != 0)
+			MISS("interval %u us: '%s', want '%s'", rows[i].us, err,
+			     rows[i].msg);
+	}
+	m.params.lat_interval_us = 10000;
+	m.params.lat_idle_ms = 1000;
+	for (i = 164; i < 168; i++) {           /* the range's last u32: zero */
+		ctl_encode(&m, buf);
+		buf[CTL_HDR_LEN + i] = 1;
+		if (ctl_decode_payload(CTL_PARAMS, buf + CTL_HDR_LEN, CTL_PARAMS_LEN,
+		    &d, err, sizeof err) != -1 ||
+		    strcmp(err, "bad PARAMS message: reserved bits set") != 0)
+			MISS("latency byte %zu: not refused as reserved (%s)", i, err);
+	}
+	for (i = CTL_PX_HARDEN; i < CTL_PARAMS_SIGNED; i++) {  /* reserved */
+		ctl_encode(&m, buf);
+		buf[CTL_HDR_LEN + i] = 1;
+		if (ctl_decode_payload(CTL_PARAMS, buf + CTL_HDR_LEN, CTL_PARAMS_LEN,
+		    &d, err, sizeof err) != -1)
+			MISS("byte %zu with latency: accepted", i);
+	}
+	ctl_encode(&m, buf);
+	buf[CTL_HDR_LEN + 131] = 1;             /* multicast: nothing echoes */
+	assert_int_equal(ctl_decode_payload(CTL_PARAMS, buf + CTL_HDR_LEN,
+	    CTL_PARAMS_LEN, &d, err, sizeof err), -1);
+	assert_string_equal(err, "bad PARAMS message: latency probes with multicast");
+	m.params.xflags = CTL_XF_LATENCY | CTL_XF_ZEROCOPY;  /* unknown bits */
+	ctl_encode(&m, buf);
+	assert_int_equal(ctl_decode_payload(CTL_PARAMS, buf + CTL_HDR_LEN,
+	    CTL_PARAMS_LEN, &d, err, sizeof err), -1);
+	assert_string_equal(err, "bad PARAMS message: reserved bits set");
+	MISSED();
+}
+
+/* ECHOPORT (13) and ECHOSTATS (14): byte by byte, round trip, and every
+ * malformed case; 11, 12, 15 and 16 stay unknown. */
+static void
+test_echo_msgs(void **state)
+{
+	static const uint8_t port_wire[] = { 'G', 'P', 'U', 'T', 4, 13, 0, 4,
+	    0x9c, 0x41, 0, 0 };
+	struct ctl_msg m = { .type = CTL_ECHOPORT, .echo_port = 40001 }, d;
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD], hdr[CTL_HDR_LEN];
+	uint8_t type;
+	uint16_t plen;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(ctl_encode(&m, buf), sizeof port_wire);
+	assert_bytes(buf, port_wire, sizeof port_wire);
+	assert_int_equal(decode(buf, sizeof port_wire, &d, err, sizeof err), 0);
+	assert_int_equal(d.type, CTL_ECHOPORT);
+	assert_int_equal(d.echo_port, 40001);
+	buf[8] = buf[9] = 0;
+	assert_int_equal(decode(buf, sizeof port_wire, &d, err, sizeof err), -1);
+	assert_string_equal(err, "bad ECHOPORT message: port 0");
+	memcpy(buf, port_wire, sizeof port_wire);
+	buf[11] = 1;
+	assert_int_equal(decode(buf, sizeof port_wire, &d, err, sizeof err), -1);
+	assert_string_equal(err, "bad ECHOPORT message: reserved bits set");
+	assert_int_equal(ctl_decode_payload(CTL_ECHOPORT, port_wire + 8, 3, &d,
+	    err, sizeof err), -1);
+	assert_string_equal(err, "control message type 13 has 3 bytes, expected 4");
+	assert_int_equal(ctl_decode_payload(CTL_ECHOPORT, port_wire + 8, 5, &d,
+	    err, sizeof err), -1);
+
+	memset(&m, 0, sizeof m);
+	m.type = CTL_ECHOSTATS;
+	m.echo = (struct echo_stats){ .received = 0x0102030405060708ull + 15,
+	    .echoed = 0x0102030405060708ull, .over_rate = 1, .strangers = 2,
+	    .malformed = 4, .failed = 8 };
+	assert_int_equal(ctl_encode(&m, buf), CTL_HDR_LEN + CTL_ECHOSTATS_LEN);
+	assert_int_equal(buf[5], 14);
+	assert_int_equal(buf[7], 48);
+	assert_int_equal(buf[CTL_HDR_LEN + 7], 0x08 + 15);
+	assert_int_equal(buf[CTL_HDR_LEN + 15], 0x08);
+	assert_int_equal(buf[CTL_HDR_LEN + 47], 8);
+	assert_int_equal(decode(buf, CTL_HDR_LEN + CTL_ECHOSTATS_LEN, &d, err,
+	    sizeof err), 0);
+	assert_memory_equal(&d.echo, &m.echo, sizeof m.echo);
+	for (i = 0; i < 6; i++) {               /* any count off by one */
+		ctl_encode(&m, buf);
+		buf[CTL_HDR_LEN + 8 * i + 7] ^= 0x10;
+		if (decode(buf, CTL_HDR_LEN + CTL_ECHOSTATS_LEN, &d, err,
+		    sizeof err) != -1 || strcmp(err, "bad ECHOSTATS message: counts "
+		    "that do not add up") != 0)
+			MISS("ECHOSTATS count %zu changed: accepted", i);
+	}
+	m.echo = (struct echo_stats){ .received = 1, .echoed = UINT64_MAX,
+	    .over_rate = 2 };                   /* a sum that wraps to 1 */
+	ctl_encode(&m, buf);
+	assert_int_equal(decode(buf, CTL_HDR_LEN + CTL_ECHOSTATS_LEN, &d, err,
+	    sizeof err), -1);
+	for (i = 11; i <= 16; i++) {
+		memcpy(hdr, "GPUT\x04\x00\x00\x00", CTL_HDR_LEN);
+		hdr[5] = (uint8_t)i;
+		if ((ctl_decode_header(hdr, &type, &plen, err, sizeof err) == 0) !=
+		    (i == 13 || i == 14))
+			MISS("type %zu: %s", i, err);
+	}
+	MISSED();
+}
+
 /* The pokes at 40..47 and 60..63 that stay in range: they were reserved
  * (v1's UDP port, zero), and now change the pacing fields, nothing else. */
 static void
@@ -1538,7 +1682,7 @@ test_interval(void **state)
 		{ 3, { .start_ns = 5, .end_ns = 5, .flags = IVAL_LAST | IVAL_OMITTED } },
 		{ UINT32_MAX, { UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX,
 		  UINT64_MAX, IVAL_LAST | IVAL_OMITTED | IVAL_TCP, UINT32_MAX, UINT32_MAX,
-		  UINT32_MAX, 0, 0 } },
+		  UINT32_MAX, 0, 0, 0 } },
 		/* a sequenced UDP receiver's: its copies and reordering */
 		{ 2, { .start_ns = 1, .end_ns = 2, .bytes = 3, .calls = 4, .dgrams = 3,
 		  .flags = IVAL_UDP | IVAL_LAST, .dups = 1, .reordered = UINT32_MAX } },
@@ -2872,7 +3016,9 @@ test_type_name(void **state)
 	assert_string_equal(ctl_type_name(9), "TCPINFO");
 	assert_string_equal(ctl_type_name(CTL_UDPSTATS), "UDPSTATS");
 	assert_string_equal(ctl_type_name(10), "UDPSTATS");
-	assert_string_equal(ctl_type_name(CTL_TYPE_MAX), "UDPSTATS");
+	assert_string_equal(ctl_type_name(CTL_UDPSTATS), "UDPSTATS");
+	assert_string_equal(ctl_type_name(CTL_ECHOSTATS), "ECHOSTATS");
+	assert_string_equal(ctl_type_name(11), "unknown");
 	assert_string_equal(ctl_type_name(11), "unknown");
 	assert_string_equal(ctl_type_name(128), "unknown");
 	assert_string_equal(ctl_type_name(255), "unknown");
@@ -2939,6 +3085,8 @@ main(void)
 		cmocka_unit_test_setup(test_bad_header, fresh),
 		cmocka_unit_test_setup(test_bad_length, fresh),
 		cmocka_unit_test_setup(test_params_reserved, fresh),
+		cmocka_unit_test_setup(test_params_latency, fresh),
+		cmocka_unit_test_setup(test_echo_msgs, fresh),
 		cmocka_unit_test_setup(test_params_pacing, fresh),
 		cmocka_unit_test_setup(test_params_invalid, fresh),
 		cmocka_unit_test_setup(test_other_payloads_invalid, fresh),

@@ -94,7 +94,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_err(err);
 		return 0;
 	}
-	if (type < CTL_PARAMS || type > CTL_TYPE_MAX || plen > CTL_MAX_PAYLOAD)
+	if (!ctl_type_known(type) || plen > CTL_MAX_PAYLOAD)
 		abort();
 	if (size - CTL_HDR_LEN < plen)
 		return 0;  /* ctl_recv() would wait for the rest */

@@ -1,0 +1,223 @@
+/* unit_latstat.c: nearest-rank percentiles, the trimmed mean, RPM and a
+ * phase's summary (latstat.c), exact on known samples; the latency probe's
+ * wire format and the echo's token bucket (probe.c). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "latency.h"
+#include "latstat.h"
+#include "probe.h"
+
+static void
+test_pctl_nearest_rank(void **state)
+{
+	uint64_t four[] = { 4, 1, 3, 2 }, one[] = { 7 }, hundred[100], ten[10];
+	int64_t s[] = { 5, -3, 0 };
+	size_t i;
+
+	(void)state;
+	latstat_sort(four, 4);
+	assert_int_equal(four[0], 1);
+	assert_int_equal(four[3], 4);
+	/* rank ceil(p * n / 100): p50 of 1..4 is the 2nd, p51 the 3rd */
+	assert_int_equal(latstat_pctl(four, 4, 50), 2);
+	assert_int_equal(latstat_pctl(four, 4, 51), 3);
+	assert_int_equal(latstat_pctl(four, 4, 25), 1);
+	assert_int_equal(latstat_pctl(four, 4, 26), 2);
+	assert_int_equal(latstat_pctl(four, 4, 100), 4);
+	assert_int_equal(latstat_pctl(four, 4, 1), 1);
+	assert_int_equal(latstat_pctl(one, 1, 50), 7);
+	assert_int_equal(latstat_pctl(one, 1, 99), 7);
+	assert_int_equal(latstat_pctl(one, 0, 50), 0);   /* none: 0 */
+	for (i = 0; i < 100; i++)
+		hundred[i] = 100 - i;                    /* 100 .. 1 */
+	latstat_sort(hundred, 100);
+	assert_int_equal(latstat_pctl(hundred, 100, 50), 50);
+	assert_int_equal(latstat_pctl(hundred, 100, 90), 90);
+	assert_int_equal(latstat_pctl(hundred, 100, 99), 99);
+	for (i = 0; i < 10; i++)
+		ten[i] = (i + 1) * 10;                   /* 10 .. 100 */
+	assert_int_equal(latstat_pctl(ten, 10, 50), 50);
+	assert_int_equal(latstat_pctl(ten, 10, 90), 90);
+	assert_int_equal(latstat_pctl(ten, 10, 99), 100);   /* rank 10 */
+	latstat_sort_signed(s, 3);
+	assert_int_equal(s[0], -3);
+	assert_int_equal(latstat_pctl_signed(s, 3, 50), 0);
+}
+
+static void
+test_trimmed_mean_rpm(void **state)
+{
+	uint64_t x[20], y[3] = { 10, 20, 1000 };
+	size_t i;
+
+	(void)state;
+	/* 19 samples of 100 ms and one of 10 s: the 95% kept are the 19 */
+	for (i = 0; i < 19; i++)
+		x[i] = 100000000;
+	x[19] = 10000000000ull;
+	assert_int_equal(latstat_trimmed_mean(x, 20, 95), 100000000);
+	assert_true(latstat_rpm(100000000) == 600.0);    /* 60 s / 0.1 s */
+	assert_true(latstat_rpm(0) == 0.0);
+	/* 3 samples: ceil(2.85) = 3 kept, nothing dropped */
+	assert_int_equal(latstat_trimmed_mean(y, 3, 95), 343);
+	assert_int_equal(latstat_trimmed_mean(y, 0, 95), 0);
+	/* 40 samples 1..40: 38 kept, mean of 1..38 = 19.5 -> 19 (down) */
+	{
+		uint64_t z[40];
+
+		for (i = 0; i < 40; i++)
+			z[i] = i + 1;
+		assert_int_equal(latstat_trimmed_mean(z, 40, 95), 19);
+	}
+}
+
+static void
+test_phase(void **state)
+{
+	uint64_t rtt[5] = { 30, 10, 50, 20, 40 };
+	int64_t up[5] = { 3, 1, 5, 2, 4 }, down[5] = { -1, -2, -3, -4, -5 };
+	struct lat_phase ph;
+
+	(void)state;
+	latstat_phase(&ph, 8, rtt, up, down, 5);
+	assert_int_equal(ph.sent, 8);
+	assert_int_equal(ph.answered, 5);
+	assert_int_equal(ph.lost, 3);                    /* sent = answered + lost */
+	assert_int_equal(ph.min_ns, 10);
+	assert_int_equal(ph.p50_ns, 30);
+	assert_int_equal(ph.p90_ns, 50);
+	assert_int_equal(ph.p99_ns, 50);
+	assert_int_equal(ph.max_ns, 50);
+	assert_int_equal(ph.tmean_ns, 30);
+	assert_int_equal(ph.have_owd, 1);
+	assert_int_equal(ph.up_p50_ns, 3);
+	assert_int_equal(ph.down_p50_ns, -3);
+	latstat_phase(&ph, 4, rtt, NULL, NULL, 0);      /* nothing answered */
+	assert_int_equal(ph.lost, 4);
+	assert_int_equal(ph.p50_ns, 0);
+	assert_int_equal(ph.have_owd, 0);
+}
+
+static void
+test_expected(void **state)
+{
+	(void)state;
+	/* 20 ms + 100000 bytes at 10 Mbit/s (80 ms) */
+	assert_true(latency_expected_ns(20e6, 100000, 10e6) == 100e6);
+}
+
+static void
+test_probe_codec(void **state)
+{
+	struct probe p = { .kind = PROBE_REQ, .seq = 0x0102030405060708ull,
+	    .t_send_ns = 0x1112131415161718ull }, q;
+	uint8_t b[PROBE_LEN + 4], nonce[PROBE_NONCE_LEN], bad[PROBE_LEN];
+	static const uint8_t want[PROBE_LEN] = {
+		'G', 'P', 'L', 'P', 1, 1, 0, 0,
+		0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7,
+		0xa8, 0xa9, 0xaa, 0xab, 0xac, 0xad, 0xae, 0xaf,
+		1, 2, 3, 4, 5, 6, 7, 8,
+		0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
+		0, 0, 0, 0, 0, 0, 0, 0 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < PROBE_NONCE_LEN; i++)
+		nonce[i] = p.nonce[i] = (uint8_t)(0xa0 + i);
+	assert_int_equal(probe_encode(&p, b), PROBE_LEN);
+	assert_memory_equal(b, want, PROBE_LEN);
+	assert_int_equal(probe_decode(b, PROBE_LEN, &q), 0);
+	assert_int_equal(q.kind, PROBE_REQ);
+	assert_true(q.seq == p.seq && q.t_send_ns == p.t_send_ns &&
+	    q.t_echo_ns == 0);
+	/* every other length is refused: never a reply of another size */
+	assert_int_equal(probe_decode(b, PROBE_LEN - 1, &q), -1);
+	assert_int_equal(probe_decode(b, PROBE_LEN + 1, &q), -1);
+	assert_int_equal(probe_decode(b, 0, &q), -1);
+	/* each malformed field */
+	memcpy(bad, b, PROBE_LEN); bad[0] = 'X';
+	assert_int_equal(probe_decode(bad, PROBE_LEN, &q), -1);
+	memcpy(bad, b, PROBE_LEN); bad[4] = 2;
+	assert_int_equal(probe_decode(bad, PROBE_LEN, &q), -1);
+	memcpy(bad, b, PROBE_LEN); bad[5] = 3;
+	assert_int_equal(probe_decode(bad, PROBE_LEN, &q), -1);
+	memcpy(bad, b, PROBE_LEN); bad[5] = 0;
+	assert_int_equal(probe_decode(bad, PROBE_LEN, &q), -1);
+	memcpy(bad, b, PROBE_LEN); bad[7] = 1;
+	assert_int_equal(probe_decode(bad, PROBE_LEN, &q), -1);
+	memcpy(bad, b, PROBE_LEN); bad[47] = 1;          /* a request, stamped */
+	assert_int_equal(probe_decode(bad, PROBE_LEN, &q), -1);
+	/* the echo: the same bytes, kind 2 and the stamp */
+	assert_int_equal(probe_make_echo(b, PROBE_LEN, nonce, 0x2122232425262728ull),
+	    0);
+	assert_int_equal(b[5], PROBE_ECHO);
+	assert_memory_equal(b + 8, want + 8, 32);
+	assert_int_equal(probe_decode(b, PROBE_LEN, &q), 0);
+	assert_int_equal(q.kind, PROBE_ECHO);
+	assert_true(q.t_echo_ns == 0x2122232425262728ull);
+	/* an echo is not echoed again; a wrong nonce, a wrong length: none */
+	memcpy(bad, b, PROBE_LEN);
+	assert_int_equal(probe_make_echo(bad, PROBE_LEN, nonce, 1), -1);
+	assert_memory_equal(bad, b, PROBE_LEN);          /* left as it was */
+	probe_encode(&p, b);
+	nonce[3] ^= 1;
+	assert_int_equal(probe_make_echo(b, PROBE_LEN, nonce, 1), -1);
+	nonce[3] ^= 1;
+	assert_int_equal(probe_make_echo(b, PROBE_LEN + 1, nonce, 1), -1);
+	assert_int_equal(probe_make_echo(b, PROBE_LEN, nonce, 1), 0);
+}
+
+static void
+test_bucket(void **state)
+{
+	struct probe_bucket b;
+	uint64_t ms = 1000000, taken = 0;
+	int i;
+
+	(void)state;
+	probe_bucket_init(&b, 10 * ms, 1000 * ms);
+	/* a burst at once: PROBE_BURST pass, the rest are dropped */
+	for (i = 0; i < 100; i++)
+		taken += (uint64_t)probe_bucket_take(&b, 1000 * ms);
+	assert_int_equal(taken, PROBE_BURST);
+	/* one interval later, one more */
+	assert_int_equal(probe_bucket_take(&b, 1009 * ms), 0);
+	assert_int_equal(probe_bucket_take(&b, 1010 * ms), 1);
+	assert_int_equal(probe_bucket_take(&b, 1010 * ms), 0);
+	/* at the agreed rate for a long time: every one passes */
+	for (i = 1, taken = 0; i <= 1000; i++)
+		taken += (uint64_t)probe_bucket_take(&b, (1010 + 10 * (uint64_t)i) * ms);
+	assert_int_equal(taken, 1000);
+	/* twice the rate for 10 s: half, and the burst */
+	probe_bucket_init(&b, 10 * ms, 0);
+	for (i = 0, taken = 0; i < 2000; i++)
+		taken += (uint64_t)probe_bucket_take(&b, (uint64_t)i * 5 * ms);
+	assert_int_equal(taken, 1000 + PROBE_BURST - 1);
+	/* a long pause refills no more than the burst */
+	for (i = 0, taken = 0; i < 100; i++)
+		taken += (uint64_t)probe_bucket_take(&b, 3600000 * ms);
+	assert_int_equal(taken, PROBE_BURST);
+	/* time that goes back takes nothing from the bucket's state */
+	assert_int_equal(probe_bucket_take(&b, 5 * ms), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pctl_nearest_rank),
+		cmocka_unit_test(test_trimmed_mean_rpm),
+		cmocka_unit_test(test_phase),
+		cmocka_unit_test(test_expected),
+		cmocka_unit_test(test_probe_codec),
+		cmocka_unit_test(test_bucket),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
