@@ -54,7 +54,7 @@ struct repeat_opts {
 #define LAT_MAX_PROBES          1000000u
 
 /* What the client prints on standard output. */
-enum gput_out { OUT_TABLE, OUT_JSON, OUT_JSON_LINES, OUT_CSV };
+enum gput_out { OUT_TABLE, OUT_JSON, OUT_JSON_LINES, OUT_CSV, OUT_PROM };
 
 enum gput_mode { MODE_CLIENT, MODE_DAEMON, MODE_PREDICT, MODE_HELP, MODE_VERSION };
 

@@ -245,4 +245,11 @@ enum ctl_peer ctl_peer_state(int fd, char *err, size_t errlen);
 /* Build an ERROR message. */
 void ctl_error(struct ctl_msg *m, const char *text);
 
+/* A partner at its --max-sessions limit refuses with an ERROR whose text
+ * begins with CTL_BUSY_TEXT: the protocol's one error code, so that a
+ * client can tell "try later" from any other refusal. */
+#define CTL_BUSY_TEXT "partner busy"
+/* Is m the partner's busy refusal? */
+int ctl_error_busy(const struct ctl_msg *m);
+
 #endif

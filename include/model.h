@@ -116,8 +116,23 @@ struct lat_result {
 	double   expected_ns;        /*   idle p50 + queue * 8 / link */
 };
 
+/* Why a run failed, as a code the renderers branch on (--prometheus's
+ * error label); the words are in run_model.error. */
+enum run_error {
+	RUN_OK = 0,
+	RUN_ERR_FAILED,              /* anything not named below */
+	RUN_ERR_CONNECT,             /* the control connection could not be made */
+	RUN_ERR_BUSY,                /* the partner ran --max-sessions tests */
+	RUN_ERR_PARTNER,             /* the partner refused or reported an error */
+	RUN_ERR_INTERRUPTED,         /* ^C or a signal */
+	RUN_ERR_VERIFY,              /* data verification (-c) failed */
+};
+
 struct run_model {
 	uint8_t  proto;              /* PROTO_* */
+	uint8_t  role;               /* the local side's ROLE_* (the direction) */
+	uint64_t wall_ns;            /* the run began: ns since the Unix epoch,
+	                                the client's clock (0: unknown) */
 	uint32_t duration_ms;        /* --time, 0: count mode */
 	uint32_t interval_ms;        /* --interval, 0: none */
 	uint32_t omit_ms;            /* --omit, 0: none */
@@ -136,8 +151,10 @@ struct run_model {
 	double   link_eta, link_expected_mbit;  /* with --link */
 	int      have_path;          /* --link with --rtt: path is filled */
 	struct plim path;
+	double   link_expected_bps;  /* ... the same in bit/s */
 	const char *error;           /* a failed run: why (NULL: none) */
 	struct lat_result lat;       /* --latency */
+	enum run_error error_code;   /* ... and its code (RUN_OK: none) */
 };
 
 /* Append iv to s (grows the array; never on a data path). Returns 0 or -1
@@ -207,5 +224,11 @@ void model_fairness(struct run_model *m);
 double model_service_demand(const struct gput_result *r, int *ok);
 /* MBit/s for bytes over ns; *ok = 0 (and 0 returned) when ns is 0. */
 double model_mbit(uint64_t bytes, uint64_t ns, int *ok);
+/* The same in bit/s: bytes * 8 * 10^9 / ns. */
+double model_bit_s(uint64_t bytes, uint64_t ns, int *ok);
+/* A UDP receiver's datagrams lost: what the sender sent (udp_sent) less
+ * the unique ones that arrived (r.dgrams), or 0 when fewer were sent (a
+ * sender that does not know, 0). */
+uint64_t model_udp_lost(const struct side *s);
 
 #endif

@@ -24,7 +24,7 @@ enum { OPT_LINK = 256, OPT_PREDICT, OPT_MTU, OPT_NOTS, OPT_VLAN, OPT_PPPOE,
        OPT_BIDIR, OPT_TTL, OPT_MPORT, OPT_NO_MCAST, OPT_BATCH, OPT_GSO,
        OPT_DISCARD, OPT_RTT, OPT_LOSS, OPT_AFFINITY, OPT_REPEAT, OPT_PAUSE,
        OPT_CI, OPT_LATENCY, OPT_LAT_IDLE, OPT_LAT_INTERVAL, OPT_QUEUE_BYTES,
-       OPT_MAX };
+       OPT_PROMETHEUS, OPT_MAX };
 /* Options of gput -i alone. */
 #define IS_PARTNER_OPT(o) (((o) >= OPT_MAX_SESSIONS && (o) <= OPT_INETD) || \
 	(o) == OPT_MAX_STREAMS || (o) == OPT_NO_MCAST)
@@ -83,6 +83,7 @@ static const struct option longopts[] = {
 	{ "json",     no_argument,       NULL, OPT_JSON },
 	{ "json-lines", no_argument,     NULL, OPT_JSON_LINES },
 	{ "csv",      no_argument,       NULL, OPT_CSV },
+	{ "prometheus", no_argument,     NULL, OPT_PROMETHEUS },
 	{ "quiet",    no_argument,       NULL, 'q' },
 	{ "rate",     required_argument, NULL, OPT_RATE },
 	{ "burst",    required_argument, NULL, OPT_BURST },
@@ -128,8 +129,8 @@ cli_usage(FILE *f)
 	      "            [-n count] [-p port] [-P streams] [-S seed] [-w kbytes]\n"
 	      "            [-x bytes] [--affinity cpus] [--batch n] [--bidir] [--burst n]\n"
 	      "            [--cc algo[,algo ...]] [--ci level[,width]]\n"
-	      "            [--csv | --json | --json-lines] [--discard] [--gso]\n"
-	      "            [--interval s] [--key-file file]\n"
+	      "            [--csv | --json | --json-lines | --prometheus]\n"
+	      "            [--discard] [--gso] [--interval s] [--key-file file]\n"
 	      "            [--latency] [--latency-idle s] [--latency-interval ms]\n"
 	      "            [--link rate] [--log file] [--loss pct] [--mport port]\n"
 	      "            [--omit s] [--pause s] [--pppoe] [--queue-bytes size]\n"
@@ -489,6 +490,7 @@ parse_global_opt(struct parse_state *ps, int o, const char *arg)
 	case OPT_JSON: c->out = OUT_JSON; return 0;
 	case OPT_JSON_LINES: c->out = OUT_JSON_LINES; return 0;
 	case OPT_CSV: c->out = OUT_CSV; return 0;
+	case OPT_PROMETHEUS: c->out = OUT_PROM; return 0;
 	case OPT_SAME_CLOCK: c->same_clock = 1; return 0;
 	case OPT_LATENCY: c->latency = 1; return 0;
 	case OPT_LAT_IDLE:
@@ -831,10 +833,12 @@ check_timing(const struct config *c, const unsigned char *seen, char *err,
 	else if ((seen[OPT_BATCH] || seen[OPT_GSO]) && c->proto != PROTO_UDP)
 		why = "--batch and --gso apply to UDP only";
 	else if (c->out != OUT_TABLE && (seen['f'] || seen['T']))
-		why = "-f and -T shape the table: no meaning with --csv, --json "
-		      "or --json-lines";
-	else if ((seen[OPT_JSON] + seen[OPT_JSON_LINES] + seen[OPT_CSV]) > 1)
-		why = "--csv, --json and --json-lines cannot be used together";
+		why = "-f and -T shape the table: no meaning with --csv, --json, "
+		      "--json-lines or --prometheus";
+	else if ((seen[OPT_JSON] + seen[OPT_JSON_LINES] + seen[OPT_CSV] +
+	    seen[OPT_PROMETHEUS]) > 1)
+		why = "--csv, --json, --json-lines and --prometheus cannot be used "
+		      "together";
 	if (why == NULL)
 		return 0;
 	snprintf(err, errlen, "%s", why);
@@ -857,6 +861,9 @@ check_partners(const struct config *c, char *err, size_t errlen)
 		why = "--log writes one partner's datagrams: give one partner";
 	else if (c->latency)
 		why = "--latency probes one partner: give one partner";
+	else if (c->out == OUT_PROM)
+		why = "--prometheus describes one test: give one partner, without "
+		      "--bidir";
 	if (why == NULL)
 		return 0;
 	snprintf(err, errlen, "%s", why);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "auth.h"
@@ -23,6 +24,7 @@
 #include "report_ival.h"
 #include "report_json.h"
 #include "report_lat.h"
+#include "report_prom.h"
 #include "report_streams.h"
 #include "stream.h"
 #include "tcpinfo.h"
@@ -48,6 +50,7 @@ struct run {
 	struct gput_result lr, rr;      /* local and partner results */
 	int have_rr, interrupted;
 	int said;                       /* the error is on stderr already */
+	enum run_error ecode;           /* what err is (RUN_OK: not set) */
 	mono_ns t0;                     /* START arrived: the transfer began */
 	struct run_model model;         /* intervals and the rest, for output */
 	int      filled;                /* model holds the run's results */
@@ -77,10 +80,12 @@ static void
 partner_said(struct run *r, const struct ctl_msg *m, const char *prefix,
              const char *why)
 {
-	if (m->type == CTL_ERROR)
+	if (m->type == CTL_ERROR) {
 		snprintf(r->err, sizeof r->err, "%s%s", prefix, m->text);
-	else
+		r->ecode = ctl_error_busy(m) ? RUN_ERR_BUSY : RUN_ERR_PARTNER;
+	} else {
 		snprintf(r->err, sizeof r->err, "%s", why);
+	}
 }
 
 /* HELLO, PARAMS, READY: the test agreed, both ends authenticated when a key
@@ -385,6 +390,7 @@ watch_verdict(struct run *r, struct watch *w, int rc)
 		return -1;
 	case WATCH_PEER_ERROR:
 		snprintf(r->err, sizeof r->err, "partner: %s", w->msg.text);
+		r->ecode = RUN_ERR_PARTNER;
 		return -1;
 	case WATCH_DEADLINE:
 		snprintf(r->err, sizeof r->err, "the partner went on sending past "
@@ -461,6 +467,7 @@ transfer(struct run *r)
 				         m.text);
 			else
 				snprintf(r->err, sizeof r->err, "partner: %s", m.text);
+			r->ecode = RUN_ERR_PARTNER;
 		} else {
 			snprintf(r->err, sizeof r->err, "%s", why);
 		}
@@ -474,6 +481,8 @@ transfer(struct run *r)
 		}
 		snprintf(r->err, sizeof r->err, "%s%s", m.type == CTL_ERROR ?
 		         "partner: " : "partner's results: ", why);
+		if (m.type == CTL_ERROR)
+			r->ecode = RUN_ERR_PARTNER;
 		return -1;
 	}
 	r->have_rr = 1;
@@ -695,12 +704,31 @@ fill_model(struct run *r)
 		m->link_bps = r->c->link_bps;
 		m->link_eta = r->pred.expected_bps / r->c->link_bps;
 		m->link_expected_mbit = r->pred.expected_bps / 1e6;
+		m->link_expected_bps = r->pred.expected_bps;
 		m->have_path = r->pred.have_path;
 		m->path = r->pred.path;
 	}
 }
 
-/* What the user asked to see: the table, CSV, JSON or JSON lines. */
+/* --prometheus: a run that measured, whole and verified. Anything else
+ * returns its status unprinted: run_client prints gput_up 0 for it. */
+static int
+print_prom(struct run *r)
+{
+	if (r->interrupted)
+		return 130;
+	if (r->lr.verify_bad || (r->have_rr && r->rr.verify_bad)) {
+		snprintf(r->err, sizeof r->err, "data verification failed");
+		r->ecode = RUN_ERR_VERIFY;
+		return 1;
+	}
+	report_prom(stdout, &r->model);
+	fflush(stdout);
+	return 0;
+}
+
+/* What the user asked to see: the table, CSV, JSON, JSON lines or the
+ * Prometheus text. */
 static int
 print_output(struct run *r)
 {
@@ -714,6 +742,8 @@ print_output(struct run *r)
 		c->on_model(c, &r->model, r->t0);
 	if (c->out == OUT_TABLE)
 		return print_table(r);
+	if (c->out == OUT_PROM)            /* never with --repeat (cli.c) */
+		return print_prom(r);
 	if (r->keep)
 		;                               /* the run set renders it */
 	else if (c->out == OUT_CSV)
@@ -747,6 +777,7 @@ session(struct run *r)
 		        " (interrupted)" : strstr(r->err, "refused") ?
 		        " (is gput -i running there?)" : "");
 		r->said = 1;
+		r->ecode = RUN_ERR_CONNECT;
 		r->interrupted = stop_requested(r->stop);
 		return r->interrupted ? 130 : 1;
 	}
@@ -803,7 +834,12 @@ model_init(struct run *r)
 	const struct config *c = r->c;
 	struct run_model *m = &r->model;
 
+	struct timespec now;
+
 	m->proto = r->lp.proto;
+	m->role = r->lp.role;
+	if (clock_gettime(CLOCK_REALTIME, &now) == 0 && now.tv_sec > 0)
+		m->wall_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 	m->duration_ms = c->duration_ms;
 	m->interval_ms = c->interval_ms;
 	m->omit_ms = c->omit_ms;
@@ -851,6 +887,29 @@ streams_init(struct run *r)
 	return 0;
 }
 
+/* The key (--key-file) and --log's file, before any partner. Returns 0,
+ * or -1 with the reason on stderr and in r->err. */
+static int
+prepare(struct run *r)
+{
+	const struct config *c = r->c;
+
+	if (c->key_file != NULL && auth_key_load(c->key_file, &r->key, r->err,
+	    sizeof r->err) == -1)
+		goto fail;
+	r->have_key = c->key_file != NULL;
+	if (c->log_file != NULL && (r->log = tmpfile()) == NULL) {
+		snprintf(r->err, sizeof r->err, "--log: a temporary file: %s",
+		         strerror(errno));
+		goto fail;
+	}
+	return 0;
+fail:
+	fprintf(stderr, "gput: %s\n", r->err);
+	r->said = 1;
+	return -1;
+}
+
 int
 run_client(const struct config *c)
 {
@@ -874,19 +933,8 @@ client_run(const struct config *c, struct run_model *keep)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	cli_params(c, &r.lp, &r.rp);
-	if (c->key_file != NULL) {
-		if (auth_key_load(c->key_file, &r.key, r.err, sizeof r.err) == -1) {
-			fprintf(stderr, "gput: %s\n", r.err);
-			return 1;
-		}
-		r.have_key = 1;
-	}
-	if (c->log_file != NULL && (r.log = tmpfile()) == NULL) {
-		fprintf(stderr, "gput: --log: a temporary file: %s\n", strerror(errno));
-		return 1;
-	}
 	model_init(&r);
-	rc = streams_init(&r) == -1 ? 1 : session(&r);
+	rc = prepare(&r) == -1 || streams_init(&r) == -1 ? 1 : session(&r);
 	if (r.log != NULL) {
 		fflush(r.log);
 		if (udplog_text(r.log, c->log_file, r.err, sizeof r.err) == -1) {
@@ -909,6 +957,14 @@ client_run(const struct config *c, struct run_model *keep)
 		r.model.side[1].have_result = 0;
 		(c->out == OUT_JSON ? report_json : report_json_summary_line)(stdout,
 		    &r.model);
+		fflush(stdout);
+	}
+	if (rc != 0 && c->out == OUT_PROM) {    /* gput_up 0, and why */
+		r.model.error = r.err[0] ? r.err : "failed";
+		r.model.error_code = rc == 130 ? RUN_ERR_INTERRUPTED :
+		    r.ecode != RUN_OK ? r.ecode : RUN_ERR_FAILED;
+		r.model.side[0].have_result = r.model.side[1].have_result = 0;
+		report_prom(stdout, &r.model);
 		fflush(stdout);
 	}
 	if (keep != NULL && r.filled) {         /* the caller's now */

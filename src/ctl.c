@@ -855,6 +855,13 @@ ctl_decode_payload(uint8_t type, const uint8_t *p, size_t plen,
 	return rc;
 }
 
+int
+ctl_error_busy(const struct ctl_msg *m)
+{
+	return m->type == CTL_ERROR &&
+	    strncmp(m->text, CTL_BUSY_TEXT, strlen(CTL_BUSY_TEXT)) == 0;
+}
+
 void
 ctl_error(struct ctl_msg *m, const char *text)
 {

@@ -109,8 +109,8 @@ admit(struct daemon *d, int cfd, const struct sockaddr_storage *peer)
 	}
 	reap(d);
 	if (d->running >= c->lim.max_sessions) {
-		snprintf(why, sizeof why, "partner busy: %u tests running, at most %u "
-		         "(--max-sessions)", d->running, c->lim.max_sessions);
+		snprintf(why, sizeof why, CTL_BUSY_TEXT ": %u tests running, at "
+		         "most %u (--max-sessions)", d->running, c->lim.max_sessions);
 		refuse(cfd, peer, why);
 		close(cfd);
 		return 1;

@@ -95,8 +95,8 @@ mcast_cli_check(const struct config *c, char *err, size_t errlen)
 		why = "-m: --time, --interval and --omit are not supported with "
 		      "multicast";
 	} else if (c->out != OUT_TABLE) {
-		why = "-m prints the table: --csv, --json and --json-lines are not "
-		      "supported with multicast";
+		why = "-m prints the table: --csv, --json, --json-lines and "
+		      "--prometheus are not supported with multicast";
 	} else if (c->link_bps > 0) {
 		why = "-m: --link predicts one connection, not a group";
 	}

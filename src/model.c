@@ -62,6 +62,19 @@ model_mbit(uint64_t bytes, uint64_t ns, int *ok)
 	return ns == 0 ? 0 : (double)bytes * 8.0 * 1000.0 / (double)ns;
 }
 
+double
+model_bit_s(uint64_t bytes, uint64_t ns, int *ok)
+{
+	*ok = ns != 0;
+	return ns == 0 ? 0 : (double)bytes * 8.0 * 1e9 / (double)ns;
+}
+
+uint64_t
+model_udp_lost(const struct side *s)
+{
+	return s->udp_sent >= s->r.dgrams ? s->udp_sent - s->r.dgrams : 0;
+}
+
 void
 model_steady(struct side *s)
 {

@@ -120,6 +120,9 @@ repeat_check(struct config *c, char *err, size_t errlen)
 	} else if (c->log_file != NULL) {
 		why = "--log writes one run's datagrams: it cannot be used with "
 		      "--repeat";
+	} else if (c->out == OUT_PROM) {
+		why = "--prometheus describes one run: it cannot be used with "
+		      "--repeat";
 	}
 	if (why != NULL) {
 		snprintf(err, errlen, "%s", why);

@@ -184,8 +184,7 @@ put_udp(struct json *j, const struct side *s)
 	json_kv_u64(j, "sent", s->udp_sent);
 	json_kv_u64(j, "received", s->have_udp ? u->received : s->r.dgrams);
 	json_kv_u64(j, "unique", s->r.dgrams);
-	json_kv_u64(j, "lost", s->udp_sent >= s->r.dgrams ?
-	            s->udp_sent - s->r.dgrams : 0);
+	json_kv_u64(j, "lost", model_udp_lost(s));
 	json_kv_u64(j, "duplicates", s->have_udp ? u->duplicates : 0);
 	json_kv_u64(j, "reordered", s->have_udp ? u->reordered : 0);
 	json_kv_u64(j, "max_displacement", s->have_udp ? u->max_displacement : 0);

@@ -327,6 +327,7 @@ report_repeat(FILE *f, const struct config *c, const struct runset *rs, int rc)
 	case OUT_JSON: json_doc(f, c, rs, rc, 1); break;
 	case OUT_JSON_LINES: json_doc(f, c, rs, rc, 0); break;
 	case OUT_CSV: csv_doc(f, rs); break;
+	case OUT_PROM: break;           /* not with --repeat (repeat_check) */
 	}
 }
 

@@ -126,6 +126,8 @@ static const struct ok_row ok_rows[] = {
 	{ "--stream host", 0, 0, CONF(.loc = SIDE(.stream = 1), .rem = SIDE(.stream = 1)) },
 	{ "-v host", 0, 0, CONF(.loc = SIDE(.verbose = 1), .rem = SIDE(.verbose = 1)) },
 	{ "--verbose host", 0, 0, CONF(.loc = SIDE(.verbose = 1), .rem = SIDE(.verbose = 1)) },
+	{ "--prometheus host", 0, 0, CONF(.out = OUT_PROM) },
+	{ "--json host", 0, 0, CONF(.out = OUT_JSON) },
 	{ "-f %b%c host", 0, 0, CONF(.loc = SIDE(.format = "%b%c"), .rem = SIDE(.format = "%b%c")) },
 	{ "--format %9.2rt host", 0, 0,
 	  CONF(.loc = SIDE(.format = "%9.2rt"), .rem = SIDE(.format = "%9.2rt")) },
@@ -257,6 +259,7 @@ test_accepted(void **state)
 	(long long)c.f, (long long)w->f)
 		CF(mode); CF(proto); CF(role); CF(title); CF(family); CF(port);
 		CF(port_set); CF(mtu); CF(mtu_set); CF(no_ts); CF(vlan_tags); CF(pppoe);
+		CF(out);
 #undef CF
 		if (c.link_bps != w->link_bps)
 			MISS("'%s': link_bps = %g, want %g", r->line, c.link_bps,
@@ -505,6 +508,22 @@ static const struct bad_row bad_rows[] = {
 	  "--link predicts one connection on a link of its own: give one partner" },
 	{ "-u -r --log f a b", 0, 0,
 	  "--log writes one partner's datagrams: give one partner" },
+	{ "--prometheus a b", 0, 0,
+	  "--prometheus describes one test: give one partner, without --bidir" },
+	{ "a --prometheus", 0, 0,
+	  "--prometheus must come before the partner name (it applies to both sides)" },
+	{ "--prometheus a b -l 5", 0, 0,
+	  "--prometheus describes one test: give one partner, without --bidir" },
+	{ "--prometheus --bidir a", 0, 0,
+	  "--prometheus describes one test: give one partner, without --bidir" },
+	{ "--prometheus --json a", 0, 0, "--csv, --json, --json-lines and "
+	  "--prometheus cannot be used together" },
+	{ "--csv --prometheus a", 0, 0, "--csv, --json, --json-lines and "
+	  "--prometheus cannot be used together" },
+	{ "--prometheus --repeat 3 a", 0, 0, "--prometheus describes one run: it "
+	  "cannot be used with --repeat" },
+	{ "--prometheus -T a", 0, 0, "-f and -T shape the table: no meaning with "
+	  "--csv, --json, --json-lines or --prometheus" },
 	{ "-i a b", 0, 0, "-i takes no partner host" },
 	{ "--predict a b", 0, 0, "--predict takes no partner host" },
 	{ "a b", 0, "foo", "GPUT_REM_OPT: 'foo' is not an option" },

@@ -267,8 +267,11 @@ test_cli(void **state)
 		  "with -P" },
 		{ "-m 239.1.2.3 --time 2 host", "-m: --time, --interval and --omit are "
 		  "not supported with multicast" },
-		{ "-m 239.1.2.3 --json host", "-m prints the table: --csv, --json and "
-		  "--json-lines are not supported with multicast" },
+		{ "-m 239.1.2.3 --json host", "-m prints the table: --csv, --json, "
+		  "--json-lines and --prometheus are not supported with multicast" },
+		{ "-m 239.1.2.3 --prometheus host", "-m prints the table: --csv, "
+		  "--json, --json-lines and --prometheus are not supported with "
+		  "multicast" },
 		{ "-m 239.1.2.3 --link 10M host", "-m: --link predicts one connection, "
 		  "not a group" },
 		{ "-m 239.1.2.3 --cc reno host", "--cc applies to TCP only" },
