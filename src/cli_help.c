@@ -48,6 +48,7 @@ static const struct help_line output_lines[] = {
 	{ "--json", "one JSON document instead of the table" },
 	{ "--json-lines", "a JSON object per interval, then the summary" },
 	{ "--csv", "the table's rows as CSV" },
+	{ "--prometheus", "Prometheus text (node exporter's textfile collector)" },
 	{ "-h, --help", "this help" },
 	{ "-V, --version", "the version and control protocol" },
 	{ NULL, NULL },
