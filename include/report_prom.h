@@ -17,7 +17,9 @@
  * on the command line), proto ("tcp", "udp"), direction ("out": data from
  * this host to the target, "in": the other way); the figures of a side add
  * side ("local", "partner"), role ("send", "recv") and stream ("sum" for
- * the side; "1".."N" with -P N above 1).
+ * the side; "1".."N" with -P N above 1). With --latency, the probes'
+ * families add phase ("idle", "loaded") and, to the round trips,
+ * percentile ("0", "50", "90", "99", "100").
  *
  * gput_up is 1 for a run that measured, else 0 with an error label naming
  * m->error_code ("failed", "connect", "busy", "partner", "interrupted",

@@ -285,6 +285,60 @@ put_side_metric(FILE *f, const struct run_model *m, const struct prom_metric *pm
 	}
 }
 
+/* --latency: a phase's probes and round trips (nearest-rank percentiles,
+ * gput(1), LATENCY UNDER LOAD; 0 and 100 are the least and the largest). */
+static void
+put_lat_family(FILE *f, const struct run_model *m, int which)
+{
+	static const char *const phase_name[2] = { "idle", "loaded" };
+	static const char *const pct_name[5] = { "0", "50", "90", "99", "100" };
+	const struct lat_phase *ph;
+	struct pval v;
+	size_t i, k;
+
+	for (i = 0; i < 2; i++) {
+		ph = i == 0 ? &m->lat.idle : &m->lat.loaded;
+		for (k = 0; k < (which == 0 ? 5u : 1u); k++) {
+			const uint64_t rtt[5] = { ph->min_ns, ph->p50_ns, ph->p90_ns,
+			    ph->p99_ns, ph->max_ns };
+
+			if (which == 0 && ph->answered == 0)
+				break;          /* no round trip to rank */
+			put_run_labels(f, m, which == 0 ? "gput_latency_rtt_seconds" :
+			    which == 1 ? "gput_latency_probes_sent_total" :
+			    "gput_latency_probes_lost_total");
+			fprintf(f, ",phase=\"%s\"", phase_name[i]);
+			if (which == 0)
+				fprintf(f, ",percentile=\"%s\"", pct_name[k]);
+			fputc('}', f);
+			if (which == 0)
+				nsv(&v, rtt[k]);
+			else
+				u64v(&v, which == 1 ? ph->sent : ph->lost);
+			put_value(f, &v);
+		}
+	}
+}
+
+static void
+put_latency(FILE *f, const struct run_model *m)
+{
+	if (!m->lat.have)
+		return;
+	if (m->lat.idle.answered > 0 || m->lat.loaded.answered > 0) {
+		put_head(f, "gput_latency_rtt_seconds", "gauge", "--latency: probe "
+		         "round trips by phase, nearest-rank percentiles (0: least, "
+		         "100: largest).");
+		put_lat_family(f, m, 0);
+	}
+	put_head(f, "gput_latency_probes_sent_total", "counter",
+	         "--latency: probes sent in the phase.");
+	put_lat_family(f, m, 1);
+	put_head(f, "gput_latency_probes_lost_total", "counter",
+	         "--latency: probes sent in the phase whose echo never came.");
+	put_lat_family(f, m, 2);
+}
+
 void
 report_prom(FILE *f, const struct run_model *m)
 {
@@ -319,4 +373,5 @@ report_prom(FILE *f, const struct run_model *m)
 	}
 	for (i = 0; i < sizeof side_metrics / sizeof side_metrics[0]; i++)
 		put_side_metric(f, m, &side_metrics[i]);
+	put_latency(f, m);
 }

@@ -76,6 +76,14 @@ eq "udp -r -P 2: received + lost = sent" "$(( GOT / 1000 + LOST ))" 1000
 check "udp -r -P 2: jitter per stream" grep -q \
 	"^gput_udp_jitter_seconds{$URUN,side=\"local\",role=\"recv\",stream=\"1\"} " "$OUT"
 
+# --latency: the probes' round trips by phase, and their counts
+run_t 30 "$GPUT" --prometheus --latency --latency-idle 0.5 --time 1 -p "$P" 127.0.0.1
+eq "--latency: exit 0" "$RC" 0
+check "--latency: promtool check metrics" prom_ok "$OUT"
+check "--latency: p50 of both phases" eval '[ "$(grep -c "^gput_latency_rtt_seconds{$RUN,phase=\"\(idle\|loaded\)\",percentile=\"50\"} [0-9.e-]*$" "$OUT")" = 2 ]'
+check "--latency: sent = the loaded phase's probes" grep -q \
+	"^gput_latency_probes_sent_total{$RUN,phase=\"loaded\"} [1-9][0-9]*$" "$OUT"
+
 # failures: gput_up 0, the error label, a timestamp, nothing else
 fails_like() {          # NAME WANT-RC WANT-ERROR
 	eq "$1: exit $2" "$RC" "$2"

@@ -264,6 +264,51 @@ test_udp_streams(void **state)
 	model_free(&m);
 }
 
+/* --latency: percentiles of each phase with answers, probes of both; the
+ * idle phase here lost every probe, so it has no round trip to rank. */
+static void
+test_latency(void **state)
+{
+	struct run_model m;
+	struct lat_phase *ld = &m.lat.loaded;
+	char *got, *lat;
+
+	(void)state;
+	model_tcp(&m);
+	m.lat.have = 1;
+	m.lat.idle.sent = m.lat.idle.lost = 5;
+	ld->sent = 10;
+	ld->answered = 9;
+	ld->lost = 1;
+	ld->min_ns = 20000000;
+	ld->p50_ns = 25000000;
+	ld->p90_ns = 30000000;
+	ld->p99_ns = 31000000;
+	ld->max_ns = 1234567891;
+	got = render(&m);
+	lat = strstr(got, "# HELP gput_latency_rtt_seconds");
+	assert_non_null(lat);
+#define L_RUN T_RUN ",phase=\"loaded\",percentile="
+	assert_string_equal(lat,
+	    HEAD("gput_latency_rtt_seconds", "gauge", "--latency: probe round "
+	         "trips by phase, nearest-rank percentiles (0: least, 100: "
+	         "largest).")
+	    "gput_latency_rtt_seconds{" L_RUN "\"0\"} 0.02\n"
+	    "gput_latency_rtt_seconds{" L_RUN "\"50\"} 0.025\n"
+	    "gput_latency_rtt_seconds{" L_RUN "\"90\"} 0.03\n"
+	    "gput_latency_rtt_seconds{" L_RUN "\"99\"} 0.031\n"
+	    "gput_latency_rtt_seconds{" L_RUN "\"100\"} 1.234567891\n"
+	    HEAD("gput_latency_probes_sent_total", "counter",
+	         "--latency: probes sent in the phase.")
+	    "gput_latency_probes_sent_total{" T_RUN ",phase=\"idle\"} 5\n"
+	    "gput_latency_probes_sent_total{" T_RUN ",phase=\"loaded\"} 10\n"
+	    HEAD("gput_latency_probes_lost_total", "counter",
+	         "--latency: probes sent in the phase whose echo never came.")
+	    "gput_latency_probes_lost_total{" T_RUN ",phase=\"idle\"} 5\n"
+	    "gput_latency_probes_lost_total{" T_RUN ",phase=\"loaded\"} 1\n");
+	free(got);
+}
+
 /* Each error code names its label value; a failed run shows nothing but
  * gput_up and when it was tried, whatever its model still holds. */
 static void
@@ -322,6 +367,7 @@ main(void)
 		cmocka_unit_test(test_tcp),
 		cmocka_unit_test(test_no_partner_no_time),
 		cmocka_unit_test(test_udp_streams),
+		cmocka_unit_test(test_latency),
 		cmocka_unit_test(test_failed),
 		cmocka_unit_test(test_escaping),
 	};
