@@ -194,6 +194,14 @@ uint64_t xfer_udp_window(uint64_t span, uint64_t bytes, uint64_t first_len);
  * Call it before the sender may start: a datagram queued before this is
  * stamped only when it is read. Returns 0, or -1 with err filled. */
 int      xfer_udp_prepare(int fd, char *err, size_t errlen);
+/* The same for a stream's receiving socket with its parameters p, and
+ * with --gso (not --discard) UDP GRO turned on: before the sender may
+ * start, as a datagram that arrives before it is queued whole, never
+ * coalesced (on loopback a whole run could arrive before the data path
+ * started: one datagram a call, 8 runs in 30 under load). Returns 0, or -1
+ * with err filled; GRO refused is left to the data path to report. */
+int      xfer_udp_prepare_rx(int fd, const struct xfer_params *p, char *err,
+                             size_t errlen);
 /* The UDP receiver's idle timeout once data has started, in ms. */
 int      xfer_udp_idle_ms(const struct xfer_params *p);
 

@@ -207,7 +207,7 @@ open_stream(struct run *r, uint32_t i, char *why, size_t whylen)
 		st->fd = net_bind_like(&r->local, SOCK_DGRAM, why, whylen);
 		if (st->fd == -1 || (p->window && net_set_window(st->fd, p->window,
 		    1, why, whylen) == -1) || (p->role == ROLE_RECV &&
-		    xfer_udp_prepare(st->fd, why, whylen) == -1))
+		    xfer_udp_prepare_rx(st->fd, p, why, whylen) == -1))
 			return -1;
 		/* only the partner's data socket may reach ours from now on;
 		 * what came before the connect came from anyone */

@@ -451,7 +451,7 @@ open_udp(struct session *s, char *err, size_t errlen)
 		s->st[i].fd = fd;
 		if ((p->window && net_set_window(fd, p->window, 0, err,
 		    errlen) == -1) || (p->role == ROLE_RECV &&
-		    xfer_udp_prepare(fd, err, errlen) == -1))
+		    xfer_udp_prepare_rx(fd, p, err, errlen) == -1))
 			return -1;
 		s->ready.port[i] = net_local_port(fd);
 	}

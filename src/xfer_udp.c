@@ -178,6 +178,32 @@ xfer_udp_prepare(int fd, char *err, size_t errlen)
 }
 
 int
+xfer_udp_prepare_rx(int fd, const struct xfer_params *p, char *err,
+                    size_t errlen)
+{
+	int one = 1;
+
+	if (xfer_udp_prepare(fd, err, errlen) == -1)
+		return -1;
+	/* quietly: a kernel that refuses is told about once, by the data path */
+	if (p->gso && !p->discard)
+		(void)setsockopt(fd, IPPROTO_UDP, UDP_GRO, &one, sizeof one);
+	return 0;
+}
+
+/* Is GRO on for fd: turned on when the socket was opened, or now? */
+static int
+gro_on(int fd)
+{
+	int v = 0;
+	socklen_t len = sizeof v;
+
+	if (getsockopt(fd, IPPROTO_UDP, UDP_GRO, &v, &len) == 0 && v != 0)
+		return 1;
+	return xfer_gro_enable(fd) == 0;
+}
+
+int
 xfer_udp_idle_ms(const struct xfer_params *p)
 {
 	/* Twice the sender's gap on top, so pacing never looks like the end.
@@ -755,7 +781,7 @@ xfer_udp_recv_batch(struct stream *s)
 	const struct xfer_params *p = &s->p;
 	/* GRO needs room for a whole coalesced message; --discard reads
 	 * each datagram's header, so it takes them one by one */
-	int gro = p->gso && !p->discard && xfer_gro_enable(s->fd) == 0;
+	int gro = p->gso && !p->discard && gro_on(s->fd);
 	struct xfer_params q = *p;
 
 	q.gso = (uint8_t)gro;
