@@ -121,6 +121,7 @@ struct config {
 	                         default) */
 	uint16_t streams;     /* -P: parallel streams (1) */
 	int      bidir;       /* --bidir: the test and its reverse at once */
+	int      ecn;         /* --ecn: ECN on the data connections */
 	enum gput_out out;    /* --json, --json-lines, --csv */
 	int      quiet;       /* -q: no progress line */
 	double   rate_bps;    /* --rate: the sender's payload bit/s (0: -g) */

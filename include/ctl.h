@@ -66,15 +66,23 @@
  *   u32 (IVAL_*), 8 start_ns u64, 16 end_ns u64, 24 bytes u64, 32 calls u64,
  *   40 dgrams u64, 48 retrans u32 (IVAL_UDP: duplicates), 52 cwnd u32
  *   (IVAL_UDP: reordered), 56 srtt_us u32, 60 stream u32 (1..N).
- * TCPINFO (partner -> client, 80 bytes, TCP, per stream, before RESULT):
+ * TCPINFO (partner -> client, 96 bytes, TCP, per stream, before RESULT):
  *   0 cc[16], 16 retrans u64, 24 rtt_us u32, 28 min_rtt_us u32, 32 cwnd u32,
  *   36 mss u32, 40 delivery_rate u64 (bytes/s), 48 busy_us u64, 56
- *   rwnd_limited_us u64, 64 sndbuf_limited_us u64, 72 stream u32, 76 zero.
- * UDPSTATS (partner -> client, 112 bytes, a UDP receiver, before RESULT):
+ *   rwnd_limited_us u64, 64 sndbuf_limited_us u64, 72 stream u32, 76 ecn
+ *   u32 (TCPS_ECN_*; other bits zero), 80 delivered_ce u32 (segments
+ *   acknowledged with ECE), 84 received_ce u32 (CE-marked segments
+ *   received), 88 received_ce_bytes u32 (their payload), 92 zero u32.
+ *   Without TCPS_ECN delivered_ce and received_ce are zero, without
+ *   TCPS_ECN_RECEIVED received_ce and received_ce_bytes are.
+ * UDPSTATS (partner -> client, 144 bytes, a UDP receiver, before RESULT):
  *   0 received, 8 unique, 16 duplicates, 24 reordered, 32 max_displacement,
  *   40 late, 48 too_old, 56 other, 64 jitter_ns, 72 delay_var_ns,
  *   80 delay_var_max_ns (u64 each), 88 owd_min_ns i64, 96 owd_mean_ns i64,
- *   104 flags u32 (UDPS_*), 108 stream u32 (1..N; per stream).
+ *   104 flags u32 (UDPS_*), 108 stream u32 (1..N; per stream), 112 the
+ *   data datagrams received by ECN codepoint (--ecn, UDPS_ECN): not-ECT,
+ *   ECT(1), ECT(0), CE, u64 each, adding up to received; zero without
+ *   UDPS_ECN.
  * RESULT (partner -> client, 120 bytes), one per stream (1..N), then the
  *   side's own (stream 0: the sums, and the CPU time of the whole side):
  *   the gput_result fields in declaration order: eleven u64, flags u32,
@@ -106,7 +114,7 @@
 #define CTL_XF_LATENCY   0x0002u /* latency probes (--latency), bytes 156..167 */
 #define CTL_XF_ZEROCOPY  0x0004u /* zero-copy send or receive */
 #define CTL_XF_HARDEN    0x0008u /* reserved for the partner's hardening */
-#define CTL_XF_KNOWN     CTL_XF_LATENCY /* the bits this build accepts */
+#define CTL_XF_KNOWN     (CTL_XF_LATENCY | CTL_XF_ECN) /* the bits this build accepts */
 /* PARAMS extension ranges (offsets into the payload). */
 #define CTL_PX_XFLAGS    152
 #define CTL_PX_LATENCY   156     /* 12 bytes: 156 probe interval_us u32
@@ -121,8 +129,8 @@
 #define CTL_PX_AFFINITY  168     /* 8 bytes: --affinity, CPUs 0..63 (affinity.h) */
 #define CTL_PX_HARDEN    176     /* 8 bytes */
 #define CTL_INTERVAL_LEN 64
-#define CTL_TCPINFO_LEN  80
-#define CTL_UDPSTATS_LEN 112
+#define CTL_TCPINFO_LEN  96
+#define CTL_UDPSTATS_LEN 144
 #define CTL_READY_SIGNED  20   /* READY bytes the MAC covers */
 #define CTL_HELLO_KEY    0x01u /* HELLO flag: a shared secret is required */
 #define CTL_MCAST        0x0001u /* PARAMS mflags: the partner receives a group */

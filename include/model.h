@@ -49,8 +49,17 @@ struct tcp_stats {
 	uint64_t busy_us;            /* time with data in flight */
 	uint64_t rwnd_limited_us;    /* ... limited by the receive window */
 	uint64_t sndbuf_limited_us;  /* ... limited by the send buffer */
+	uint32_t ecn;                /* TCPS_ECN_* (ecn.h says what each means) */
+	uint32_t delivered_ce;       /* sender: segments acknowledged with ECE */
+	uint32_t received_ce;        /* receiver: CE-marked segments received */
+	uint32_t received_ce_bytes;  /* ... and their payload bytes (32 bits) */
 	int      valid;
 };
+#define TCPS_ECN          0x01u  /* ECN negotiated (TCPI_OPT_ECN) */
+#define TCPS_ECN_SEEN     0x02u  /* an ECT or CE segment arrived (TCPI_OPT_ECN_SEEN) */
+#define TCPS_ECN_RECEIVED 0x04u  /* the kernel counts received CE (Linux 6.18):
+                                    received_ce and received_ce_bytes valid */
+#define TCPS_ECN_ALL      0x07u
 
 /* A UDP receiver's exact accounting (udpacct.c), for the reports. */
 struct udp_stats {
@@ -60,11 +69,15 @@ struct udp_stats {
 	uint64_t delay_var_ns;           /* mean one-way delay above the minimum */
 	uint64_t delay_var_max_ns;       /* largest one-way delay above the minimum */
 	int64_t  owd_min_ns, owd_mean_ns;/* absolute one-way delay (--same-clock) */
+	uint64_t ecn[4];                 /* UDPS_ECN: the data datagrams received
+	                                    (every copy: they add up to received)
+	                                    by ECN codepoint, ecn.h's ECN_* */
 	uint32_t flags;                  /* UDPS_* */
 };
 #define UDPS_SEQ   0x01u  /* the datagrams carried sequence numbers */
 #define UDPS_TIMED 0x02u  /* ... and send times: jitter and delays valid */
-#define UDPS_ALL   0x03u
+#define UDPS_ECN   0x04u  /* --ecn: ecn[] is valid */
+#define UDPS_ALL   0x07u
 
 /*
  * One side of the run, or one stream of a side (-P): a stream is a record
@@ -149,6 +162,7 @@ struct run_model {
 	int      interrupted;        /* ^C: partial */
 	double   link_bps;           /* --link, 0: none */
 	double   link_eta, link_expected_mbit;  /* with --link */
+	int      ecn;                /* --ecn: the ECN figures are shown */
 	int      have_path;          /* --link with --rtt: path is filled */
 	struct plim path;
 	double   link_expected_bps;  /* ... the same in bit/s */

@@ -40,4 +40,15 @@ void report_cc_name(char *cc, const struct tcp_stats *t);
  * (one line). Unprintable bytes of the congestion control's name are '?'. */
 void report_tcp_stats(FILE *f, char tag, const struct tcp_stats *t);
 
+/* --ecn -v, TCP, when t->valid:
+ *   l: ecn negotiated, 93 segments acknowledged with ECE, 33 CE-marked
+ *   segments received (1859556 bytes)
+ * (one line; "ecn not negotiated"; "received CE not counted by this kernel"
+ * without TCPS_ECN_RECEIVED). */
+void report_ecn_tcp(FILE *f, char tag, const struct tcp_stats *t);
+
+/* --ecn -v, a UDP receiver with UDPS_ECN (else nothing):
+ *   1: ecn: 1000 data datagrams ECT(0), 20 CE, 0 ECT(1), 0 not-ECT */
+void report_ecn_udp(FILE *f, char tag, const struct udp_stats *u);
+
 #endif

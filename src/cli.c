@@ -24,7 +24,7 @@ enum { OPT_LINK = 256, OPT_PREDICT, OPT_MTU, OPT_NOTS, OPT_VLAN, OPT_PPPOE,
        OPT_BIDIR, OPT_TTL, OPT_MPORT, OPT_NO_MCAST, OPT_BATCH, OPT_GSO,
        OPT_DISCARD, OPT_RTT, OPT_LOSS, OPT_AFFINITY, OPT_REPEAT, OPT_PAUSE,
        OPT_CI, OPT_LATENCY, OPT_LAT_IDLE, OPT_LAT_INTERVAL, OPT_QUEUE_BYTES,
-       OPT_PROMETHEUS, OPT_MAX };
+       OPT_PROMETHEUS, OPT_ECN, OPT_MAX };
 /* Options of gput -i alone. */
 #define IS_PARTNER_OPT(o) (((o) >= OPT_MAX_SESSIONS && (o) <= OPT_INETD) || \
 	(o) == OPT_MAX_STREAMS || (o) == OPT_NO_MCAST)
@@ -106,6 +106,7 @@ static const struct option longopts[] = {
 	{ "latency-idle", required_argument, NULL, OPT_LAT_IDLE },
 	{ "latency-interval", required_argument, NULL, OPT_LAT_INTERVAL },
 	{ "queue-bytes", required_argument, NULL, OPT_QUEUE_BYTES },
+	{ "ecn",      no_argument,       NULL, OPT_ECN },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -130,7 +131,7 @@ cli_usage(FILE *f)
 	      "            [-x bytes] [--affinity cpus] [--batch n] [--bidir] [--burst n]\n"
 	      "            [--cc algo[,algo ...]] [--ci level[,width]]\n"
 	      "            [--csv | --json | --json-lines | --prometheus]\n"
-	      "            [--discard] [--gso] [--interval s] [--key-file file]\n"
+	      "            [--discard] [--ecn] [--gso] [--interval s] [--key-file file]\n"
 	      "            [--latency] [--latency-idle s] [--latency-interval ms]\n"
 	      "            [--link rate] [--log file] [--loss pct] [--mport port]\n"
 	      "            [--omit s] [--pause s] [--pppoe] [--queue-bytes size]\n"
@@ -541,6 +542,9 @@ parse_global_opt(struct parse_state *ps, int o, const char *arg)
 	case OPT_BIDIR:
 		c->bidir = 1;
 		return 0;
+	case OPT_ECN:
+		c->ecn = 1;
+		return 0;
 	case 'P':
 		return parse_streams(ps, arg, &c->streams);
 	case OPT_REPEAT:
@@ -830,6 +834,8 @@ check_timing(const struct config *c, const unsigned char *seen, char *err,
 		      "--latency-interval or shorten --time";
 	else if (seen[OPT_QUEUE_BYTES] && c->link_bps == 0)
 		why = "--queue-bytes needs --link (the queue drains at its rate)";
+	else if (c->ecn && c->mcast.family != 0)
+		why = "--ecn: not with -m (a group's receivers report no ECN)";
 	else if ((seen[OPT_BATCH] || seen[OPT_GSO]) && c->proto != PROTO_UDP)
 		why = "--batch and --gso apply to UDP only";
 	else if (c->out != OUT_TABLE && (seen['f'] || seen['T']))
@@ -1123,6 +1129,10 @@ cli_params(const struct config *c, struct xfer_params *local,
 	local->interval_ms = remote->interval_ms = c->interval_ms;
 	local->omit_ms = remote->omit_ms = c->omit_ms;
 	local->streams = remote->streams = c->streams ? c->streams : 1;
+	if (c->ecn) {
+		local->xflags |= CTL_XF_ECN;
+		remote->xflags |= CTL_XF_ECN;
+	}
 	if (c->cc != NULL) {
 		snprintf(local->cc, sizeof local->cc, "%s", c->cc);
 		snprintf(remote->cc, sizeof remote->cc, "%s", c->cc);

@@ -31,6 +31,7 @@ static const struct help_line test_lines[] = {
 	{ "--discard", "the receiver drops the bytes unread (MSG_TRUNC)" },
 	{ "--affinity cpus", "run the data threads on these CPUs (0,1 2-3)" },
 	{ "--cc algo[,algo ...]", "TCP congestion control, per stream in turn" },
+	{ "--ecn", "ECN: UDP sends ECT(0); CE marks counted (-v, JSON)" },
 	{ "-p, --port port", "the partner's control port (default 5037)" },
 	{ "-4, --ipv4", "IPv4 only" },
 	{ "-6, --ipv6", "IPv6 only" },

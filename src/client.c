@@ -15,6 +15,7 @@
 #include "auth.h"
 #include "ctl.h"
 #include "latency.h"
+#include "ecn.h"
 #include "linkpred.h"
 #include "net.h"
 #include "model.h"
@@ -207,7 +208,10 @@ open_stream(struct run *r, uint32_t i, char *why, size_t whylen)
 		st->fd = net_bind_like(&r->local, SOCK_DGRAM, why, whylen);
 		if (st->fd == -1 || (p->window && net_set_window(st->fd, p->window,
 		    1, why, whylen) == -1) || (p->role == ROLE_RECV &&
-		    xfer_udp_prepare_rx(st->fd, p, why, whylen) == -1))
+		    xfer_udp_prepare_rx(st->fd, p, why, whylen) == -1) ||
+		    ((p->xflags & CTL_XF_ECN) && (p->role == ROLE_SEND ?
+		    ecn_udp_send_setup(st->fd, why, whylen) :
+		    ecn_udp_recv_setup(st->fd, why, whylen)) == -1))
 			return -1;
 		/* only the partner's data socket may reach ours from now on;
 		 * what came before the connect came from anyone */
@@ -237,6 +241,25 @@ open_stream(struct run *r, uint32_t i, char *why, size_t whylen)
 	    why, whylen);
 }
 
+/* --ecn over TCP: the kernel negotiates ECN or not (ecn.h); one line on
+ * standard error when a data connection did not. */
+static void
+tcp_ecn_check(const struct run *r)
+{
+	struct tcp_stats t;
+	char why[320];
+	uint32_t i, off = 0;
+
+	for (i = 0; i < r->nst; i++)
+		if (tcpinfo_read(r->st[i].fd, &t, why, sizeof why) == -1 ||
+		    !(t.ecn & TCPS_ECN))
+			off++;
+	if (off == 0)
+		return;
+	ecn_tcp_refused(ecn_tcp_sysctl(), why, sizeof why);
+	fprintf(stderr, "gput: %s\n", why);
+}
+
 /* Open every stream's data path and prove it. Returns 0 or -1. */
 static int
 open_data(struct run *r)
@@ -259,6 +282,8 @@ open_data(struct run *r)
 			return -1;
 		}
 	}
+	if (!udp && (r->lp.xflags & CTL_XF_ECN))
+		tcp_ecn_check(r);
 	return await_start(r);
 }
 
@@ -615,6 +640,14 @@ print_table(struct run *r)
 		for (k = 0; r->nst > 1 && k < sd->nst; k++)
 			if (sd->st[k].tcp.valid)
 				report_tcp_stats(stdout, rows[i].tag, &sd->st[k].tcp);
+		if (!c->ecn)
+			continue;
+		if (r->nst == 1)
+			report_ecn_tcp(stdout, rows[i].tag, &sd->tcp);
+		for (k = 0; r->nst > 1 && k < sd->nst; k++)
+			report_ecn_tcp(stdout, rows[i].tag, &sd->st[k].tcp);
+		if (sd->have_udp)
+			report_ecn_udp(stdout, rows[i].tag, &sd->udp);
 	}
 	report_lat_text(stdout, &r->model.lat, c->loc.verbose || c->rem.verbose);
 	if (c->link_bps > 0 && !r->pred_ok) {
@@ -845,6 +878,7 @@ model_init(struct run *r)
 	m->omit_ms = c->omit_ms;
 	m->data_bytes = c->duration_ms ? 0 : r->lp.data_bytes;
 	m->data_len = r->lp.data_len;
+	m->ecn = c->ecn;
 	m->host = c->host;
 	m->port = c->port;
 	m->side[0] = (struct side){ .tag = 'l', .proto = r->lp.proto,

@@ -197,6 +197,10 @@ encode_tcpinfo(const struct tcp_stats *t, uint32_t stream, uint8_t *p)
 	put_u64(p, 56, t->rwnd_limited_us);
 	put_u64(p, 64, t->sndbuf_limited_us);
 	put_u32(p, 72, stream);
+	put_u32(p, 76, t->ecn);
+	put_u32(p, 80, t->delivered_ce);
+	put_u32(p, 84, t->received_ce);
+	put_u32(p, 88, t->received_ce_bytes);
 	return CTL_TCPINFO_LEN;
 }
 
@@ -213,7 +217,27 @@ encode_udpstats(const struct udp_stats *u, uint32_t stream, uint8_t *p)
 		put_u64(p, 8 * i, v[i]);
 	put_u32(p, 104, u->flags);
 	put_u32(p, 108, stream);
+	for (i = 0; i < 4; i++)
+		put_u64(p, 112 + 8 * i, u->ecn[i]);
 	return CTL_UDPSTATS_LEN;
+}
+
+/* The ECN counts: with UDPS_ECN they take every datagram received apart
+ * (by subtraction, as above), without it they are zero. */
+static int
+ecn_invalid(const struct udp_stats *u)
+{
+	uint64_t left = u->received;
+	int i;
+
+	if (!(u->flags & UDPS_ECN))
+		return (u->ecn[0] | u->ecn[1] | u->ecn[2] | u->ecn[3]) != 0;
+	for (i = 0; i < 3; i++) {
+		if (u->ecn[i] > left)
+			return 1;
+		left -= u->ecn[i];
+	}
+	return u->ecn[3] != left;
 }
 
 static int
@@ -231,6 +255,8 @@ decode_udpstats(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 	u->owd_mean_ns = (int64_t)get_u64(r, 96);
 	u->flags = get_u32(r, 104);
 	m->stream = get_u32(r, 108);
+	for (i = 0; i < 4; i++)
+		u->ecn[i] = get_u64(r, 112 + 8 * i);
 	if ((u->flags & ~UDPS_ALL) != 0) {
 		snprintf(err, errlen, "bad UDPSTATS message: reserved bits set");
 		return -1;
@@ -244,6 +270,11 @@ decode_udpstats(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 	if (u->unique > u->received || u->duplicates > u->received - u->unique ||
 	    u->too_old != u->received - u->unique - u->duplicates) {
 		snprintf(err, errlen, "bad UDPSTATS message: counts that do not add up");
+		return -1;
+	}
+	if (ecn_invalid(u)) {
+		snprintf(err, errlen, "bad UDPSTATS message: ECN counts that do not "
+		         "add up to the datagrams received");
 		return -1;
 	}
 	return 0;
@@ -751,9 +782,22 @@ decode_tcpinfo(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 	t->rwnd_limited_us = get_u64(r, 56);
 	t->sndbuf_limited_us = get_u64(r, 64);
 	m->stream = get_u32(r, 72);
-	if (m->stream == 0 || m->stream > STREAM_MAX || get_u32(r, 76) != 0) {
+	t->ecn = get_u32(r, 76);
+	t->delivered_ce = get_u32(r, 80);
+	t->received_ce = get_u32(r, 84);
+	t->received_ce_bytes = get_u32(r, 88);
+	if (m->stream == 0 || m->stream > STREAM_MAX || (t->ecn & ~TCPS_ECN_ALL) ||
+	    get_u32(r, 92) != 0) {
 		snprintf(err, errlen, "bad TCPINFO message: stream %u or reserved "
 		         "bits set", m->stream);
+		return -1;
+	}
+	/* counts the partner's kernel cannot have: CE received without the
+	 * counters, or any CE without ECN negotiated */
+	if ((!(t->ecn & TCPS_ECN_RECEIVED) && (t->received_ce ||
+	    t->received_ce_bytes)) || (!(t->ecn & TCPS_ECN) && (t->delivered_ce ||
+	    t->received_ce))) {
+		snprintf(err, errlen, "bad TCPINFO message: ECN counts without ECN");
 		return -1;
 	}
 	t->valid = 1;

@@ -165,6 +165,7 @@ sum_udp(struct side *s)
 	struct udp_stats *u = &s->udp;
 	double w = 0, jit = 0, var = 0, owd = 0;
 	uint32_t k;
+	int i;
 
 	memset(u, 0, sizeof *u);
 	u->flags = UDPS_ALL;
@@ -185,6 +186,8 @@ sum_udp(struct side *s)
 		u->late = sat_add(u->late, v->late);
 		u->too_old = sat_add(u->too_old, v->too_old);
 		u->other = sat_add(u->other, v->other);
+		for (i = 0; i < 4; i++)
+			u->ecn[i] = sat_add(u->ecn[i], v->ecn[i]);
 		if (v->max_displacement > u->max_displacement)
 			u->max_displacement = v->max_displacement;
 		if (v->delay_var_max_ns > u->delay_var_max_ns)

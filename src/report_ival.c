@@ -122,3 +122,33 @@ report_tcp_stats(FILE *f, char tag, const struct tcp_stats *t)
 	        t->cwnd, (double)t->delivery_rate * 8 / 1e6, (double)t->busy_us / 1e6,
 	        (double)t->rwnd_limited_us / 1e6, (double)t->sndbuf_limited_us / 1e6);
 }
+
+void
+report_ecn_tcp(FILE *f, char tag, const struct tcp_stats *t)
+{
+	if (!t->valid)
+		return;
+	if (!(t->ecn & TCPS_ECN)) {
+		fprintf(f, "%c: ecn not negotiated\n", tag);
+		return;
+	}
+	fprintf(f, "%c: ecn negotiated, %u segment%s acknowledged with ECE, ", tag,
+	        t->delivered_ce, t->delivered_ce == 1 ? "" : "s");
+	if (t->ecn & TCPS_ECN_RECEIVED)
+		fprintf(f, "%u CE-marked segment%s received (%u bytes)\n",
+		        t->received_ce, t->received_ce == 1 ? "" : "s",
+		        t->received_ce_bytes);
+	else
+		fprintf(f, "received CE not counted by this kernel\n");
+}
+
+void
+report_ecn_udp(FILE *f, char tag, const struct udp_stats *u)
+{
+	if (!(u->flags & UDPS_ECN))
+		return;
+	fprintf(f, "%c: ecn: %llu data datagrams ECT(0), %llu CE, %llu ECT(1), "
+	        "%llu not-ECT\n", tag, (unsigned long long)u->ecn[2],
+	        (unsigned long long)u->ecn[3], (unsigned long long)u->ecn[1],
+	        (unsigned long long)u->ecn[0]);
+}

@@ -3,10 +3,11 @@
 
 #include "cli.h"
 #include "report_lat.h"
+#include "ecn.h"
 #include "json.h"
 #include "xfer.h"
 
-static void put_udp(struct json *j, const struct side *s);
+static void put_udp(struct json *j, const struct side *s, int ecn);
 
 static const char *
 proto_name(uint8_t proto)
@@ -114,8 +115,28 @@ bit_s(uint64_t bytes_s)
 	return bytes_s > UINT64_MAX / 8 ? UINT64_MAX : bytes_s * 8;
 }
 
+/* --ecn: what TCP_INFO says of ECN (gput(1), ECN); the receiver's counts
+ * null where the kernel keeps none. */
 static void
-put_tcp_info(struct json *j, const struct tcp_stats *t)
+put_tcp_ecn(struct json *j, const struct tcp_stats *t)
+{
+	json_key(j, "ecn");
+	json_begin_object(j);
+	json_kv_bool(j, "negotiated", (t->ecn & TCPS_ECN) != 0);
+	json_kv_bool(j, "seen", (t->ecn & TCPS_ECN_SEEN) != 0);
+	json_kv_u64(j, "delivered_ce", t->delivered_ce);
+	if (t->ecn & TCPS_ECN_RECEIVED) {
+		json_kv_u64(j, "received_ce", t->received_ce);
+		json_kv_u64(j, "received_ce_bytes", t->received_ce_bytes);
+	} else {
+		json_kv_null(j, "received_ce");
+		json_kv_null(j, "received_ce_bytes");
+	}
+	json_end_object(j);
+}
+
+static void
+put_tcp_info(struct json *j, const struct tcp_stats *t, int ecn)
 {
 	json_key(j, "tcp_info");
 	json_begin_object(j);
@@ -129,6 +150,8 @@ put_tcp_info(struct json *j, const struct tcp_stats *t)
 	json_kv_u64(j, "busy_us", t->busy_us);
 	json_kv_u64(j, "rwnd_limited_us", t->rwnd_limited_us);
 	json_kv_u64(j, "sndbuf_limited_us", t->sndbuf_limited_us);
+	if (ecn)
+		put_tcp_ecn(j, t);
 	json_end_object(j);
 }
 
@@ -153,7 +176,7 @@ put_batch(struct json *j, const struct side *s)
 
 /* The optional objects of a side with a result. */
 static void
-put_side_extras(struct json *j, const struct side *s)
+put_side_extras(struct json *j, const struct side *s, int ecn)
 {
 	if (s->have_steady) {
 		json_key(j, "steady");
@@ -164,9 +187,9 @@ put_side_extras(struct json *j, const struct side *s)
 		json_end_object(j);
 	}
 	if (s->proto == PROTO_TCP && s->tcp.valid)
-		put_tcp_info(j, &s->tcp);
+		put_tcp_info(j, &s->tcp, ecn);
 	if (udp_receiver(s))
-		put_udp(j, s);
+		put_udp(j, s, ecn);
 }
 
 /* A UDP receiver's arrivals: r.dgrams counts each sequence number once
@@ -174,7 +197,7 @@ put_side_extras(struct json *j, const struct side *s)
  * unique and the rest are 0; the timing keys are null unless the sender was
  * paced (its send times come from its schedule). */
 static void
-put_udp(struct json *j, const struct side *s)
+put_udp(struct json *j, const struct side *s, int ecn)
 {
 	const struct udp_stats *u = &s->udp;
 	int timed = s->have_udp && (u->flags & UDPS_TIMED);
@@ -199,6 +222,24 @@ put_udp(struct json *j, const struct side *s)
 		json_kv_null(j, "jitter_ms");
 		json_kv_null(j, "delay_var_ms");
 		json_kv_null(j, "delay_var_max_ms");
+	}
+	if (ecn) {              /* --ecn: the data datagrams by codepoint */
+		int k = s->have_udp && (u->flags & UDPS_ECN);
+
+		json_key(j, "ecn");
+		json_begin_object(j);
+		if (k) {
+			json_kv_u64(j, "not_ect", u->ecn[ECN_NOT_ECT]);
+			json_kv_u64(j, "ect1", u->ecn[ECN_ECT1]);
+			json_kv_u64(j, "ect0", u->ecn[ECN_ECT0]);
+			json_kv_u64(j, "ce", u->ecn[ECN_CE]);
+		} else {
+			json_kv_null(j, "not_ect");
+			json_kv_null(j, "ect1");
+			json_kv_null(j, "ect0");
+			json_kv_null(j, "ce");
+		}
+		json_end_object(j);
 	}
 	json_end_object(j);
 }
@@ -241,7 +282,7 @@ put_stream(struct json *j, const struct run_model *m, const struct side *t)
 	else
 		json_kv_null(j, "share");
 	put_intervals(j, t);
-	put_side_extras(j, t);
+	put_side_extras(j, t, m->ecn);
 	json_end_object(j);
 }
 
@@ -269,7 +310,7 @@ put_side(struct json *j, const struct run_model *m, const struct side *s)
 	if (s->proto == PROTO_UDP && (s->batch > 1 || s->gso))
 		put_batch(j, s);
 	put_intervals(j, s);
-	put_side_extras(j, s);
+	put_side_extras(j, s, m->ecn);
 	if (m->streams > 1 && s->nst > 0) {
 		json_key(j, "streams");
 		json_begin_array(j);

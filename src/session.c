@@ -11,6 +11,7 @@
 #include "affinity.h"
 #include "ctl.h"
 #include "echo.h"
+#include "ecn.h"
 #include "mcast.h"
 #include "net.h"
 #include "plog.h"
@@ -451,7 +452,10 @@ open_udp(struct session *s, char *err, size_t errlen)
 		s->st[i].fd = fd;
 		if ((p->window && net_set_window(fd, p->window, 0, err,
 		    errlen) == -1) || (p->role == ROLE_RECV &&
-		    xfer_udp_prepare_rx(fd, p, err, errlen) == -1))
+		    xfer_udp_prepare_rx(fd, p, err, errlen) == -1) ||
+		    ((p->xflags & CTL_XF_ECN) && (p->role == ROLE_SEND ?
+		    ecn_udp_send_setup(fd, err, errlen) :
+		    ecn_udp_recv_setup(fd, err, errlen)) == -1))
 			return -1;
 		s->ready.port[i] = net_local_port(fd);
 	}

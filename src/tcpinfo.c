@@ -11,6 +11,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "ecn.h"
+
 #define CC_AVAILABLE "/proc/sys/net/ipv4/tcp_available_congestion_control"
 #define CC_ALLOWED   "/proc/sys/net/ipv4/tcp_allowed_congestion_control"
 #define CC_DEFAULT   "/proc/sys/net/ipv4/tcp_congestion_control"
@@ -273,14 +275,16 @@ tcpinfo_set_cc(int fd, const char *name, char *err, size_t errlen)
 int
 tcpinfo_read(int fd, struct tcp_stats *st, char *err, size_t errlen)
 {
-	struct tcp_info ti;
-	socklen_t il = sizeof ti;
+	/* room for fields newer than these headers (ecn.c reads them) */
+	union { struct tcp_info ti; uint8_t raw[ECN_TCP_INFO_MAX]; } u;
+	struct tcp_info *tp = &u.ti;
+	socklen_t il = sizeof u;
 	char cc[sizeof st->cc];
 	socklen_t cl = sizeof cc;
 
 	memset(st, 0, sizeof *st);
-	memset(&ti, 0, sizeof ti);
-	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &il) == -1) {
+	memset(&u, 0, sizeof u);
+	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &u, &il) == -1) {
 		snprintf(err, errlen, "getsockopt TCP_INFO: %s", strerror(errno));
 		return -1;
 	}
@@ -293,23 +297,24 @@ tcpinfo_read(int fd, struct tcp_stats *st, char *err, size_t errlen)
 	memcpy(st->cc, cc, sizeof st->cc - 1);
 	st->cc[sizeof st->cc - 1] = '\0';
 	if (TI_HAS(il, tcpi_snd_mss))
-		st->mss = ti.tcpi_snd_mss;
+		st->mss = tp->tcpi_snd_mss;
 	if (TI_HAS(il, tcpi_rtt))
-		st->rtt_us = ti.tcpi_rtt;
+		st->rtt_us = tp->tcpi_rtt;
 	if (TI_HAS(il, tcpi_snd_cwnd))
-		st->cwnd = ti.tcpi_snd_cwnd;
+		st->cwnd = tp->tcpi_snd_cwnd;
 	if (TI_HAS(il, tcpi_total_retrans))
-		st->retrans = ti.tcpi_total_retrans;
+		st->retrans = tp->tcpi_total_retrans;
 	if (TI_HAS(il, tcpi_min_rtt))                   /* 4.6 */
-		st->min_rtt_us = ti.tcpi_min_rtt;
+		st->min_rtt_us = tp->tcpi_min_rtt;
 	if (TI_HAS(il, tcpi_delivery_rate))             /* 4.9 */
-		st->delivery_rate = ti.tcpi_delivery_rate;
+		st->delivery_rate = tp->tcpi_delivery_rate;
 	if (TI_HAS(il, tcpi_busy_time))                 /* 4.10 */
-		st->busy_us = ti.tcpi_busy_time;
+		st->busy_us = tp->tcpi_busy_time;
 	if (TI_HAS(il, tcpi_rwnd_limited))
-		st->rwnd_limited_us = ti.tcpi_rwnd_limited;
+		st->rwnd_limited_us = tp->tcpi_rwnd_limited;
 	if (TI_HAS(il, tcpi_sndbuf_limited))
-		st->sndbuf_limited_us = ti.tcpi_sndbuf_limited;
+		st->sndbuf_limited_us = tp->tcpi_sndbuf_limited;
+	ecn_tcp_from_info(u.raw, il, st);
 	st->valid = 1;
 	return 0;
 }

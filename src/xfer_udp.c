@@ -13,7 +13,9 @@
 #include <unistd.h>
 #include <time.h>
 
+#include "ctl.h"                    /* CTL_XF_ECN */
 #include "databuf.h"
+#include "ecn.h"
 #include "model.h"
 #include "net.h"
 #include "udpacct.h"
@@ -249,9 +251,10 @@ xfer_udp_send(struct stream *s)
 	return rc;
 }
 
-/* Room for the control messages of one received message: SCM_TIMESTAMPNS
- * and UDP_GRO's segment size. */
-#define RX_CM_LEN (CMSG_SPACE(sizeof(struct timespec)) + CMSG_SPACE(sizeof(int)))
+/* Room for the control messages of one received message: SCM_TIMESTAMPNS,
+ * UDP_GRO's segment size and (--ecn) the TOS or Traffic Class. */
+#define RX_CM_LEN (CMSG_SPACE(sizeof(struct timespec)) + \
+	CMSG_SPACE(sizeof(int)) + ECN_CMSG_SPACE)
 
 /* Receive state: vlen messages of cap bytes each, set up once; fill, chosen
  * once, is the receive call (recvmsg for one message, recvmmsg for more). */
@@ -266,6 +269,9 @@ struct udp_rx {
 	uint8_t *cm;                        /* vlen * RX_CM_LEN */
 	int (*fill)(struct udp_rx *);       /* messages received, or -1 */
 	struct timespec ts;                 /* kernel arrival time of the last message */
+	unsigned ecn;                       /* ECN codepoint of the last message
+	                                       (--ecn; GRO joins only datagrams
+	                                       of one TOS) */
 };
 
 /* One recvmsg. MSG_TRUNC: msg_len is the datagram's real length even when
@@ -290,8 +296,9 @@ rx_many(struct udp_rx *rx)
 }
 
 /* Message i's arrival time into rx->ts (kept from the last message when
- * it has none) and its GRO segment size (0: one datagram). Makes its
- * control room whole again for the next call. */
+ * it has none), its ECN codepoint into rx->ecn (not-ECT when it has none)
+ * and its GRO segment size (0: one datagram). Makes its control room whole
+ * again for the next call. */
 static uint32_t
 rx_meta(struct udp_rx *rx, uint32_t i)
 {
@@ -300,12 +307,15 @@ rx_meta(struct udp_rx *rx, uint32_t i)
 	uint32_t gso = 0;
 	int g;
 
+	rx->ecn = ECN_NOT_ECT;
 	for (c = CMSG_FIRSTHDR(mh); c != NULL; c = CMSG_NXTHDR(mh, c)) {
 		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
 			memcpy(&rx->ts, CMSG_DATA(c), sizeof rx->ts);
 		} else if (c->cmsg_level == IPPROTO_UDP && c->cmsg_type == UDP_GRO) {
 			memcpy(&g, CMSG_DATA(c), sizeof g);
 			gso = g > 0 ? (uint32_t)g : 0;
+		} else if ((g = ecn_cmsg_codepoint(c)) >= 0) {
+			rx->ecn = (unsigned)g;
 		}
 	}
 	mh->msg_controllen = RX_CM_LEN;
@@ -360,6 +370,7 @@ struct rx {
 	struct udpacct *acct;            /* header mode: exact accounting */
 	uint64_t want, first_ts, last_ts, start_ts, first_len, other;
 	uint64_t got;                    /* data datagrams read (every copy) */
+	uint64_t ecn[4];                 /* ... by ECN codepoint (--ecn) */
 	int complete;                    /* every sequence number has arrived */
 	uint32_t dlen, last;
 	struct meter m;
@@ -428,6 +439,7 @@ on_data(struct rx *x, const uint8_t *buf, size_t n, uint64_t at, char *err,
 	}
 	log_rec(x, seq, send, at, (uint32_t)n, flags);
 	x->got++;
+	x->ecn[x->io->ecn]++;
 	if (!fresh)
 		return 0;
 	if (r->dgrams == 0) {           /* the first datagram opens the window */
@@ -636,9 +648,13 @@ fill_stats(const struct rx *x, struct udp_stats *st)
 	st->other = x->other;
 	st->received = x->r->dgrams;
 	st->unique = x->r->dgrams;
+	if (x->p->xflags & CTL_XF_ECN) {    /* every datagram received, once */
+		memcpy(st->ecn, x->ecn, sizeof st->ecn);
+		st->flags |= UDPS_ECN;
+	}
 	if (a == NULL)
 		return;
-	st->flags = UDPS_SEQ;
+	st->flags |= UDPS_SEQ;
 	st->received = a->received;
 	st->unique = a->unique;
 	st->duplicates = a->duplicates;

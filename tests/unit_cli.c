@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 
 #include "cli.h"
+#include "ctl.h"
 
 /* Rows start from the defaults and override fields: that is the point. */
 #pragma GCC diagnostic ignored "-Woverride-init"
@@ -216,6 +217,9 @@ static const struct ok_row ok_rows[] = {
 	{ "--link 10M --rtt 20 --loss 0.1 -w 32 host", 0, 0, CONF(.link_bps = 1e7,
 	  .rtt_s = 0.02, .loss = 0.001, .loc = SIDE(.window = 32768),
 	  .rem = SIDE(.window = 32768)) },
+	{ "--ecn host", 0, 0, CONF(.ecn = 1) },
+	{ "--ecn -u -r host", 0, 0, CONF(.ecn = 1, .proto = PROTO_UDP,
+	  .role = ROLE_RECV) },
 	{ "--link 10M --rtt 20 host -w 16", 0, 0, CONF(.link_bps = 1e7,
 	  .rtt_s = 0.02, .rem = SIDE(.window = 16384)) },
 };
@@ -264,6 +268,8 @@ test_accepted(void **state)
 		if (c.link_bps != w->link_bps)
 			MISS("'%s': link_bps = %g, want %g", r->line, c.link_bps,
 			         w->link_bps);
+		if (c.ecn != w->ecn)
+			MISS("'%s': ecn = %d, want %d", r->line, c.ecn, w->ecn);
 		if (c.rtt_s != w->rtt_s || c.loss != w->loss)
 			MISS("'%s': rtt_s = %.17g, loss = %.17g, want %.17g, %.17g",
 			     r->line, c.rtt_s, c.loss, w->rtt_s, w->loss);
@@ -431,6 +437,12 @@ static const struct bad_row bad_rows[] = {
 	{ "--link 1M --loss 1 host", 0, 0, "--loss needs --rtt (the Mathis bound "
 	  "is segments per RTT)" },
 	{ "host --rtt 1", 0, 0, MUST_BEFORE("--rtt") },
+	{ "host --ecn", 0, 0, MUST_BEFORE("--ecn") },
+	{ "-i --ecn", 0, 0, NO_MEANING_I("--ecn") },
+	{ "--predict --ecn", 0, 0, NO_MEANING_P("--ecn") },
+	{ "--ecn=1 host", 0, 0, "unknown option --ecn=1" },
+	{ "--ecn -m 239.1.1.1 host", 0, 0, "--ecn: not with -m (a group's "
+	  "receivers report no ECN)" },
 	{ "-i --rtt 1", 0, 0, NO_MEANING_I("--rtt") },
 	{ "-i --loss 1", 0, 0, NO_MEANING_I("--loss") },
 	{ "--predict --rtt 0", 0, 0, "--rtt: '0' is out of range (0.001 to 600000)" },
@@ -727,6 +739,10 @@ static const struct params_row params_rows[] = {
 	{ "host", SND(), RCV() },
 	{ "-r host", RCV(), SND() },
 	{ "-u host", SND(.proto = PROTO_UDP), RCV(.proto = PROTO_UDP) },
+	/* --ecn: PARAMS xflags CTL_XF_ECN, both halves */
+	{ "--ecn -u host", SND(.proto = PROTO_UDP, .xflags = CTL_XF_ECN),
+	  RCV(.proto = PROTO_UDP, .xflags = CTL_XF_ECN) },
+	{ "--ecn -r host", RCV(.xflags = CTL_XF_ECN), SND(.xflags = CTL_XF_ECN) },
 	{ "-l 1000 host -l 2000",
 	  SND(.len = 1000, DATA(.data_len = 1000, .data_bytes = 2048 * 1000)),
 	  RCV(.len = 2000, DATA(.data_len = 1000, .data_bytes = 2048 * 1000)) },
@@ -795,7 +811,7 @@ check_params(const char *line, const char *which, const struct xfer_params *got,
 	PF(proto); PF(role); PF(nodelay); PF(verify); PF(verbose); PF(len);
 	PF(count); PF(window); PF(gap_us); PF(data_len); PF(data_bytes);
 	PF(data_gap_ps); PF(data_burst); PF(seed); PF(stream);
-	PF(duration_ms); PF(interval_ms); PF(omit_ms);
+	PF(duration_ms); PF(interval_ms); PF(omit_ms); PF(xflags);
 #undef PF
 }
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "ecn.h"
 #include "streamrun.h"
 
 #define P62 (1ULL << 62)
@@ -901,17 +902,18 @@ test_bad_length(void **state)
 		{ CTL_INTERVAL, 63, "control message type 8 has 63 bytes, expected 64" },
 		{ CTL_INTERVAL, 65, "control message type 8 has 65 bytes, expected 64" },
 		{ CTL_INTERVAL, 72, "control message type 8 has 72 bytes, expected 64" },
-		{ CTL_TCPINFO, 0, "control message type 9 has 0 bytes, expected 80" },
-		{ CTL_TCPINFO, 64, "control message type 9 has 64 bytes, expected 80" },
-		{ CTL_TCPINFO, 72, "control message type 9 has 72 bytes, expected 80" },  /* v2 */
-		{ CTL_TCPINFO, 79, "control message type 9 has 79 bytes, expected 80" },
-		{ CTL_TCPINFO, 81, "control message type 9 has 81 bytes, expected 80" },
+		{ CTL_TCPINFO, 0, "control message type 9 has 0 bytes, expected 96" },
+		{ CTL_TCPINFO, 64, "control message type 9 has 64 bytes, expected 96" },
+		{ CTL_TCPINFO, 72, "control message type 9 has 72 bytes, expected 96" },  /* v2 */
+		{ CTL_TCPINFO, 80, "control message type 9 has 80 bytes, expected 96" },  /* v3 */
+		{ CTL_TCPINFO, 95, "control message type 9 has 95 bytes, expected 96" },
+		{ CTL_TCPINFO, 97, "control message type 9 has 97 bytes, expected 96" },
 		{ 0, 4, "unknown control message type 0" },
-		{ CTL_UDPSTATS, 0, "control message type 10 has 0 bytes, expected 112" },
-		{ CTL_UDPSTATS, 64, "control message type 10 has 64 bytes, expected 112" },
-		{ CTL_UDPSTATS, 100, "control message type 10 has 100 bytes, expected 112" },
-		{ CTL_UDPSTATS, 111, "control message type 10 has 111 bytes, expected 112" },
-		{ CTL_UDPSTATS, 113, "control message type 10 has 113 bytes, expected 112" },
+		{ CTL_UDPSTATS, 0, "control message type 10 has 0 bytes, expected 144" },
+		{ CTL_UDPSTATS, 64, "control message type 10 has 64 bytes, expected 144" },
+		{ CTL_UDPSTATS, 112, "control message type 10 has 112 bytes, expected 144" },  /* v3 */
+		{ CTL_UDPSTATS, 143, "control message type 10 has 143 bytes, expected 144" },
+		{ CTL_UDPSTATS, 145, "control message type 10 has 145 bytes, expected 144" },
 		{ 48, 0, "unknown control message type 48" },
 		{ 48, 112, "unknown control message type 48" },
 		{ 255, 4, "unknown control message type 255" },
@@ -1029,6 +1031,17 @@ test_params_reserved(void **state)
 		    err, sizeof err) != -1)
 			MISS("reserved offset %zu, streams 0: accepted", i);
 	}
+	/* xflags CTL_XF_ECN (--ecn): known, carried, nothing else with it */
+	ctl_encode(&m, buf);
+	buf[CTL_HDR_LEN + CTL_PX_XFLAGS + 3] = CTL_XF_ECN;
+	assert_int_equal(ctl_decode_payload(CTL_PARAMS, buf + CTL_HDR_LEN,
+	                 CTL_PARAMS_LEN, &d, err, sizeof err), 0);
+	assert_int_equal(d.params.xflags, CTL_XF_ECN);
+	m.params.xflags = CTL_XF_ECN;
+	memset(buf, 0, sizeof buf);
+	ctl_encode(&m, buf);
+	assert_memory_equal(buf + CTL_HDR_LEN + CTL_PX_XFLAGS, "\0\0\0\x01", 4);
+	m.params.xflags = 0;
 	/* the MAC at 184..215 is any 32 bytes */
 	for (i = CTL_PARAMS_SIGNED; i < CTL_PARAMS_LEN; i++) {
 		ctl_encode(&m, buf);
@@ -1818,11 +1831,16 @@ assert_tcp_equal(const struct tcp_stats *a, const struct tcp_stats *b)
 	assert_int_equal(a->busy_us, b->busy_us);
 	assert_int_equal(a->rwnd_limited_us, b->rwnd_limited_us);
 	assert_int_equal(a->sndbuf_limited_us, b->sndbuf_limited_us);
+	assert_int_equal(a->ecn, b->ecn);
+	assert_int_equal(a->delivered_ce, b->delivered_ce);
+	assert_int_equal(a->received_ce, b->received_ce);
+	assert_int_equal(a->received_ce_bytes, b->received_ce_bytes);
 }
 
 /* TCPINFO: cc[16], retrans u64, rtt, min_rtt, cwnd, mss u32, delivery_rate,
- * busy, rwnd_limited, sndbuf_limited u64, stream u32, a zero u32: 80 bytes.
- * valid is not sent; a decoded TCPINFO is valid. */
+ * busy, rwnd_limited, sndbuf_limited u64, stream u32, ecn u32, delivered_ce,
+ * received_ce, received_ce_bytes u32, a zero u32: 96 bytes. valid is not
+ * sent; a decoded TCPINFO is valid. */
 static void
 test_tcpinfo(void **state)
 {
@@ -1837,8 +1855,10 @@ test_tcpinfo(void **state)
 		  .delivery_rate = UINT64_MAX, .busy_us = UINT64_MAX,
 		  .rwnd_limited_us = UINT64_MAX, .sndbuf_limited_us = UINT64_MAX },
 	};
-	uint8_t want[CTL_HDR_LEN + CTL_TCPINFO_LEN] = { 'G', 'P', 'U', 'T', 4, 9, 0, 0x50,
-	    'r', 'e', 'n', 'o', [CTL_HDR_LEN + 72] = 0, 0, 0, 0x7f };
+	uint8_t want[CTL_HDR_LEN + CTL_TCPINFO_LEN] = { 'G', 'P', 'U', 'T', 4, 9, 0, 0x60,
+	    'r', 'e', 'n', 'o', [CTL_HDR_LEN + 72] = 0, 0, 0, 0x7f, 0, 0, 0, 0x07,
+	    0x91, 0x92, 0x93, 0x94, 0xa1, 0xa2, 0xa3, 0xa4, 0xb1, 0xb2, 0xb3, 0xb4,
+	    0, 0, 0, 0 };
 	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
 	struct ctl_msg m, d;
 	char err[256];
@@ -1851,7 +1871,9 @@ test_tcpinfo(void **state)
 	    .rtt_us = 0x11121314u, .min_rtt_us = 0x21222324u, .cwnd = 0x31323334u,
 	    .mss = 0x41424344u, .delivery_rate = 0x5152535455565758ULL,
 	    .busy_us = 0x6162636465666768ULL, .rwnd_limited_us = 0x7172737475767778ULL,
-	    .sndbuf_limited_us = 0x8182838485868788ULL };
+	    .sndbuf_limited_us = 0x8182838485868788ULL, .ecn = TCPS_ECN_ALL,
+	    .delivered_ce = 0x91929394u, .received_ce = 0xa1a2a3a4u,
+	    .received_ce_bytes = 0xb1b2b3b4u };
 	m.stream = 127;
 	for (k = 0; k < 8; k++) {
 		want[CTL_HDR_LEN + 16 + k] = (uint8_t)(0x01 + k);
@@ -1884,6 +1906,7 @@ test_tcpinfo(void **state)
 		assert_memory_equal(buf + CTL_HDR_LEN + 72, "\0\0\0", 3);
 		assert_int_equal(buf[CTL_HDR_LEN + 75], m.stream);
 		assert_memory_equal(buf + CTL_HDR_LEN + 76, "\0\0\0\0", 4);
+		assert_memory_equal(buf + CTL_HDR_LEN + 92, "\0\0\0\0", 4);
 		assert_int_equal(decode(buf, CTL_HDR_LEN + CTL_TCPINFO_LEN, &d, err,
 		                 sizeof err), 0);
 		assert_int_equal(d.type, CTL_TCPINFO);
@@ -1905,8 +1928,9 @@ test_tcpinfo(void **state)
 	assert_string_equal(d.tcp.cc, "bbr");
 }
 
-/* TCPINFO's stream (72..75, 1..128) and the zero u32 after it (76..79),
- * poked on a valid TCPINFO of stream 1. */
+/* TCPINFO's stream (72..75, 1..128), its ecn flags (76..79, TCPS_ECN_*),
+ * the ECN counts (80..91) and the zero u32 at 92, poked on a valid TCPINFO
+ * of stream 1 without ECN. */
 static void
 test_tcpinfo_invalid(void **state)
 {
@@ -1921,8 +1945,16 @@ test_tcpinfo_invalid(void **state)
 		{ 76, 0x01, TBAD(1) },
 		{ 76, 0x80, TBAD(1) },
 		{ 77, 0x01, TBAD(1) },
-		{ 79, 0x01, TBAD(1) },
+		{ 78, 0x01, TBAD(1) },
+		{ 79, 0x08, TBAD(1) },
 		{ 79, 0xff, TBAD(1) },
+		{ 92, 0x01, TBAD(1) },
+		{ 95, 0x01, TBAD(1) },
+		{ 79, 0x01, NULL },     /* ECN negotiated, no counts */
+		{ 79, 0x07, NULL },
+		{ 80, 0x01, "bad TCPINFO message: ECN counts without ECN" },
+		{ 87, 0x01, "bad TCPINFO message: ECN counts without ECN" },
+		{ 88, 0x01, "bad TCPINFO message: ECN counts without ECN" },
 		{ 75, 0x02, NULL },
 		{ 75, 0x80, NULL },     /* stream 128 */
 		{ 0, 'C', "bad TCPINFO message: congestion control name" },
@@ -1948,10 +1980,30 @@ test_tcpinfo_invalid(void **state)
 		else if (rows[i].msg != NULL && strcmp(err, rows[i].msg) != 0)
 			MISS("offset %zu = 0x%02x: '%s', want '%s'", rows[i].off,
 			     rows[i].val, err, rows[i].msg);
-		else if (rc == 0 && d.stream != rows[i].val)
+		else if (rc == 0 && rows[i].off == 75 && d.stream != rows[i].val)
 			MISS("offset %zu = 0x%02x: stream %u", rows[i].off, rows[i].val,
 			     d.stream);
 	}
+	/* counts that need a flag: delivered_ce with TCPS_ECN is fine, received
+	 * CE needs TCPS_ECN_RECEIVED too */
+	memset(p, 0, sizeof p);
+	memcpy(p, "cubic", 5);
+	p[75] = 1;
+	p[79] = TCPS_ECN;
+	p[83] = 9;
+	assert_int_equal(ctl_decode_payload(CTL_TCPINFO, p, sizeof p, &d, err,
+	                 sizeof err), 0);
+	assert_int_equal(d.tcp.delivered_ce, 9);
+	p[87] = 3;
+	assert_int_equal(ctl_decode_payload(CTL_TCPINFO, p, sizeof p, &d, err,
+	                 sizeof err), -1);
+	assert_string_equal(err, "bad TCPINFO message: ECN counts without ECN");
+	p[79] = TCPS_ECN | TCPS_ECN_RECEIVED;
+	p[91] = 0x80;
+	assert_int_equal(ctl_decode_payload(CTL_TCPINFO, p, sizeof p, &d, err,
+	                 sizeof err), 0);
+	assert_int_equal(d.tcp.received_ce, 3);
+	assert_int_equal(d.tcp.received_ce_bytes, 0x80);
 	/* a bad name speaks before a bad stream */
 	memset(p, 0, sizeof p);
 	memcpy(p, "BBR", 3);
@@ -1981,10 +2033,12 @@ assert_udp_equal(const struct udp_stats *a, const struct udp_stats *b)
 	assert_true(a->owd_min_ns == b->owd_min_ns);
 	assert_true(a->owd_mean_ns == b->owd_mean_ns);
 	assert_int_equal(a->flags, b->flags);
+	assert_memory_equal(a->ecn, b->ecn, sizeof a->ecn);
 }
 
 /* A UDPSTATS whose fields all differ and whose counts add up:
- * received - unique = duplicates + too_old. */
+ * received - unique = duplicates + too_old, and received = the four ECN
+ * counts. */
 static struct ctl_msg
 udpstats_msg(void)
 {
@@ -1999,13 +2053,15 @@ udpstats_msg(void)
 	    .too_old = 3, .other = 0x5152535455565758ULL,
 	    .jitter_ns = 0x6162636465666768ULL, .delay_var_ns = 0x7172737475767778ULL,
 	    .delay_var_max_ns = 0x8182838485868788ULL, .owd_min_ns = -2,
-	    .owd_mean_ns = 0x0910111213141516LL, .flags = UDPS_SEQ | UDPS_TIMED };
+	    .owd_mean_ns = 0x0910111213141516LL,
+	    .ecn = { 0x0102030405060700ULL, 5, 2, 1 },
+	    .flags = UDPS_SEQ | UDPS_TIMED | UDPS_ECN };
 	m.stream = 0x42;
 	return m;
 }
 
 static const uint8_t udpstats_wire[] = {
-	'G', 'P', 'U', 'T', 0x04, 0x0a, 0x00, 0x70,
+	'G', 'P', 'U', 'T', 0x04, 0x0a, 0x00, 0x90,
 	/*  0 */ 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,   /* received */
 	/*  8 */ 0x01, 0x02, 0x03, 0x03, 0x05, 0x06, 0x07, 0x03,   /* unique */
 	/* 16 */ 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x02,   /* duplicates */
@@ -2019,8 +2075,12 @@ static const uint8_t udpstats_wire[] = {
 	/* 80 */ 0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88,   /* delay_var_max_ns */
 	/* 88 */ 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe,   /* owd_min_ns -2 */
 	/* 96 */ 0x09, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16,   /* owd_mean_ns */
-	/*104 */ 0x00, 0x00, 0x00, 0x03,                           /* flags */
+	/*104 */ 0x00, 0x00, 0x00, 0x07,                           /* flags */
 	/*108 */ 0x00, 0x00, 0x00, 0x42,                           /* stream 66 */
+	/*112 */ 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x00,   /* not-ECT */
+	/*120 */ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x05,   /* ECT(1) */
+	/*128 */ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02,   /* ECT(0) */
+	/*136 */ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,   /* CE */
 };
 
 static void
@@ -2052,7 +2112,11 @@ test_udpstats(void **state)
 		{ .received = 1000, .unique = 1000, .flags = UDPS_SEQ },
 		{ .received = 1000, .unique = 990, .duplicates = 7, .too_old = 3,
 		  .reordered = 12, .max_displacement = 65535, .late = 1, .other = 2,
-		  .flags = UDPS_ALL },
+		  .ecn = { 10, 20, 900, 70 }, .flags = UDPS_ALL },
+		{ .received = 1000, .unique = 1000, .ecn = { 0, 0, 0, 1000 },
+		  .flags = UDPS_ECN },
+		{ .received = UINT64_MAX, .unique = UINT64_MAX,
+		  .ecn = { 0, 0, UINT64_MAX - 1, 1 }, .flags = UDPS_ECN },
 		{ .received = 5, .unique = 5, .flags = UDPS_TIMED },   /* not checked */
 		{ .received = UINT64_MAX, .unique = UINT64_MAX },
 		{ .received = UINT64_MAX, .unique = 0, .duplicates = UINT64_MAX },
@@ -2063,9 +2127,10 @@ test_udpstats(void **state)
 		  .reordered = UINT64_MAX, .max_displacement = UINT64_MAX,
 		  .late = UINT64_MAX, .other = UINT64_MAX, .jitter_ns = UINT64_MAX,
 		  .delay_var_ns = UINT64_MAX, .delay_var_max_ns = UINT64_MAX,
-		  .owd_min_ns = INT64_MIN, .owd_mean_ns = INT64_MAX, .flags = UDPS_ALL },
+		  .owd_min_ns = INT64_MIN, .owd_mean_ns = INT64_MAX,
+		  .ecn = { 3, 0, 0, 0 }, .flags = UDPS_ALL },
 		{ .received = 2, .unique = 2, .owd_min_ns = -1, .owd_mean_ns = -1,
-		  .flags = UDPS_ALL },
+		  .ecn = { 1, 0, 0, 1 }, .flags = UDPS_ALL },
 	};
 	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
 	struct ctl_msg m, d;
@@ -2101,10 +2166,21 @@ test_udpstats_invalid(void **state)
 #define RSV "bad UDPSTATS message: reserved bits set"
 #define SUM "bad UDPSTATS message: counts that do not add up"
 #define STR(s) "bad UDPSTATS message: stream " #s
+#define ECNS "bad UDPSTATS message: ECN counts that do not add up to the " \
+	"datagrams received"
 	static const struct { const char *name; struct { size_t off, w;
 	    uint64_t v; } f[4]; const char *msg; } rows[] = {
-		{ "flag 0x04", { { 104, 4, 0x04 } }, RSV },
-		{ "flags 0x07", { { 104, 4, 0x07 } }, RSV },
+		{ "flag 0x08", { { 104, 4, 0x08 } }, RSV },
+		{ "flags 0x0f", { { 104, 4, 0x0f } }, RSV },
+		/* 112..143: the ECN counts add up to received (the base's:
+		 * 0x0102030405060700 + 5 + 2 + 1), and are 0 without UDPS_ECN */
+		{ "ecn one short", { { 136, 8, 0 } }, ECNS },
+		{ "ecn one over", { { 136, 8, 2 } }, ECNS },
+		{ "ecn not-ECT > received", { { 112, 8, UINT64_MAX } }, ECNS },
+		{ "ecn wraps to the sum", { { 112, 8, UINT64_MAX }, { 120, 8, 14 } },
+		  ECNS },
+		{ "ecn counts without UDPS_ECN", { { 104, 4, 0x03 } }, ECNS },
+		{ "counts first", { { 8, 8, UINT64_MAX }, { 136, 8, 0 } }, SUM },
 		{ "flag 0x80000000", { { 104, 4, 0x80000000u } }, RSV },
 		{ "flags all", { { 104, 4, UINT32_MAX } }, RSV },
 		/* 108..111: the stream, 1..128 */
@@ -2170,9 +2246,12 @@ test_udpstats_invalid(void **state)
 	memcpy(buf + CTL_HDR_LEN, "\0\0\0\0\0\0\0\x0a" "\0\0\0\0\0\0\0\x06"
 	       "\0\0\0\0\0\0\0\x03", 24);
 	memcpy(buf + CTL_HDR_LEN + 48, "\0\0\0\0\0\0\0\x01", 8);
+	memset(buf + CTL_HDR_LEN + 112, 0, 32);                 /* ECN: 10 CE */
+	buf[CTL_HDR_LEN + 143] = 10;
 	assert_int_equal(ctl_decode_payload(CTL_UDPSTATS, buf + CTL_HDR_LEN,
 	                 CTL_UDPSTATS_LEN, &d, err, sizeof err), 0);
 	assert_int_equal(d.udp.received, 10);
+	assert_int_equal(d.udp.ecn[ECN_CE], 10);
 	assert_int_equal(d.udp.unique, 6);
 	/* streams 1 and 128 are fine */
 	memcpy(buf + CTL_HDR_LEN + 108, "\0\0\0\x01", 4);
@@ -2187,6 +2266,7 @@ test_udpstats_invalid(void **state)
 #undef RSV
 #undef SUM
 #undef STR
+#undef ECNS
 }
 
 /* ---- ctl_send / ctl_recv ------------------------------------------- */
@@ -2395,10 +2475,12 @@ test_recv_malformed(void **state)
 		  "control message type 7 has 1 bytes, expected 0" },
 		{ "GPUT\x04\x0b\x00\x00", 8, 0, 0, "unknown control message type 11" },
 		{ "GPUT\x04\x0a\x00\x00", 8, 0, 0,
-		  "control message type 10 has 0 bytes, expected 112" },
+		  "control message type 10 has 0 bytes, expected 144" },
 		{ "GPUT\x04\x0a\x00\x70", 8 + 112, 0, 0,
+		  "control message type 10 has 112 bytes, expected 144" },
+		{ "GPUT\x04\x0a\x00\x90", 8 + 144, 0, 0,
 		  "bad UDPSTATS message: stream 0" },
-		{ "GPUT\x04\x0a\x00\x70", 8 + 112, 8 + 111, 0x81,
+		{ "GPUT\x04\x0a\x00\x90", 8 + 144, 8 + 111, 0x81,
 		  "bad UDPSTATS message: stream 129" },
 		{ "GPUT\x04\x08\x00\x00", 8, 0, 0,
 		  "control message type 8 has 0 bytes, expected 64" },
@@ -2410,12 +2492,16 @@ test_recv_malformed(void **state)
 		{ "GPUT\x04\x08\x00\x40", 8 + 64, 0, 0, "bad INTERVAL message: stream 0" },
 		{ "GPUT\x04\x08\x00\x40", 8 + 64, 8 + 63, 0x81,
 		  "bad INTERVAL message: stream 129" },
-		{ "GPUT\x04\x09\x00\x50" "BBR", 8 + 80, 8 + 75, 1,
+		{ "GPUT\x04\x09\x00\x60" "BBR", 8 + 96, 8 + 75, 1,
 		  "bad TCPINFO message: congestion control name" },
-		{ "GPUT\x04\x09\x00\x50" "bbr", 8 + 80, 0, 0,
+		{ "GPUT\x04\x09\x00\x60" "bbr", 8 + 96, 0, 0,
+		  "bad TCPINFO message: stream 0 or reserved bits set" },
+		{ "GPUT\x04\x09\x00\x60" "bbr", 8 + 96, 8 + 83, 1,
 		  "bad TCPINFO message: stream 0 or reserved bits set" },
 		{ "GPUT\x04\x09\x00\x48" "bbr", 8 + 72, 0, 0,
-		  "control message type 9 has 72 bytes, expected 80" },
+		  "control message type 9 has 72 bytes, expected 96" },
+		{ "GPUT\x04\x09\x00\x50" "bbr", 8 + 80, 0, 0,
+		  "control message type 9 has 80 bytes, expected 96" },
 		{ "GPUT\x04\x03\x00\x78", 8 + 120, 8 + 103, 0x81,
 		  "bad RESULT message: stream 129, or it ends before it starts" },
 		{ "GPUT\x04\x03\x00\x64", 8 + 100, 0, 0,
