@@ -16,8 +16,11 @@ struct stopreq {
 	_Atomic int stop;       /* end now: ^C, the peer left, a stream died */
 	_Atomic int end;        /* --time is up: senders end normally */
 	_Atomic unsigned failed;/* the stream (1..N) whose failure stopped the run */
-	int pipe[2];            /* readable once stop is set */
+	int pipe[2];            /* readable once stop is set; -1 before
+	                           stop_init (descriptor 0 is a descriptor) */
 };
+/* A stop request without its pipe yet. */
+#define STOPREQ_INIT { .pipe = { -1, -1 } }
 
 /* Create the self-pipe (once). Returns 0, or -1 with err filled. */
 int  stop_init(struct stopreq *s, char *err, size_t errlen);

@@ -83,6 +83,7 @@ double   xfer_schedule_s(const struct xfer_params *p);
  * bursts of data_burst writes, data_burst gaps apart, computed from i alone
  * so that the schedule never drifts. */
 uint64_t xfer_due_ns(const struct xfer_params *p, uint64_t i);
+/* (past 2^64 ns, 584 years, it saturates at UINT64_MAX: never wraps) */
 /* The congestion control of stream k (0-based) from the --cc list in
  * list: its names in turn. Copies it (or "" for none) into out[16]. */
 void     xfer_cc_pick(const char *list, uint32_t k, char out[16]);

@@ -212,6 +212,21 @@ drop_privileges(const char *user, char *err, size_t errlen)
 	return 0;
 }
 
+/* LISTEN_PID names this process: digits alone, nothing after them (as
+ * systemd's own parser takes it); anything else is not for us. */
+static int
+is_our_pid(const char *s)
+{
+	char *end;
+	long v;
+
+	if (*s < '0' || *s > '9')
+		return 0;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	return errno == 0 && *end == '\0' && v == (long)getpid();
+}
+
 /* The listening socket: systemd's (socket activation), or our own. */
 static int
 listener(const struct config *c, char *err, size_t errlen)
@@ -220,7 +235,7 @@ listener(const struct config *c, char *err, size_t errlen)
 	int on = 0;
 	socklen_t ol = sizeof on;
 
-	if (pid != NULL && fds != NULL && strtol(pid, NULL, 10) == (long)getpid()) {
+	if (pid != NULL && fds != NULL && is_our_pid(pid)) {
 		if (strcmp(fds, "1") != 0) {
 			snprintf(err, errlen, "socket activation: LISTEN_FDS=%s, gput "
 			         "takes exactly one listening socket", fds);

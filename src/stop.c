@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static struct stopreq proc = { .pipe = { -1, -1 } };
+static struct stopreq proc = STOPREQ_INIT;
 
 struct stopreq *
 stop_process(void)
@@ -18,7 +18,7 @@ stop_process(void)
 int
 stop_init(struct stopreq *s, char *err, size_t errlen)
 {
-	if (s->pipe[0] > 0)
+	if (s->pipe[0] >= 0)
 		return 0;
 	if (pipe2(s->pipe, O_CLOEXEC | O_NONBLOCK) == -1) {
 		s->pipe[0] = s->pipe[1] = -1;
@@ -34,7 +34,7 @@ stop_request(struct stopreq *s)
 	int saved = errno;                  /* a signal handler must keep errno */
 
 	atomic_store(&s->stop, 1);
-	if (s->pipe[1] > 0)
+	if (s->pipe[1] >= 0)
 		(void)!write(s->pipe[1], "x", 1);   /* full pipe: already readable */
 	errno = saved;
 }
@@ -44,7 +44,7 @@ stop_clear(struct stopreq *s)
 {
 	char b[16];
 
-	if (s->pipe[0] > 0)
+	if (s->pipe[0] >= 0)
 		while (read(s->pipe[0], b, sizeof b) > 0)
 			;
 	atomic_store(&s->stop, 0);
@@ -55,7 +55,7 @@ stop_clear(struct stopreq *s)
 int
 stop_fd(const struct stopreq *s)
 {
-	return s->pipe[0] > 0 ? s->pipe[0] : -1;
+	return s->pipe[0] >= 0 ? s->pipe[0] : -1;
 }
 
 void

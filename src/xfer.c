@@ -39,8 +39,12 @@ uint64_t
 xfer_due_ns(const struct xfer_params *p, uint64_t i)
 {
 	uint32_t b = p->data_burst > 1 ? p->data_burst : 1;
+	unsigned __int128 ns = (unsigned __int128)(i / b * b) * p->data_gap_ps /
+	    1000u;
 
-	return (uint64_t)((unsigned __int128)(i / b * b) * p->data_gap_ps / 1000u);
+	/* a schedule past 2^64 ns (584 years) saturates: wrapped, a remote's
+	 * PARAMS could pass the partner's --max-time as a few seconds */
+	return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
 }
 
 double

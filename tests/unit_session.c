@@ -132,6 +132,15 @@ static const struct lrow rows[] = {
 	  STREAM(1, 1000000), .data_gap_ps = 10000000 * 1000000ull), NULL },
 	{ "time: default limit over", LIM(), TCPR(STREAM(1000, 1000000),
 	  .data_gap_ps = 1000000 * 1000000ull), TIME("999.0", "600") },
+	/* writes 10 s apart whose schedule (k x 10^10 ns) passes 64 bits: it
+	 * saturates (584 years) instead of wrapping; this k, the inverse of
+	 * 9765625 mod 2^54, wrapped to 1024 ns and the test was accepted */
+	{ "time: a schedule past 64 bits", LIM(), TCPR(STREAM(1,
+	  11248060840943434ull), .count = 11248060840943434ull,
+	  .data_gap_ps = 10000000000000ull), TIME("18446744073.7", "600") },
+	{ "time: 2^62 writes 10 s apart", LIM(), TCPR(STREAM(1, P62),
+	  .count = P62, .data_gap_ps = 10000000000000ull),
+	  TIME("18446744073.7", "600") },
 
 	/* --max-rate: only the partner's UDP sends, data_len x 8 / gap */
 	{ "rate: unpaced UDP sender", LIM(.max_rate = 1e6), UDPS(STREAM(1000, 50000)),
