@@ -13,10 +13,17 @@
  * when the sender was not paced), delay_ms the one-way delay above the
  * smallest seen (its variation; "-" when not paced), flags a word of
  * dup, reorder, late, old, noseq or "-". tools/plot-seq draws it.
+ * When the sender's count is known, a second comment line says it:
+ *   # sent 1000 datagrams, sequence numbers 0 to 999
+ * so that the lost ones, tail losses too, can be told from the file.
  */
 
-/* Read the records of bin (from its start) and write the text to path.
- * Returns 0, or -1 with err filled. */
-int udplog_text(FILE *bin, const char *path, char *err, size_t errlen);
+#include <stdint.h>
+
+/* Read the records of bin (from its start) and write the text to path;
+ * sent: the datagrams the sender sent (0: unknown). Returns 0, or -1 with
+ * err filled. */
+int udplog_text(FILE *bin, const char *path, uint64_t sent, char *err,
+                size_t errlen);
 
 #endif

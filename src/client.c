@@ -971,7 +971,9 @@ client_run(const struct config *c, struct run_model *keep)
 	rc = prepare(&r) == -1 || streams_init(&r) == -1 ? 1 : session(&r);
 	if (r.log != NULL) {
 		fflush(r.log);
-		if (udplog_text(r.log, c->log_file, r.err, sizeof r.err) == -1) {
+		/* the sender's count, once fill_model has it (0: unknown) */
+		if (udplog_text(r.log, c->log_file, r.model.side[0].udp_sent,
+		    r.err, sizeof r.err) == -1) {
 			fprintf(stderr, "gput: --log %s: %s\n", c->log_file, r.err);
 			if (rc == 0)
 				rc = 1;

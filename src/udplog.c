@@ -54,7 +54,8 @@ flag_words(uint32_t f, char *buf, size_t len)
 }
 
 int
-udplog_text(FILE *bin, const char *path, char *err, size_t errlen)
+udplog_text(FILE *bin, const char *path, uint64_t sent, char *err,
+            size_t errlen)
 {
 	struct rec r;
 	uint64_t at0 = 0, send0 = 0;
@@ -79,6 +80,9 @@ udplog_text(FILE *bin, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	fprintf(out, "# gput --log: seq arrive_s send_s delay_ms len flags\n");
+	if (sent > 0)       /* lost = sent - unique, as the arrival line has it */
+		fprintf(out, "# sent %llu datagrams, sequence numbers 0 to %llu\n",
+		        (unsigned long long)sent, (unsigned long long)(sent - 1));
 	rewind(bin);
 	while (next_rec(bin, &r)) {
 		fprintf(out, "%llu %.9f ", (unsigned long long)r.seq,

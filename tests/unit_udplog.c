@@ -37,7 +37,8 @@ put_rec(FILE *f, const struct rec *r)
 
 /* Convert recs (and extra trailing bytes) and compare with want exactly. */
 static void
-check(const struct rec *recs, size_t n, size_t extra, const char *want)
+check_sent(const struct rec *recs, size_t n, size_t extra, uint64_t sent,
+           const char *want)
 {
 	char path[] = "/tmp/gput-udplog-XXXXXX", err[256], got[4096];
 	FILE *bin = tmpfile(), *txt;
@@ -52,7 +53,7 @@ check(const struct rec *recs, size_t n, size_t extra, const char *want)
 	for (k = 0; k < extra; k++)
 		fputc(0x5a, bin);
 	fflush(bin);
-	assert_int_equal(udplog_text(bin, path, err, sizeof err), 0);
+	assert_int_equal(udplog_text(bin, path, sent, err, sizeof err), 0);
 	fclose(bin);
 	txt = fopen(path, "r");
 	assert_non_null(txt);
@@ -61,6 +62,12 @@ check(const struct rec *recs, size_t n, size_t extra, const char *want)
 	fclose(txt);
 	unlink(path);
 	assert_string_equal(got, want);
+}
+
+static void
+check(const struct rec *recs, size_t n, size_t extra, const char *want)
+{
+	check_sent(recs, n, extra, 0, want);
 }
 
 #define HEAD "# gput --log: seq arrive_s send_s delay_ms len flags\n"
@@ -126,10 +133,27 @@ test_udplog_errors(void **state)
 
 	(void)state;
 	assert_non_null(bin);
-	assert_int_equal(udplog_text(bin, "/nonexistent-gput-dir/log.txt", err,
+	assert_int_equal(udplog_text(bin, "/nonexistent-gput-dir/log.txt", 0, err,
 	                 sizeof err), -1);
 	assert_string_equal(err, "No such file or directory");
 	fclose(bin);
+}
+
+/* The sender's count, when known, on a line of its own after the header:
+ * the lost ones at the end of the run can be told from the file. */
+static void
+test_udplog_sent(void **state)
+{
+	static const struct rec recs[] = {
+		{ 0, 0, 5000000000ULL, 100, 0 },
+		{ 3, 0, 5001000000ULL, 100, 0 },
+	};
+
+	(void)state;
+	check_sent(recs, 2, 0, 10, HEAD
+	    "# sent 10 datagrams, sequence numbers 0 to 9\n"
+	    "0 0.000000000 - - 100 -\n"
+	    "3 0.001000000 - - 100 -\n");
 }
 
 int
@@ -139,6 +163,7 @@ main(void)
 		cmocka_unit_test(test_udplog_lines),
 		cmocka_unit_test(test_udplog_clocks_apart),
 		cmocka_unit_test(test_udplog_errors),
+		cmocka_unit_test(test_udplog_sent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,71 @@
+#!/bin/bash
+# The figures' inputs: tools/plot-seq's data files (what gnuplot draws) with
+# exact counts, its lost count equal to gput's arrival line on a real lossy
+# run, paced and unpaced (no "all points undefined", no blank half), SVG too.
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v gnuplot >/dev/null; then
+	skip "figures (gnuplot not installed: apt-get install gnuplot-nox)"
+	t_done
+fi
+lines() { if [ -f "$1" ]; then wc -l <"$1" | tr -d ' '; else echo none; fi; }
+
+# --- a log made by hand: 12 sent; 3 and 5 lost inside, 8 to 11 at the end
+cat >"$T_TMP/a.log" <<'LOG'
+# gput --log: seq arrive_s send_s delay_ms len flags
+# sent 12 datagrams, sequence numbers 0 to 11
+0 0.000000000 0.000000000 0.000000 100 -
+1 0.001000000 0.001000000 0.010000 100 -
+4 0.002000000 0.004000000 0.000000 100 -
+2 0.003000000 0.002000000 1.000000 100 reorder
+2 0.003500000 0.002000000 1.500000 100 dup
+6 0.004000000 0.006000000 0.020000 100 -
+7 0.005000000 0.007000000 0.030000 100 late
+LOG
+run_t 60 tools/plot-seq -k "$T_TMP/k" "$T_TMP/a.log" "$T_TMP/a.png"
+eq "hand-made log: exit 0, nothing on stderr" "$RC $(cat "$ERR")" "0 "
+eq "hand-made log: in order, reordered, copies, late, delays" \
+	"$(lines "$T_TMP/k/ok") $(lines "$T_TMP/k/reorder") $(lines "$T_TMP/k/dup") $(lines "$T_TMP/k/late") $(lines "$T_TMP/k/delay")" \
+	"4 1 1 1 7"
+eq "hand-made log: the lost, each at the next arrival, the tail at the last" \
+	"$(tr '\n' ' ' <"$T_TMP/k/lost")" \
+	"0.002000000 3 0.004000000 5 0.005000000 8 0.005000000 9 0.005000000 10 0.005000000 11 "
+eq "hand-made log: sent, unique, lost" "$(cat "$T_TMP/k/counts")" "12 6 6 sent"
+check "hand-made log: the legend's counts" grep -q "title 'lost (6)'.*title 'in order (4)'.*title 'reordered (1)'" "$T_TMP/k/plot.gp"
+check "hand-made log: a PNG" eval '[ "$(head -c 4 "$T_TMP/a.png" | od -An -c | tr -d " ")" = "211PNG" ]'
+run_t 60 tools/plot-seq "$T_TMP/a.log" "$T_TMP/a.svg"
+eq "hand-made log: SVG too" "$RC $(grep -c '<svg' "$T_TMP/a.svg")" "0 1"
+
+# an older log without the sender's count: the gaps below the highest only
+grep -v '^# sent' "$T_TMP/a.log" >"$T_TMP/b.log"
+run_t 60 tools/plot-seq -k "$T_TMP/kb" "$T_TMP/b.log" "$T_TMP/b.png"
+eq "no sender's count: the gaps only, said so" "$RC $(cat "$T_TMP/kb/counts") $(grep -c 'no sender.s count' "$T_TMP/kb/plot.gp")" \
+	"0 - 6 2 gaps 1"
+
+run_t 10 tools/plot-seq "$T_TMP/a.log" "$T_TMP/a.jpg"
+eq "a figure named neither .png nor .svg: refused" "$RC" 1
+
+# --- real runs on loopback: a tiny receive buffer loses datagrams
+start_daemon || { fail "daemon announces its port"; t_done; }
+P=$D_PORT
+lost_of() { sed -n 's/^l: received [0-9]* of [0-9]* datagrams, \([0-9]*\) lost.*/\1/p' "$OUT"; }
+got_of() { sed -n 's/^l: received \([0-9]*\) of.*/\1/p' "$OUT"; }
+
+run_t 60 "$GPUT" -u -r -n 20000 -l 1000 -w 8 --log "$T_TMP/u.log" -p "$P" 127.0.0.1
+eq "unpaced: exit 0" "$RC" 0
+L=$(lost_of) G=$(got_of)
+check "unpaced: the run lost datagrams (else this test proves nothing: $L)" [ "${L:-0}" -gt 0 ]
+run_t 60 tools/plot-seq -k "$T_TMP/ku" "$T_TMP/u.log" "$T_TMP/u.png"
+eq "unpaced: plot-seq exit 0, gnuplot silent" "$RC $(cat "$ERR")" "0 "
+eq "unpaced: the figure's lost and received are gput's" "$(cat "$T_TMP/ku/counts")" "20000 $G $L sent"
+eq "unpaced: a lost marker per lost datagram" "$(lines "$T_TMP/ku/lost")" "$L"
+eq "unpaced: no delay panel (no send times)" "$(lines "$T_TMP/ku/delay") $(grep -c 'layout 1,1' "$T_TMP/ku/plot.gp")" "0 1"
+
+run_t 60 "$GPUT" -u -r --rate 50M -n 3000 -l 1000 -w 8 --log "$T_TMP/p.log" -p "$P" 127.0.0.1
+eq "paced: exit 0" "$RC" 0
+L=$(lost_of) G=$(got_of)
+run_t 60 tools/plot-seq -k "$T_TMP/kp" "$T_TMP/p.log" "$T_TMP/p.png"
+eq "paced: plot-seq exit 0, gnuplot silent" "$RC $(cat "$ERR")" "0 "
+eq "paced: the figure's counts are gput's" "$(cat "$T_TMP/kp/counts")" "3000 $G $L sent"
+eq "paced: a delay point per datagram that arrived" "$(lines "$T_TMP/kp/delay")" "$(grep -vc '^#' "$T_TMP/p.log")"
+t_done
