@@ -38,12 +38,19 @@ struct runset_stat {
 	struct stats_sum s;
 };
 
+/* A stream's figures (-P), each defined once in runset_stream_value(). */
+enum runset_sfig {
+	RS_ST_REAL_MBIT,  /* its Bytes * 8 / its Real s / 10^6 */
+	RS_ST_FCT,        /* its flow completion time: s after START */
+	RS_ST_NFIG
+};
+
 struct runset_side {
 	char     tag;
 	uint8_t  role;
 	struct runset_stat fig[RS_NFIG];
-	uint32_t nst;                /* with -P: streams, and their fct */
-	struct runset_stat *fct;     /* fct[k]: stream k + 1's flow completion s */
+	uint32_t nst;                /* with -P: streams, and their figures */
+	struct runset_stat (*st)[RS_ST_NFIG];  /* st[k]: stream k + 1's */
 };
 
 struct runset {
@@ -71,9 +78,10 @@ void runset_free(struct runset *rs);
 /* Figure fig of side i of run m into *v: 1, or 0 when the run has no such
  * figure (no result, a rate over zero time, not a UDP receiver, ...). */
 int  runset_value(const struct run_model *m, int i, int fig, double *v);
-/* Stream k's (0-based) flow completion time of side i, in seconds: 1, or 0
- * (no such stream, no result, or one stream only). */
-int  runset_fct(const struct run_model *m, int i, uint32_t k, double *v);
+/* Figure sfig of stream k (0-based) of side i: 1, or 0 (no such stream, no
+ * result, a rate over zero time, or one stream only). */
+int  runset_stream_value(const struct run_model *m, int i, uint32_t k,
+                         int sfig, double *v);
 
 /* The statistics of the complete runs into rs->side, and the width and
  * verdict. Returns 0, or -1 (no memory). */

@@ -88,9 +88,12 @@ table_summary(FILE *f, const struct config *c, const struct runset *rs, int rc)
 				    fig_decimals[fig], &sd->fig[fig]);
 		for (k = 0; k < sd->nst; k++) {
 			snprintf(who, sizeof who, "%c.%u", sd->tag, k + 1);
-			if (sd->fct[k].have)
+			if (sd->st[k][RS_ST_REAL_MBIT].have)
+				table_stat(f, who, "Real-MBit/s", fig_decimals[RS_REAL_MBIT],
+				    &sd->st[k][RS_ST_REAL_MBIT]);
+			if (sd->st[k][RS_ST_FCT].have)
 				table_stat(f, who, "fct s", fig_decimals[RS_NFIG],
-				    &sd->fct[k]);
+				    &sd->st[k][RS_ST_FCT]);
 		}
 	}
 	if (rs->have_width)
@@ -110,7 +113,7 @@ table_summary(FILE *f, const struct config *c, const struct runset *rs, int rc)
 static void
 json_stat(struct json *j, const char *key, const struct runset_stat *st)
 {
-	double v;
+	double v = 0;
 	size_t k;
 
 	json_key(j, key);
@@ -147,7 +150,8 @@ json_summary_side(struct json *j, const struct runset_side *sd)
 		for (k = 0; k < sd->nst; k++) {
 			json_begin_object(j);
 			json_kv_u64(j, "stream", k + 1);
-			json_stat(j, "fct_s", &sd->fct[k]);
+			json_stat(j, "real_mbit", &sd->st[k][RS_ST_REAL_MBIT]);
+			json_stat(j, "fct_s", &sd->st[k][RS_ST_FCT]);
 			json_end_object(j);
 		}
 		json_end_array(j);
@@ -231,10 +235,24 @@ csv_num(FILE *f, int have, double v)
 		fputs(b, f);
 }
 
+/* A stream row's figures: its Real-MBit/s in the real_mbit column, its
+ * fct_s last, the side's other figures empty. */
+static void
+csv_stream_cells(FILE *f, int have_mbit, double mbit, int have_fct, double fct)
+{
+	int fig;
+
+	csv_num(f, have_mbit, mbit);
+	for (fig = 1; fig < RS_NFIG; fig++)
+		fputc(',', f);
+	csv_num(f, have_fct, fct);
+	fputc('\n', f);
+}
+
 static void
 csv_run_rows(FILE *f, const struct run_model *m, size_t run)
 {
-	double v;
+	double v = 0;
 	uint32_t k;
 	int i, fig;
 
@@ -253,7 +271,8 @@ csv_run_rows(FILE *f, const struct run_model *m, size_t run)
 		}
 		fputs(",\n", f);
 		for (k = 0; m->streams > 1 && k < s->nst; k++) {
-			int have;
+			double fct = 0;
+			int hm, hf;
 
 			if (!s->st[k].have_result)
 				continue;
@@ -261,11 +280,9 @@ csv_run_rows(FILE *f, const struct run_model *m, size_t run)
 			        s->role == ROLE_RECV ? "recv" : "send",
 			        (unsigned long long)s->st[k].r.bytes,
 			        (unsigned long long)s->st[k].r.calls);
-			for (fig = 0; fig < RS_NFIG; fig++)
-				fputc(',', f);
-			have = runset_fct(m, i, k, &v);
-			csv_num(f, have, v);
-			fputc('\n', f);
+			hm = runset_stream_value(m, i, k, RS_ST_REAL_MBIT, &v);
+			hf = runset_stream_value(m, i, k, RS_ST_FCT, &fct);
+			csv_stream_cells(f, hm, v, hf, fct);
 		}
 	}
 }
@@ -273,7 +290,7 @@ csv_run_rows(FILE *f, const struct run_model *m, size_t run)
 static void
 csv_summary_rows(FILE *f, const struct runset *rs, size_t st)
 {
-	double v;
+	double v = 0;
 	uint32_t k;
 	int i, fig;
 
@@ -290,15 +307,15 @@ csv_summary_rows(FILE *f, const struct runset *rs, size_t st)
 		}
 		fputs(",\n", f);
 		for (k = 0; k < sd->nst; k++) {
-			int have;
+			const struct runset_stat *t = sd->st[k];
+			double fct = 0;
+			int hm, hf;
 
 			fprintf(f, "%s,%c.%u,%s,,", stat_names[st], sd->tag, k + 1, role);
-			for (fig = 0; fig < RS_NFIG; fig++)
-				fputc(',', f);
-			have = sd->fct[k].have && stat_value(&sd->fct[k].s, st, &v);
-
-			csv_num(f, have, v);
-			fputc('\n', f);
+			hm = t[RS_ST_REAL_MBIT].have &&
+			    stat_value(&t[RS_ST_REAL_MBIT].s, st, &v);
+			hf = t[RS_ST_FCT].have && stat_value(&t[RS_ST_FCT].s, st, &fct);
+			csv_stream_cells(f, hm, v, hf, fct);
 		}
 	}
 }

@@ -60,8 +60,8 @@ free_stats(struct runset *rs)
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		free(rs->side[i].fct);
-		rs->side[i].fct = NULL;
+		free(rs->side[i].st);
+		rs->side[i].st = NULL;
 		rs->side[i].nst = 0;
 	}
 }
@@ -135,21 +135,30 @@ runset_value(const struct run_model *m, int i, int fig, double *v)
 }
 
 int
-runset_fct(const struct run_model *m, int i, uint32_t k, double *v)
+runset_stream_value(const struct run_model *m, int i, uint32_t k, int sfig,
+                    double *v)
 {
-	const struct side *s;
+	const struct side *s, *t;
+	int ok = 1;
 
 	if (i < 0 || i > 1 || m->streams < 2)
 		return 0;
 	s = &m->side[i];
 	if (!s->have_result || k >= s->nst || !s->st[k].have_result)
 		return 0;
-	*v = (double)s->st[k].end_ns / 1e9;
-	return 1;
+	t = &s->st[k];
+	if (sfig == RS_ST_FCT)
+		*v = (double)t->end_ns / 1e9;
+	else if (sfig == RS_ST_REAL_MBIT)
+		*v = model_mbit(t->r.bytes, t->r.real_ns, &ok);
+	else
+		return 0;
+	return ok;
 }
 
-/* The statistics of figure fig (or, fig < 0, stream k's fct) of side i
- * over the complete runs into st; x has room for a value per run. */
+/* The statistics of figure fig of side i (or, with k > 0, figure fig of
+ * its stream k) over the complete runs into st; x has room for a value per
+ * run. */
 static int
 stat_of(const struct runset *rs, double *x, int i, int fig, uint32_t k,
         struct runset_stat *st)
@@ -158,8 +167,8 @@ stat_of(const struct runset *rs, double *x, int i, int fig, uint32_t k,
 
 	memset(st, 0, sizeof *st);
 	for (r = 0; r < rs->ncomplete; r++)
-		n += fig >= 0 ? runset_value(&rs->run[r], i, fig, &x[n]) :
-		    runset_fct(&rs->run[r], i, k, &x[n]);
+		n += k == 0 ? runset_value(&rs->run[r], i, fig, &x[n]) :
+		    runset_stream_value(&rs->run[r], i, k - 1, fig, &x[n]);
 	if (n == 0)
 		return 0;
 	if (stats_summarize(x, n, rs->level, &st->s) == -1)
@@ -192,13 +201,14 @@ runset_compute(struct runset *rs)
 				goto fail;
 		if (rs->run[0].streams < 2)
 			continue;
-		sd->fct = calloc(rs->run[0].streams, sizeof *sd->fct);
-		if (sd->fct == NULL)
+		sd->st = calloc(rs->run[0].streams, sizeof *sd->st);
+		if (sd->st == NULL)
 			goto fail;
 		sd->nst = rs->run[0].streams;
 		for (k = 0; k < sd->nst; k++)
-			if (stat_of(rs, x, i, -1, k, &sd->fct[k]) == -1)
-				goto fail;
+			for (f = 0; f < RS_ST_NFIG; f++)
+				if (stat_of(rs, x, i, f, k + 1, &sd->st[k][f]) == -1)
+					goto fail;
 	}
 	free(x);
 	/* the verdict: the receiver's goodput, its CI's whole width */

@@ -54,6 +54,15 @@ eq "loopback --json: every figure of both sides" \
     "$(jq -c '[.summary.sides[] | [.side, .role, (.real_mbit.n), (.cpu_mbit.n), (.real_s.n), (.cpu_s.n), (.real_calls_s.n), .loss_pct, .jain]]' "$OUT")" \
     '[["l","send",3,3,3,3,3,null,null],["1","recv",3,3,3,3,3,null,null]]'
 
+run_t 30 "$GPUT" --repeat 2 --pause 0 --json -P 2 -n 300 -l 1448 -p "$D_PORT" 127.0.0.1
+eq "loopback -P 2 --json: the receiver's streams, each with real_mbit and fct_s of 2 runs; Jain" \
+    "$(jq -c '.summary.sides[1] | [.jain.n, (.streams | map([.stream, .real_mbit.n, .fct_s.n]))]' "$OUT")" \
+    "[2,[[1,2,2],[2,2,2]]]"
+eq "loopback -P 2 --json: stream 2's mean, min, max from the runs" \
+    "$(jq '[.runs[].sides[1].streams[1].real_mbit] as $x |
+        .summary.sides[1].streams[1].real_mbit | [.mean == ($x | add / 2),
+        .min == ($x | min), .max == ($x | max)] | all' "$OUT")" true
+
 run_t 30 "$GPUT" --repeat 2 --pause 0.1 -T -n 300 -l 1448 -p "$D_PORT" 127.0.0.1
 eq "loopback table: exit 0" "$RC" 0
 eq "loopback table: a title line per run" "$(grep -c '^run [12]:$' "$OUT")" 2
