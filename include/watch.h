@@ -7,6 +7,7 @@
 #include "ctl.h"
 #include "meter.h"
 #include "model.h"
+#include "plausible.h"
 #include "prober.h"
 
 /*
@@ -68,12 +69,19 @@ struct watch {
 	                        and reordering per interval */
 	struct prober *lat;  /* client, --latency: each of this side's
 	                        intervals gets the p50 of the probes echoed in it */
+	/* Client: every message of the partner is judged against the run
+	 * before it is kept or shown (plausible.h); plaus.p NULL: not. */
+	struct plaus_run plaus;  /* window_ns is set per message */
+	mono_ns  t_open;     /* the client began opening the data path */
 	/* Filled by the watcher; read them after watch_end(). */
 	enum watch_event event;
 	int have_result;     /* client side: RESULT arrived (in result) */
 	struct ctl_msg result;
 	struct ctl_msg msg;  /* the ERROR, with WATCH_PEER_ERROR */
 	char err[256];       /* what happened, in words, for any event */
+	int lied;            /* client: a message of the partner was impossible
+	                        (err says which field): a broken or hostile
+	                        partner, not a failed transfer */
 	/* private */
 	pthread_t th;
 	int done[2];
@@ -81,7 +89,8 @@ struct watch {
 	struct watch_stream *ws;   /* nst of them */
 	struct watch_held *held;   /* the partner's interval lines waiting for */
 	size_t nheld, held_cap;    /*   this side's of the same index (show) */
-	uint32_t *peer_next; /* client: each partner stream's next interval */
+	struct plaus_ivals *peer_iv; /* client: each partner stream's intervals
+	                        so far */
 	uint32_t peer_nst;   /* ... for this many partner streams */
 	mono_ns last_t, next_tick, next_progress;
 	int progress_shown;
@@ -104,8 +113,10 @@ int  watch_last(struct watch *w);
 /* Client: take one message from the partner that may come besides RESULT
  * and ERROR during or after the transfer (INTERVAL, TCPINFO, UDPSTATS, for
  * streams 1..peer_nst; ECHOSTATS) into the model.
- * Returns 0, or -1 with err filled (an interval out of order or from the
- * future). */
+ * Every message is checked first (plausible.h): an interval is shown only
+ * once it is known to fit. Returns 0, or -1 with err filled (w->lied set
+ * when the message was impossible, err naming the field; err starts with
+ * the message's name). */
 int  watch_peer_msg(struct watch *w, const struct ctl_msg *m, char *err,
                     size_t errlen);
 /* "the client closed the control connection" etc., for logs and messages. */

@@ -18,6 +18,7 @@
 #include "ecn.h"
 #include "linkpred.h"
 #include "net.h"
+#include "plausible.h"
 #include "model.h"
 #include "udplog.h"
 #include "report.h"
@@ -52,6 +53,8 @@ struct run {
 	int have_rr, interrupted;
 	int said;                       /* the error is on stderr already */
 	enum run_error ecode;           /* what err is (RUN_OK: not set) */
+	mono_ns t_open;                 /* the data path began to open: the
+	                                   partner's times lie after it */
 	mono_ns t0;                     /* START arrived: the transfer began */
 	struct run_model model;         /* intervals and the rest, for output */
 	int      filled;                /* model holds the run's results */
@@ -393,6 +396,11 @@ watch_setup(struct run *r, struct watch *w)
 	w->model = &r->model;
 	w->udp_seq = !sending && xfer_udp_header(&r->lp);
 	w->lat = r->have_lat ? &r->lat : NULL;
+	/* the partner's threads that use CPU: a stream's each, its watcher
+	 * and its main thread (which runs the one stream of -P 1) */
+	w->plaus = (struct plaus_run){ .p = &r->rp, .threads = r->rp.streams + 2,
+	    .same_clock = c->same_clock };
+	w->t_open = r->t_open;
 	if (c->duration_ms && sending)
 		w->end_at = w->t0 + (mono_ns)c->duration_ms * 1000000u;
 	if (c->duration_ms && !sending)
@@ -429,7 +437,8 @@ watch_verdict(struct run *r, struct watch *w, int rc)
 		}
 		/* fall through */
 	case WATCH_PEER_FAILED:
-		snprintf(r->err, sizeof r->err, "partner: %s", w->err);
+		snprintf(r->err, sizeof r->err, "%s%s", w->lied ? "" : "partner: ",
+		         w->err);
 		return -1;
 	default:
 		return 0;
@@ -493,7 +502,7 @@ transfer(struct run *r)
 			else
 				snprintf(r->err, sizeof r->err, "partner: %s", m.text);
 			r->ecode = RUN_ERR_PARTNER;
-		} else {
+		} else if (!w->lied) {  /* else r->err says what it lied about */
 			snprintf(r->err, sizeof r->err, "%s", why);
 		}
 		return -1;
@@ -505,7 +514,7 @@ transfer(struct run *r)
 			return -1;
 		}
 		snprintf(r->err, sizeof r->err, "%s%s", m.type == CTL_ERROR ?
-		         "partner: " : "partner's results: ", why);
+		         "partner: " : w->lied ? "" : "partner's results: ", why);
 		if (m.type == CTL_ERROR)
 			r->ecode = RUN_ERR_PARTNER;
 		return -1;
@@ -551,14 +560,24 @@ result_invalid(const struct xfer_params *p, const struct gput_result *r)
  * here, stream by stream, and do its side's totals add up? NULL, or what
  * is wrong. */
 static const char *
-partner_invalid(const struct run *r)
+partner_invalid(struct run *r)
 {
 	const struct side *l = &r->model.side[0], *p = &r->model.side[1];
 	const char *bad;
+	char why[256];
 	uint32_t i;
 
 	for (i = 0; i < r->nst; i++) {
 		const struct side *ps = &p->st[i], *ls = &l->st[i];
+
+		if (plaus_stream(&r->rp, ps, ls, why, sizeof why) == -1) {
+			if (r->nst > 1)
+				snprintf(r->err, sizeof r->err, "the partner's %s "
+				         "(stream %u)", why, i + 1);
+			else
+				snprintf(r->err, sizeof r->err, "the partner's %s", why);
+			return "";
+		}
 
 		/* TCP moves every byte or fails: both ends count the same */
 		if (r->lp.proto == PROTO_TCP && !(ps->r.flags & RES_STOPPED) &&
@@ -832,6 +851,7 @@ session(struct run *r)
 		    r->ready.nonce, c, r->err, sizeof r->err) == -1)
 			return stop_requested(r->stop) ? 130 : 1;
 	}
+	r->t_open = mono_now();
 	if (open_data(r) == -1)
 		return stop_requested(r->stop) ? 130 : 1;
 	if (r->have_lat)
@@ -841,8 +861,9 @@ session(struct run *r)
 	if (transfer(r) == -1)
 		return r->interrupted ? print_output(r) : 1;
 	if ((bad = partner_invalid(r)) != NULL) {
-		snprintf(r->err, sizeof r->err, "the partner's results do not fit the "
-		         "test: it reports %s", bad);
+		if (bad[0] != '\0')            /* else r->err names the field */
+			snprintf(r->err, sizeof r->err, "the partner's results do not "
+			         "fit the test: it reports %s", bad);
 		return 1;
 	}
 	/* after RESULT: the partner has everything, so the segment counts

@@ -93,6 +93,16 @@ model_steady(struct side *s)
 	s->steady_ns = s->have_steady && to > from ? to - from : 0;
 }
 
+/* a + b into *sum; returns -1 when it does not fit. */
+static int
+add_ok(uint64_t *sum, uint64_t b)
+{
+	if (*sum > UINT64_MAX - b)
+		return -1;
+	*sum += b;
+	return 0;
+}
+
 const char *
 model_ivals_invalid(const struct side *s)
 {
@@ -106,8 +116,8 @@ model_ivals_invalid(const struct side *s)
 			return "intervals with gaps or overlaps";
 		if ((s->iv[i].flags & IVAL_LAST) && i != s->niv - 1)
 			return "a last interval before others";
-		b += s->iv[i].bytes;
-		c += s->iv[i].calls;
+		if (add_ok(&b, s->iv[i].bytes) || add_ok(&c, s->iv[i].calls))
+			return "intervals whose sums overflow 64 bits";
 	}
 	if (b != s->r.bytes || c != s->r.calls)
 		return "intervals that do not add up to its totals";
@@ -143,16 +153,6 @@ static uint64_t
 sat_add(uint64_t a, uint64_t b)
 {
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-/* a + b into *sum; returns -1 when it does not fit. */
-static int
-add_ok(uint64_t *sum, uint64_t b)
-{
-	if (*sum > UINT64_MAX - b)
-		return -1;
-	*sum += b;
-	return 0;
 }
 
 /* A UDP receiver's accounting of its streams: counts add up; the largest

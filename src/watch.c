@@ -493,6 +493,25 @@ watch_last(struct watch *w)
 	return sum_ready(w, w->self);
 }
 
+/* Client: the partner's message about stream n is impossible: err (which
+ * names the field) gets the stream and a prefix, w->lied is set. Returns
+ * -1. */
+static int
+lie(struct watch *w, uint32_t n, char *err, size_t errlen)
+{
+	char why[256];
+
+	snprintf(why, sizeof why, "%s", err);
+	if (w->model->streams > 1 && n == 0)
+		snprintf(err, errlen, "the partner's %s (its streams' sum)", why);
+	else if (w->model->streams > 1)
+		snprintf(err, errlen, "the partner's %s (stream %u)", why, n);
+	else
+		snprintf(err, errlen, "the partner's %s", why);
+	w->lied = 1;
+	return -1;
+}
+
 /* Client: a RESULT of the partner: one per stream, then its side's. */
 static int
 peer_result(struct watch *w, struct side *sd, const struct ctl_msg *m,
@@ -508,6 +527,10 @@ peer_result(struct watch *w, struct side *sd, const struct ctl_msg *m,
 		         sd->nst);
 		return -1;
 	}
+	if (w->plaus.p != NULL && plaus_result(&w->plaus, &m->result,
+	    m->stream == 0 ? sd->nst : 1, m->start_ns, m->end_ns, err,
+	    errlen) == -1)
+		return lie(w, m->stream, err, errlen);
 	if (m->stream == 0) {
 		for (i = 0; i < sd->nst; i++)
 			if (!sd->st[i].have_result) {
@@ -538,6 +561,7 @@ watch_peer_msg(struct watch *w, const struct ctl_msg *m, char *err,
 	if (w->model == NULL)
 		return 0;
 	sd = &w->model->side[si];
+	w->plaus.window_ns = now > w->t_open ? now - w->t_open : 0;
 	if (m->type == CTL_RESULT)
 		return peer_result(w, sd, m, err, errlen);
 	if (m->type == CTL_ECHOSTATS) {         /* --latency: the echo's counts */
@@ -552,25 +576,29 @@ watch_peer_msg(struct watch *w, const struct ctl_msg *m, char *err,
 	}
 	ss = &sd->st[m->stream - 1];
 	if (m->type == CTL_TCPINFO) {
+		if (w->plaus.p != NULL && plaus_tcpinfo(&w->plaus, &m->tcp, err,
+		    errlen) == -1)
+			return lie(w, m->stream, err, errlen);
 		ss->tcp = m->tcp;
 		if (sd->nst == 1)
 			sd->tcp = m->tcp;
 		return 0;
 	}
 	if (m->type == CTL_UDPSTATS) {
+		if (w->plaus.p != NULL && plaus_udpstats(&w->plaus, &m->udp, err,
+		    errlen) == -1)
+			return lie(w, m->stream, err, errlen);
 		ss->udp = m->udp;
 		ss->have_udp = 1;
 		return 0;
 	}
-	/* in order, and none from the future: the count is bounded by time */
-	if (m->ival_index != w->peer_next[m->stream - 1] ||
-	    m->ival.end_ns > now - w->t0 + 2000000000u ||
-	    (ss->niv > 0 && (ss->iv[ss->niv - 1].flags & IVAL_LAST))) {
-		snprintf(err, errlen, "the partner's interval %u of stream %u is out "
-		         "of order or ends in the future", m->ival_index, m->stream);
-		return -1;
-	}
-	w->peer_next[m->stream - 1]++;
+	/* checked before it is kept or shown: in order, contiguous, no more
+	 * than the time so far holds (which bounds what a partner can make
+	 * the client keep), sums within the test */
+	if (w->plaus.p != NULL && plaus_ival(&w->plaus,
+	    &w->peer_iv[m->stream - 1], m->ival_index, &m->ival, err,
+	    errlen) == -1)
+		return lie(w, m->stream, err, errlen);
 	if (model_add_ival(ss, &m->ival) == -1) {
 		snprintf(err, errlen, "no memory for the partner's intervals");
 		return -1;
@@ -597,15 +625,16 @@ watch_begin(struct watch *w, char *err, size_t errlen)
 	w->running = 0;
 	w->last_t = w->t0;
 	w->next_tick = w->next_progress = 0;
+	w->lied = 0;
 	free(w->ws);
-	free(w->peer_next);
-	w->peer_next = NULL;
+	free(w->peer_iv);
+	w->peer_iv = NULL;
 	w->ws = calloc(w->nst ? w->nst : 1, sizeof *w->ws);
 	if (w->client) {
 		w->peer_nst = w->nst;
-		w->peer_next = calloc(w->nst ? w->nst : 1, sizeof *w->peer_next);
+		w->peer_iv = calloc(w->nst ? w->nst : 1, sizeof *w->peer_iv);
 	}
-	if (w->ws == NULL || (w->client && w->peer_next == NULL)) {
+	if (w->ws == NULL || (w->client && w->peer_iv == NULL)) {
 		snprintf(err, errlen, "no memory for %u streams", w->nst);
 		return -1;
 	}
@@ -640,9 +669,9 @@ watch_free(struct watch *w)
 	w->held = NULL;
 	w->nheld = w->held_cap = 0;
 	free(w->ws);
-	free(w->peer_next);
+	free(w->peer_iv);
 	w->ws = NULL;
-	w->peer_next = NULL;
+	w->peer_iv = NULL;
 }
 
 void

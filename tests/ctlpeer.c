@@ -30,6 +30,18 @@
  *                   numbers (duplicates, gaps, any order); M sends the next
  *                   end marker there; the markers not sent yet follow
  *   put=sendresult  send the RESULT of a sender that sent the whole stream
+ *   lie=KIND        (after send or drain) send this side's TCPINFO or
+ *                   UDPSTATS and RESULTs as a partner would, with one field
+ *                   no partner could mean: cpu (real_ns 1, cpu_ns 2^64-1),
+ *                   real (real_ns 2^63), jitter (UDPSTATS jitter_ns 1.8e16),
+ *                   owd (UDPSTATS owd_min_ns -9.2e15), retrans (TCPINFO
+ *                   retrans 2^64-1), unique (UDPSTATS one more datagram than
+ *                   sent), fewer (a UDP sender's RESULT dgrams 1), wrap
+ *                   (INTERVAL bytes 2^64-1000, then the rest: the true total
+ *                   modulo 2^64), overlap (INTERVAL 1 starts inside
+ *                   INTERVAL 0)
+ *   ivals=N         send N zero-length INTERVALs of stream 1, in order; on
+ *                   failure the error says how many were sent
  *   hello           (client) receive HELLO
  *   key=FILE        (client) sign PARAMS with the shared secret in FILE
  *   params=P,R,N,L  send PARAMS for the partner's half: protocol tcp or udp,
@@ -107,6 +119,7 @@ struct peer {
 	struct auth_key key;
 	int have_key;
 	uint16_t data_port;
+	uint64_t got_bytes, got_dgrams; /* drain: what arrived */
 	struct mcast_group group;       /* group=: sent with the PARAMS */
 	uint32_t lat_us, lat_ms;        /* latency=: sent with the PARAMS */
 	uint16_t echo_port;             /* echoport */
@@ -395,6 +408,8 @@ step_drain(struct peer *p)
 			break;
 	}
 	free(buf);
+	p->got_bytes = bytes;
+	p->got_dgrams = is_udp(p) ? dgrams : 0;
 	printf("ok drain %llu\n", (unsigned long long)bytes);
 }
 
@@ -572,6 +587,111 @@ step_closed(struct peer *p)
 }
 
 static void
+put_msg(struct peer *p, const struct ctl_msg *m)
+{
+	char err[256];
+
+	if (ctl_send(p->ctl, m, err, sizeof err) == -1)
+		die(p, err);
+}
+
+/* INTERVAL k of stream 1 from start to end with bytes b. */
+static void
+put_ival(struct peer *p, uint32_t k, uint64_t start, uint64_t end, uint64_t b,
+         uint32_t flags)
+{
+	struct ctl_msg m = { .type = CTL_INTERVAL, .stream = 1, .ival_index = k };
+
+	m.ival.start_ns = start;
+	m.ival.end_ns = end;
+	m.ival.bytes = b;
+	m.ival.calls = b ? 1 : 0;
+	m.ival.flags = flags;
+	put_msg(p, &m);
+}
+
+/* lie=KIND: what a partner sends after its transfer, honest for what moved
+ * (the sender's whole stream, or what drain took in) but for one field. */
+static void
+step_lie(struct peer *p, const char *kind)
+{
+	const struct xfer_params *x = &p->params.params;
+	int send = x->role == ROLE_SEND, udp = is_udp(p);
+	struct ctl_msg m;
+
+	memset(&m, 0, sizeof m);
+	m.type = CTL_RESULT;
+	m.result.bytes = send ? x->data_bytes : p->got_bytes;
+	m.result.dgrams = !udp ? 0 : send ? xfer_data_calls(x) : p->got_dgrams;
+	m.result.calls = udp ? m.result.dgrams + (send ? MARKER_COUNT : 0) :
+	    send ? x->count : 1;
+	m.result.real_ns = 100000;
+	m.end_ns = 100000;
+	if (udp && !send)
+		m.result.flags = RES_MARKER;
+	if (strcmp(kind, "wrap") == 0 || strcmp(kind, "overlap") == 0) {
+		int wrap = kind[0] == 'w';
+
+		put_ival(p, 0, 0, 1000, wrap ? UINT64_MAX - 999 : m.result.bytes, 0);
+		put_ival(p, 1, wrap ? 1000 : 500, 2000, wrap ? m.result.bytes +
+		    1000 : 0, IVAL_LAST);
+	} else if (strcmp(kind, "cpu") == 0) {
+		m.result.real_ns = 1;
+		m.result.cpu_ns = UINT64_MAX;
+	} else if (strcmp(kind, "real") == 0) {
+		m.result.real_ns = (uint64_t)1 << 63;
+	} else if (strcmp(kind, "fewer") == 0) {
+		m.result.dgrams = 1;
+		m.result.calls = 1 + MARKER_COUNT;
+		m.result.bytes = x->len;
+	} else if (strcmp(kind, "retrans") == 0) {
+		struct ctl_msg t = { .type = CTL_TCPINFO, .stream = 1 };
+
+		t.tcp.retrans = UINT64_MAX;
+		t.tcp.mss = 1448;
+		put_msg(p, &t);
+	} else if (udp && !send) {
+		struct ctl_msg u = { .type = CTL_UDPSTATS, .stream = 1 };
+
+		u.udp.received = u.udp.unique = p->got_dgrams;
+		u.udp.flags = UDPS_SEQ | UDPS_TIMED;
+		if (strcmp(kind, "jitter") == 0)
+			u.udp.jitter_ns = 18000000000000000ULL;
+		else if (strcmp(kind, "owd") == 0)
+			u.udp.owd_min_ns = u.udp.owd_mean_ns = -9200000000000000LL;
+		else if (strcmp(kind, "unique") == 0)
+			u.udp.received = u.udp.unique = xfer_data_calls(x) + 1;
+		else
+			die(p, "no such lie");
+		put_msg(p, &u);
+	} else {
+		die(p, "no such lie");
+	}
+	send_results(p, &m);
+	printf("ok lie %s\n", kind);
+}
+
+/* ivals=N: zero-length intervals, as many as asked or until the client
+ * goes away. */
+static void
+step_ivals(struct peer *p, uint64_t n)
+{
+	struct ctl_msg m = { .type = CTL_INTERVAL, .stream = 1 };
+	char err[256], why[400];
+	uint64_t k;
+
+	for (k = 0; k < n; k++) {
+		m.ival_index = (uint32_t)k;
+		if (ctl_send(p->ctl, &m, err, sizeof err) == -1) {
+			snprintf(why, sizeof why, "sent %llu of %llu: %s",
+			         (unsigned long long)k, (unsigned long long)n, err);
+			die(p, why);
+		}
+	}
+	printf("ok ivals %llu\n", (unsigned long long)n);
+}
+
+static void
 run_step(struct peer *p, const char *s)
 {
 	struct ctl_msg m;
@@ -596,6 +716,10 @@ run_step(struct peer *p, const char *s)
 		m.result.flags = RES_VERIFIED;
 		send_results(p, &m);
 		printf("ok put badresult\n");
+	} else if (strncmp(s, "lie=", 4) == 0) {
+		step_lie(p, s + 4);
+	} else if (strncmp(s, "ivals=", 6) == 0) {
+		step_ivals(p, strtoull(s + 6, NULL, 10));
 	} else if (strncmp(s, "sendseq=", 8) == 0) {
 		step_sendseq(p, s + 8);
 	} else if (strcmp(s, "put=sendresult") == 0) {

@@ -1,0 +1,104 @@
+#!/bin/bash
+# Live tests: the client against a lying partner (tests/ctlpeer plays it).
+# Each lie is a field no partner could mean for the test; the client must
+# fail the run with one line naming that field, exit 1 and print nothing of
+# the run (interval lines are shown only once checked: those of intervals
+# before the lie stay, the lie's own never appears). A flood of INTERVALs
+# is refused at the first one the run's time cannot hold, with little
+# memory. Every wait has a deadline.
+. "$(dirname "$0")/lib.sh"
+
+need_ctlpeer
+
+liar() {        # GPUT-ARGS -- STEPS: the client's stdout in OUT, stderr in ERR
+	_args=()
+	while [ "$1" != "--" ]; do _args+=("$1"); shift; done
+	shift
+	# emptied here, not by the background job's redirection: the wait
+	# below must not see the previous peer's port
+	: >"$T_TMP/fp.out"
+	"$CTLPEER" partner "$@" >"$T_TMP/fp.out" 2>&1 &
+	_fp=$!
+	T_PIDS="$T_PIDS $_fp"
+	wait_for_line "$T_TMP/fp.out" '^ok listen port ' 5 || { RC=x; return 1; }
+	FPORT=$(sed -n 's/^ok listen port //p' "$T_TMP/fp.out")
+	run_t 30 ${TIMECMD:+"${TIMECMD[@]}"} "$GPUT" "${_args[@]}" -p "$FPORT" 127.0.0.1
+	kill "$_fp" 2>/dev/null; wait "$_fp" 2>/dev/null
+}
+A="sendhello getparams sendready acceptdata put=start"
+N="[0-9]+"
+
+# lie NAME GPUT-ARGS -- STEPS -- REGEX: exit 1, no stdout, stderr one line
+lie() {
+	_name=$1; shift
+	_a=()
+	while [ "$1" != "--" ]; do _a+=("$1"); shift; done
+	shift
+	_s=()
+	while [ "$1" != "--" ]; do _s+=("$1"); shift; done
+	_re="^gput: partner 127\.0\.0\.1 port $N: the partner's $2\$"
+	liar "${_a[@]}" -- "${_s[@]}"
+	eq "$_name: exit 1, nothing on stdout" "$RC $(wc -c <"$OUT")" "1 0"
+	if [ "$(wc -l <"$ERR")" -eq 1 ] && grep -Eq -- "$_re" "$ERR"; then
+		pass "$_name: one line naming the field"
+	else
+		fail "$_name: one line naming the field (got '$(cat "$ERR")')"
+	fi
+	check "$_name: the lie was told" grep -q '^ok lie ' "$T_TMP/fp.out"
+}
+
+lie "RESULT real 1 ns, CPU 2^64-1 ns" -t -n 10 -l 1000 -- $A drain lie=cpu hold -- \
+	"RESULT cpu_ns 18446744073709551615 is more than 3 threads can use in its real_ns 1 \(at most 60000003\)"
+lie "RESULT real time longer than the run" -t -n 10 -l 1000 -- $A drain lie=real hold -- \
+	"RESULT real_ns 9223372036854775808 is longer than the run so far \(at most $N ns\)"
+lie "UDPSTATS jitter 1.8e13 ms" -u -t -n 10 -l 1000 -- $A drain lie=jitter hold -- \
+	"UDPSTATS jitter_ns 18000000000000000 is more than twice the run so far \($N\)"
+lie "UDPSTATS one-way delay -9.2e12 ms" -u -t --same-clock -n 10 -l 1000 -- $A drain lie=owd hold -- \
+	"UDPSTATS owd_min_ns -9200000000000000 is beyond the run so far either way \(at most $N ns, same clock\)"
+lie "UDPSTATS more datagrams than sent" -u -t -n 10 -l 1000 -- $A drain lie=unique hold -- \
+	"UDPSTATS unique 11 is more than the sender sends \(10\)"
+lie "TCPINFO retransmits 2^64-1" -r -n 10 -l 1000 -- $A send lie=retrans hold -- \
+	"TCPINFO retrans 18446744073709551615 is more than the test's bytes can make \(640128\)"
+lie "UDP sender sent fewer than arrived" -u -r -n 10 -l 1000 -- $A send lie=fewer hold -- \
+	"RESULT dgrams 1 is fewer than arrived here \(10\)"
+lie "INTERVAL bytes that wrap around 2^64" -r -n 10 -l 1000 --interval 0.1 -- $A send lie=wrap hold -- \
+	"INTERVAL bytes that add up to more than the test moves \(0 \+ 18446744073709550616 > 10000\)"
+# --json prints a failed run's JSON (with its error), never the numbers
+liar -r -n 10 -l 1000 --interval 0.1 --json -- $A send lie=wrap hold
+eq "--json: a failed run's object with the error, no result" \
+	"$RC $(jq -r '.error, (.sides[] | .error), ([.. | .intervals? // empty] | length)' "$OUT" 2>&1 | tr '\n' '|')" \
+	"1 the partner's INTERVAL bytes that add up to more than the test moves (0 + 18446744073709550616 > 10000)|no result|no result|0|"
+
+# overlapping intervals: the second (0 bytes) is never shown (the first,
+# which fits, may be)
+liar -r -n 10 -l 1000 --interval 0.1 -- $A send lie=overlap hold
+eq "INTERVAL overlap: exit 1, the overlapping interval not shown" \
+	"$RC $(grep -c ' 0 bytes' "$OUT") $(awk '$5 != 10000' "$OUT" | wc -l)" "1 0 0"
+check "INTERVAL overlap: the error names it" grep -Eqx -- \
+	"gput: partner 127\.0\.0\.1 port $N: the partner's INTERVAL 1 start_ns 500 overlaps or leaves a gap \(the previous one ended at 1000, this one ends at 2000\)" "$ERR"
+
+# 3,000,000 zero-length INTERVALs: refused at the first the run's time
+# cannot hold (2 in the first 100 ms, 3 if the client was slow to read),
+# promptly, with little memory (before: 378 MB and 3 M lines)
+if [ -x /usr/bin/time ]; then
+	TIMECMD=(/usr/bin/time -f 'maxrss_kb %M' -o "$T_TMP/rss")
+	_t0=$(date +%s%N)
+	liar -r -n 10 -l 1000 --interval 0.1 -- $A send ivals=3000000 hold
+	_ms=$(( ($(date +%s%N) - _t0) / 1000000 ))
+	unset TIMECMD
+	_rss=$(sed -n 's/^maxrss_kb //p' "$T_TMP/rss")
+	echo "INTERVAL flood: ${_ms} ms, client VmHWM ${_rss} kB, $(wc -l <"$OUT") lines"
+	eq "INTERVAL flood: exit 1" "$RC" 1
+	check "INTERVAL flood: refused at the bound" grep -Eqx -- \
+		"gput: partner 127\.0\.0\.1 port $N: the partner's INTERVAL index ([23]): more intervals than the run so far holds \(at most \1\)" "$ERR"
+	_sent=$(sed -n 's/^ctlpeer: ivals=3000000: sent \([0-9]*\) of .*/\1/p' "$T_TMP/fp.out")
+	check "INTERVAL flood: the partner sent more than the bound (${_sent:-none})" \
+		[ "${_sent:-0}" -gt 3 ]
+	check "INTERVAL flood: at most 3 lines shown" [ "$(wc -l <"$OUT")" -le 3 ]
+	check "INTERVAL flood: client VmHWM under 32 MB (${_rss} kB)" \
+		[ "${_rss:-999999}" -lt 32768 ]
+else
+	fail "INTERVAL flood: /usr/bin/time (Debian package time) measures the client's VmHWM"
+fi
+
+t_done
