@@ -55,12 +55,23 @@ int linkpred_compute(const struct link_conn *lc, uint64_t msg,
                      double link_bps, struct link_pred *out, char *err,
                      size_t errlen);
 
+/* The frames a run of bytes took on the link, as pr models them (TCP:
+ * its data segments when the kernel counted them; else every write's
+ * frames); 0 when unknown. */
+double linkpred_frames(const struct link_pred *pr, uint64_t msg,
+                       uint64_t bytes);
+
+/* A run of fewer frames than this prints how far its ratio may read high:
+ * 2/N of N frames (gput(1), LINK PREDICTION). */
+#define LINKPRED_SHORT_FRAMES 40000
+
 /* After a run with --link: the prediction pr for the connection lc (msg:
  * the sender's write length), and each side's measured Real-MBit/s against
- * it (and against the path's bound when that is below eta * C). */
+ * it (and against the path's bound when that is below eta * C); a short
+ * run's receiver (rows[recv_row]) also the bias of its own length. */
 void linkpred_report(FILE *f, const struct link_conn *lc, uint64_t msg,
                      const struct link_pred *pr, const struct report_row *rows,
-                     int nrows);
+                     int nrows, int recv_row);
 
 /* gput --predict: the breakdown for one message, no transfer. Exit status. */
 int run_predict(const struct config *c);

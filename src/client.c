@@ -674,7 +674,8 @@ print_table(struct run *r)
 		return 1;
 	}
 	if (c->link_bps > 0)
-		linkpred_report(stdout, &r->lc, r->lp.data_len, &r->pred, rows, 2);
+		linkpred_report(stdout, &r->lc, r->lp.data_len, &r->pred, rows, 2,
+		    recv_side);
 	fflush(stdout);
 	if (bad) {
 		fprintf(stderr, "gput: data verification failed\n");
@@ -757,6 +758,9 @@ fill_model(struct run *r)
 		m->link_eta = r->pred.expected_bps / r->c->link_bps;
 		m->link_expected_mbit = r->pred.expected_bps / 1e6;
 		m->link_expected_bps = r->pred.expected_bps;
+		rs = &m->side[r->lp.role == ROLE_RECV ? 0 : 1];
+		m->link_frames = rs->have_result ? linkpred_frames(&r->pred,
+		    r->lp.data_len, rs->r.bytes) : 0;
 		m->have_path = r->pred.have_path;
 		m->path = r->pred.path;
 	}

@@ -3,6 +3,7 @@
 #include "linkpred.h"
 
 #include <errno.h>
+#include <math.h>
 #include <linux/tcp.h>                 /* tcp_info with the segment counts */
 #include <netinet/in.h>
 #include <stddef.h>
@@ -181,10 +182,40 @@ print_link_line(FILE *f, const struct link_conn *lc, uint64_t msg,
 	        pr->expected_bps / 1e6);
 }
 
+double
+linkpred_frames(const struct link_pred *pr, uint64_t msg, uint64_t bytes)
+{
+	if (pr->segs > 0)
+		return (double)pr->segs;
+	if (pr->m.bulk && pr->m.full_payload > 0)
+		return ceil((double)bytes / pr->m.full_payload);
+	if (msg == 0)
+		return 0;
+	return ceil((double)bytes / (double)msg) * (double)pr->m.frames;
+}
+
+/* A short run's own uncertainty: its receiver's Real s opens at the first
+ * byte, one frame time after the first frame began on the wire, and a
+ * shaper's bucket (a token bucket's burst) may pass the first frame at
+ * once: the rate may read high by up to two frame times of the run's N. */
+static void
+short_run(FILE *f, const struct link_pred *pr, uint64_t msg,
+          const struct report_row *row)
+{
+	double n = linkpred_frames(pr, msg, row->r->bytes);
+
+	if (n <= 0 || n >= LINKPRED_SHORT_FRAMES)
+		return;
+	fprintf(f, "%c: a run of %.0f frames: its ratio may read up to %.2f%% "
+	        "high (2 frame times of %.0f: the window opens at the first byte, "
+	        "a shaper may pass the first frame at once)\n", row->tag, n,
+	        200.0 / n, n);
+}
+
 void
 linkpred_report(FILE *f, const struct link_conn *lc, uint64_t msg,
                 const struct link_pred *pr, const struct report_row *rows,
-                int nrows)
+                int nrows, int recv_row)
 {
 	double expect = pr->expected_bps / 1e6, bound = expect;
 	int i;
@@ -205,6 +236,8 @@ linkpred_report(FILE *f, const struct link_conn *lc, uint64_t msg,
 		if (bound < expect)
 			fprintf(f, ", %.4f of the bound", got / bound);
 		fputc('\n', f);
+		if (i == recv_row)
+			short_run(f, pr, msg, &rows[i]);
 	}
 }
 

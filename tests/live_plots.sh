@@ -68,4 +68,17 @@ run_t 60 tools/plot-seq -k "$T_TMP/kp" "$T_TMP/p.log" "$T_TMP/p.png"
 eq "paced: plot-seq exit 0, gnuplot silent" "$RC $(cat "$ERR")" "0 "
 eq "paced: the figure's counts are gput's" "$(cat "$T_TMP/kp/counts")" "3000 $G $L sent"
 eq "paced: a delay point per datagram that arrived" "$(lines "$T_TMP/kp/delay")" "$(grep -vc '^#' "$T_TMP/p.log")"
+
+# --- a short run says how far its ratio may read high: 2/N of N frames
+run_t 30 "$GPUT" -u -n 50 -l 1000 -w 1024 --link 10M -p "$P" 127.0.0.1
+eq "--link, 50 datagrams: exit 0" "$RC" 0
+eq "--link, 50 datagrams of one frame: 2/50 = 4%, under the receiver's ratio" \
+	"$(grep -A1 '^1: measured' "$OUT" | tail -n 1)" \
+	"1: a run of 50 frames: its ratio may read up to 4.00% high (2 frame times of 50: the window opens at the first byte, a shaper may pass the first frame at once)"
+run_t 30 "$GPUT" -u -n 45000 -l 64 -w 4096 --link 10M -p "$P" 127.0.0.1
+eq "--link, 45000 frames: no such line" "$RC $(grep -c 'a run of' "$OUT")" "0 0"
+if command -v jq >/dev/null; then
+	run_t 30 "$GPUT" -u -n 50 -l 1000 -w 1024 --link 10M --json -p "$P" 127.0.0.1
+	check "--link --json: frames and the bias" jq -e '.link.frames == 50 and .link.ratio_may_read_high == 0.04' "$OUT"
+fi
 t_done
