@@ -80,7 +80,8 @@ run_t 20 "$GPUT" -u -r --rate 20M -n 300 -l 1000 --log "$T_TMP/seq.log" -p "$P" 
 eq "--log: exit 0" "$RC" 0
 eq "--log: a line per datagram that arrived" "$(grep -vc '^#' "$T_TMP/seq.log")" \
 	"$(sed -n 's/^l: received \([0-9]*\) of.*/\1/p' "$OUT")"
-check "--log: the fields" awk 'NR > 1 && !($1 ~ /^[0-9]+$/ && $2 ~ /^[0-9.]+$/ && $3 ~ /^[0-9.]+$/ && $4 ~ /^-?[0-9.]+$/ && $5 == 1000) { bad = 1 } END { exit bad }' "$T_TMP/seq.log"
+check "--log: the sender's count" grep -qx '# sent 300 datagrams, sequence numbers 0 to 299' "$T_TMP/seq.log"
+check "--log: the fields" awk '!/^#/ && !($1 ~ /^[0-9]+$/ && $2 ~ /^[0-9.]+$/ && $3 ~ /^[0-9.]+$/ && $4 ~ /^-?[0-9.]+$/ && $5 == 1000) { bad = 1 } END { exit bad }' "$T_TMP/seq.log"
 if command -v gnuplot >/dev/null; then
 	run_t 60 tools/plot-seq "$T_TMP/seq.log" "$T_TMP/seq.png"
 	check "tools/plot-seq draws a PNG" eval '[ "$RC" = 0 ] && [ "$(head -c 4 "$T_TMP/seq.png" | od -An -c | tr -d " ")" = "211PNG" ]'
