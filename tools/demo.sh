@@ -219,6 +219,20 @@ sweep() {
 	fi
 }
 
+# timed_run: one 6 s run with intervals, as JSON, drawn by tools/gput-plot
+# (goodput per interval of both sides, the sender's RTT and cwnd).
+timed_run() {
+	say "one timed run: 6 s, intervals of 0.25 s, drawn by tools/gput-plot"
+	echo "\$ gput --time 6 --interval 0.25 --link $RATE --json $ADDR_B >$OUT/timed.json"
+	ip netns exec "$NS_A" timeout 60 "$GPUT" -p "$PORT" --time 6 --interval 0.25 \
+		--link "$RATE" --json "$ADDR_B" >"$OUT/timed.json" || die "the timed run failed"
+	if [ -n "$(missing_tools gnuplot jq)" ]; then
+		echo "demo: $(missing_tools gnuplot jq) not found, no figure (install gnuplot-nox, jq)"
+		return
+	fi
+	tools/gput-plot "$OUT/timed.json" || die "tools/gput-plot failed"
+}
+
 demo_testbed() {
 	say "a ${RATE}bit/s Ethernet link in a box: $NS_A ($ADDR_A) <-> $NS_B ($ADDR_B)"
 	TESTBED_UP=yes
@@ -272,8 +286,10 @@ demo_testbed() {
 	fi
 
 	sweep
+	timed_run
 	echo
 	echo "demo: results in $OUT/ (tables *.txt, captures *.pcap, goodput.dat, goodput.png)"
+	echo "demo: the timed run: $OUT/timed.json, its figure $OUT/timed.png and .svg"
 }
 
 [ -x "$GPUT" ] || die "$GPUT not built: run make first"
