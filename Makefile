@@ -4,7 +4,11 @@
 # Sanitizers and fuzzing (see below): make check-asan; make fuzz fuzz-smoke.
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
-MANDIR     ?= $(PREFIX)/share/man
+SBINDIR    ?= $(PREFIX)/sbin
+LIBEXECDIR ?= $(PREFIX)/libexec
+DATADIR    ?= $(PREFIX)/share
+MANDIR     ?= $(DATADIR)/man
+UNITDIR    ?= $(PREFIX)/lib/systemd/system
 CC         ?= cc
 CFLAGS     ?= -O2 -g
 PKG_CONFIG ?= pkg-config
@@ -178,7 +182,7 @@ fuzz-smoke: $(FUZZ_BINS)
 	done
 
 lint:
-	mandoc -Tlint -W warning $(MANS)
+	mandoc -Tlint -W warning $(MANS) $(MAN8)
 
 demo: $(PROGS)
 	@sh tools/demo.sh
@@ -190,14 +194,58 @@ bench: $(PROGS)
 bench-pcap: gput-pcap
 	@BENCH_PCAP=only sh tools/bench.sh
 
+# make install: the programs to BINDIR; what needs root (the testbed) to
+# SBINDIR; programs only other programs run (the testbed's delay line, the
+# probe of gput-probe@.service) to LIBEXECDIR/gput; plotting scripts and
+# data to DATADIR/gput; the systemd units to UNITDIR (not enabled: a partner
+# or a probe is a deliberate choice). Scripts and units name /usr/local's
+# directories; installed copies name the ones they went to (INSTALL_SUBST).
+# The Debian package is this with PREFIX=/usr (debian/rules): add a file to
+# these lists and it is packaged too.
+SBIN_SCRIPTS  := tools/gput-testbed
+MAN8          := man/gput-testbed.8
+LIBEXEC_FILES := $(TOOLS) tools/gput-probe
+SHARE_FILES   := $(wildcard tools/plot-* tools/*.gp)
+# Examples for Prometheus: its configuration, gput's alerting rules, a probe.
+PROM_FILES    := $(wildcard tools/prometheus/*)
+UNITS         := tools/gput.service tools/gput.socket tools/gput-probe@.service \
+                 tools/gput-probe@.timer
+INSTALL_SUBST  = sed -e 's|/usr/local/bin/|$(BINDIR)/|g' \
+                     -e 's|/usr/local/sbin/|$(SBINDIR)/|g' \
+                     -e 's|/usr/local/libexec/gput|$(LIBEXECDIR)/gput|g'
+
+# $(call subst_install,FILES,DIR,MODE): FILES into DIR, through INSTALL_SUBST.
+subst_install = for f in $(1); do \
+	$(INSTALL_SUBST) "$$f" >"$(DESTDIR)$(2)/$$(basename "$$f")" && \
+	chmod $(3) "$(DESTDIR)$(2)/$$(basename "$$f")" || exit 1; done
+
 install: $(PROGS) $(TOOLS)
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
-	$(INSTALL) -m 755 $(PROGS) $(TOOLS) tools/gput-testbed $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) \
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 \
+	    $(DESTDIR)$(LIBEXECDIR)/gput $(DESTDIR)$(DATADIR)/gput \
+	    $(DESTDIR)$(DATADIR)/gput/prometheus $(DESTDIR)$(UNITDIR)
+	$(INSTALL) -m 755 $(PROGS) $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 644 $(MANS) $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 644 $(MAN8) $(DESTDIR)$(MANDIR)/man8/
+	$(INSTALL) -m 755 $(TOOLS) $(DESTDIR)$(LIBEXECDIR)/gput/
+	$(call subst_install,$(filter-out $(TOOLS),$(LIBEXEC_FILES)),$(LIBEXECDIR)/gput,755)
+	$(call subst_install,$(SBIN_SCRIPTS),$(SBINDIR),755)
+	$(call subst_install,$(filter-out %.gp,$(SHARE_FILES)),$(DATADIR)/gput,755)
+	$(INSTALL) -m 644 $(filter %.gp,$(SHARE_FILES)) $(DESTDIR)$(DATADIR)/gput/
+	$(INSTALL) -m 644 $(PROM_FILES) $(DESTDIR)$(DATADIR)/gput/prometheus/
+	$(call subst_install,$(UNITS),$(UNITDIR),644)
 
 uninstall:
-	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(PROGS) gput-delay gput-testbed)
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(PROGS)))
+	rm -f $(addprefix $(DESTDIR)$(SBINDIR)/,$(notdir $(SBIN_SCRIPTS)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANS)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(MAN8)))
+	rm -f $(addprefix $(DESTDIR)$(LIBEXECDIR)/gput/,$(notdir $(LIBEXEC_FILES)))
+	rm -f $(addprefix $(DESTDIR)$(DATADIR)/gput/,$(notdir $(SHARE_FILES)))
+	rm -f $(addprefix $(DESTDIR)$(UNITDIR)/,$(notdir $(UNITS)))
+	rm -f $(addprefix $(DESTDIR)$(DATADIR)/gput/prometheus/,$(notdir $(PROM_FILES)))
+	-rmdir $(DESTDIR)$(LIBEXECDIR)/gput $(DESTDIR)$(DATADIR)/gput/prometheus \
+	    $(DESTDIR)$(DATADIR)/gput 2>/dev/null
 
 clean:
 	rm -f $(PROGS) $(TOOLS) tools/*.d src/*.o src/*.d src/*.a tests/*.o tests/*.d $(UNIT_BINS) \

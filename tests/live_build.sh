@@ -28,9 +28,17 @@ esac
 D="$T_TMP/dest"
 make -s install DESTDIR="$D" PREFIX=/usr >/dev/null 2>&1
 for f in /usr/bin/gput /usr/bin/gput-pcap /usr/share/man/man1/gput.1 \
-    /usr/share/man/man1/gput-pcap.1; do
+    /usr/share/man/man1/gput-pcap.1 /usr/share/man/man8/gput-testbed.8 \
+    /usr/sbin/gput-testbed /usr/libexec/gput/gput-probe \
+    /usr/lib/systemd/system/gput.socket /usr/lib/systemd/system/gput-probe@.timer \
+    /usr/share/gput/prometheus/gput-alerts.yml; do
 	check "make install puts $f under DESTDIR" test -f "$D$f"
 done
+check "installed units and scripts name PREFIX's directories" eval \
+	'grep -qx "ExecStart=/usr/bin/gput -i --max-sessions 4 --max-time 600" "$D/usr/lib/systemd/system/gput.service" &&
+	 grep -qx "ExecStart=/usr/libexec/gput/gput-probe %i" "$D/usr/lib/systemd/system/gput-probe@.service" &&
+	 grep -qx "GPUT=\${GPUT:-/usr/bin/gput}" "$D/usr/libexec/gput/gput-probe" &&
+	 ! grep -rq /usr/local "$D/usr/lib/systemd" "$D/usr/libexec/gput/gput-probe" "$D/usr/sbin/gput-testbed"'
 check "installed gput runs" "$D/usr/bin/gput" -V
 make -s uninstall DESTDIR="$D" PREFIX=/usr >/dev/null 2>&1
 eq "make uninstall removes every file" "$(find "$D" -type f | wc -l)" 0

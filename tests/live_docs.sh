@@ -7,7 +7,7 @@ if ! command -v mandoc >/dev/null; then
 	skip "docs (mandoc not installed: apt-get install mandoc)"
 	t_done
 fi
-for m in man/*.1; do
+for m in man/*.[18]; do
 	eq "mandoc -Tlint $m" "$(mandoc -Tlint -W warning "$m" 2>&1)" ""
 done
 
