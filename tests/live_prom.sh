@@ -31,6 +31,15 @@ prom_ok() {
 }
 [ -n "$PROMTOOL" ] || skip "promtool check metrics (promtool not installed: apt-get install prometheus)"
 
+# README's Prometheus configuration and alerting rules: valid, and the
+# rules fire on made-up series exactly as tests/prom/gput-alerts.test.yml says
+if [ -n "$PROMTOOL" ]; then
+	check "promtool check config tools/prometheus/prometheus.yml" eval \
+		'"$PROMTOOL" check config tools/prometheus/prometheus.yml >"$T_TMP/pc" 2>&1 || { cat "$T_TMP/pc"; false; }'
+	check "promtool test rules: the alerts of gput-alerts.yml" eval \
+		'"$PROMTOOL" test rules tests/prom/gput-alerts.test.yml >"$T_TMP/pt" 2>&1 || { cat "$T_TMP/pt"; false; }'
+fi
+
 # sample NAME LABELS: the value of the sample NAME{LABELS} in $OUT.
 sample() { awk -v k="$1{$2}" '$1 == k { print $2; exit }' "$OUT"; }
 RUN='target="127.0.0.1",proto="tcp",direction="out"'
