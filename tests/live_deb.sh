@@ -1,0 +1,91 @@
+#!/bin/bash
+# Live test: the Debian package. A clean clone of this repository's HEAD
+# builds with dpkg-buildpackage -us -uc -b (its unit tests run in
+# dh_auto_test), lintian reports no error and no warning, and the package
+# holds the programs, man pages, units, probe and tools where debian/rules
+# says. With GPUT_TEST_DEB_INSTALL=1 (CI's throwaway machine, as root) it
+# is also installed, run, removed and purged; a developer's machine is left
+# alone. About a minute; skipped without dpkg-dev, debhelper and lintian, or
+# outside a git work tree (make check-asan's copy).
+. "$(dirname "$0")/lib.sh"
+
+for t in dpkg-buildpackage dpkg-checkbuilddeps dh lintian git; do
+	if ! command -v "$t" >/dev/null; then
+		skip "Debian package ($t not installed: tools/install-deps)"
+		t_done
+	fi
+done
+if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1 || [ ! -d debian ]; then
+	skip "Debian package (not a git work tree with debian/)"
+	t_done
+fi
+if ! dpkg-checkbuilddeps >"$T_TMP/deps" 2>&1; then
+	skip "Debian package ($(cat "$T_TMP/deps"))"
+	t_done
+fi
+
+git clone -q . "$T_TMP/src" || { fail "git clone"; t_done; }
+(cd "$T_TMP/src" && timeout -k 5 900 dpkg-buildpackage -us -uc -b) >"$T_TMP/build.log" 2>&1
+RC=$?
+eq "dpkg-buildpackage -us -uc -b: exit 0" "$RC" 0
+[ "$RC" = 0 ] || { tail -n 40 "$T_TMP/build.log"; t_done; }
+DEB=$(ls "$T_TMP"/gput_*.deb)
+check "dh_auto_test ran the unit tests, none failed" \
+	grep -Eq '^[0-9]+ passed, 0 failed' "$T_TMP/build.log"
+check "the build left the clone clean (artefacts in ..)" eval \
+	'[ -z "$(git -C "$T_TMP/src" status --porcelain)" ]'
+
+# lintian: nothing above info (an override would need its reason beside it)
+timeout -k 5 300 lintian "$T_TMP"/gput_*.changes >"$T_TMP/lintian" 2>&1
+eq "lintian: exit 0" "$?" 0
+eq "lintian: no error or warning" "$(grep -E '^[EW]: ' "$T_TMP/lintian")" ""
+
+dpkg-deb -c "$DEB" | awk '{ print $1, $NF }' | sed 's|^\(.\)[^ ]* \./|\1 /|' | \
+	grep '^-' | sort >"$T_TMP/files"
+for f in /usr/bin/gput /usr/bin/gput-pcap /usr/sbin/gput-testbed \
+    /usr/libexec/gput/gput-delay /usr/libexec/gput/gput-probe \
+    /usr/share/man/man1/gput.1.gz /usr/share/man/man1/gput-pcap.1.gz \
+    /usr/share/man/man8/gput-testbed.8.gz /lib/systemd/system/gput.service \
+    /lib/systemd/system/gput.socket /lib/systemd/system/gput-probe@.service \
+    /lib/systemd/system/gput-probe@.timer /usr/share/gput/plot-goodput.sh; do
+	check "package holds $f" grep -qx -- "- $f" "$T_TMP/files"
+done
+# unit FILE: the ExecStart line of the packaged unit FILE
+unit() { dpkg-deb --fsys-tarfile "$DEB" | tar -xO "./lib/systemd/system/$1" | grep '^ExecStart='; }
+eq "gput.service runs the installed gput" "$(unit gput.service)" \
+	"ExecStart=/usr/bin/gput -i --max-sessions 4 --max-time 600"
+eq "gput-probe@.service runs the installed probe" "$(unit gput-probe@.service)" \
+	"ExecStart=/usr/libexec/gput/gput-probe %i"
+check "maintainer scripts never enable or start a unit" eval \
+	'dpkg-deb -e "$DEB" "$T_TMP/ctl" && ! grep -Eq "deb-systemd-invoke (start|restart)|systemctl .*(start|enable)" "$T_TMP"/ctl/*'
+
+if [ "${GPUT_TEST_DEB_INSTALL:-0}" != 1 ] || [ "$(id -u)" != 0 ]; then
+	skip "dpkg -i / -r / -P (set GPUT_TEST_DEB_INSTALL=1 as root: CI does)"
+	t_done
+fi
+if dpkg -s gput >/dev/null 2>&1; then
+	skip "dpkg -i / -r / -P (a gput package is installed here already)"
+	t_done
+fi
+dpkg -i "$DEB" >"$T_TMP/dpkg.log" 2>&1
+eq "dpkg -i: exit 0" "$?" 0
+check "installed: gput -V" /usr/bin/gput -V
+check "installed: man gput-testbed" test -f /usr/share/man/man8/gput-testbed.8.gz
+check "installed: no unit enabled" eval '[ -z "$(find /etc/systemd -name "gput*")" ]'
+# the package's autopkgtest, run by hand on the binaries just installed
+AUTOPKGTEST_TMP=$T_TMP sh "$T_TMP/src/debian/tests/loopback" >"$T_TMP/apt.out" 2>&1
+eq "debian/tests/loopback with the installed binaries" "$?" 0
+dpkg -r gput >>"$T_TMP/dpkg.log" 2>&1
+eq "dpkg -r: exit 0" "$?" 0
+# none_left: no file of the package's list is on the system any more
+none_left() {
+	while read -r _ f; do
+		[ -e "$f" ] && { echo "left behind: $f"; return 1; }
+	done <"$T_TMP/files"
+	return 0
+}
+check "removed: every file of the package gone" none_left
+dpkg -P gput >>"$T_TMP/dpkg.log" 2>&1
+eq "dpkg -P: exit 0" "$?" 0
+check "purged: dpkg knows no gput" eval '! dpkg -s gput >/dev/null 2>&1'
+t_done
