@@ -205,7 +205,7 @@ bench-pcap: gput-pcap
 SBIN_SCRIPTS  := tools/gput-testbed
 MAN8          := man/gput-testbed.8
 LIBEXEC_FILES := $(TOOLS) tools/gput-probe
-SHARE_FILES   := $(wildcard tools/plot-* tools/*.gp)
+SHARE_FILES   := $(wildcard tools/plot-* tools/*.gp tools/gput-plot)
 # Examples for Prometheus: its configuration, gput's alerting rules, a probe.
 PROM_FILES    := $(wildcard tools/prometheus/*)
 UNITS         := tools/gput.service tools/gput.socket tools/gput-probe@.service \
