@@ -95,6 +95,7 @@ tests/nogso.so: tests/nogso.c
 
 # Tests of gput-pcap share the capture builders of tests/capbuild.c.
 CAPBUILD_TESTS := tests/unit_pcapscan tests/unit_pcapedge tests/unit_pcapgolden \
+                  tests/unit_pcapmem \
                   tests/unit_pcapudp
 $(CAPBUILD_TESTS): tests/capbuild.o
 tests/capbuild.o: tests/capbuild.c | need-cmocka need-pcap

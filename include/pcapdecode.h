@@ -58,6 +58,7 @@ enum pdec_gpud {
 
 #define PDEC_TCP_FIN 0x01
 #define PDEC_TCP_SYN 0x02
+#define PDEC_TCP_RST 0x04
 
 enum pdec_result {
 	PDEC_OK,     /* fr filled */

@@ -8,8 +8,25 @@
 #include "udpacct.h"
 
 /* A hole in a direction's TCP sequence space: bytes not seen yet below the
- * highest byte seen (lost before the capture point, or reordered). */
+ * highest byte seen (lost before the capture point, or reordered). A
+ * direction keeps every hole, however many (memory permitting, see
+ * --max-memory), sorted and disjoint; a filled one stays in place, empty
+ * (from == to), until the array is compacted. */
 struct pflow_hole { uint64_t from, to; };
+
+/* Pending IP fragments are given up after this long without completing
+ * their datagram (capture time), as the receiver's IP does: Linux's
+ * net.ipv4.ipfrag_time and net.ipv6.ip6frag_time default to 30 s. */
+#define PFLOW_FRAG_TIMEOUT_NS (30LL * 1000000000)
+/* A flow is closed when it ended (a RST, or a FIN each way) and has been
+ * quiet for PFLOW_END_NS (Linux's TIME_WAIT, 60 s), or has been quiet for
+ * PFLOW_IDLE_NS whatever its state: its holes and gput window are freed
+ * (the holes' bytes stay counted as missing) and later packets with its
+ * addresses and ports begin a new flow. */
+#define PFLOW_END_NS   (60LL * 1000000000)
+#define PFLOW_IDLE_NS  (600LL * 1000000000)
+/* --max-memory's default: gput-pcap stops with a message beyond it. */
+#define PFLOW_MAX_MEMORY_DEFAULT ((uint64_t)1 << 30)
 
 /* What a direction's gput UDP data headers and end markers say (gput(1),
  * "UDP data header"): the receiver's accounting over the datagrams as the
@@ -49,8 +66,11 @@ struct pflow_dir {
 	uint64_t seq_max;          /* one past the highest byte seen */
 	struct pflow_hole *holes;
 	size_t   nholes, capholes;
-	uint64_t holes_dropped;    /* bytes of holes forgotten (too many holes,
-	                              or an earlier connection on these ports) */
+	size_t   holes_empty;      /* of nholes, filled ones left in place */
+	uint64_t holes_dropped;    /* bytes of holes forgotten (an earlier
+	                              connection on these ports, or the flow
+	                              was closed): still missing */
+	int      fin;              /* a FIN was seen */
 	uint64_t connections;      /* SYNs seen with distinct sequence numbers */
 	uint64_t datagrams;        /* UDP datagrams that reached the flow whole,
 	                              markers and proof left out (every copy) */
@@ -70,6 +90,12 @@ struct pflow {
 	uint8_t  a[16], b[16];
 	uint16_t aport, bport;
 	struct pflow_dir dir[2];  /* [0]: a to b, [1]: b to a */
+	/* Open flows, in a list by their last packet (index + 1; 0: none) */
+	int64_t  last_ts;
+	uint32_t prev, next;
+	int      ended;    /* a RST, or a FIN each way */
+	int      closed;   /* no longer in the table: later packets begin a
+	                      new flow */
 };
 
 /* A fragmented datagram being put together: its fragments are summed in
@@ -84,6 +110,7 @@ struct pflow_frag {
 	uint64_t          have;   /* bytes of fragment data seen */
 	uint32_t          total;  /* the datagram's, once its last fragment
 	                             is seen; 0 before */
+	int64_t           born;   /* capture time of its first fragment seen */
 	struct pflow_dir  pending;
 };
 
@@ -98,11 +125,26 @@ struct pflow_table {
 	size_t             gslots;
 	struct pflow_dir   lost;    /* fragments of datagrams given up (their
 	                               identification was used again before
-	                               they were complete) */
+	                               they were complete, or they timed out) */
+	uint64_t           frags_expired;  /* datagrams given up at the
+	                                      reassembly timeout */
+	uint64_t           flows_closed;
+	uint64_t           seed[2];  /* the hash's key, random per run */
+	int                seeded;
+	/* Memory: what the table holds (its arrays, holes, gput windows, the
+	 * report's row per flow), and the bound (0: none) */
+	uint64_t           mem, mem_max, mem_peak;
+	int                mem_full;  /* an allocation was refused for it */
+	size_t             row_bytes; /* the report's per flow (pscan_finish),
+	                                 counted when a flow is created */
+	uint32_t           open_head, open_tail;  /* flows by last packet */
+	uint32_t           end_head, end_tail;    /* ended flows, the same */
+	int64_t            now;       /* the latest timestamp seen */
+	int64_t            frag_sweep;  /* the next look for old fragments */
 };
 
 /* Account one decoded frame seen at ts_ns. Returns 0, or -1 with err filled
- * when memory runs out. */
+ * when memory runs out or mem_max is reached (mem_full set). */
 int pflow_add(struct pflow_table *t, const struct pdec_frame *fr,
               int64_t ts_ns, char *err, size_t errlen);
 

@@ -95,6 +95,14 @@ int pscan_file(struct pscan *s, const char *path, const char *filter,
  * Returns the length snprintf gave. */
 size_t pscan_ts_text(long long sec, long long frac_ns, char *buf, size_t len);
 
+/* pscan_file with a bound on the memory the scan may hold (flows, holes,
+ * pending fragments, gput windows, the report's rows; 0: none):
+ * PSCAN_EBAD with err naming it when the capture needs more. pscan_file
+ * uses PFLOW_MAX_MEMORY_DEFAULT. */
+int pscan_file_mem(struct pscan *s, const char *path, const char *filter,
+                   unsigned mtu, uint64_t max_memory, char *err,
+                   size_t errlen);
+
 /* Text form of an address of a flow (IPv4 or IPv6). */
 const char *pscan_addr(const struct pflow *f, const uint8_t *addr, char *buf,
                        size_t len);

@@ -19,13 +19,14 @@ struct pcap_opts {
 	enum format fmt;
 	double      link_bps;  /* 0: no --link */
 	unsigned    mtu;
+	uint64_t    max_memory;  /* --max-memory, bytes */
 	const char *file;
 	char       *filter;    /* the remaining arguments joined, or NULL */
 };
 
 static const char usage_text[] =
-	"usage: gput-pcap [-hV] [--csv | --json] [--link rate] [--mtu bytes] "
-	"file [expression]\n";
+	"usage: gput-pcap [-hV] [--csv | --json] [--link rate] [--max-memory size]\n"
+	"                 [--mtu bytes] file [expression]\n";
 
 /* One line naming the option (if any) and the reason, then the usage. */
 static void
@@ -70,6 +71,7 @@ parse_args(int argc, char **argv, struct pcap_opts *o)
 		{ "json",    no_argument,       NULL, 'j' },
 		{ "link",    required_argument, NULL, 'L' },
 		{ "mtu",     required_argument, NULL, 'm' },
+		{ "max-memory", required_argument, NULL, 'M' },
 		{ "help",    no_argument,       NULL, 'h' },
 		{ "version", no_argument,       NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -80,6 +82,7 @@ parse_args(int argc, char **argv, struct pcap_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->mtu = 1500;
+	o->max_memory = PFLOW_MAX_MEMORY_DEFAULT;
 	while ((ch = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
@@ -99,6 +102,12 @@ parse_args(int argc, char **argv, struct pcap_opts *o)
 			                    sizeof(err)) == -1)
 				usage_error("--mtu", err);
 			o->mtu = (unsigned)mtu;
+			break;
+		case 'M':
+			if (units_parse_size(optarg, (uint64_t)1 << 20,
+			    (uint64_t)1 << 40, &o->max_memory, err,
+			    sizeof(err)) == -1)
+				usage_error("--max-memory", err);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -126,7 +135,8 @@ main(int argc, char **argv)
 	int rc;
 
 	parse_args(argc, argv, &o);
-	rc = pscan_file(&s, o.file, o.filter, o.mtu, err, sizeof(err));
+	rc = pscan_file_mem(&s, o.file, o.filter, o.mtu, o.max_memory, err,
+	                    sizeof(err));
 	free(o.filter);
 	if (rc != 0) {
 		fprintf(stderr, "gput-pcap: %s\n", err);

@@ -9,27 +9,86 @@
 
 #include "overhead.h"
 
-#define MAX_HOLES 1024  /* sequence holes kept per direction */
-
-/* FNV-1a over the whole key. */
-static uint32_t
-key_hash(const struct pflow_key *key)
+/* Memory the table may take: a, b and the bound; -1 (mem_full set) when
+ * growing from a to b bytes would pass it. */
+static int
+mem_grow(struct pflow_table *t, size_t a, size_t b)
 {
-	uint32_t h = 2166136261u;
-	size_t i;
+	if (b > a && t->mem_max != 0 && t->mem + (b - a) > t->mem_max) {
+		t->mem_full = 1;
+		return -1;
+	}
+	t->mem = t->mem + b - a;
+	if (t->mem > t->mem_peak)
+		t->mem_peak = t->mem;
+	return 0;
+}
 
-	for (i = 0; i < sizeof(key->k); i++)
-		h = (h ^ key->k[i]) * 16777619u;
-	return h;
+/* The table's hash key, random per run: a capture crafted to collide in
+ * the slots of one run does not collide in another's. */
+static void
+seed(struct pflow_table *t)
+{
+	FILE *f;
+
+	if (t->seeded)
+		return;
+	t->seeded = 1;
+	f = fopen("/dev/urandom", "rb");
+	if (f == NULL || fread(t->seed, sizeof(t->seed), 1, f) != 1) {
+		/* no randomness: still a key, if a guessable one */
+		t->seed[0] = (uint64_t)(uintptr_t)t ^ 0x736f6d6570736575ULL;
+		t->seed[1] = (uint64_t)t->now ^ 0x646f72616e646f6dULL;
+	}
+	if (f != NULL)
+		fclose(f);
+}
+
+#define ROTL(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
+#define SIPROUND do { \
+	v0 += v1; v1 = ROTL(v1, 13); v1 ^= v0; v0 = ROTL(v0, 32); \
+	v2 += v3; v3 = ROTL(v3, 16); v3 ^= v2; \
+	v0 += v3; v3 = ROTL(v3, 21); v3 ^= v0; \
+	v2 += v1; v1 = ROTL(v1, 17); v1 ^= v2; v2 = ROTL(v2, 32); } while (0)
+
+/* SipHash-1-3 (Aumasson and Bernstein) of the key under the table's seed:
+ * a keyed hash, so the slot of a key cannot be chosen from outside. */
+static uint32_t
+key_hash(const uint64_t *k2, const struct pflow_key *key)
+{
+	uint64_t v0 = k2[0] ^ 0x736f6d6570736575ULL;
+	uint64_t v1 = k2[1] ^ 0x646f72616e646f6dULL;
+	uint64_t v2 = k2[0] ^ 0x6c7967656e657261ULL;
+	uint64_t v3 = k2[1] ^ 0x7465646279746573ULL;
+	uint64_t m;
+	size_t i, j;
+
+	for (i = 0; i < sizeof(key->k); i += 8) {  /* 40 bytes: 5 words */
+		for (m = 0, j = 0; j < 8; j++)
+			m |= (uint64_t)key->k[i + j] << (8 * j);
+		v3 ^= m;
+		SIPROUND;
+		v0 ^= m;
+	}
+	m = (uint64_t)sizeof(key->k) << 56;
+	v3 ^= m;
+	SIPROUND;
+	v0 ^= m;
+	v2 ^= 0xff;
+	SIPROUND;
+	SIPROUND;
+	SIPROUND;
+	return (uint32_t)((v0 ^ v1 ^ v2 ^ v3) >> 32);
 }
 
 /* Open addressing over an array of entries that start with their key:
  * returns the entry index, or -1 with *pos at the empty slot. */
 static long
-lookup(const uint32_t *slot, size_t nslots, const void *base, size_t stride,
-       const struct pflow_key *key, size_t *pos)
+lookup(const struct pflow_table *t, const uint32_t *slot, size_t nslots,
+       const void *base, size_t stride, const struct pflow_key *key,
+       size_t *pos)
 {
-	size_t i = key_hash(key) & (nslots - 1);
+	size_t i = key_hash(t->seed, key) & (nslots - 1);
 
 	while (slot[i] != 0) {
 		const void *e = (const char *)base + (slot[i] - 1) * stride;
@@ -44,22 +103,31 @@ lookup(const uint32_t *slot, size_t nslots, const void *base, size_t stride,
 	return -1;
 }
 
-/* Keep the slot array at most half full. Returns 0 or -1 (out of memory). */
+/* Keep the slot array at most half full; live says which of the n entries
+ * are in it (NULL: all). Returns 0 or -1 (out of memory). */
 static int
-grow_slots(uint32_t **slot, size_t *nslots, const void *base, size_t stride,
-           size_t n)
+grow_slots(struct pflow_table *t, uint32_t **slot, size_t *nslots,
+           const void *base, size_t stride, size_t n,
+           int (*live)(const void *))
 {
 	size_t cap = *nslots ? *nslots * 2 : 64, i, pos;
 	uint32_t *s;
 
 	if ((n + 1) * 2 <= *nslots)
 		return 0;
-	if ((s = calloc(cap, sizeof(*s))) == NULL)
+	if (mem_grow(t, *nslots * sizeof(*s), cap * sizeof(*s)) == -1)
 		return -1;
+	if ((s = calloc(cap, sizeof(*s))) == NULL) {
+		(void)mem_grow(t, cap * sizeof(*s), *nslots * sizeof(*s));
+		return -1;
+	}
 	for (i = 0; i < n; i++) {
 		const struct pflow_key *k = (const void *)((const char *)base +
 		                                           i * stride);
-		(void)lookup(s, cap, base, stride, k, &pos);
+
+		if (live != NULL && !live(k))
+			continue;
+		(void)lookup(t, s, cap, base, stride, k, &pos);
 		s[pos] = (uint32_t)i + 1;
 	}
 	free(*slot);
@@ -68,86 +136,166 @@ grow_slots(uint32_t **slot, size_t *nslots, const void *base, size_t stride,
 	return 0;
 }
 
+/* Empty slot pos, moving later entries of its run back where their probe
+ * would find them (linear probing's deletion without tombstones). */
+static void
+slot_delete(const struct pflow_table *t, uint32_t *slot, size_t nslots,
+            const void *base, size_t stride, size_t pos)
+{
+	size_t i = pos, j = pos, mask = nslots - 1;
+
+	for (;;) {
+		const struct pflow_key *k;
+		size_t h;
+
+		j = (j + 1) & mask;
+		if (slot[j] == 0)
+			break;
+		k = (const void *)((const char *)base + (slot[j] - 1) * stride);
+		h = key_hash(t->seed, k) & mask;
+		/* j's entry may move to i when its home h is not cyclically
+		 * within (i, j] */
+		if ((i <= j) ? (h <= i || h > j) : (h <= i && h > j)) {
+			slot[i] = slot[j];
+			i = j;
+		}
+	}
+	slot[i] = 0;
+}
+
 /* Make room for one more entry of size stride in *arr. */
 static int
-grow_array(void **arr, size_t *cap, size_t n, size_t stride)
+grow_array(struct pflow_table *t, void **arr, size_t *cap, size_t n,
+           size_t stride)
 {
 	void *p;
 	size_t c = *cap ? *cap * 2 : 64;
 
 	if (n < *cap)
 		return 0;
-	if ((p = realloc(*arr, c * stride)) == NULL)
+	if (mem_grow(t, *cap * stride, c * stride) == -1)
 		return -1;
+	if ((p = realloc(*arr, c * stride)) == NULL) {
+		(void)mem_grow(t, c * stride, *cap * stride);
+		return -1;
+	}
 	*arr = p;
 	*cap = c;
 	return 0;
 }
 
-/* Make room for one more hole: the array doubles from 8 up to MAX_HOLES,
- * so that many flows with few holes take little memory. Returns 0, or -1
- * when it holds MAX_HOLES already or memory runs out. */
+/* Make room for one more hole: the array doubles from 8, so that many
+ * flows with few holes take little memory. Returns 0, or -1 when memory
+ * runs out (or --max-memory). */
 static int
-hole_room(struct pflow_dir *d)
+hole_room(struct pflow_table *t, struct pflow_dir *d)
 {
 	struct pflow_hole *h;
 	size_t cap;
 
 	if (d->nholes < d->capholes)
 		return 0;
-	if (d->capholes >= MAX_HOLES)
-		return -1;
 	cap = d->capholes ? d->capholes * 2 : 8;
-	if (cap > MAX_HOLES)
-		cap = MAX_HOLES;
-	if ((h = realloc(d->holes, cap * sizeof(*h))) == NULL)
+	if (mem_grow(t, d->capholes * sizeof(*h), cap * sizeof(*h)) == -1)
 		return -1;
+	if ((h = realloc(d->holes, cap * sizeof(*h))) == NULL) {
+		(void)mem_grow(t, cap * sizeof(*h), d->capholes * sizeof(*h));
+		return -1;
+	}
 	d->holes = h;
 	d->capholes = cap;
 	return 0;
 }
 
-/* Remove [s, e) from the holes; returns the bytes that filled a hole. */
-static uint64_t
-fill_holes(struct pflow_dir *d, uint64_t s, uint64_t e)
+/* The first hole that ends after s (holes end in increasing order, empty
+ * ones included). */
+static size_t
+hole_first(const struct pflow_dir *d, uint64_t s)
 {
-	uint64_t filled = 0;
-	size_t i = 0;
+	size_t lo = 0, hi = d->nholes;
 
-	while (i < d->nholes) {
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->holes[mid].to > s)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* Drop the empty holes once they are half the array (each is dropped once:
+ * amortized O(1) a fill). */
+static void
+holes_compact(struct pflow_dir *d)
+{
+	size_t i, n = 0;
+
+	if (d->holes_empty < 64 || d->holes_empty * 2 < d->nholes)
+		return;
+	for (i = 0; i < d->nholes; i++)
+		if (d->holes[i].from != d->holes[i].to)
+			d->holes[n++] = d->holes[i];
+	d->nholes = n;
+	d->holes_empty = 0;
+}
+
+/* Split hole i at [lo, hi): i keeps [from, lo), a hole after it takes
+ * [hi, to). Returns 0 or -1 (memory). */
+static int
+hole_split(struct pflow_table *t, struct pflow_dir *d, size_t i, uint64_t lo,
+           uint64_t hi)
+{
+	struct pflow_hole *h;
+
+	if (i + 1 < d->nholes && d->holes[i + 1].from == d->holes[i + 1].to) {
+		h = d->holes;          /* an empty one right after: reuse it */
+		d->holes_empty--;
+	} else {
+		if (hole_room(t, d) == -1)
+			return -1;
+		h = d->holes;
+		memmove(&h[i + 2], &h[i + 1], (d->nholes - i - 1) * sizeof(*h));
+		d->nholes++;
+	}
+	h[i + 1].from = hi;
+	h[i + 1].to = h[i].to;
+	h[i].to = lo;
+	return 0;
+}
+
+/* Remove [s, e) from the holes into *filled (the bytes that filled a
+ * hole). Returns 0 or -1 (memory, to split a hole). */
+static int
+fill_holes(struct pflow_table *t, struct pflow_dir *d, uint64_t s,
+           uint64_t e, uint64_t *filled)
+{
+	size_t i;
+
+	*filled = 0;
+	for (i = hole_first(d, s); i < d->nholes && d->holes[i].from < e; i++) {
 		struct pflow_hole *h = &d->holes[i];
 		uint64_t lo = s > h->from ? s : h->from, hi = e < h->to ? e : h->to;
 
-		if (lo >= hi) {
-			i++;
-			continue;
-		}
-		filled += hi - lo;
+		if (lo >= hi)
+			continue;      /* an empty one */
+		*filled += hi - lo;
 		if (lo == h->from && hi == h->to) {
-			memmove(h, h + 1, (d->nholes - i - 1) * sizeof(*h));
-			d->nholes--;
-			continue;
-		}
-		if (lo == h->from) {
+			h->from = h->to;   /* empty, in place */
+			d->holes_empty++;
+		} else if (lo == h->from) {
 			h->from = hi;
 		} else if (hi == h->to) {
 			h->to = lo;
-		} else if (hole_room(d) == -1) {
-			/* no room to split it: the part above is forgotten */
-			d->holes_dropped += h->to - hi;
-			h->to = lo;
-		} else {  /* a segment inside a hole splits it in two */
-			h = &d->holes[i];  /* hole_room() may have moved it */
-			memmove(h + 2, h + 1, (d->nholes - i - 1) * sizeof(*h));
-			h[1].from = hi;
-			h[1].to = h->to;
-			h->to = lo;
-			d->nholes++;
+		} else {
+			if (hole_split(t, d, i, lo, hi) == -1)
+				return -1;
 			i++;
 		}
-		i++;
 	}
-	return filled;
+	holes_compact(d);
+	return 0;
 }
 
 uint64_t
@@ -161,24 +309,29 @@ pflow_missing(const struct pflow_dir *d)
 	return sum;
 }
 
-/* Remember [from, to) as not seen. Holes beyond MAX_HOLES are forgotten:
- * their bytes would later count as retransmitted. Returns 0 or -1 (out of
- * memory). */
+/* Remember [from, to) as not seen, above every hole. Returns 0 or -1 (out
+ * of memory). */
 static int
-add_hole(struct pflow_dir *d, uint64_t from, uint64_t to)
+add_hole(struct pflow_table *t, struct pflow_dir *d, uint64_t from,
+         uint64_t to)
 {
-	if (d->nholes == MAX_HOLES) {
-		d->holes_dropped += d->holes[0].to - d->holes[0].from;
-		memmove(d->holes, d->holes + 1,
-		        (MAX_HOLES - 1) * sizeof(*d->holes));
-		d->nholes--;
-	}
-	if (hole_room(d) == -1)
+	if (hole_room(t, d) == -1)
 		return -1;
 	d->holes[d->nholes].from = from;
 	d->holes[d->nholes].to = to;
 	d->nholes++;
 	return 0;
+}
+
+/* Forget d's holes (their bytes stay missing) and give their memory back. */
+static void
+holes_drop(struct pflow_table *t, struct pflow_dir *d)
+{
+	d->holes_dropped = pflow_missing(d);
+	(void)mem_grow(t, d->capholes * sizeof(*d->holes), 0);
+	free(d->holes);
+	d->holes = NULL;
+	d->nholes = d->capholes = d->holes_empty = 0;
 }
 
 /* A SYN whose sequence number differs from the SYN seen before begins a
@@ -195,8 +348,8 @@ tcp_syn(struct pflow_dir *d, uint32_t seq)
 	 * came before the capture */
 	d->connections += 1 + (d->seq_init && !d->syn_seen);
 	if (d->seq_init) {
-		d->holes_dropped += pflow_missing(d) - d->holes_dropped;
-		d->nholes = 0;
+		d->holes_dropped = pflow_missing(d);
+		d->nholes = d->holes_empty = 0;
 		d->seq_init = 0;
 	}
 	d->syn_seen = 1;
@@ -208,10 +361,11 @@ tcp_syn(struct pflow_dir *d, uint32_t seq)
  * relative to the highest byte seen; a SYN takes one sequence number before
  * the data (RFC 9293 3.4). Returns 0 or -1 (out of memory). */
 static int
-tcp_new_bytes(struct pflow_dir *d, const struct pdec_frame *fr, uint64_t *out)
+tcp_new_bytes(struct pflow_table *t, struct pflow_dir *d,
+              const struct pdec_frame *fr, uint64_t *out)
 {
 	int syn = (fr->tcp_flags & PDEC_TCP_SYN) != 0;
-	uint64_t pos, s, e, old;
+	uint64_t pos, s, e, old, filled;
 
 	if (syn)
 		tcp_syn(d, fr->seq);
@@ -227,14 +381,17 @@ tcp_new_bytes(struct pflow_dir *d, const struct pdec_frame *fr, uint64_t *out)
 	*out = 0;
 	if (fr->payload == 0)
 		return 0;
-	if (s > old && add_hole(d, old, s) == -1)
+	if (s > old && add_hole(t, d, old, s) == -1)
 		return -1;
 	if (e > old) {
 		*out = e - (s > old ? s : old);
 		d->seq_max = e;
 	}
-	if (s < old)
-		*out += fill_holes(d, s, e < old ? e : old);
+	if (s < old) {
+		if (fill_holes(t, d, s, e < old ? e : old, &filled) == -1)
+			return -1;
+		*out += filled;
+	}
 	return 0;
 }
 
@@ -315,13 +472,17 @@ merge(struct pflow_dir *d, const struct pflow_dir *p, int dup)
 
 /* The gput state of a direction, created on first need. Returns 0, or -1
  * when memory runs out. */
+#define GPUT_BYTES (sizeof(struct pflow_gput) + UDPACCT_WINDOW / 8)
+
 static int
-gput_get(struct pflow_dir *d, char *err, size_t errlen)
+gput_get(struct pflow_table *t, struct pflow_dir *d, char *err, size_t errlen)
 {
 	struct pflow_gput *g;
 
 	if (d->gput != NULL)
 		return 0;
+	if (mem_grow(t, 0, GPUT_BYTES) == -1)
+		return -1;
 	if ((g = calloc(1, sizeof(*g))) == NULL) {
 		snprintf(err, errlen, "out of memory for gput UDP accounting");
 		return -1;
@@ -339,8 +500,9 @@ gput_get(struct pflow_dir *d, char *err, size_t errlen)
  * Sets *dup when its gput header names a sequence number seen before: its
  * payload is then not new. Returns 0, or -1 with err filled. */
 static int
-udp_datagram(struct pflow_dir *d, const struct pdec_frame *fr, int64_t ts,
-             int *dup, char *err, size_t errlen)
+udp_datagram(struct pflow_table *t, struct pflow_dir *d,
+             const struct pdec_frame *fr, int64_t ts, int *dup, char *err,
+             size_t errlen)
 {
 	struct pflow_gput *g;
 	uint64_t before;
@@ -351,9 +513,11 @@ udp_datagram(struct pflow_dir *d, const struct pdec_frame *fr, int64_t ts,
 	d->datagrams += !fr->marker;
 	if (!fr->end_marker && fr->gpud == PDEC_GPUD_NONE)
 		return 0;
-	if (gput_get(d, err, errlen) == -1)
+	if (gput_get(t, d, err, errlen) == -1)
 		return -1;
 	g = d->gput;
+	if (g->acct.bits == NULL)
+		return 0;  /* closed: its window is gone */
 	if (fr->end_marker) {
 		/* every marker gives the same count; the largest is kept
 		 * in case one is not gput's */
@@ -408,6 +572,107 @@ frag_key(const struct pdec_frame *fr, struct pflow_key *key)
 	memcpy(key->k + 34, &fr->frag_id, sizeof(fr->frag_id));
 }
 
+/* ---- flows: created on first sight, closed when done ---- */
+
+static int
+flow_live(const void *e)
+{
+	return !((const struct pflow *)e)->closed;
+}
+
+/* The list f belongs on: ended flows wait PFLOW_END_NS, others
+ * PFLOW_IDLE_NS; each list is in order of last packet. */
+static uint32_t *
+list_of(struct pflow_table *t, const struct pflow *f, uint32_t **tail)
+{
+	*tail = f->ended ? &t->end_tail : &t->open_tail;
+	return f->ended ? &t->end_head : &t->open_head;
+}
+
+static void
+list_unlink(struct pflow_table *t, struct pflow *f)
+{
+	uint32_t *tail, *head = list_of(t, f, &tail);
+
+	if (f->prev)
+		t->flows[f->prev - 1].next = f->next;
+	else
+		*head = f->next;
+	if (f->next)
+		t->flows[f->next - 1].prev = f->prev;
+	else
+		*tail = f->prev;
+	f->prev = f->next = 0;
+}
+
+static void
+list_append(struct pflow_table *t, struct pflow *f, uint32_t id)
+{
+	uint32_t *tail, *head = list_of(t, f, &tail);
+
+	f->prev = *tail;
+	f->next = 0;
+	if (*tail)
+		t->flows[*tail - 1].next = id;
+	else
+		*head = id;
+	*tail = id;
+}
+
+/* Close flow id (index + 1): out of the table and its list, its holes
+ * and gput window freed; its counts stay for the report. */
+static void
+flow_close(struct pflow_table *t, uint32_t id)
+{
+	struct pflow *f = &t->flows[id - 1];
+	size_t pos;
+	int d;
+
+	list_unlink(t, f);
+	if (lookup(t, t->fslot, t->fslots, t->flows, sizeof(*f), &f->key,
+	    &pos) == (long)id - 1)
+		slot_delete(t, t->fslot, t->fslots, t->flows, sizeof(*f), pos);
+	for (d = 0; d < 2; d++) {
+		holes_drop(t, &f->dir[d]);
+		if (f->dir[d].gput != NULL && f->dir[d].gput->acct.bits != NULL) {
+			udpacct_free(&f->dir[d].gput->acct);
+			(void)mem_grow(t, UDPACCT_WINDOW / 8, 0);
+		}
+	}
+	f->closed = 1;
+	t->flows_closed++;
+}
+
+/* Close the flows whose time has come at t->now. */
+static void
+flows_expire(struct pflow_table *t)
+{
+	while (t->end_head &&
+	       t->now - t->flows[t->end_head - 1].last_ts > PFLOW_END_NS)
+		flow_close(t, t->end_head);
+	while (t->open_head &&
+	       t->now - t->flows[t->open_head - 1].last_ts > PFLOW_IDLE_NS)
+		flow_close(t, t->open_head);
+}
+
+/* A packet of flow i: last at the end of its list; a RST, or a FIN each
+ * way, ends it. */
+static void
+flow_touch(struct pflow_table *t, long i, const struct pdec_frame *fr,
+           int dir)
+{
+	struct pflow *f = &t->flows[i];
+
+	list_unlink(t, f);
+	f->last_ts = t->now;
+	if (fr->proto == 6 && fr->frag == 0) {
+		f->dir[dir].fin |= (fr->tcp_flags & PDEC_TCP_FIN) != 0;
+		f->ended |= (fr->tcp_flags & PDEC_TCP_RST) != 0 ||
+		    (f->dir[0].fin && f->dir[1].fin);
+	}
+	list_append(t, f, (uint32_t)i + 1);
+}
+
 /* The flow of a frame, created on first sight; -1 when out of memory. */
 static long
 find_flow(struct pflow_table *t, const struct pdec_frame *fr)
@@ -418,13 +683,16 @@ find_flow(struct pflow_table *t, const struct pdec_frame *fr)
 	long i;
 
 	flow_key(fr, &key);
-	if (t->fslots > 0 &&
-	    (i = lookup(t->fslot, t->fslots, t->flows, sizeof(*f), &key, &pos)) >= 0)
+	if (t->fslots > 0 && (i = lookup(t, t->fslot, t->fslots, t->flows,
+	    sizeof(*f), &key, &pos)) >= 0)
 		return i;
-	if (grow_slots(&t->fslot, &t->fslots, t->flows, sizeof(*f), t->nflows) ||
-	    grow_array((void **)&t->flows, &t->capflows, t->nflows, sizeof(*f)))
+	if (t->nflows >= UINT32_MAX - 1 ||
+	    grow_slots(t, &t->fslot, &t->fslots, t->flows, sizeof(*f), t->nflows,
+	    flow_live) ||
+	    grow_array(t, (void **)&t->flows, &t->capflows, t->nflows,
+	    sizeof(*f)) || mem_grow(t, 0, t->row_bytes) == -1)
 		return -1;
-	(void)lookup(t->fslot, t->fslots, t->flows, sizeof(*f), &key, &pos);
+	(void)lookup(t, t->fslot, t->fslots, t->flows, sizeof(*f), &key, &pos);
 	f = &t->flows[t->nflows];
 	memset(f, 0, sizeof(*f));
 	f->key = key;
@@ -434,9 +702,13 @@ find_flow(struct pflow_table *t, const struct pdec_frame *fr)
 	memcpy(f->b, fr->dst, 16);
 	f->aport = fr->sport;
 	f->bport = fr->dport;
+	f->last_ts = t->now;
 	t->fslot[pos] = (uint32_t)t->nflows + 1;
+	list_append(t, f, (uint32_t)t->nflows + 1);
 	return (long)t->nflows++;
 }
+
+/* ---- fragments: a pending datagram per identification ---- */
 
 /* The fragment entry of a frame, created on first sight; NULL when out of
  * memory. */
@@ -449,16 +721,19 @@ find_frag(struct pflow_table *t, const struct pdec_frame *fr)
 	long i;
 
 	frag_key(fr, &key);
-	if (t->gslots > 0 &&
-	    (i = lookup(t->gslot, t->gslots, t->frags, sizeof(*g), &key, &pos)) >= 0)
+	if (t->gslots > 0 && (i = lookup(t, t->gslot, t->gslots, t->frags,
+	    sizeof(*g), &key, &pos)) >= 0)
 		return &t->frags[i];
-	if (grow_slots(&t->gslot, &t->gslots, t->frags, sizeof(*g), t->nfrags) ||
-	    grow_array((void **)&t->frags, &t->capfrags, t->nfrags, sizeof(*g)))
+	if (t->nfrags >= UINT32_MAX - 1 ||
+	    grow_slots(t, &t->gslot, &t->gslots, t->frags, sizeof(*g), t->nfrags,
+	    NULL) ||
+	    grow_array(t, (void **)&t->frags, &t->capfrags, t->nfrags, sizeof(*g)))
 		return NULL;
-	(void)lookup(t->gslot, t->gslots, t->frags, sizeof(*g), &key, &pos);
+	(void)lookup(t, t->gslot, t->gslots, t->frags, sizeof(*g), &key, &pos);
 	g = &t->frags[t->nfrags];
 	memset(g, 0, sizeof(*g));
 	g->key = key;
+	g->born = t->now;
 	t->gslot[pos] = (uint32_t)t->nfrags++ + 1;
 	return g;
 }
@@ -466,18 +741,61 @@ find_frag(struct pflow_table *t, const struct pdec_frame *fr)
 /* Empty g for the next datagram with its identification; what it held goes
  * to the flow (complete) or to the lost fragments. */
 static void
-frag_reset(struct pflow_frag *g)
+frag_reset(struct pflow_table *t, struct pflow_frag *g)
 {
 	memset(&g->pending, 0, sizeof(g->pending));
 	g->has_first = 0;
 	g->have = g->total = 0;
+	g->born = t->now;
 }
 
 static void
 frag_give_up(struct pflow_table *t, struct pflow_frag *g)
 {
 	merge(&t->lost, &g->pending, 0);
-	frag_reset(g);
+	frag_reset(t, g);
+}
+
+/* Remove fragment entry i from the table: the last entry takes its place. */
+static void
+frag_delete(struct pflow_table *t, size_t i)
+{
+	struct pflow_frag *g = t->frags;
+	size_t pos, last = t->nfrags - 1;
+
+	if (lookup(t, t->gslot, t->gslots, g, sizeof(*g), &g[i].key, &pos) ==
+	    (long)i)
+		slot_delete(t, t->gslot, t->gslots, g, sizeof(*g), pos);
+	if (i != last) {
+		if (lookup(t, t->gslot, t->gslots, g, sizeof(*g), &g[last].key,
+		    &pos) == (long)last)
+			t->gslot[pos] = (uint32_t)i + 1;
+		g[i] = g[last];
+	}
+	t->nfrags--;
+}
+
+/* Give up the datagrams pending longer than the reassembly timeout, once
+ * a second of capture time at most. */
+static void
+frags_expire(struct pflow_table *t)
+{
+	size_t i;
+
+	if (t->now < t->frag_sweep)
+		return;
+	t->frag_sweep = t->now + 1000000000;
+	for (i = t->nfrags; i-- > 0;) {
+		struct pflow_frag *g = &t->frags[i];
+
+		if (t->now - g->born <= PFLOW_FRAG_TIMEOUT_NS)
+			continue;
+		if (g->pending.packets > 0) {
+			merge(&t->lost, &g->pending, 0);
+			t->frags_expired++;
+		}
+		frag_delete(t, i);
+	}
 }
 
 /* Account one fragment; when its datagram is complete, move the datagram
@@ -519,19 +837,31 @@ add_fragment(struct pflow_table *t, const struct pdec_frame *fr, int64_t ts,
 	f = &t->flows[i];
 	d = &f->dir[!(memcmp(g->first.src, f->a, 16) == 0 &&
 	              g->first.sport == f->aport)];
+	flow_touch(t, i, &g->first, d != &f->dir[0]);
 	if (g->first.proto == 17 &&
-	    udp_datagram(d, &g->first, ts, &dup, err, errlen) == -1)
+	    udp_datagram(t, d, &g->first, ts, &dup, err, errlen) == -1)
 		return -1;
 	merge(d, &g->pending, dup);
-	frag_reset(g);
+	frag_delete(t, (size_t)(g - t->frags));
 	return 0;
 nomem:
 	snprintf(err, errlen, "out of memory after %zu flows", t->nflows);
 	return -1;
 }
 
-int
-pflow_add(struct pflow_table *t, const struct pdec_frame *fr, int64_t ts_ns,
+/* The error when --max-memory stopped the scan. */
+static void
+mem_error(const struct pflow_table *t, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "--max-memory %llu bytes (%.0f MiB) reached with "
+	         "%zu flows (%llu closed) and %zu fragmented datagrams pending: "
+	         "raise it, or filter the capture",
+	         (unsigned long long)t->mem_max, (double)t->mem_max / 1048576,
+	         t->nflows, (unsigned long long)t->flows_closed, t->nfrags);
+}
+
+static int
+add_frame(struct pflow_table *t, const struct pdec_frame *fr, int64_t ts_ns,
           char *err, size_t errlen)
 {
 	struct pflow *f;
@@ -547,10 +877,11 @@ pflow_add(struct pflow_table *t, const struct pdec_frame *fr, int64_t ts_ns,
 		goto nomem;
 	f = &t->flows[i];
 	d = !(memcmp(fr->src, f->a, 16) == 0 && fr->sport == f->aport);
-	if (fr->proto == 6 && tcp_new_bytes(&f->dir[d], fr, &newb) == -1)
+	flow_touch(t, i, fr, d);
+	if (fr->proto == 6 && tcp_new_bytes(t, &f->dir[d], fr, &newb) == -1)
 		goto nomem;
 	if (fr->proto == 17) {
-		if (udp_datagram(&f->dir[d], fr, ts_ns, &dup, err, errlen) == -1)
+		if (udp_datagram(t, &f->dir[d], fr, ts_ns, &dup, err, errlen) == -1)
 			return -1;
 		if (dup)
 			newb = 0;
@@ -559,6 +890,22 @@ pflow_add(struct pflow_table *t, const struct pdec_frame *fr, int64_t ts_ns,
 	return 0;
 nomem:
 	snprintf(err, errlen, "out of memory after %zu flows", t->nflows);
+	return -1;
+}
+
+int
+pflow_add(struct pflow_table *t, const struct pdec_frame *fr, int64_t ts_ns,
+          char *err, size_t errlen)
+{
+	seed(t);
+	if (ts_ns > t->now)
+		t->now = ts_ns;
+	flows_expire(t);
+	frags_expire(t);
+	if (add_frame(t, fr, ts_ns, err, errlen) == 0)
+		return 0;
+	if (t->mem_full)
+		mem_error(t, err, errlen);
 	return -1;
 }
 

@@ -19,6 +19,8 @@ pscan_init(struct pscan *s, unsigned mtu, int dlt)
 	memset(s, 0, sizeof(*s));
 	s->mtu = mtu;
 	s->dlt = dlt;
+	s->table.row_bytes = sizeof(struct pscan_flow);
+	s->table.mem_max = PFLOW_MAX_MEMORY_DEFAULT;
 	snprintf(s->linkname, sizeof(s->linkname), "%s", name ? name : "?");
 }
 
@@ -27,7 +29,7 @@ pscan_packet(struct pscan *s, int64_t ts_ns, uint32_t caplen, uint32_t len,
              const uint8_t *bytes, char *err, size_t errlen)
 {
 	struct pdec_frame fr;
-	char why[160];
+	char why[400];
 
 	s->packets++;
 	if (ts_ns < 0) {  /* durations are differences of int64_t */
@@ -55,7 +57,11 @@ pscan_packet(struct pscan *s, int64_t ts_ns, uint32_t caplen, uint32_t len,
 		s->oversized++;
 	if (fr.ip_len > s->max_ip)
 		s->max_ip = fr.ip_len;
-	return pflow_add(&s->table, &fr, ts_ns, err, errlen) == 0 ? 0 : PSCAN_EBAD;
+	if (pflow_add(&s->table, &fr, ts_ns, why, sizeof(why)) == 0)
+		return 0;
+	snprintf(err, errlen, "packet %llu: %s", (unsigned long long)s->packets,
+	         why);
+	return PSCAN_EBAD;
 }
 
 const char *
@@ -421,6 +427,14 @@ int
 pscan_file(struct pscan *s, const char *path, const char *filter,
            unsigned mtu, char *err, size_t errlen)
 {
+	return pscan_file_mem(s, path, filter, mtu, PFLOW_MAX_MEMORY_DEFAULT,
+	                      err, errlen);
+}
+
+int
+pscan_file_mem(struct pscan *s, const char *path, const char *filter,
+               unsigned mtu, uint64_t max_memory, char *err, size_t errlen)
+{
 	char ebuf[PCAP_ERRBUF_SIZE] = "";
 	pcap_t *p;
 	int rc, dlt;
@@ -434,6 +448,7 @@ pscan_file(struct pscan *s, const char *path, const char *filter,
 	}
 	dlt = pcap_datalink(p);
 	pscan_init(s, mtu, dlt);
+	s->table.mem_max = max_memory;
 	s->snaplen = (uint32_t)pcap_snapshot(p);
 	if (!pdec_supported(dlt)) {
 		snprintf(err, errlen, "%s: unsupported link type %s (%d); "
