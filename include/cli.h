@@ -139,6 +139,10 @@ struct config {
 	struct partner_limits lim;
 	struct acl allow;     /* --allow */
 	const char *user;     /* --user (NULL: "nobody" when started as root) */
+	const char *allow_cc; /* --allow-cc: a comma list (NULL: what it can set) */
+	char     cc_allowed[256]; /* what it found it can set of those, space
+	                         separated (the daemon fills it at start; "":
+	                         not probed) */
 	int      once;        /* --once: serve one test, then exit */
 	int      inetd;       /* --inetd: serve the connection on stdin */
 	int      no_multicast;/* --no-multicast: refuse -m */

@@ -17,12 +17,15 @@
  * (its sums), each with a note after the format's columns:
  *   l   4096000    1.00 ...  stream 1  cc cubic  fct 1.002 s
  *   l  12288000    1.01 ...  sum of 3 streams
- * ("  cc NAME" for TCP when its TCP_INFO was read; fct is end_ns). A stream
- * without a result is "l  stream 3: no result"; a side without streams has
- * its plain line. With m->streams <= 1 these are exactly report_line's
- * lines of the sides. */
+ * ("  cc NAME" for TCP: the congestion control that governs the stream,
+ * the sending end's, from its TCP_INFO, on both sides' lines; with verbose
+ * a receiving stream adds its own socket's, "  cc cubic (own bbr)"; fct is
+ * end_ns). A stream without a result is "l  stream 3: no result"; a side
+ * without streams has its plain line. With m->streams <= 1 these are
+ * exactly report_line's lines of the sides. */
 void report_streams_table(FILE *f, const struct run_model *m,
-                          const char *loc_fmt, const char *rem_fmt);
+                          const char *loc_fmt, const char *rem_fmt,
+                          int verbose);
 
 /* The receiver's fairness, when m->have_fair (else nothing):
  *   1: fairness of 4 streams: Jain's index 0.9987, shares 25.1% 24.9% 25.0% 25.0%

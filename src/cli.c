@@ -24,10 +24,10 @@ enum { OPT_LINK = 256, OPT_PREDICT, OPT_MTU, OPT_NOTS, OPT_VLAN, OPT_PPPOE,
        OPT_BIDIR, OPT_TTL, OPT_MPORT, OPT_NO_MCAST, OPT_BATCH, OPT_GSO,
        OPT_DISCARD, OPT_RTT, OPT_LOSS, OPT_AFFINITY, OPT_REPEAT, OPT_PAUSE,
        OPT_CI, OPT_LATENCY, OPT_LAT_IDLE, OPT_LAT_INTERVAL, OPT_QUEUE_BYTES,
-       OPT_PROMETHEUS, OPT_ECN, OPT_MAX };
+       OPT_PROMETHEUS, OPT_ECN, OPT_ALLOW_CC, OPT_MAX };
 /* Options of gput -i alone. */
 #define IS_PARTNER_OPT(o) (((o) >= OPT_MAX_SESSIONS && (o) <= OPT_INETD) || \
-	(o) == OPT_MAX_STREAMS || (o) == OPT_NO_MCAST)
+	(o) == OPT_MAX_STREAMS || (o) == OPT_NO_MCAST || (o) == OPT_ALLOW_CC)
 
 /* Long options that set one side, like -l: they may follow a partner name. */
 #define IS_SIDE_OPT(o) ((o) == OPT_BATCH || (o) == OPT_GSO || (o) == OPT_DISCARD || \
@@ -73,6 +73,7 @@ static const struct option longopts[] = {
 	{ "max-buffer", required_argument, NULL, OPT_MAX_BUFFER },
 	{ "max-rate", required_argument, NULL, OPT_MAX_RATE },
 	{ "allow",    required_argument, NULL, OPT_ALLOW },
+	{ "allow-cc", required_argument, NULL, OPT_ALLOW_CC },
 	{ "user",     required_argument, NULL, OPT_USER },
 	{ "once",     no_argument,       NULL, OPT_ONCE },
 	{ "inetd",    no_argument,       NULL, OPT_INETD },
@@ -141,7 +142,7 @@ cli_usage(FILE *f)
 	      "            [--max-buffer size] [--max-bytes size] [--max-rate rate]\n"
 	      "            [--max-sessions n] [--max-streams n] [--max-time s]\n"
 	      "            [--no-multicast] [--once]\n"
-	      "            [--user name]\n"
+	      "            [--allow-cc algo[,algo ...]] [--user name]\n"
 	      "       gput --predict [-46Du] [-l length] [-w kbytes] [--link rate]\n"
 	      "            [--loss pct] [--mtu mtu] [--no-timestamps] [--pppoe] [--rtt ms]\n"
 	      "            [--vlan tags]\n"
@@ -365,6 +366,11 @@ parse_partner_opt(struct parse_state *ps, int o, const char *arg)
 	case OPT_ALLOW:
 		if (acl_add(&c->allow, arg, why, sizeof why) == -1)
 			return bad_value(ps, o, why);
+		return 0;
+	case OPT_ALLOW_CC:              /* each one this host offers */
+		if (cc_list_check(arg, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		c->allow_cc = arg;
 		return 0;
 	case OPT_MAX_SESSIONS:
 		if (units_parse_int(arg, 1, 1024, &v, why, sizeof why) == -1)

@@ -82,6 +82,7 @@ static const struct help_line streams_lines[] = {
 static const struct help_line partner_lines[] = {
 	{ "-i, --daemon", "be the partner: serve tests (as root, then --user)" },
 	{ "--allow cidr", "serve only these clients (repeat, up to 64)" },
+	{ "--allow-cc algo[,algo ...]", "the --cc a client may ask for" },
 	{ "--inetd", "serve the connection on standard input" },
 	{ "--max-buffer size", "largest buffer a client may ask for (4M)" },
 	{ "--max-bytes size", "most bytes one test may move (0: no limit)" },

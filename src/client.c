@@ -611,7 +611,8 @@ print_table(struct run *r)
 	if (c->title)
 		report_title(stdout, c->loc.format);
 	if (r->nst > 1) {                       /* a line per stream, then the sum */
-		report_streams_table(stdout, &r->model, c->loc.format, c->rem.format);
+		report_streams_table(stdout, &r->model, c->loc.format, c->rem.format,
+		    c->loc.verbose || c->rem.verbose);
 	} else {
 		report_line(stdout, c->loc.format, &rows[0]);
 		if (r->have_rr)

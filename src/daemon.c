@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "auth.h"
+#include "ccpolicy.h"
 #include "ctl.h"
 #include "net.h"
 #include "plog.h"
@@ -212,6 +213,34 @@ drop_privileges(const char *user, char *err, size_t errlen)
 	return 0;
 }
 
+/* The congestion controls this partner offers (--cc): of --allow-cc, or of
+ * the host's, the ones it can set now that it runs as it will. An admin's
+ * name it cannot set stops it here, not a client later. Returns 0, or -1
+ * with err filled. */
+static int
+cc_policy(struct config *dc, char *err, size_t errlen)
+{
+	char refused[CCPOLICY_MAX], why[160];
+
+	if (ccpolicy_probe(dc->allow_cc, dc->cc_allowed, sizeof dc->cc_allowed,
+	    refused, sizeof refused, why, sizeof why) == -1) {
+		snprintf(err, errlen, "%s%s", dc->allow_cc ? "--allow-cc: " : "", why);
+		return -1;
+	}
+	if (refused[0] == '\0')
+		return 0;
+	if (dc->allow_cc != NULL) {
+		snprintf(err, errlen, "--allow-cc: cannot set %.60s unprivileged: "
+		         "add to net.ipv4.tcp_allowed_congestion_control, leave out, "
+		         "or --user root", refused);
+		return -1;
+	}
+	plog("congestion control: clients may ask for %s; not for %s, which an "
+	     "unprivileged partner cannot set (net.ipv4.tcp_allowed_congestion_"
+	     "control lists what it may; see --allow-cc)", dc->cc_allowed, refused);
+	return 0;
+}
+
 /* LISTEN_PID names this process: digits alone, nothing after them (as
  * systemd's own parser takes it); anything else is not for us. */
 static int
@@ -255,8 +284,10 @@ listener(const struct config *c, char *err, size_t errlen)
 }
 
 int
-run_daemon(const struct config *c)
+run_daemon(const struct config *conf)
 {
+	static struct config dc;        /* conf, with what cc_policy found */
+	const struct config *c = &dc;
 	struct daemon d = { .c = c, .lfd = -1, .tsfd = -1 };
 	struct sigaction sa = { .sa_handler = on_sigchld };
 	struct sockaddr_storage ss;
@@ -264,6 +295,7 @@ run_daemon(const struct config *c)
 	char err[256], addr[NET_ADDRSTRLEN];
 	int rc;
 
+	dc = *conf;
 	signal(SIGPIPE, SIG_IGN);
 	if (c->key_file != NULL) {
 		if (auth_key_load(c->key_file, &d.key, err, sizeof err) == -1) {
@@ -278,7 +310,8 @@ run_daemon(const struct config *c)
 			        "connected socket\n");
 			return 1;
 		}
-		if (drop_privileges(c->user, err, sizeof err) == -1) {
+		if (drop_privileges(c->user, err, sizeof err) == -1 ||
+		    cc_policy(&dc, err, sizeof err) == -1) {
 			fprintf(stderr, "gput: %s\n", err);
 			return 1;
 		}
@@ -299,7 +332,8 @@ run_daemon(const struct config *c)
 	d.tsfd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (d.tsfd == -1 || xfer_udp_prepare(d.tsfd, err, sizeof err) == -1)
 		plog("warning: %s", d.tsfd == -1 ? strerror(errno) : err);
-	if (drop_privileges(c->user, err, sizeof err) == -1) {
+	if (drop_privileges(c->user, err, sizeof err) == -1 ||
+	    cc_policy(&dc, err, sizeof err) == -1) {
 		fprintf(stderr, "gput: %s\n", err);
 		return 1;
 	}

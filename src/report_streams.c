@@ -14,12 +14,15 @@ row_of(const struct side *s)
 	return row;
 }
 
-/* Stream t's line: its columns, then what tells it from the others. */
+/* Stream t's line: its columns, then what tells it from the others. snd:
+ * the sending end's record of the same stream (t itself on the sending
+ * side, NULL when unknown), whose congestion control governs the stream. */
 static void
-stream_line(FILE *f, const char *fmt, const struct side *t)
+stream_line(FILE *f, const char *fmt, const struct side *t,
+            const struct side *snd, int verbose)
 {
 	struct report_row row = row_of(t);
-	char note[96], cc[sizeof t->tcp.cc];
+	char note[128], cc[sizeof t->tcp.cc], own[sizeof t->tcp.cc];
 	int n;
 
 	if (!t->have_result) {
@@ -27,9 +30,14 @@ stream_line(FILE *f, const char *fmt, const struct side *t)
 		return;
 	}
 	n = snprintf(note, sizeof note, "  stream %u", t->stream);
-	if (t->proto == PROTO_TCP && t->tcp.valid) {
-		report_cc_name(cc, &t->tcp);
+	if (t->proto == PROTO_TCP && snd != NULL && snd->tcp.valid) {
+		report_cc_name(cc, &snd->tcp);
 		n += snprintf(note + n, sizeof note - (size_t)n, "  cc %s", cc);
+		if (verbose && snd != t && t->tcp.valid) {
+			report_cc_name(own, &t->tcp);
+			n += snprintf(note + n, sizeof note - (size_t)n, " (own %s)",
+			              own);
+		}
 	}
 	snprintf(note + n, sizeof note - (size_t)n, "  fct %.3f s",
 	         (double)t->end_ns / 1e9);
@@ -38,8 +46,9 @@ stream_line(FILE *f, const char *fmt, const struct side *t)
 
 static void
 side_lines(FILE *f, const struct run_model *m, const struct side *s,
-           const char *fmt)
+           const char *fmt, int verbose)
 {
+	const struct side *o = s == &m->side[0] ? &m->side[1] : &m->side[0];
 	struct report_row row = row_of(s);
 	char note[48];
 	uint32_t k;
@@ -49,19 +58,20 @@ side_lines(FILE *f, const struct run_model *m, const struct side *s,
 		return;
 	}
 	for (k = 0; k < s->nst; k++)
-		stream_line(f, fmt, &s->st[k]);
+		stream_line(f, fmt, &s->st[k], s->role == ROLE_SEND ? &s->st[k] :
+		    k < o->nst ? &o->st[k] : NULL, verbose);
 	snprintf(note, sizeof note, "  sum of %u streams", s->nst);
 	report_line_note(f, fmt, &row, note);
 }
 
 void
 report_streams_table(FILE *f, const struct run_model *m, const char *loc_fmt,
-                     const char *rem_fmt)
+                     const char *rem_fmt, int verbose)
 {
 	if (m->side[0].have_result)
-		side_lines(f, m, &m->side[0], loc_fmt);
+		side_lines(f, m, &m->side[0], loc_fmt, verbose);
 	if (m->side[1].have_result)
-		side_lines(f, m, &m->side[1], rem_fmt);
+		side_lines(f, m, &m->side[1], rem_fmt, verbose);
 }
 
 void

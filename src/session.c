@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "affinity.h"
+#include "ccpolicy.h"
 #include "ctl.h"
 #include "echo.h"
 #include "ecn.h"
@@ -195,10 +196,12 @@ cpus_refused(uint64_t cpus, char *err, size_t errlen)
 	return 1;
 }
 
-/* --cc: one the host offers and, since the partner runs unprivileged, one
- * an unprivileged process may pick. Returns 1 (refused, why in err) or 0. */
+/* --cc: one the host offers and one this partner can set (c->cc_allowed,
+ * found at start; else, since the partner runs unprivileged, one an
+ * unprivileged process may pick). Returns 1 (refused, why in err) or 0. */
 static int
-cc_refused(const char *cc, int sending, char *err, size_t errlen)
+cc_refused(const struct config *c, const char *cc, int sending, char *err,
+           size_t errlen)
 {
 	static const char allowed_path[] =
 	    "/proc/sys/net/ipv4/tcp_allowed_congestion_control";
@@ -208,7 +211,17 @@ cc_refused(const char *cc, int sending, char *err, size_t errlen)
 		return 0;
 	if (tcpinfo_cc_check(cc, err, errlen) == -1)
 		return 1;
-	if (geteuid() == 0 || !sending)         /* a receiver's is best effort */
+	if (!sending)                           /* a receiver's is best effort */
+		return 0;
+	if (c->cc_allowed[0] != '\0') {
+		if (ccpolicy_allows(c->cc_allowed, cc))
+			return 0;
+		snprintf(err, errlen, "congestion control '%s' is not allowed by "
+		         "this partner (it allows: %.100s; see its --allow-cc)", cc,
+		         c->cc_allowed);
+		return 1;
+	}
+	if (geteuid() == 0)
 		return 0;
 	if (tcpinfo_cc_available_from(allowed_path, allowed, sizeof allowed) == 0) {
 		char copy[128];
@@ -227,14 +240,15 @@ cc_refused(const char *cc, int sending, char *err, size_t errlen)
 
 /* Every name of the --cc list that a stream will use. */
 static int
-ccs_refused(const struct xfer_params *p, char *err, size_t errlen)
+ccs_refused(const struct config *c, const struct xfer_params *p, char *err,
+            size_t errlen)
 {
 	char cc[16];
 	uint32_t k;
 
 	for (k = 0; k < p->streams; k++) {
 		xfer_cc_pick(p->cc, k, cc);
-		if (cc_refused(cc, p->role == ROLE_SEND, err, errlen))
+		if (cc_refused(c, cc, p->role == ROLE_SEND, err, errlen))
 			return 1;
 	}
 	return 0;
@@ -268,7 +282,7 @@ handshake(struct session *s)
 		return -1;
 	}
 	if (session_check_limits(&s->c->lim, &s->req.params, err,
-	    sizeof err) == -1 || ccs_refused(&s->req.params, err, sizeof err)) {
+	    sizeof err) == -1 || ccs_refused(s->c, &s->req.params, err, sizeof err)) {
 		fail(s, "refused", err);
 		return -1;
 	}

@@ -146,22 +146,51 @@ test_table(void **state)
 {
 	struct run_model m;
 	struct cap c;
+	uint32_t k;
 
 	(void)state;
 	model_p3(&m);
 	cap_open(&c);
-	report_streams_table(c.f, &m, FMT, FMT);
+	report_streams_table(c.f, &m, FMT, FMT, 0);
 	report_fairness(c.f, &m);
 	cap_expect(&c,
 	"l  1250000    1.00    0.20     10.0000     50.0000     100    100.00     500.0  stream 1  cc cubic  fct 1.001 s\n"
 	"l  2500000    1.00    0.30     20.0000     66.6667     200    200.00     666.7  stream 2  cc bbr  fct 1.002 s\n"
 	"l  3750000    1.00    0.40     30.0000     75.0000     300    300.00     750.0  stream 3  cc cubic  fct 1.003 s\n"
 	"l  7500000    1.00    0.50     59.8802    120.0000     600    598.80    1200.0  sum of 3 streams\n"
-	"1  1250000    1.00    0.10     10.0000    100.0000     250    250.00    2500.0  stream 1  fct 1.001 s\n"
-	"1  2500000    1.00    0.10     20.0000    200.0000     400    400.00    4000.0  stream 2  fct 1.002 s\n"
-	"1  3750000    1.00    0.10     30.0000    300.0000     700    700.00    7000.0  stream 3  fct 1.003 s\n"
+	"1  1250000    1.00    0.10     10.0000    100.0000     250    250.00    2500.0  stream 1  cc cubic  fct 1.001 s\n"
+	"1  2500000    1.00    0.10     20.0000    200.0000     400    400.00    4000.0  stream 2  cc bbr  fct 1.002 s\n"
+	"1  3750000    1.00    0.10     30.0000    300.0000     700    700.00    7000.0  stream 3  cc cubic  fct 1.003 s\n"
 	"1  7500000    1.00    0.25     59.8802    240.0000    1350   1347.31    5400.0  sum of 3 streams\n"
 	"1: fairness of 3 streams: Jain's index 0.8571, shares 16.7% 33.3% 50.0%\n");
+	/* the receiving sockets' own algorithm (bbr, the host's default, say)
+	 * governs no data: the lines keep the sender's, -v adds it */
+	for (k = 0; k < 3; k++) {
+		m.side[1].st[k].tcp.valid = 1;
+		strcpy(m.side[1].st[k].tcp.cc, "bbr");
+	}
+	cap_open(&c);
+	report_streams_table(c.f, &m, "%b", "%b", 0);
+	cap_expect(&c,
+	"l1250000  stream 1  cc cubic  fct 1.001 s\n"
+	"l2500000  stream 2  cc bbr  fct 1.002 s\n"
+	"l3750000  stream 3  cc cubic  fct 1.003 s\n"
+	"l7500000  sum of 3 streams\n"
+	"11250000  stream 1  cc cubic  fct 1.001 s\n"
+	"12500000  stream 2  cc bbr  fct 1.002 s\n"
+	"13750000  stream 3  cc cubic  fct 1.003 s\n"
+	"17500000  sum of 3 streams\n");
+	cap_open(&c);
+	report_streams_table(c.f, &m, "%b", "%b", 1);
+	cap_expect(&c,
+	"l1250000  stream 1  cc cubic  fct 1.001 s\n"
+	"l2500000  stream 2  cc bbr  fct 1.002 s\n"
+	"l3750000  stream 3  cc cubic  fct 1.003 s\n"
+	"l7500000  sum of 3 streams\n"
+	"11250000  stream 1  cc cubic (own bbr)  fct 1.001 s\n"
+	"12500000  stream 2  cc bbr (own bbr)  fct 1.002 s\n"
+	"13750000  stream 3  cc cubic (own bbr)  fct 1.003 s\n"
+	"17500000  sum of 3 streams\n");
 	model_free(&m);
 }
 
@@ -186,7 +215,7 @@ test_table_edges(void **state)
 	m.side[0].st[1].have_result = 0;
 	m.side[1].have_result = 0;
 	cap_open(&c);
-	report_streams_table(c.f, &m, "%b", "%b");
+	report_streams_table(c.f, &m, "%b", "%b", 0);
 	cap_expect(&c,
 	"l1250000  stream 1  cc cubic  fct 1.001 s\n"
 	"l  stream 2: no result\n"
@@ -217,7 +246,7 @@ test_one_stream(void **state)
 	model_fairness(&m);
 	assert_false(m.have_fair);
 	cap_open(&c);
-	report_streams_table(c.f, &m, FMT, "%b %c");
+	report_streams_table(c.f, &m, FMT, "%b %c", 0);
 	report_fairness(c.f, &m);
 	got = cap_close(&c);
 	cap_open(&d);
