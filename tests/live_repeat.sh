@@ -126,6 +126,19 @@ else
 	fail "--json-lines: run 2's intervals within 20 s"
 fi
 
+# a run that fails ends the repeat: a partner that serves one test only
+# (--once) refuses the second; the first run and its summary are printed
+start_daemon --once || fail "daemon --once"
+run_t 30 "$GPUT" --repeat 3 --pause 0 --json -n 100 -p "$D_PORT" 127.0.0.1
+eq "a failed second run: exit 1, one run and its summary, the error said" \
+    "$RC $(jq -c '[(.runs | length), .repeat.n, (.summary.sides[1].real_mbit.n), (.error != null)]' "$OUT")" \
+    "1 [1,1,1,true]"
+check "a failed second run: stderr names the failure" grep -q "refused" "$ERR"
+start_daemon --once || fail "daemon --once"
+run_t 30 "$GPUT" --repeat 3 --pause 0 -n 100 -p "$D_PORT" 127.0.0.1
+eq "the table: run 1's lines, run 2's title, the summary of 1 run; exit 1" \
+    "$RC $(grep -c '^run [0-9]:$' "$OUT") $(grep -c '^summary of 1 run:' "$OUT")" "1 2 1"
+
 # bad input: exit 2, one line
 for a in "--repeat 1" "--repeat 4,3" "--repeat 3 --ci 40" "--ci 95" "--pause 1" \
     "--repeat 3 --ci 95,0"; do
