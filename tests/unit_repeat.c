@@ -225,6 +225,21 @@ test_render(void **state)
 	assert_non_null(strstr(buf, "\nmean,1,recv,,,12,24,0.75,0.375,450,,,,,\n"));
 	assert_non_null(strstr(buf, "\nn,l,send,,,2,2,2,2,2,,,,,\n"));
 	free(buf);
+	buf = NULL;
+	/* the table: t(0.95, 1) * sqrt(32) / sqrt(2) = 25.2550 */
+	c.out = OUT_TABLE;
+	f = open_memstream(&buf, &len);
+	report_repeat(f, &c, &rs, 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "summary of 2 runs: mean +- half-width of the "
+	    "90% confidence interval (Student's t), min, max, n\n"));
+	assert_non_null(strstr(buf, "\n1    Real-MBit/s       12.0000 +- 25.2550 "
+	    "   min 8.0000 max 16.0000 n 2\n"));
+	assert_non_null(strstr(buf, "\n1    Real s           0.750000 +- "
+	    "1.578438   min 0.500000 max 1.000000 n 2\n"));
+	assert_non_null(strstr(buf, "the receiver's Real-MBit/s: 90% CI 420.92% "
+	    "of the mean wide (target not met)\n"));
+	free(buf);
 	runset_free(&rs);
 	cli_free(&c);
 }
