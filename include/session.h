@@ -13,6 +13,13 @@
 /* After a data error, how long the partner waits for the client's STOP or
  * close, which tell an interrupted client from a failure. */
 #define SESSION_GRACE_MS     1000
+/* A test must make progress: its streams together move at least
+ * PARTNER_MIN_RATE bytes a second, over every PARTNER_PROGRESS_S seconds
+ * (a UDP receiver's window is longer by its idle timeout, so that a sender
+ * that ended is seen to end first). A paced test whose schedule is slower
+ * and lasts that long is refused at once. */
+#define PARTNER_MIN_RATE     1000u
+#define PARTNER_PROGRESS_S   10u
 
 /*
  * Serve one client's test on the connected control socket cfd: HELLO,

@@ -53,4 +53,9 @@ int  tcpinfo_cc_check_from(const char *path, const char *name, char *err,
                            size_t errlen);
 int  tcpinfo_cc_default_from(const char *path, char *buf, size_t len);
 
+/* The bytes of fd the peer acknowledged (tcpi_bytes_acked, Linux 4.1+), for
+ * a sender's progress while one write may take long. Returns 0, or -1 when
+ * the kernel does not say. */
+int  tcpinfo_acked(int fd, uint64_t *acked);
+
 #endif

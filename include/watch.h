@@ -29,7 +29,15 @@ enum watch_event {
 	WATCH_PEER_ERROR,    /* client side: the partner sent ERROR (msg) */
 	WATCH_DEADLINE,      /* the deadline passed (the partner's --max-time) */
 	WATCH_STREAM_FAILED, /* a stream died (stop->failed names it) */
+	WATCH_NO_PROGRESS,   /* partner: the data moved less than min_bytes in
+	                        progress_s (err says how much) */
 };
+
+/* Seconds of progress the watcher remembers (progress_s at most). */
+#define WATCH_PROGRESS_MAX_S 255u
+/* Control messages the watcher may hold for a client that reads slowly;
+ * more, and the client is taken not to read at all. */
+#define WATCH_OUT_MAX (64u << 10)
 
 /* How the watcher shows this side's intervals (and, on the client, the
  * partner's). */
@@ -73,6 +81,11 @@ struct watch {
 	 * before it is kept or shown (plausible.h); plaus.p NULL: not. */
 	struct plaus_run plaus;  /* window_ns is set per message */
 	mono_ns  t_open;     /* the client began opening the data path */
+	/* Partner: the streams together move at least min_bytes in every
+	 * progress_s seconds (from START, checked each second), or the test
+	 * ends (WATCH_NO_PROGRESS). progress_s 0: no check. */
+	unsigned progress_s;
+	uint64_t min_bytes;
 	/* Filled by the watcher; read them after watch_end(). */
 	enum watch_event event;
 	int have_result;     /* client side: RESULT arrived (in result) */
@@ -96,6 +109,11 @@ struct watch {
 	int progress_shown;
 	uint64_t progress_bytes;   /* at the last progress line, and when */
 	mono_ns progress_t;
+	uint64_t moved[WATCH_PROGRESS_MAX_S + 1];   /* bytes at each second */
+	unsigned moved_n;    /* seconds sampled */
+	mono_ns next_moved;
+	uint8_t *outq;       /* INTERVALs not yet taken by the kernel */
+	size_t outq_len;
 };
 
 /* Start watching w->ctl (fields above the line set by the caller). Returns 0,

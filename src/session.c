@@ -160,6 +160,17 @@ session_check_limits(const struct partner_limits *l,
 		         "allows %u s (--max-time)", secs, l->max_time_s);
 		return -1;
 	}
+	/* a schedule slower than the partner's minimum, long enough to be cut
+	 * by it: refused now rather than ended later */
+	if (p->data_gap_ps != 0 && xfer_schedule_s(p) >= PARTNER_PROGRESS_S &&
+	    (double)p->data_len * 1e12 / p->data_gap_ps * (p->streams > 1 ?
+	    p->streams : 1) < PARTNER_MIN_RATE) {
+		snprintf(why, len, "the test's schedule moves %.0f bytes/s, this "
+		         "partner needs at least %u bytes/s of every test",
+		         (double)p->data_len * 1e12 / p->data_gap_ps * (p->streams > 1 ?
+		         p->streams : 1), PARTNER_MIN_RATE);
+		return -1;
+	}
 	if (l->max_rate > 0 && p->proto == PROTO_UDP && p->role == ROLE_SEND) {
 		if (p->data_gap_ps == 0) {
 			snprintf(why, len, "unpaced UDP: this partner sends UDP at most "
@@ -530,8 +541,12 @@ open_data(struct session *s)
 		    tcpinfo_set_cc(st->fd, st->p.cc, err, sizeof err) == -1 &&
 		    (p->role == ROLE_SEND || errno != EPERM))
 			goto bad;
+		/* the watcher ends a test without progress (watch_setup); a
+		 * send timeout as short would return the bytes a stalled
+		 * receiver's kernel takes when pressed (a zero-window probe) as
+		 * progress, and the watcher would see some */
 		if (net_set_timeouts(st->fd, DATA_IDLE_TIMEOUT_MS,
-		    DATA_IDLE_TIMEOUT_MS, err, sizeof err) == -1)
+		    2 * DATA_IDLE_TIMEOUT_MS, err, sizeof err) == -1)
 			goto bad;
 	}
 	return 0;
@@ -612,6 +627,10 @@ watch_setup(struct session *s, struct watch *w)
 		w->deadline = w->t0 + (mono_ns)c->lim.max_time_s * 1000000000u;
 	if (p->duration_ms && sending)
 		w->end_at = w->t0 + (mono_ns)p->duration_ms * 1000000u;
+	w->progress_s = PARTNER_PROGRESS_S;
+	if (p->proto == PROTO_UDP && !sending)  /* its idle end comes first */
+		w->progress_s += (unsigned)((xfer_udp_idle_ms(p) + 999u) / 1000u);
+	w->min_bytes = (uint64_t)PARTNER_MIN_RATE * PARTNER_PROGRESS_S;
 	if (p->interval_ms == 0 && p->omit_ms == 0)
 		return;                         /* no sampling */
 	w->model = &s->model;
@@ -732,6 +751,10 @@ transfer(struct session *s)
 		log_end(s, &s->model.side[0].r, w.err[0] ? w.err :
 		        "control connection failed");
 		tell(s, w.err[0] ? w.err : "control connection failed");
+		return 1;
+	case WATCH_NO_PROGRESS:
+		log_end(s, &s->model.side[0].r, w.err);
+		tell(s, w.err);
 		return 1;
 	case WATCH_DEADLINE:
 		snprintf(text, sizeof text, "stopped at this partner's limit of %u s "

@@ -336,3 +336,17 @@ tcpinfo_sample(int fd, uint64_t *retrans, uint32_t *cwnd, uint32_t *srtt_us)
 		*srtt_us = TI_HAS(il, tcpi_rtt) ? ti.tcpi_rtt : 0;
 	return 0;
 }
+
+int
+tcpinfo_acked(int fd, uint64_t *acked)
+{
+	struct tcp_info ti;
+	socklen_t il = sizeof ti;
+
+	memset(&ti, 0, sizeof ti);
+	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &il) == -1 ||
+	    !TI_HAS(il, tcpi_bytes_acked))
+		return -1;
+	*acked = ti.tcpi_bytes_acked;
+	return 0;
+}

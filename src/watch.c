@@ -33,6 +33,7 @@ watch_event_name(enum watch_event e)
 	case WATCH_PEER_ERROR:  return "the peer sent an error";
 	case WATCH_DEADLINE:    return "deadline";
 	case WATCH_STREAM_FAILED: return "a stream failed";
+	case WATCH_NO_PROGRESS: return "no progress";
 	}
 	return "?";
 }
@@ -256,6 +257,84 @@ sum_ready(struct watch *w, int si)
 	return 0;
 }
 
+/* Send what the control connection will take now, without waiting: the
+ * watcher must stay free to keep the deadlines. Returns 0, or -1 with
+ * w->err filled (the connection failed). */
+static int
+out_flush(struct watch *w)
+{
+	while (w->outq_len > 0) {
+		ssize_t n = send(w->ctl, w->outq, w->outq_len, MSG_DONTWAIT |
+		    MSG_NOSIGNAL);
+
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;               /* the rest when it is writable */
+		if (n <= 0) {
+			snprintf(w->err, sizeof w->err, "control connection: %s",
+			         n == 0 ? "closed" : strerror(errno));
+			return -1;
+		}
+		memmove(w->outq, w->outq + n, w->outq_len - (size_t)n);
+		w->outq_len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Queue message m for the client and send what can go now. A client that
+ * lets WATCH_OUT_MAX bytes pile up does not read its control connection:
+ * the test ends (WATCH_PEER_FAILED). Returns 0 or -1. */
+static int
+out_put(struct watch *w, const struct ctl_msg *m)
+{
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
+	size_t n = ctl_encode(m, buf);
+
+	if (w->outq == NULL && (w->outq = malloc(WATCH_OUT_MAX)) == NULL) {
+		snprintf(w->err, sizeof w->err, "no memory for control messages");
+		stop_data(w, WATCH_PEER_FAILED);
+		return -1;
+	}
+	if (w->outq_len + n > WATCH_OUT_MAX) {
+		snprintf(w->err, sizeof w->err, "the client does not read the "
+		         "control connection (%zu bytes of messages unsent)",
+		         w->outq_len);
+		stop_data(w, WATCH_PEER_FAILED);
+		return -1;
+	}
+	memcpy(w->outq + w->outq_len, buf, n);
+	w->outq_len += n;
+	if (out_flush(w) == -1) {
+		stop_data(w, WATCH_PEER_FAILED);
+		return -1;
+	}
+	return 0;
+}
+
+/* After the watcher: what it could not send goes now, waiting as long as
+ * the connection's send timeout allows. Returns 0 or -1. */
+static int
+out_drain(struct watch *w)
+{
+	size_t done = 0;
+
+	while (done < w->outq_len) {
+		ssize_t n = send(w->ctl, w->outq + done, w->outq_len - done,
+		    MSG_NOSIGNAL);
+
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			w->outq_len = 0;
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	w->outq_len = 0;
+	return 0;
+}
+
 /* Add (show, and on the partner send) one interval of stream i. */
 static int
 emit(struct watch *w, uint32_t i, const struct ival *iv)
@@ -273,7 +352,10 @@ emit(struct watch *w, uint32_t i, const struct ival *iv)
 		m.ival_index = (uint32_t)(ss->niv - 1);
 		m.stream = i + 1;
 		m.ival = *iv;
-		(void)ctl_send(w->ctl, &m, why, sizeof why);
+		if (w->running)                 /* the watcher: never waits */
+			return out_put(w, &m);
+		if (out_drain(w) == -1 || ctl_send(w->ctl, &m, why, sizeof why) == -1)
+			return -1;
 	}
 	return 0;
 }
@@ -410,7 +492,43 @@ next_wake(const struct watch *w)
 		t = w->next_tick;
 	if (w->next_progress && (t == 0 || w->next_progress < t))
 		t = w->next_progress;
+	if (w->next_moved && (t == 0 || w->next_moved < t))
+		t = w->next_moved;
 	return t;
+}
+
+/* Partner: each second, the bytes the streams moved so far; a test whose
+ * streams together moved less than min_bytes in the last progress_s
+ * seconds ends. From counters only: the data path does nothing for it.
+ * Returns 1 when the watcher is done. */
+static int
+check_moved(struct watch *w)
+{
+	const unsigned n = WATCH_PROGRESS_MAX_S + 1;
+	uint64_t now = 0, moved, acked;
+	uint32_t i;
+
+	/* a TCP sender's progress is what its peer acknowledged: one large
+	 * write may take long on a slow path, and its count comes at its end */
+	for (i = 0; i < w->nst; i++)
+		now += w->st[i].p.proto == PROTO_TCP &&
+		    w->st[i].p.role == ROLE_SEND &&
+		    tcpinfo_acked(w->st[i].fd, &acked) == 0 ? acked :
+		    LIVE_GET(&w->st[i], bytes);
+
+	w->moved[w->moved_n % n] = now;
+	w->next_moved += 1000000000u;
+	if (w->moved_n++ < w->progress_s)
+		return 0;
+	moved = now - w->moved[(w->moved_n - 1 - w->progress_s) % n];
+	if (moved >= w->min_bytes)
+		return 0;
+	snprintf(w->err, sizeof w->err, "too slow: the test's data moved %llu "
+	         "bytes in %u s, this partner needs at least %llu",
+	         (unsigned long long)moved, w->progress_s,
+	         (unsigned long long)w->min_bytes);
+	stop_data(w, WATCH_NO_PROGRESS);
+	return 1;
 }
 
 /* Timed work due at now. Returns 1 when the watcher is done. */
@@ -433,6 +551,8 @@ on_time(struct watch *w, mono_ns now)
 		w->next_tick = md->interval_ms ? w->next_tick +
 		    (mono_ns)md->interval_ms * 1000000u : 0;
 	}
+	if (w->next_moved && now >= w->next_moved && check_moved(w))
+		return 1;
 	if (w->next_progress && now >= w->next_progress) {
 		show_progress(w, now);
 		w->next_progress = now + 1000000000u;
@@ -451,7 +571,8 @@ watcher(void *arg)
 	for (;;) {
 		struct pollfd pfd[3] = { { w->done[0], POLLIN, 0 },
 		    { stop_fd(w->stop), POLLIN, 0 },
-		    { w->have_result ? -1 : w->ctl, POLLIN, 0 } };
+		    { w->have_result ? -1 : w->ctl, POLLIN |
+		      (w->outq_len > 0 ? POLLOUT : 0), 0 } };
 		mono_ns wake = next_wake(w), now = mono_now();
 		int r;
 
@@ -471,7 +592,11 @@ watcher(void *arg)
 		}
 		if (pfd[0].revents != 0)
 			return NULL;                /* the transfer is over */
-		if (pfd[2].revents != 0 && on_ctl(w))
+		if ((pfd[2].revents & POLLOUT) && out_flush(w) == -1) {
+			stop_data(w, WATCH_PEER_FAILED);
+			return NULL;
+		}
+		if ((pfd[2].revents & ~POLLOUT) != 0 && on_ctl(w))
 			return NULL;
 	}
 }
@@ -644,6 +769,11 @@ watch_begin(struct watch *w, char *err, size_t errlen)
 		w->next_tick = w->t0 + (mono_ns)w->model->omit_ms * 1000000u;
 	if (w->progress)
 		w->next_progress = w->t0 + 2000000000u;   /* runs over 2 s */
+	w->moved_n = 0;
+	w->outq_len = 0;
+	if (w->progress_s > WATCH_PROGRESS_MAX_S)
+		w->progress_s = WATCH_PROGRESS_MAX_S;
+	w->next_moved = w->progress_s ? w->t0 : 0;
 	for (i = 0; i < w->nst && w->tcp_info && w->model != NULL; i++)
 		if (w->st[i].p.proto == PROTO_TCP && w->st[i].p.role == ROLE_SEND)
 			(void)tcpinfo_sample(w->st[i].fd, &w->ws[i].retrans,
@@ -652,13 +782,14 @@ watch_begin(struct watch *w, char *err, size_t errlen)
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		return -1;
 	}
+	w->running = 1;                         /* before the watcher reads it */
 	if ((e = pthread_create(&w->th, NULL, watcher, w)) != 0) {
 		snprintf(err, errlen, "pthread_create: %s", strerror(e));
 		close(w->done[0]);
 		close(w->done[1]);
+		w->running = 0;
 		return -1;
 	}
-	w->running = 1;
 	return 0;
 }
 
@@ -670,8 +801,11 @@ watch_free(struct watch *w)
 	w->nheld = w->held_cap = 0;
 	free(w->ws);
 	free(w->peer_iv);
+	free(w->outq);
 	w->ws = NULL;
 	w->peer_iv = NULL;
+	w->outq = NULL;
+	w->outq_len = 0;
 }
 
 void
@@ -684,4 +818,9 @@ watch_end(struct watch *w)
 	close(w->done[0]);
 	close(w->done[1]);
 	w->running = 0;
+	/* the intervals the client has not taken yet go before anything else
+	 * (after the data stopped: this may wait, the data does not) */
+	if (w->event != WATCH_PEER_FAILED && w->event != WATCH_PEER_CLOSED)
+		(void)out_drain(w);
+	w->outq_len = 0;
 }

@@ -29,6 +29,8 @@
  *   sendseq=A,B,... (UDP) send headed data datagrams with these sequence
  *                   numbers (duplicates, gaps, any order); M sends the next
  *                   end marker there; the markers not sent yet follow
+ *   dribble=MS      (UDP) send a headed datagram every MS ms until the
+ *                   control connection is readable (TIMEOUT_MS at most)
  *   put=sendresult  send the RESULT of a sender that sent the whole stream
  *   lie=KIND        (after send or drain) send this side's TCPINFO or
  *                   UDPSTATS and RESULTs as a partner would, with one field
@@ -44,8 +46,9 @@
  *                   failure the error says how many were sent
  *   hello           (client) receive HELLO
  *   key=FILE        (client) sign PARAMS with the shared secret in FILE
- *   params=P,R,N,L  send PARAMS for the partner's half: protocol tcp or udp,
- *                   the partner's role send or recv, N buffers of L bytes
+ *   params=P,R,N,L[,G] send PARAMS for the partner's half: protocol tcp or
+ *                   udp, the partner's role send or recv, N buffers of L
+ *                   bytes, G us apart (-g; default 0)
  *   group=ADDR,PORT (before params) the PARAMS that follow name this
  *                   multicast group and data port, TTL 1, as given: a
  *                   group no client would send can be tried
@@ -158,11 +161,12 @@ static void
 set_params(struct peer *p, const char *arg)
 {
 	char proto[8], role[8];
-	unsigned long long n, l;
+	unsigned long long n, l, gap = 0;
 	struct xfer_params *x = &p->params.params;
 
-	if (sscanf(arg, "%7[a-z],%7[a-z],%llu,%llu", proto, role, &n, &l) != 4)
-		die(p, "want params=tcp|udp,send|recv,N,L");
+	if (sscanf(arg, "%7[a-z],%7[a-z],%llu,%llu,%llu", proto, role, &n, &l,
+	    &gap) < 4)
+		die(p, "want params=tcp|udp,send|recv,N,L[,GAP_US]");
 	memset(&p->params, 0, sizeof p->params);
 	p->params.type = CTL_PARAMS;
 	x->proto = strcmp(proto, "udp") == 0 ? PROTO_UDP : PROTO_TCP;
@@ -170,6 +174,7 @@ set_params(struct peer *p, const char *arg)
 	x->count = n;
 	x->len = x->data_len = (uint32_t)l;
 	x->data_bytes = n * l;
+	x->data_gap_ps = gap * 1000000u;
 	x->streams = 1;
 	p->params.mcast = p->group;
 	if (p->lat_us) {
@@ -335,6 +340,31 @@ step_send(struct peer *p, uint64_t k)
 	free(buf);
 	printf("ok send %llu\n", (unsigned long long)(k < x->count ? k * x->len :
 	       x->data_bytes));
+}
+
+/* UDP: a headed datagram every ms milliseconds (the dribble's pace) until
+ * the control connection has something to read (the partner's ERROR or its
+ * close) or TIMEOUT_MS pass; prints how many went. */
+static void
+step_dribble(struct peer *p, const char *arg)
+{
+	const struct xfer_params *x = &p->params.params;
+	uint8_t buf[65536] = { 0 };
+	struct pollfd pfd = { p->ctl, POLLIN, 0 };
+	int ms = atoi(arg), spent = 0;
+	uint64_t seq = 0;
+
+	if (x->data_len < UDP_HDR_LEN || x->data_len > sizeof buf || ms <= 0)
+		die(p, "dribble=MS needs -l of at least 24");
+	while (spent < TIMEOUT_MS) {
+		xfer_udp_hdr_encode(buf, seq, 0);
+		if (send(p->data, buf, x->data_len, 0) == (ssize_t)x->data_len)
+			seq++;
+		if (poll(&pfd, 1, ms) != 0)
+			break;
+		spent += ms;
+	}
+	printf("ok dribble %llu\n", (unsigned long long)seq);
 }
 
 /* UDP: headed datagrams with the listed sequence numbers, then markers */
@@ -722,6 +752,8 @@ run_step(struct peer *p, const char *s)
 		step_ivals(p, strtoull(s + 6, NULL, 10));
 	} else if (strncmp(s, "sendseq=", 8) == 0) {
 		step_sendseq(p, s + 8);
+	} else if (strncmp(s, "dribble=", 8) == 0) {
+		step_dribble(p, s + 8);
 	} else if (strcmp(s, "put=sendresult") == 0) {
 		const struct xfer_params *x = &p->params.params;
 

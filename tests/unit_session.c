@@ -53,6 +53,8 @@ struct lrow {
 #define RATE(r, max) "UDP at " r " bit/s: this partner sends UDP at most " max \
 	" bit/s (--max-rate)"
 
+#define SLOW(r) "the test's schedule moves " r " bytes/s, this partner needs " \
+	"at least 1000 bytes/s of every test"
 #define STREAMS(n, max) n " streams: this partner allows at most " max \
 	" (--max-streams)"
 #define MEM(n, b, all) n " streams of " b "-byte buffers: this partner allows " \
@@ -129,7 +131,8 @@ static const struct lrow rows[] = {
 	{ "time: own gap_us ignored", LIM(.max_time_s = 1), TCPR(.gap_us = 10000000),
 	  NULL },
 	{ "time: no limit", LIM(.max_time_s = 0), TCPR(.count = 1000000,
-	  STREAM(1, 1000000), .data_gap_ps = 10000000 * 1000000ull), NULL },
+	  STREAM(10000, 10000000000ull), .data_gap_ps = 10000000 * 1000000ull),
+	  NULL },
 	{ "time: default limit over", LIM(), TCPR(STREAM(1000, 1000000),
 	  .data_gap_ps = 1000000 * 1000000ull), TIME("999.0", "600") },
 	/* writes 10 s apart whose schedule (k x 10^10 ns) passes 64 bits: it
@@ -160,6 +163,19 @@ static const struct lrow rows[] = {
 	{ "rate: TCP sender unpaced", LIM(.max_rate = 1e6), TCPS(), NULL },
 	{ "rate: TCP receiver unpaced", LIM(.max_rate = 1e6), TCPR(), NULL },
 	{ "rate: no limit, unpaced UDP", LIM(.max_rate = 0), UDPS(), NULL },
+
+	/* a test must make progress: a paced schedule of 10 s or more moves at
+	 * least PARTNER_MIN_RATE bytes a second, all streams together */
+	{ "progress: 999 B/s for 10 s", LIM(), UDPR(STREAM(999, 999 * 11),
+	  .data_gap_ps = 1000000 * 1000000ull), SLOW("999") },
+	{ "progress: 1000 B/s for 10 s", LIM(), UDPR(STREAM(1000, 1000 * 11),
+	  .data_gap_ps = 1000000 * 1000000ull), NULL },
+	{ "progress: 999 B/s for 9 s", LIM(), TCPR(STREAM(999, 999 * 10),
+	  .data_gap_ps = 1000000 * 1000000ull), NULL },
+	{ "progress: two streams of 500 B/s", LIM(), UDPR(STREAM(500, 500 * 11),
+	  .streams = 2, .data_gap_ps = 1000000 * 1000000ull), NULL },
+	{ "progress: one of 1 B/s", LIM(), TCPS(STREAM(1, 11),
+	  .data_gap_ps = 1000000 * 1000000ull), SLOW("1") },
 
 	/* several over: the first check named (bytes, buffer, time, rate) */
 	{ "bytes before buffer", LIM(.max_bytes = 10, .max_buffer = 10),

@@ -1,0 +1,65 @@
+#!/bin/bash
+# Live tests: the partner's own limits hold against clients that try to
+# stretch them: deadlines a stalled client cannot extend. Every loop and
+# wait is bounded.
+. "$(dirname "$0")/lib.sh"
+
+need_ctlpeer
+log_has() { sed -E 's/^[0-9T:Z-]+ gput\[[0-9]+\]: /gput: /' "$D_LOG" | grep -Eq -- "$1"; }
+# end_s PATTERN: the seconds of the first logged end line matching PATTERN
+end_s() { sed -n "s/.*end: .*, \([0-9.]*\) s: $1.*/\1/p" "$D_LOG" | head -n 1; }
+
+# --- a TCP client that never reads its data: the partner's sender ends
+# 10 s after its data stopped moving (checked each second), not when the
+# client gives up (it waited 30 s before)
+start_daemon || { fail "daemon announces its port"; t_done; }
+P=$D_PORT
+for L in 1000 1048576; do
+	"$CTLPEER" client "$P" hello params=tcp,send,100000,$L ready data start eof \
+		>"$T_TMP/nr" 2>&1 &
+	NR=$!
+	T_PIDS="$T_PIDS $NR"
+	check "-l $L, client never reads: the partner ends the test" \
+		wait_until 25 log_has "end: tcp send, [0-9]+ bytes.*too slow: the test's data moved [0-9]+ bytes in 10 s, this partner needs at least 10000$"
+	S=$(end_s "too slow")
+	check "-l $L, client never reads: ended within 10 s of no progress (+1 s checks, +2 s slack): $S s" \
+		awk -v s="${S:-99}" 'BEGIN { exit !(s >= 10 && s < 13) }'
+	check "-l $L, client never reads: told so" wait_for_line "$T_TMP/nr" '^ok eof' 5
+	kill "$NR" 2>/dev/null; wait "$NR" 2>/dev/null
+	: >"$D_LOG"
+done
+
+# --- a UDP receive test whose sender dribbles (a 1000-byte datagram every
+# 2.5 s, 400 bytes/s, under a schedule that promised 1000 bytes/s) ends at
+# its window (10 s plus its idle timeout, 3 s), not at its length
+"$CTLPEER" client "$P" hello params=udp,recv,100,1000,1000000 ready data start \
+	dribble=2500 error >"$T_TMP/dr" 2>&1 &
+DR=$!
+T_PIDS="$T_PIDS $DR"
+check "UDP dribbler: told why" wait_for_line "$T_TMP/dr" \
+	"^ok error too slow: the test's data moved [0-9]+ bytes in 13 s, this partner needs at least 10000$" 25
+check "UDP dribbler: it had sent at most 7 datagrams" \
+	awk '$1 == "ok" && $2 == "dribble" { exit !($3 >= 4 && $3 <= 7) } ' "$T_TMP/dr"
+wait "$DR" 2>/dev/null
+run_t 10 "$CTLPEER" client "$P" hello params=udp,recv,100,100,1000000 error
+eq "a schedule below the minimum rate: refused at once" "$(tail -n 1 "$OUT")" \
+	"ok error refused: the test's schedule moves 100 bytes/s, this partner needs at least 1000 bytes/s of every test"
+kill "$D_PID"; wait "$D_PID" 2>/dev/null
+
+# --- a client that stops reading its control connection (SIGSTOP) while the
+# partner sends UDP and 129 INTERVALs a tenth of a second: --max-time 5 and --time 4 still
+# end the test by 5 s (the watcher never waits on the control connection)
+start_daemon --max-time 5 || { fail "daemon with --max-time 5 starts"; t_done; }
+"$GPUT" --interval 0.1 --time 4 -u -r -P 128 -l 100 -g 2000 -p "$D_PORT" 127.0.0.1 \
+	>/dev/null 2>"$T_TMP/stopped.err" &
+SC=$!
+T_PIDS="$T_PIDS $SC"
+check "stopped client: its test starts" wait_until 10 log_has "start: udp, partner sends"
+kill -STOP "$SC"
+check "stopped client: the partner's test ends" wait_until 20 log_has "end: udp send"
+S=$(sed -n 's/.*end: udp send.*, \([0-9.]*\) s: .*/\1/p' "$D_LOG" | head -n 1)
+check "stopped client: the partner stopped sending by --max-time 5 (+1 s): $S s" \
+	awk -v s="${S:-99}" 'BEGIN { exit !(s < 6) }'
+kill -CONT "$SC"; kill "$SC" 2>/dev/null; wait "$SC" 2>/dev/null
+kill "$D_PID"; wait "$D_PID" 2>/dev/null
+t_done
