@@ -38,7 +38,7 @@ CORE_OBJS  := $(CORE_SRCS:.c=.o)
 PCAP_OBJS  := $(PCAP_SRCS:.c=.o)
 UNIT_SRCS  := $(wildcard tests/unit_*.c)
 UNIT_BINS  := $(UNIT_SRCS:.c=)
-TEST_TOOLS := tests/ctlpeer tests/nogso.so
+TEST_TOOLS := tests/ctlpeer tests/nogso.so tests/ecnpeer
 PROGS      := gput gput-pcap
 # The testbed's delay line (tools/gput-testbed runs it; installed beside it).
 TOOLS      := tools/gput-delay
@@ -88,6 +88,10 @@ tests/unit_%: tests/unit_%.c src/libgputpcap.a src/libgput.a | need-cmocka need-
 # A scripted control-protocol peer the live tests drive (not installed).
 tests/ctlpeer: tests/ctlpeer.c src/libgput.a | need-crypto
 	$(CC) $(FINAL_CFLAGS) -o $@ $^ $(FINAL_LDFLAGS) $(CRYPTO_LIBS) -lm
+
+# A UDP sender with ECT set and a receiver counting CE, for tests/live_delay.sh.
+tests/ecnpeer: tests/ecnpeer.c
+	$(CC) $(FINAL_CFLAGS) -o $@ $< $(FINAL_LDFLAGS)
 
 # A preload shim: a kernel without UDP GSO/GRO, for tests/live_fast.sh.
 tests/nogso.so: tests/nogso.c
@@ -205,7 +209,7 @@ bench-pcap: gput-pcap
 # these lists and it is packaged too.
 SBIN_SCRIPTS  := tools/gput-testbed
 MAN8          := man/gput-testbed.8
-LIBEXEC_FILES := $(TOOLS) tools/gput-probe
+LIBEXEC_FILES := $(TOOLS) tools/gput-probe tools/gput-testbed-topo.sh
 SHARE_FILES   := $(wildcard tools/plot-* tools/*.gp tools/gput-plot)
 # Examples for Prometheus: its configuration, gput's alerting rules, a probe.
 PROM_FILES    := $(wildcard tools/prometheus/*)

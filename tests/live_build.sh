@@ -6,10 +6,11 @@
 # A warning-free build from a copy of the sources (-Werror on the project's
 # own warning flags; the copy keeps the tree's objects untouched).
 mkdir -p "$T_TMP/src"
-cp -r Makefile src include tests man "$T_TMP/src/" 2>/dev/null
+cp -r Makefile src include tests man tools "$T_TMP/src/" 2>/dev/null
+rm -f "$T_TMP"/src/tools/gput-delay "$T_TMP"/src/tools/*.d
 rm -f "$T_TMP"/src/src/*.o "$T_TMP"/src/src/*.a "$T_TMP"/src/src/*.d
-if make -s -C "$T_TMP/src" CFLAGS='-O2 -Werror' gput gput-pcap >"$T_TMP/build.log" 2>&1; then
-	pass "gput and gput-pcap build with -Wall -Wextra -Werror"
+if make -s -C "$T_TMP/src" CFLAGS='-O2 -Werror' gput gput-pcap tools/gput-delay >"$T_TMP/build.log" 2>&1; then
+	pass "gput, gput-pcap and tools/gput-delay build with -Wall -Wextra -Werror"
 else
 	fail "warning-free build:"; sed 's/^/    /' "$T_TMP/build.log"
 fi
@@ -29,7 +30,8 @@ D="$T_TMP/dest"
 make -s install DESTDIR="$D" PREFIX=/usr >/dev/null 2>&1
 for f in /usr/bin/gput /usr/bin/gput-pcap /usr/share/man/man1/gput.1 \
     /usr/share/man/man1/gput-pcap.1 /usr/share/man/man8/gput-testbed.8 \
-    /usr/sbin/gput-testbed /usr/libexec/gput/gput-probe \
+    /usr/sbin/gput-testbed /usr/libexec/gput/gput-probe /usr/libexec/gput/gput-delay \
+    /usr/libexec/gput/gput-testbed-topo.sh \
     /usr/lib/systemd/system/gput.socket /usr/lib/systemd/system/gput-probe@.timer \
     /usr/share/gput/prometheus/gput-alerts.yml; do
 	check "make install puts $f under DESTDIR" test -f "$D$f"
@@ -40,6 +42,8 @@ check "installed units and scripts name PREFIX's directories" eval \
 	 grep -qx "GPUT=\${GPUT:-/usr/bin/gput}" "$D/usr/libexec/gput/gput-probe" &&
 	 ! grep -rq /usr/local "$D/usr/lib/systemd" "$D/usr/libexec/gput/gput-probe" "$D/usr/sbin/gput-testbed"'
 check "installed gput runs" "$D/usr/bin/gput" -V
+check "installed gput-testbed sources its topologies from LIBEXECDIR" \
+	grep -q '^for _f in .* /usr/libexec/gput/gput-testbed-topo.sh; do' "$D/usr/sbin/gput-testbed"
 make -s uninstall DESTDIR="$D" PREFIX=/usr >/dev/null 2>&1
 eq "make uninstall removes every file" "$(find "$D" -type f | wc -l)" 0
 t_done

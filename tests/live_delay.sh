@@ -22,6 +22,10 @@
 #   a delay line killed: status fails with one line naming it; counters
 #               fails; up brings it back
 #   --router --delay 10/2: minimum RTT >= 12 ms, a's ping crosses r
+#   --ecn 30000: a UDP sender (tests/ecnpeer, ECT(0)) over the link rate:
+#               CE at the receiver == the marker's ecn-mark exactly, received
+#               + its queue-drop == sent; not-ECT datagrams are dropped,
+#               never marked
 #   down:       nothing left
 # shellcheck disable=SC2317 # functions called through traps
 # shellcheck source=tests/lib.sh
@@ -166,6 +170,7 @@ eq "impair: a fresh delay line counts from 0" \
 # --- the queue: exact in tc and in status
 # tc shows a tbf's limit as its latency, (limit - burst) / rate in whole
 # us: the limit is that, to the byte-times of one us
+# shellcheck disable=SC2020 # three characters, each to a newline
 tbf_limit_is() {
 	"$TESTBED" exec "$1" tc -j qdisc show dev "$2" | tr ',{}' '\n\n\n' | awk -F: -v want="$3" '
 	    $1 == "\"rate\"" { r = $2 } $1 == "\"burst\"" { b = $2 } $1 == "\"lat\"" { l = $2 }
@@ -222,6 +227,40 @@ rtt 20 0.05
 check "router delay 10/2: ping's minimum RTT $RMIN >= 12 ms" ge "$RMIN" 12
 "$TESTBED" exec a ping -c 1 -t 1 "$ADDR_B" >"$T_TMP/ttl" 2>&1
 check "router: a ping with TTL 1 dies at r" grep -q 'Time to live exceeded' "$T_TMP/ttl"
+
+# --- ECN: the delay line is the bottleneck and marks CE above K bytes
+if [ -x tests/ecnpeer ]; then
+	tb up 10M --ecn 30000 --delay 1
+	check "ecn: status shows the marking" sh -c "'$TESTBED' status | grep -q '^a>b: rate 10000000 bit/s, queue 200000 bytes (in the delay line in .*), ECN CE above 30000 bytes'"
+	# ecnrun TOS: 2000 datagrams of 1000 bytes every 600 us (13.9 Mbit/s on
+	# the wire, over the 10M link) from a to b; sets RCV (the receiver's
+	# counts) and the delay line's MARK and QDROP deltas
+	ecnrun() {
+		m0=$(counter 'a>b' ecn-mark) q0=$(counter 'a>b' queue-drop)
+		"$TESTBED" exec b tests/ecnpeer recv 1000 >"$T_TMP/ecn.recv" 2>&1 &
+		T_PIDS="$T_PIDS $!"
+		_rp=$!
+		wait_for_line "$T_TMP/ecn.recv" '^port [0-9]+' 5
+		run_t 30 "$TESTBED" exec a tests/ecnpeer send "$ADDR_B" "$(sed -n 's/^port //p' "$T_TMP/ecn.recv")" 2000 1000 600 "$1"
+		wait "$_rp"
+		RCV=$(sed -n 's/^received //p' "$T_TMP/ecn.recv")
+		MARK=$(( $(counter 'a>b' ecn-mark) - m0 )) QDROP=$(( $(counter 'a>b' queue-drop) - q0 ))
+		echo "ecn (TOS $1): receiver: $RCV; delay line: $MARK marked, $QDROP dropped by its queue"
+	}
+	ecnrun 2
+	read -r n _ n0 _ n1 _ e0 _ ce <<<"$RCV"
+	check "ecn ECT(0): the queue marked some ($MARK)" [ "$MARK" -gt 0 ]
+	eq "ecn ECT(0): CE at the receiver == the marker's count" "$ce" "$MARK"
+	eq "ecn ECT(0): received + dropped in the queue == 2000" "$(( n + QDROP ))" 2000
+	eq "ecn ECT(0): every datagram ECT(0) or CE" "$(( e0 + ce ))/$n0/$n1" "$n/0/0"
+	ecnrun 0
+	read -r n _ n0 _ n1 _ e0 _ ce <<<"$RCV"
+	eq "ecn not-ECT: nothing marked" "$MARK $ce" "0 0"
+	eq "ecn not-ECT: received + dropped in the queue == 2000" "$(( n + QDROP ))" 2000
+	check "ecn not-ECT: the queue dropped some instead ($QDROP)" [ "$QDROP" -gt 0 ]
+else
+	fail "ecn (tests/ecnpeer not built)"
+fi
 
 # --- down leaves nothing
 tb down
