@@ -71,6 +71,7 @@ struct side_opts {
 	uint8_t  gso;         /* --gso */
 	uint8_t  discard;     /* --discard */
 	uint64_t cpus;        /* --affinity: CPUs 0..63 (affinity.h), 0: any */
+	uint8_t  zerocopy;    /* --zerocopy: TCP MSG_ZEROCOPY / TCP_ZEROCOPY_RECEIVE */
 	const char *format;   /* -f */
 };
 

@@ -112,9 +112,9 @@
 /* PARAMS byte 152, xflags: the extensions of version 4. */
 #define CTL_XF_ECN       0x0001u /* ECN on the data path (--ecn) */
 #define CTL_XF_LATENCY   0x0002u /* latency probes (--latency), bytes 156..167 */
-#define CTL_XF_ZEROCOPY  0x0004u /* zero-copy send or receive */
+#define CTL_XF_ZEROCOPY  0x0004u /* --zerocopy: TCP MSG_ZEROCOPY, TCP_ZEROCOPY_RECEIVE */
 #define CTL_XF_HARDEN    0x0008u /* reserved for the partner's hardening */
-#define CTL_XF_KNOWN     (CTL_XF_LATENCY | CTL_XF_ECN) /* the bits this build accepts */
+#define CTL_XF_KNOWN     (CTL_XF_LATENCY | CTL_XF_ECN | CTL_XF_ZEROCOPY) /* the bits this build accepts */
 /* PARAMS extension ranges (offsets into the payload). */
 #define CTL_PX_XFLAGS    152
 #define CTL_PX_LATENCY   156     /* 12 bytes: 156 probe interval_us u32

@@ -239,6 +239,14 @@ struct stream {
 	int      rc;                  /* 0, or -1 with err */
 	char     err[200];
 	_Atomic int done;             /* r, start, end, rc are final */
+	struct {                      /* --zerocopy (TCP), the data path's own */
+		uint8_t  on;          /* the sender's MSG_ZEROCOPY is on */
+		uint64_t done;        /* sends whose completion was read */
+		uint64_t copied_sends;/* ... that the kernel copied after all */
+		uint64_t mapped;      /* receiver: bytes mapped, not copied */
+		uint64_t copied;      /* receiver: bytes it had to copy */
+		uint64_t maps;        /* receiver: TCP_ZEROCOPY_RECEIVE calls */
+	} zc;
 };
 
 /* Sleep until the absolute monotonic time t (the -g schedule); a stop
@@ -253,6 +261,10 @@ void xfer_sleep_until(const struct stopreq *st, mono_ns t);
  * full write brings the pattern phase back to 0, so a UDP datagram starts
  * the pattern anew unless -s made the period longer. */
 int  xfer_send_loop(struct stream *s);
+/* --zerocopy: read MSG_ZEROCOPY's completions from s's error queue
+ * without waiting (each covers a range of sends; the kernel marks those it
+ * copied after all) into s->zc. Returns how many completed in this call. */
+uint64_t xfer_zc_reap(struct stream *s);
 /* ENOBUFS on fd: wait until the queue below the socket may have room, up
  * to 1 ms. */
 void xfer_nobufs_wait(int fd);

@@ -24,14 +24,14 @@ enum { OPT_LINK = 256, OPT_PREDICT, OPT_MTU, OPT_NOTS, OPT_VLAN, OPT_PPPOE,
        OPT_BIDIR, OPT_TTL, OPT_MPORT, OPT_NO_MCAST, OPT_BATCH, OPT_GSO,
        OPT_DISCARD, OPT_RTT, OPT_LOSS, OPT_AFFINITY, OPT_REPEAT, OPT_PAUSE,
        OPT_CI, OPT_LATENCY, OPT_LAT_IDLE, OPT_LAT_INTERVAL, OPT_QUEUE_BYTES,
-       OPT_PROMETHEUS, OPT_ECN, OPT_ALLOW_CC, OPT_MAX };
+       OPT_PROMETHEUS, OPT_ECN, OPT_ALLOW_CC, OPT_ZEROCOPY, OPT_MAX };
 /* Options of gput -i alone. */
 #define IS_PARTNER_OPT(o) (((o) >= OPT_MAX_SESSIONS && (o) <= OPT_INETD) || \
 	(o) == OPT_MAX_STREAMS || (o) == OPT_NO_MCAST || (o) == OPT_ALLOW_CC)
 
 /* Long options that set one side, like -l: they may follow a partner name. */
 #define IS_SIDE_OPT(o) ((o) == OPT_BATCH || (o) == OPT_GSO || (o) == OPT_DISCARD || \
-	(o) == OPT_AFFINITY)
+	(o) == OPT_AFFINITY || (o) == OPT_ZEROCOPY)
 
 #define SHORTOPTS "+:46cDf:g:hil:m:n:p:P:qrsS:tTuvVw:x:"
 
@@ -98,6 +98,7 @@ static const struct option longopts[] = {
 	{ "gso",      no_argument,       NULL, OPT_GSO },
 	{ "discard",  no_argument,       NULL, OPT_DISCARD },
 	{ "affinity", required_argument, NULL, OPT_AFFINITY },
+	{ "zerocopy", no_argument,       NULL, OPT_ZEROCOPY },
 	{ "rtt",      required_argument, NULL, OPT_RTT },
 	{ "loss",     required_argument, NULL, OPT_LOSS },
 	{ "repeat",   required_argument, NULL, OPT_REPEAT },
@@ -137,7 +138,8 @@ cli_usage(FILE *f)
 	      "            [--link rate] [--log file] [--loss pct] [--mport port]\n"
 	      "            [--omit s] [--pause s] [--pppoe] [--queue-bytes size]\n"
 	      "            [--rate rate] [--repeat n | min,max] [--rtt ms] [--same-clock]\n"
-	      "            [--time s] [--ttl n] [--vlan tags] partner [remote options] ...\n"
+	      "            [--time s] [--ttl n] [--vlan tags] [--zerocopy]\n"
+	      "            partner [remote options] ...\n"
 	      "       gput -i [-v] [-p port] [--allow cidr] [--inetd] [--key-file file]\n"
 	      "            [--max-buffer size] [--max-bytes size] [--max-rate rate]\n"
 	      "            [--max-sessions n] [--max-streams n] [--max-time s]\n"
@@ -258,6 +260,7 @@ parse_side_opt(struct parse_state *ps, int o, const char *arg)
 	case 'v': s->verbose = 1; return 0;
 	case OPT_GSO: s->gso = 1; return 0;
 	case OPT_DISCARD: s->discard = 1; return 0;
+	case OPT_ZEROCOPY: s->zerocopy = 1; return 0;
 	case OPT_AFFINITY:
 		if (affinity_parse(arg, &s->cpus, why, sizeof why) == -1)
 			return bad_value(ps, o, why);
@@ -900,6 +903,16 @@ check_side_pair(const struct config *c, const struct partner *p, char *err,
 		         "(-c checks the data that --discard drops)");
 		return -1;
 	}
+	if ((c->loc.zerocopy || p->rem.zerocopy) && c->proto != PROTO_TCP) {
+		snprintf(err, errlen, "--zerocopy applies to TCP only");
+		return -1;
+	}
+	if ((c->loc.zerocopy && c->loc.discard) ||
+	    (p->rem.zerocopy && p->rem.discard)) {
+		snprintf(err, errlen, "--zerocopy and --discard cannot be used "
+		         "together (--discard receives no data to map)");
+		return -1;
+	}
 	if (c->proto == PROTO_UDP && snd->len > XFER_UDP_MAX) {
 		snprintf(err, errlen, "-l: a UDP datagram carries at most %u bytes",
 		         XFER_UDP_MAX);
@@ -1102,6 +1115,8 @@ side_params(const struct config *c, const struct side_opts *s, uint8_t role,
 	p->gso = s->gso;
 	p->discard = s->discard;
 	p->cpus = s->cpus;
+	if (s->zerocopy)
+		p->xflags |= CTL_XF_ZEROCOPY;
 	p->len = s->len;
 	p->count = s->total ? (s->total + s->len - 1) / s->len : s->count;
 	p->window = s->window;

@@ -547,6 +547,10 @@ params_invalid(const struct xfer_params *x)
 		return "--batch or --gso for TCP";
 	if (x->discard && x->verify)
 		return "--discard with -c";
+	if ((x->xflags & CTL_XF_ZEROCOPY) && x->proto != PROTO_TCP)
+		return "--zerocopy for UDP";
+	if ((x->xflags & CTL_XF_ZEROCOPY) && x->discard)
+		return "--zerocopy with --discard";
 	return NULL;
 }
 

@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <time.h>
+#include <linux/errqueue.h>         /* after time.h: struct timespec */
 #include <unistd.h>
 
 /* Longest wait after ENOBUFS before the send is tried again. */
@@ -92,6 +93,37 @@ xfer_nobufs_wait(int fd)
 		clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
 }
 
+uint64_t
+xfer_zc_reap(struct stream *s)
+{
+	char cbuf[CMSG_SPACE(sizeof(struct sock_extended_err) + 64)];
+	struct msghdr mh;
+	struct cmsghdr *cm;
+	uint64_t before = s->zc.done;
+
+	for (;;) {
+		memset(&mh, 0, sizeof mh);
+		mh.msg_control = cbuf;
+		mh.msg_controllen = sizeof cbuf;
+		if (recvmsg(s->fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) == -1)
+			break;                  /* EAGAIN: none queued */
+		for (cm = CMSG_FIRSTHDR(&mh); cm != NULL; cm = CMSG_NXTHDR(&mh, cm)) {
+			struct sock_extended_err ee;
+
+			if (cm->cmsg_len < CMSG_LEN(sizeof ee))
+				continue;
+			memcpy(&ee, CMSG_DATA(cm), sizeof ee);
+			if (ee.ee_origin != SO_EE_ORIGIN_ZEROCOPY)
+				continue;
+			/* sends ee_info .. ee_data (32-bit counters, inclusive) */
+			s->zc.done += (uint32_t)(ee.ee_data - ee.ee_info) + 1u;
+			if (ee.ee_code & SO_EE_CODE_ZEROCOPY_COPIED)
+				s->zc.copied_sends += (uint32_t)(ee.ee_data - ee.ee_info) + 1u;
+		}
+	}
+	return s->zc.done - before;
+}
+
 int
 xfer_send_loop(struct stream *s)
 {
@@ -105,6 +137,7 @@ xfer_send_loop(struct stream *s)
 	size_t off = 0, len = p->len;
 	uint32_t burst = p->data_burst > 1 ? p->data_burst : 1;
 	int paced = p->data_gap_ps != 0, hdr = xfer_udp_header(p), inplace;
+	int sflags = MSG_NOSIGNAL | (s->zc.on ? MSG_ZEROCOPY : 0);
 	uint8_t h[UDP_HDR_LEN];
 	struct iovec iov[2] = { { h, sizeof h }, { NULL, 0 } };
 	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2 };
@@ -138,13 +171,16 @@ xfer_send_loop(struct stream *s)
 			iov[1].iov_len = want - UDP_HDR_LEN;
 			n = sendmsg(fd, &mh, MSG_NOSIGNAL);
 		} else {
-			n = send(fd, pt.buf + off, want, MSG_NOSIGNAL);
+			n = send(fd, pt.buf + off, want, sflags);
 		}
 
 		if (n <= 0) {                   /* the one place send errors land */
 			if (n == -1 && errno == ENOBUFS && !stop_requested(st)) {
 				nobufs++;
-				xfer_nobufs_wait(fd);
+				/* --zerocopy: completions not yet read hold the
+				 * socket's option memory; reading them frees it */
+				if (!s->zc.on || xfer_zc_reap(s) == 0)
+					xfer_nobufs_wait(fd);
 				continue;
 			}
 			if (n == -1 && errno == EINTR && !stop_requested(st))

@@ -3,13 +3,20 @@
 
 #include <errno.h>
 #include <linux/sockios.h>
+#include <linux/tcp.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <time.h>
+#include <linux/errqueue.h>         /* after time.h: struct timespec */
 
+#include "ctl.h"                    /* CTL_XF_ZEROCOPY */
 #include "databuf.h"
 
 /* Bytes the kernel still held when the last write returned (see CAVEATS). */
@@ -47,15 +54,133 @@ tcp_expect_eof(struct stream *s, uint8_t *buf, size_t len)
 	return -1;
 }
 
+/* --zerocopy: every send's pages are lent to the kernel (MSG_ZEROCOPY);
+ * the pattern never changes, so a page is written again before its
+ * completion without harm. After the last send the completions are
+ * collected (for at most ZC_REAP_MS) so that their count is exact. */
+#define ZC_REAP_MS 2000
+
+static void
+zc_send_end(struct stream *s)
+{
+	mono_ns deadline = mono_now() + ZC_REAP_MS * 1000000ull;
+	struct pollfd pfd = { s->fd, 0, 0 };   /* POLLERR: always reported */
+
+	for (;;) {
+		(void)xfer_zc_reap(s);
+		if (s->zc.done >= s->r.calls || mono_now() >= deadline ||
+		    stop_requested(s->stop))
+			break;
+		(void)poll(&pfd, 1, 10);
+	}
+	if (s->p.verbose)
+		fprintf(stderr, "gput: --zerocopy: %llu sends lent their pages, %llu "
+		        "completed, the kernel copied %llu of them\n",
+		        (unsigned long long)s->r.calls, (unsigned long long)s->zc.done,
+		        (unsigned long long)s->zc.copied_sends);
+}
+
 int
 xfer_tcp_send(struct stream *s)
 {
-	/* nttcp: the sender's clock stops when its last write returns */
-	int rc = xfer_send_loop(s);
+	int rc, one = 1;
 
+	s->zc.on = 0;
+	if (s->p.xflags & CTL_XF_ZEROCOPY) {
+		if (setsockopt(s->fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof one) == 0)
+			s->zc.on = 1;
+		else
+			fprintf(stderr, "gput: --zerocopy: the kernel refused SO_ZEROCOPY "
+			        "(%s): sending by copy\n", strerror(errno));
+	}
+	/* nttcp: the sender's clock stops when its last write returns */
+	rc = xfer_send_loop(s);
 	tcp_queue(s->fd, &s->r);
 	shutdown(s->fd, SHUT_WR);
+	if (s->zc.on)
+		zc_send_end(s);
 	return rc;
+}
+
+/* A receiver's way of taking data: recv() into buf, or with --zerocopy
+ * TCP_ZEROCOPY_RECEIVE, which maps whole pages of the receive queue at map
+ * and leaves the bytes it cannot map (hint) to be copied. */
+struct tcp_rx {
+	int fd;
+	uint8_t *buf;               /* len bytes, page-aligned */
+	size_t len;
+	uint8_t *map;               /* the mapping (len rounded to pages), or NULL */
+	size_t mlen;
+	uint64_t hint;              /* bytes the kernel said to copy next */
+	int flags;                  /* recv's: MSG_TRUNC for --discard */
+};
+
+#define PAGE 4096u
+
+/* --zerocopy on x: the mapping, or one stderr line and copies. */
+static void
+rx_map(struct tcp_rx *x)
+{
+	x->mlen = x->len / PAGE * PAGE;
+	x->map = x->mlen == 0 ? MAP_FAILED : mmap(NULL, x->mlen, PROT_READ,
+	    MAP_SHARED, x->fd, 0);
+	if (x->map == MAP_FAILED) {
+		fprintf(stderr, "gput: --zerocopy: %s: receiving by copy\n",
+		        x->mlen == 0 ? "-l is less than a page" : strerror(errno));
+		x->map = NULL;
+	}
+}
+
+/* One step of up to ask bytes: returns how many arrived (0: the sender
+ * closed), with *data pointing at them, or -1 with errno. One call brings
+ * them, a mapping or a recv; s->zc counts how (and the mappings that
+ * found nothing to map). */
+static ssize_t
+rx_step(struct tcp_rx *x, struct stream *s, size_t ask, const uint8_t **data)
+{
+	ssize_t n;
+
+	if (x->map != NULL && x->hint == 0 && ask >= PAGE) {
+		struct tcp_zerocopy_receive zc;
+		socklen_t zl = sizeof zc;
+
+		memset(&zc, 0, sizeof zc);
+		zc.address = (uint64_t)(uintptr_t)x->map;
+		zc.length = (uint32_t)(ask < x->mlen ? ask / PAGE * PAGE : x->mlen);
+		n = getsockopt(x->fd, IPPROTO_TCP, TCP_ZEROCOPY_RECEIVE, &zc, &zl);
+		s->zc.maps++;
+		if (n == -1 && errno == EIO)
+			return 0;               /* closed, nothing left queued */
+		if (n == -1 && (errno == EOPNOTSUPP || errno == ENOPROTOOPT ||
+		    errno == EINVAL) && s->zc.maps == 1) {
+			fprintf(stderr, "gput: --zerocopy: the kernel refused "
+			        "TCP_ZEROCOPY_RECEIVE (%s): receiving by copy\n",
+			        strerror(errno));
+			munmap(x->map, x->mlen);
+			x->map = NULL;
+		} else if (n == -1) {
+			return -1;
+		} else if (zc.err != 0) {
+			errno = zc.err < 0 ? -zc.err : zc.err;
+			return -1;
+		} else if (zc.length > 0) {
+			x->hint = zc.recv_skip_hint;
+			s->zc.mapped += zc.length;
+			*data = x->map;
+			return (ssize_t)zc.length;
+		} else {
+			x->hint = zc.recv_skip_hint;    /* 0: nothing queued yet */
+		}
+	}
+	if (x->hint > 0 && x->hint < ask)
+		ask = (size_t)x->hint;
+	n = recv(x->fd, x->buf, ask, x->flags);
+	if (n > 0) {
+		s->zc.copied += x->map != NULL ? (uint64_t)n : 0;
+		x->hint -= x->hint > (uint64_t)n ? (uint64_t)n : x->hint;
+		*data = x->buf;
+	}
+	return n;
 }
 
 int
@@ -72,8 +197,10 @@ xfer_tcp_recv(struct stream *s)
 	uint64_t bytes = 0, calls = 0, bad = 0, first_bad = UINT64_MAX;
 	uint64_t want = p->data_bytes;
 	uint8_t *buf = databuf_alloc(p->len);
+	const uint8_t *data = buf;
 	/* --discard: the kernel counts the bytes and drops them, no copy */
-	int flags = p->discard ? MSG_TRUNC : 0;
+	struct tcp_rx x = { fd, buf, p->len, NULL, 0, 0,
+	    p->discard ? MSG_TRUNC : 0 };
 	int rc = 0;
 
 	if (buf == NULL) {
@@ -84,11 +211,13 @@ xfer_tcp_recv(struct stream *s)
 		free(buf);
 		return -1;
 	}
+	if (p->xflags & CTL_XF_ZEROCOPY)
+		rx_map(&x);
 	/* Read the agreed bytes and no more: a sender that goes on past them
 	 * cannot keep the receiver running. A stop request ends the loop. */
 	while (bytes < want && !stop_requested(st)) {
 		size_t ask = want - bytes < p->len ? (size_t)(want - bytes) : p->len;
-		ssize_t n = recv(fd, buf, ask, flags);
+		ssize_t n = rx_step(&x, s, ask, &data);
 
 		if (n <= 0) {
 			if (n == 0)             /* EOF: the sender is done */
@@ -104,7 +233,7 @@ xfer_tcp_recv(struct stream *s)
 			s->start = m.t0;
 		}
 		if (p->verify)
-			bad += pattern_check(&pt, bytes, buf, (size_t)n, &first_bad);
+			bad += pattern_check(&pt, bytes, data, (size_t)n, &first_bad);
 		calls++;
 		bytes += (uint64_t)n;
 		LIVE_SET(s, bytes, bytes);
@@ -112,6 +241,12 @@ xfer_tcp_recv(struct stream *s)
 	}
 	if (calls > 0)                          /* ... and closes with the last */
 		meter_stop(&m, r);
+	if (x.map != NULL)
+		munmap(x.map, x.mlen);
+	if (x.map != NULL && p->verbose)
+		fprintf(stderr, "gput: --zerocopy: %llu bytes mapped in %llu calls, "
+		        "%llu copied\n", (unsigned long long)s->zc.mapped,
+		        (unsigned long long)s->zc.maps, (unsigned long long)s->zc.copied);
 	r->bytes = bytes;
 	r->calls = calls;
 	if (p->verify) {
