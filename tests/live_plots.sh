@@ -69,6 +69,39 @@ eq "paced: plot-seq exit 0, gnuplot silent" "$RC $(cat "$ERR")" "0 "
 eq "paced: the figure's counts are gput's" "$(cat "$T_TMP/kp/counts")" "3000 $G $L sent"
 eq "paced: a delay point per datagram that arrived" "$(lines "$T_TMP/kp/delay")" "$(grep -vc '^#' "$T_TMP/p.log")"
 
+# --- make demo's goodput figure: its data rows from gput --repeat --csv
+run_t 60 "$GPUT" --repeat 3 --csv -n 100 -l 1000 -p "$P" 127.0.0.1
+eq "--repeat 3 --csv: exit 0" "$RC" 0
+cp "$OUT" "$T_TMP/rep.csv"
+want=$(awk -F, '$1 ~ /^[0-9]+$/ && $3 == "recv" { x[n++] = $6; s += $6 }
+    END { m = s / n; lo = hi = x[0]; for (i = 1; i < n; i++) { if (x[i] < lo) lo = x[i]; if (x[i] > hi) hi = x[i] }
+          printf "%.6f %.6f %.6f %d", m, lo, hi, n }' "$T_TMP/rep.csv")
+got=$(awk -f tools/goodput-row.awk "$T_TMP/rep.csv")
+eq "goodput-row.awk: the receiver's mean, min, max, n of the runs" \
+	"$(echo "$got" | awk '{ printf "%.6f %.6f %.6f %d", $1, $2, $3, $6 }')" "$want"
+check "goodput-row.awk: the CI around the mean" \
+	awk -v r="$got" 'BEGIN { split(r, v, " "); exit !(v[4] < v[1] && v[1] < v[5]) }'
+
+cat >"$T_TMP/g.dat" <<'DAT'
+# proto length expected_mbit measured_mbit min max ci_low ci_high n
+udp 64 4.9231 4.9265 4.9101 4.9380 4.8900 4.9630 3
+udp 1472 9.5709 9.5371 9.5302 9.5420 9.5211 9.5531 3
+tcp 1448 9.4148 9.4030 9.4000 9.4060 9.3960 9.4100 3
+tcp 4000 9.4148 9.4001
+DAT
+for f in png svg; do
+	run_t 60 tools/plot-goodput.sh -s 'one line\nanother' "$T_TMP/g.dat" "$T_TMP/g.$f"
+	eq "plot-goodput.sh: $f, gnuplot silent" "$RC $(cat "$ERR")" "0 "
+done
+check "plot-goodput.sh: a PNG" eval '[ "$(head -c 4 "$T_TMP/g.png" | od -An -c | tr -d " ")" = "211PNG" ]'
+eq "plot-goodput.sh: an SVG" "$(grep -c '<svg' "$T_TMP/g.svg")" 1
+run_t 60 tools/plot-goodput.sh -b minmax "$T_TMP/g.dat" "$T_TMP/m.png"
+eq "plot-goodput.sh -b minmax" "$RC" 0
+echo "udp 64 4.9 4.9 4.8" >>"$T_TMP/g.dat"
+run_t 60 tools/plot-goodput.sh "$T_TMP/g.dat" "$T_TMP/b.png"
+eq "plot-goodput.sh: a line of 5 columns refused" "$RC $(tail -n 1 "$ERR")" \
+	"1 plot-goodput.sh: $T_TMP/g.dat: no data lines, or a line of neither 4 nor 9 columns"
+
 # --- a short run says how far its ratio may read high: 2/N of N frames
 run_t 30 "$GPUT" -u -n 50 -l 1000 -w 1024 --link 10M -p "$P" 127.0.0.1
 eq "--link, 50 datagrams: exit 0" "$RC" 0

@@ -10,7 +10,7 @@
 # Not root (or no ip/tc/ethtool): a quick measurement on loopback, which has
 # no link rate, so there is no eta*C to compare against; says so.
 #
-# Takes about a minute. Everything it started is stopped and the namespaces
+# Takes two to three minutes. Everything it started is stopped and the namespaces
 # are removed on exit, also on Ctrl-C.
 set -eu
 
@@ -18,20 +18,22 @@ cd "$(dirname "$0")/.."
 PATH=$PATH:/usr/sbin:/sbin
 GPUT=${GPUT:-./gput}
 GPUT_PCAP=${GPUT_PCAP:-./gput-pcap}
-OUT=demo-out
+OUT=${DEMO_OUT:-demo-out}
 RATE=10M
 LINK_MBIT=10
 TESTBED=tools/gput-testbed
-GPUT_TESTBED_PREFIX=gput-demo
+GPUT_TESTBED_PREFIX=${GPUT_TESTBED_PREFIX:-gput-demo}
 export GPUT_TESTBED_PREFIX
 NS_A=$GPUT_TESTBED_PREFIX-a
 NS_B=$GPUT_TESTBED_PREFIX-b
 DEV_B=veth-b
 ADDR_A=198.18.0.1
 ADDR_B=198.18.0.2
-# Message sizes of the sweep, and seconds of link time each run should take.
-SIZES="64 256 512 1024 1472 2000 4000"
-SWEEP_S=2
+# Message sizes of the sweep, seconds of link time each run should take,
+# and runs per size (gput --repeat: the figure's mean and its bars).
+SIZES=${DEMO_SIZES:-"64 256 512 1024 1472 2000 4000"}
+SWEEP_S=${DEMO_SWEEP_S:-2}
+REPS=${DEMO_REPS:-3}
 
 PIDS=""
 TESTBED_UP=no
@@ -178,12 +180,13 @@ demo_loopback() {
 	printf 'UDP -l 1472: %s\n' "$("$GPUT" --predict -u -l 1472 --link "$RATE" | tail -n 1)"
 }
 
-# sweep: one short run per message size and protocol; writes goodput.dat
-# (proto length expected measured) for tools/plot-goodput.sh.
+# sweep: REPS short runs per message size and protocol (gput --repeat);
+# writes goodput.dat (proto length expected mean min max ci_low ci_high n)
+# for tools/plot-goodput.sh.
 sweep() {
-	say "goodput across message sizes, ${SWEEP_S} s of link time each"
+	say "goodput across message sizes, ${SWEEP_S} s of link time each, $REPS runs"
 	_dat=$OUT/goodput.dat
-	echo "# proto length expected_mbit measured_mbit  (link $RATE; gput --predict, receiver Real-MBit/s)" >"$_dat"
+	echo "# proto length expected_mbit measured_mbit min max ci_low ci_high n  (link $RATE; gput --predict; the receiver's Real-MBit/s over gput --repeat $REPS: mean, min, max, 95% CI)" >"$_dat"
 	printf '%-5s %6s %8s %9s %9s %7s\n' proto length count expected measured ratio
 	for _proto in udp tcp; do
 		for _l in $SIZES; do
@@ -196,24 +199,26 @@ sweep() {
 			_n=$(awk -v l="$_l" -v x="$_x" -v s="$SWEEP_S" 'BEGIN { printf "%d\n", s * x * 1e6 / (8 * l) }')
 			_g=$(awk -v l="$_l" -v x="$_x" 'BEGIN { printf "%d\n", 0.95 * 8 * l / x }')
 			if [ "$_proto" = udp ]; then
-				ip netns exec "$NS_A" timeout 60 "$GPUT" -p "$PORT" -u -n "$_n" -l "$_l" -g "$_g" "$ADDR_B" >"$OUT/sweep.txt" ||
+				ip netns exec "$NS_A" timeout 120 "$GPUT" -p "$PORT" --repeat "$REPS" --csv -u -n "$_n" -l "$_l" -g "$_g" "$ADDR_B" >"$OUT/sweep.txt" ||
 					die "gput -u -n $_n -l $_l -g $_g failed"
 			else
-				ip netns exec "$NS_A" timeout 60 "$GPUT" -p "$PORT" -n "$_n" -l "$_l" "$ADDR_B" >"$OUT/sweep.txt" ||
+				ip netns exec "$NS_A" timeout 120 "$GPUT" -p "$PORT" --repeat "$REPS" --csv -n "$_n" -l "$_l" "$ADDR_B" >"$OUT/sweep.txt" ||
 					die "gput -n $_n -l $_l failed"
 			fi
-			_m=$(recv_mbit "$OUT/sweep.txt")
-			[ -n "$_m" ] || { cat "$OUT/sweep.txt"; die "no partner line in gput's output"; }
-			echo "$_proto $_l $_x $_m" >>"$_dat"
+			_s=$(awk -f tools/goodput-row.awk "$OUT/sweep.txt") || { cat "$OUT/sweep.txt"; die "no partner rows in gput's output"; }
+			_m=${_s%% *}
+			echo "$_proto $_l $_x $_s" >>"$_dat"
 			awk -v p="$_proto" -v l="$_l" -v n="$_n" -v x="$_x" -v m="$_m" \
 				'BEGIN { printf "%-5s %6d %8d %9.4f %9.4f %7.4f\n", p, l, n, x, m, m / x }'
 		done
 	done
 	rm -f "$OUT/sweep.txt"
 	if command -v gnuplot >/dev/null 2>&1; then
-		tools/plot-goodput.sh -C "$LINK_MBIT" \
-			-s "gput on tools/gput-testbed ($RATE, MTU 1500, tbf overhead 24 mpu 84); UDP paced 5% above the link" \
-			"$_dat" "$OUT/goodput.png"
+		_sub="two network namespaces joined by an emulated $LINK_MBIT Mbit/s Ethernet link (tools/gput-testbed)\\nlines: expected goodput η·C, the payload’s share of the bits on the wire × $LINK_MBIT Mbit/s\\ndots: measured by the receiving gput, mean of $REPS runs; bars: 95% confidence interval; UDP sent 5% above the link rate"
+		for _f in png svg; do
+			tools/plot-goodput.sh -C "$LINK_MBIT" -s "$_sub" \
+				"$_dat" "$OUT/goodput.$_f"
+		done
 	else
 		echo "demo: gnuplot not found, no plot (install gnuplot-nox); data in $_dat"
 	fi
@@ -288,7 +293,7 @@ demo_testbed() {
 	sweep
 	timed_run
 	echo
-	echo "demo: results in $OUT/ (tables *.txt, captures *.pcap, goodput.dat, goodput.png)"
+	echo "demo: results in $OUT/ (tables *.txt, captures *.pcap, goodput.dat, goodput.png, goodput.svg)"
 	echo "demo: the timed run: $OUT/timed.json, its figure $OUT/timed.png and .svg"
 }
 
