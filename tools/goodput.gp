@@ -31,7 +31,7 @@ set rmargin 4
 
 # top: the goodputs, with the line rate as the ceiling
 set origin 0, 0.36
-set size 1, 0.50
+set size 1, 0.54
 set xlabel "message size -l (bytes, log scale)"
 set ylabel "goodput (Mbit/s)"
 set yrange [0:link * 1.08]
