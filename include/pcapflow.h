@@ -99,8 +99,10 @@ struct pflow {
 };
 
 /* A fragmented datagram being put together: its fragments are summed in
- * pending and go to the flow that the first fragment names once every byte
- * of the datagram has been seen. A datagram that misses a fragment is lost
+ * pending and go to the flow that the first fragment names once they cover
+ * every byte of the datagram (by range, not by count: a duplicate the size
+ * of a missing fragment does not complete it; any overlap gives the
+ * datagram up). A datagram that misses a fragment is lost
  * to the receiver (RFC 791 3.2, RFC 8200 4.5): its fragments count in no
  * flow. */
 struct pflow_frag {
@@ -111,6 +113,9 @@ struct pflow_frag {
 	uint32_t          total;  /* the datagram's, once its last fragment
 	                             is seen; 0 before */
 	int64_t           born;   /* capture time of its first fragment seen */
+	struct pflow_hole *cov;   /* the byte ranges its fragments cover,
+	                             sorted, adjacent ones merged */
+	size_t            ncov, capcov;
 	struct pflow_dir  pending;
 };
 
@@ -130,6 +135,8 @@ struct pflow_table {
 	                                      reassembly timeout */
 	uint64_t           flows_closed;
 	uint64_t           seed[2];  /* the hash's key, random per run */
+	uint64_t           lookups, probes;  /* table lookups, and the slots
+	                                        they looked at */
 	int                seeded;
 	/* Memory: what the table holds (its arrays, holes, gput windows, the
 	 * report's row per flow), and the bound (0: none) */

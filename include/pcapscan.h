@@ -58,6 +58,10 @@ struct pscan {
 	                          on the wire (others are not looked at) */
 	uint64_t cut_skipped;  /* of those, cut before their TCP/UDP header */
 	uint64_t oversized;    /* IP packet longer than mtu */
+	uint64_t malformed;    /* frames whose headers contradict each other or
+	                          the frame (as tcpdump, skipped and counted) */
+	uint64_t malformed_first;  /* the first one's packet number, */
+	char     malformed_why[160];  /* and what was wrong with it */
 	unsigned max_ip;       /* longest IP packet */
 	struct pflow_table table;
 	struct pflow_dir   orphans;   /* fragments of datagrams that are not
@@ -68,14 +72,15 @@ struct pscan {
 	size_t             nwarnings;
 };
 
-#define PSCAN_EBAD   (-1)  /* cannot read the capture, or it is malformed */
+#define PSCAN_EBAD   (-1)  /* cannot read the capture (or not all of it) */
 #define PSCAN_EUSAGE (-2)  /* the filter expression is wrong */
 
 void pscan_init(struct pscan *s, unsigned mtu, int dlt);
 
 /* Account one frame: ts_ns its timestamp (ns since 1970, not negative),
- * caplen bytes captured out of len. Returns 0, or PSCAN_EBAD with err
- * filled (malformed frame, negative timestamp, no memory). */
+ * caplen bytes captured out of len. A malformed frame is counted in
+ * malformed and skipped. Returns 0, or PSCAN_EBAD with err filled
+ * (negative timestamp, no memory, --max-memory). */
 int pscan_packet(struct pscan *s, int64_t ts_ns, uint32_t caplen,
                  uint32_t len, const uint8_t *bytes, char *err, size_t errlen);
 

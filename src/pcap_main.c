@@ -10,7 +10,7 @@
 #include "pcapscan.h"
 #include "units.h"
 
-#define EXIT_BAD   1  /* cannot read the capture, or it is malformed */
+#define EXIT_BAD   1  /* cannot read the capture (or not all of it) */
 #define EXIT_USAGE 2
 
 enum format { FMT_TABLE, FMT_CSV, FMT_JSON };

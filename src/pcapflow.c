@@ -84,14 +84,17 @@ key_hash(const uint64_t *k2, const struct pflow_key *key)
 /* Open addressing over an array of entries that start with their key:
  * returns the entry index, or -1 with *pos at the empty slot. */
 static long
-lookup(const struct pflow_table *t, const uint32_t *slot, size_t nslots,
+lookup(struct pflow_table *t, const uint32_t *slot, size_t nslots,
        const void *base, size_t stride, const struct pflow_key *key,
        size_t *pos)
 {
 	size_t i = key_hash(t->seed, key) & (nslots - 1);
 
+	t->lookups++;
 	while (slot[i] != 0) {
 		const void *e = (const char *)base + (slot[i] - 1) * stride;
+
+		t->probes++;
 
 		if (memcmp(e, key, sizeof(*key)) == 0) {
 			*pos = i;
@@ -746,7 +749,72 @@ frag_reset(struct pflow_table *t, struct pflow_frag *g)
 	memset(&g->pending, 0, sizeof(g->pending));
 	g->has_first = 0;
 	g->have = g->total = 0;
+	g->ncov = 0;
 	g->born = t->now;
+}
+
+/* Free what g holds besides itself. */
+static void
+frag_free(struct pflow_table *t, struct pflow_frag *g)
+{
+	(void)mem_grow(t, g->capcov * sizeof(*g->cov), 0);
+	free(g->cov);
+	g->cov = NULL;
+	g->ncov = g->capcov = 0;
+}
+
+/* Add [from, to) to what g's fragments cover. Returns 0, 1 when it
+ * overlaps a range already covered (a duplicated or overlapping fragment:
+ * nothing added), or -1 (memory). */
+static int
+frag_cover(struct pflow_table *t, struct pflow_frag *g, uint64_t from,
+           uint64_t to)
+{
+	struct pflow_hole *c;
+	size_t lo = 0, hi = g->ncov, cap;
+
+	if (from >= to)
+		return 0;
+	while (lo < hi) {          /* the first range that ends after from */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (g->cov[mid].to > from)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (lo < g->ncov && g->cov[lo].from < to)
+		return 1;
+	if (lo > 0 && g->cov[lo - 1].to == from) {   /* joins the one before */
+		g->cov[lo - 1].to = to;
+		if (lo < g->ncov && g->cov[lo].from == to) {
+			g->cov[lo - 1].to = g->cov[lo].to;
+			memmove(&g->cov[lo], &g->cov[lo + 1],
+			        (g->ncov - lo - 1) * sizeof(*c));
+			g->ncov--;
+		}
+		return 0;
+	}
+	if (lo < g->ncov && g->cov[lo].from == to) { /* joins the one after */
+		g->cov[lo].from = from;
+		return 0;
+	}
+	if (g->ncov == g->capcov) {
+		cap = g->capcov ? g->capcov * 2 : 4;
+		if (mem_grow(t, g->capcov * sizeof(*c), cap * sizeof(*c)) == -1)
+			return -1;
+		if ((c = realloc(g->cov, cap * sizeof(*c))) == NULL) {
+			(void)mem_grow(t, cap * sizeof(*c), g->capcov * sizeof(*c));
+			return -1;
+		}
+		g->cov = c;
+		g->capcov = cap;
+	}
+	memmove(&g->cov[lo + 1], &g->cov[lo], (g->ncov - lo) * sizeof(*c));
+	g->cov[lo].from = from;
+	g->cov[lo].to = to;
+	g->ncov++;
+	return 0;
 }
 
 static void
@@ -763,6 +831,7 @@ frag_delete(struct pflow_table *t, size_t i)
 	struct pflow_frag *g = t->frags;
 	size_t pos, last = t->nfrags - 1;
 
+	frag_free(t, &g[i]);
 	if (lookup(t, t->gslot, t->gslots, g, sizeof(*g), &g[i].key, &pos) ==
 	    (long)i)
 		slot_delete(t, t->gslot, t->gslots, g, sizeof(*g), pos);
@@ -814,13 +883,16 @@ add_fragment(struct pflow_table *t, const struct pdec_frame *fr, int64_t ts,
 	struct pflow_dir *d;
 	struct pflow *f;
 	long i;
-	int dup = 0;
+	int dup = 0, over;
 
 	if ((g = find_frag(t, fr)) == NULL)
 		goto nomem;
 	if ((fr->frag == 1 && g->has_first) || (!fr->frag_more && g->total))
 		frag_give_up(t, g);
 	account(&g->pending, fr, ts, fr->payload);
+	if ((over = frag_cover(t, g, fr->frag_off, (uint64_t)fr->frag_off +
+	    fr->frag_len)) == -1)
+		goto nomem;
 	g->have += fr->frag_len;
 	if (fr->frag == 1) {
 		g->first = *fr;
@@ -828,9 +900,13 @@ add_fragment(struct pflow_table *t, const struct pdec_frame *fr, int64_t ts,
 	}
 	if (!fr->frag_more)
 		g->total = fr->frag_off + fr->frag_len;
-	if (g->total != 0 && g->have > g->total)
+	/* complete when one range covers [0, total): judged by coverage, so
+	 * a duplicate cannot stand in for a missing fragment */
+	if (over || (g->total != 0 && g->ncov > 0 &&
+	    g->cov[g->ncov - 1].to > g->total))
 		frag_give_up(t, g);
-	if (!g->has_first || g->total == 0 || g->have < g->total)
+	if (!g->has_first || g->total == 0 || g->ncov != 1 ||
+	    g->cov[0].from != 0 || g->cov[0].to != g->total)
 		return 0;
 	if ((i = find_flow(t, &g->first)) < 0)
 		goto nomem;
@@ -935,6 +1011,8 @@ pflow_free(struct pflow_table *t)
 			free(x->gput);
 		}
 	}
+	for (i = 0; i < t->nfrags; i++)
+		free(t->frags[i].cov);
 	free(t->flows);
 	free(t->fslot);
 	free(t->frags);

@@ -45,10 +45,13 @@ pscan_packet(struct pscan *s, int64_t ts_ns, uint32_t caplen, uint32_t len,
 		s->cut++;
 		s->cut_skipped++;
 		return 0;
-	case PDEC_BAD:
-		snprintf(err, errlen, "packet %llu: %s",
-		         (unsigned long long)s->packets, why);
-		return PSCAN_EBAD;
+	case PDEC_BAD:          /* one bad frame spoils no other: skip it */
+		if (s->malformed++ == 0) {
+			s->malformed_first = s->packets;
+			snprintf(s->malformed_why, sizeof(s->malformed_why), "%.159s",
+			         why);
+		}
+		return 0;
 	case PDEC_OK:
 		break;
 	}
@@ -209,6 +212,10 @@ capture_warnings(struct pscan *s)
 		warn(s, "packets cut by the snaplen (%u bytes) before their "
 		     "TCP/UDP header, not counted: %llu; capture with "
 		     "tcpdump -s 0", s->snaplen, (unsigned long long)s->cut_skipped);
+	if (s->malformed > 0)
+		warn(s, "malformed frames, skipped and not counted: %llu (the "
+		     "first, packet %llu: %s)", (unsigned long long)s->malformed,
+		     (unsigned long long)s->malformed_first, s->malformed_why);
 	if (s->orphans.packets > 0)
 		warn(s, "IP fragments of datagrams that are not complete in the "
 		     "capture (a fragment is missing: the receiver cannot "
@@ -388,7 +395,8 @@ pscan_ts_text(long long sec, long long frac_ns, char *buf, size_t len)
 }
 
 /* Read every record; the reasons to stop are end of file (PCAP_ERROR_BREAK),
- * a cut-off record, a timestamp out of range, or a malformed frame. */
+ * a cut-off record, a timestamp out of range, or memory (a malformed frame
+ * is counted and skipped). */
 static int
 read_all(struct pscan *s, pcap_t *p, const char *path, char *err,
          size_t errlen)

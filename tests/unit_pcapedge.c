@@ -139,6 +139,45 @@ test_ts_negative(void **state)
 	           "of range (1970 to 2262)");
 }
 
+/* A datagram is whole when its fragments cover every byte, not when their
+ * bytes add up: id 1 has its second fragment twice and its third never,
+ * so its bytes add up to the datagram's; it is lost (its four fragments
+ * orphans), as the receiver could not reassemble it. Id 2 comes in any
+ * order, whole: it counts in the flow. */
+static void
+test_frag_coverage(void **state)
+{
+	static const struct { uint16_t id; unsigned off8, bytes, mf; } fr[] = {
+		{ 1, 0, 1480, 1 }, { 1, 185, 1480, 1 }, { 1, 185, 1480, 1 },
+		{ 1, 555, 100, 0 },
+		{ 2, 370, 1480, 1 }, { 2, 555, 100, 0 }, { 2, 0, 1480, 1 },
+		{ 2, 185, 1480, 1 },
+	};
+	struct spec u = { .dlt = DLT_EN10MB, .proto = 17, .src = "10.0.0.1",
+	                  .dst = "10.0.0.2", .sport = 40001, .dport = 5038,
+	                  .frag = 1, .udp_len = 4540 };
+	struct cap *c = cb_new();
+	struct pscan s;
+	size_t i;
+
+	(void)state;
+	cb_open(c, dir, "frag_cover.pcap", DLT_EN10MB, 65535);
+	for (i = 0; i < sizeof(fr) / sizeof(fr[0]); i++) {
+		u.id = fr[i].id, u.frag_off8 = fr[i].off8;
+		u.frag_bytes = fr[i].bytes, u.mf = fr[i].mf;
+		cb_put(c, &u, T0 + (int64_t)(i + 1) * MS);
+	}
+	cb_close(c);
+	free(c);
+	scan(&s, "frag_cover.pcap");
+	assert_int_equal(s.nflows, 1);
+	assert_int_equal(s.flows[0].data->packets, 4);
+	assert_int_equal(s.flows[0].data->payload, 4532);
+	assert_int_equal(s.orphans.packets, 4);
+	assert_int_equal(s.orphans.fragments, 4);
+	pscan_free(&s);
+}
+
 /* Five 1448-byte TCP segments 1 ms apart, 123 ns after the millisecond,
  * as pcap (ns), pcapng with ns and with us resolution: the ns files keep
  * the 123 ns, the us file loses them; payload, eta, goodput agree. */
@@ -667,6 +706,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ts_range),
 		cmocka_unit_test(test_ts_negative),
+		cmocka_unit_test(test_frag_coverage),
 		cmocka_unit_test(test_pcapng_resolution),
 		cmocka_unit_test(test_stdin),
 		cmocka_unit_test(test_seq_wrap),

@@ -280,6 +280,15 @@ write_bad(const char *dir)
 	cb_open(c, dir, "bad_short.pcap", DLT_EN10MB, 65535);
 	cb_put(c, &d, T0);
 	cb_close(c);
+	/* a malformed frame between two good ones: they still count */
+	d = cb_tcp4(DLT_EN10MB, 1, 100, 0);
+	cb_open(c, dir, "bad_middle.pcap", DLT_EN10MB, 65535);
+	cb_put(c, &d, T0);
+	d.bad_doff = 1, d.payload = 0, d.seq = 101;
+	cb_put(c, &d, T0 + 1000);
+	d.bad_doff = 0, d.payload = 100;
+	cb_put(c, &d, T0 + 2000);
+	cb_close(c);
 	free(c);
 }
 
@@ -766,6 +775,11 @@ static const struct { const char *name, *err; } bads[] = {
 	  "and LOOP" },
 	{ "bad_truncated.pcap", "packet 2 is cut off: truncated dump file; "
 	  "tried to read 154 captured bytes, only got 50" },
+};
+
+/* Malformed frames are counted and skipped, as tcpdump does: one bad
+ * frame does not end the scan of the others. */
+static const struct { const char *name, *why; } malformed[] = {
 	{ "bad_ihl.pcap", "packet 1: IPv4 total length 40 is shorter than its "
 	  "60-byte header" },
 	{ "bad_doff.pcap", "packet 1: TCP header length 60 does not fit a "
@@ -774,7 +788,38 @@ static const struct { const char *name, *err; } bads[] = {
 	  "end of the frame (40 bytes after the link header)" },
 	{ "bad_short.pcap", "packet 1: link-layer header of 14 bytes at offset "
 	  "0 runs past the 10 captured bytes" },
+	{ "bad_middle.pcap", "packet 2: TCP header length 60 does not fit a "
+	  "20-byte IP payload" },
 };
+
+static void
+test_malformed(void **state)
+{
+	char want[512];
+	struct pscan s;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(malformed) / sizeof(malformed[0]); i++) {
+		print_message("%s\n", malformed[i].name);
+		scan(&s, malformed[i].name, NULL);
+		assert_int_equal(s.malformed, 1);
+		snprintf(want, sizeof(want), "malformed frames, skipped and not "
+		         "counted: 1 (the first, %s)", malformed[i].why);
+		assert_true(s.nwarnings >= 1);
+		assert_string_equal(s.warnings[0], want);
+		if (strcmp(malformed[i].name, "bad_middle.pcap") == 0) {
+			assert_int_equal(s.packets, 3);
+			assert_int_equal(s.nflows, 1);
+			assert_int_equal(s.flows[0].data->packets, 2);
+			assert_int_equal(s.flows[0].data->payload, 200);
+			assert_int_equal(s.flows[0].missing, 0);
+		} else {
+			assert_int_equal(s.nflows, 0);
+		}
+		pscan_free(&s);
+	}
+}
 
 static void
 test_bad(void **state)
@@ -808,6 +853,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_link_types),
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_malformed),
 	};
 
 	if (argc == 3 && strcmp(argv[1], "--captures") == 0) {
