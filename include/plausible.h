@@ -21,10 +21,11 @@
  * arrival. Clocks of two hosts run at rates that differ by parts per
  * million; PLAUS_TIME_SLACK allows 0.1% (1000 ppm) more, plus 1 ms.
  *
- * CPU time is the partner's process time (user + system) over its window:
- * at most real time x the threads that can run (one per stream, the
- * watcher, the main thread), plus PLAUS_CPU_SLACK_NS per thread for
- * accounting granularity and setup within the window, and 1%.
+ * CPU time is the partner's process time (user + system) over the window
+ * a side or stream measured, which lies between START and its end_ns: at
+ * most the longer of real_ns and end_ns x the threads that can run (one
+ * per stream, the watcher, the main thread), plus PLAUS_CPU_SLACK_NS per
+ * thread for accounting granularity and setup, and 1%.
  */
 #define PLAUS_TIME_PPM       1000u       /* clock rate differences */
 #define PLAUS_TIME_SLACK_NS  1000000u    /* 1 ms */

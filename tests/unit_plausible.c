@@ -71,11 +71,16 @@ test_result(void **state)
 		{ "cpu 2^64-1 in 1 ns", { .bytes = 10000, .calls = 10, .real_ns = 1,
 		  .cpu_ns = UINT64_MAX }, 0, 1,
 		  "RESULT cpu_ns 18446744073709551615 is more than 3 threads can use "
-		  "in its real_ns 1 (at most 60000003)" },
+		  "in its window of 1 ns (at most 60000003)" },
 		{ "cpu just over", { .bytes = 10000, .calls = 10, .real_ns = 10 * MS,
 		  .cpu_ns = 3 * (10 * MS + 100000 + 20 * MS) + 1 }, 0, 10 * MS,
 		  "RESULT cpu_ns 90300001 is more than 3 threads can use in its "
-		  "real_ns 10000000 (at most 90300000)" },
+		  "window of 10000000 ns (at most 90300000)" },
+		{ "cpu over end_ns, real shorter", { .bytes = 10000, .calls = 10,
+		  .real_ns = 1 * MS, .cpu_ns = 3 * (10 * MS + 100000 + 20 * MS) +
+		  1 }, 0, 10 * MS,
+		  "RESULT cpu_ns 90300001 is more than 3 threads can use in its "
+		  "window of 10000000 ns (at most 90300000)" },
 		{ "real beyond the window", { .bytes = 10000, .calls = 10,
 		  .real_ns = WIN + 1 }, 0, 1,
 		  "RESULT real_ns 51050001 is longer than the run so far (at most "
@@ -110,6 +115,11 @@ test_result(void **state)
 
 	(void)state;
 	assert_int_equal(plaus_result(&r, &ok, 1, 0, 40 * MS, err, sizeof err), 0);
+	/* a UDP receiver: its real time the datagrams' span (1 ms), its CPU
+	 * window up to its end (40 ms, the idle timeout after them) */
+	ok.real_ns = 1 * MS;
+	assert_int_equal(plaus_result(&r, &ok, 1, 0, 40 * MS, err, sizeof err), 0);
+	ok.real_ns = 40 * MS;
 	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		print_message("%s\n", bad[i].name);
 		err[0] = '\0';
