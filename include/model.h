@@ -126,6 +126,7 @@ struct lat_result {
 	uint32_t tcp_rtt_us;
 	int      have_expected;      /* --link and --queue-bytes: */
 	double   queue_bytes;        /*   the bottleneck's queue */
+	double   link_bps;           /*   and its rate */
 	double   expected_ns;        /*   idle p50 + queue * 8 / link */
 };
 

@@ -24,6 +24,9 @@ enum runset_fig {
 	RS_JITTER_MS,   /* UDP receiver with paced, timed datagrams */
 	RS_JAIN,        /* receiver with -P: Jain's index of its streams */
 	RS_LINK_RATIO,  /* --link: Real-MBit/s over eta * C */
+	RS_LAT_IDLE,    /* --latency, the local side: the idle p50 rtt, ms */
+	RS_LAT_LOADED,  /* ... the loaded p50 rtt, ms */
+	RS_LAT_RPM,     /* ... responsiveness, RPM */
 	RS_NFIG
 };
 

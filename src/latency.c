@@ -92,6 +92,7 @@ latency_result(struct lat_result *lr, const struct prober *p,
 	if (c->queue_bytes > 0 && c->link_bps > 0 && lr->idle.answered > 0) {
 		lr->have_expected = 1;
 		lr->queue_bytes = (double)c->queue_bytes;
+		lr->link_bps = c->link_bps;
 		lr->expected_ns = latency_expected_ns((double)lr->idle.p50_ns,
 		    lr->queue_bytes, c->link_bps);
 	}

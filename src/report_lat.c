@@ -52,10 +52,11 @@ report_lat_text(FILE *f, const struct lat_result *l, int verbose)
 	else
 		fputs("no loaded round trip: no responsiveness\n", f);
 	if (l->have_expected)
-		fprintf(f, "latency: expected loaded rtt %.2f ms (idle p50 %.2f + "
-		        "%.0f bytes of queue at the link's rate %.2f), measured p50 "
-		        "%.2f\n", l->expected_ns / 1e6, ms(i->p50_ns), l->queue_bytes,
-		        l->expected_ns / 1e6 - ms(i->p50_ns), ms(d->p50_ns));
+		fprintf(f, "latency: expected loaded rtt %.2f ms (idle p50 %.2f + %.2f "
+		        "to drain %.0f bytes of queue at %.2f Mbit/s), measured p50 "
+		        "%.2f\n", l->expected_ns / 1e6, ms(i->p50_ns),
+		        l->expected_ns / 1e6 - ms(i->p50_ns), l->queue_bytes,
+		        l->link_bps / 1e6, ms(d->p50_ns));
 	if (l->have_tcp_rtt)
 		fprintf(f, "latency: tcp smoothed rtt of the data at its end %.2f ms\n",
 		        l->tcp_rtt_us / 1e3);

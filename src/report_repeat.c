@@ -51,7 +51,8 @@ report_repeat_run_line(FILE *f, const struct run_model *m, size_t k)
 
 /* Decimals in the table per figure (runset_fig's order): the table's own
  * for MBit/s and calls, microseconds for times, then fct (last). */
-static const int fig_decimals[RS_NFIG + 1] = { 4, 4, 6, 6, 2, 4, 3, 4, 4, 6 };
+static const int fig_decimals[RS_NFIG + 1] = { 4, 4, 6, 6, 2, 4, 3, 4, 4, 3, 3,
+    0, 6 };
 
 static void
 table_stat(FILE *f, const char *who, const char *label, int dec,

@@ -9,10 +9,12 @@
 static const char *const fig_key[RS_NFIG] = {
 	"real_mbit", "cpu_mbit", "real_s", "cpu_s", "real_calls_s",
 	"loss_pct", "jitter_ms", "jain", "link_ratio",
+	"latency_idle_p50_ms", "latency_loaded_p50_ms", "rpm",
 };
 static const char *const fig_label[RS_NFIG] = {
 	"Real-MBit/s", "CPU-MBit/s", "Real s", "CPU s", "Calls/s",
 	"loss %", "jitter ms", "Jain", "Real/eta*C",
+	"idle p50 ms", "load p50 ms", "RPM",
 };
 
 const char *
@@ -97,6 +99,20 @@ udp_value(const struct side *s, int fig, double *v)
 	return 1;
 }
 
+/* --latency's figures: the local side's (it sent the probes). */
+static int
+lat_value(const struct run_model *m, int i, int fig, double *v)
+{
+	const struct lat_result *l = &m->lat;
+	const struct lat_phase *ph = fig == RS_LAT_IDLE ? &l->idle : &l->loaded;
+
+	if (!l->have || i != 0 || ph->answered == 0)
+		return 0;
+	*v = fig == RS_LAT_RPM ? latstat_rpm(ph->tmean_ns) :
+	    (double)ph->p50_ns / 1e6;
+	return 1;
+}
+
 int
 runset_value(const struct run_model *m, int i, int fig, double *v)
 {
@@ -128,6 +144,10 @@ runset_value(const struct run_model *m, int i, int fig, double *v)
 			return 0;
 		*v = model_mbit(s->r.bytes, s->r.real_ns, &ok) / m->link_expected_mbit;
 		break;
+	case RS_LAT_IDLE:
+	case RS_LAT_LOADED:
+	case RS_LAT_RPM:
+		return lat_value(m, i, fig, v);
 	default:
 		return 0;
 	}

@@ -59,7 +59,7 @@ check "table: responsiveness" grep -Eq '^latency: [-+][0-9.]+ ms under load \(p5
 run_t 30 "$GPUT" -u --rate 5M --time 0.3 --latency --latency-idle 0.1 \
 	--link 100M --queue-bytes 125000 -p "$P" 127.0.0.1
 check "--link --queue-bytes: the expected loaded rtt (idle p50 + 10 ms)" \
-	grep -Eq '^latency: expected loaded rtt [0-9.]+ ms \(idle p50 [0-9.]+ \+ 125000 bytes of queue at the link.s rate 10\.00\)' "$OUT"
+	grep -Eq '^latency: expected loaded rtt [0-9.]+ ms \(idle p50 [0-9.]+ \+ 10\.00 to drain 125000 bytes of queue at 100\.00 Mbit/s\), measured p50 [0-9.]+$' "$OUT"
 
 # --- usage errors: one line, exit 2
 usage_err() {

@@ -75,12 +75,12 @@ check "loopback table: the summary header" grep -q '^summary of 2 runs: mean +- 
 run_t 30 "$GPUT" --repeat 2 --pause 0 --csv -u -n 300 -l 1448 -p "$D_PORT" 127.0.0.1
 eq "loopback --csv: exit 0" "$RC" 0
 eq "loopback --csv: the header" "$(head -n 1 "$OUT")" \
-    "run,side,role,bytes,calls,real_mbit,cpu_mbit,real_s,cpu_s,real_calls_s,loss_pct,jitter_ms,jain,link_ratio,fct_s"
+    "run,side,role,bytes,calls,real_mbit,cpu_mbit,real_s,cpu_s,real_calls_s,loss_pct,jitter_ms,jain,link_ratio,latency_idle_p50_ms,latency_loaded_p50_ms,rpm,fct_s"
 eq "loopback --csv: 2 runs x 2 sides, 8 statistics x 2 sides" \
     "$(cut -d, -f1 "$OUT" | sed 1d | sort | uniq -c | awk '{ printf "%s%s:%s", (NR > 1 ? " " : ""), $2, $1 }')" \
     "1:2 2:2 ci_high:2 ci_low:2 max:2 mean:2 median:2 min:2 n:2 stdev:2"
-eq "loopback --csv: every row has 15 fields" \
-    "$(awk -F, 'NF != 15' "$OUT" | wc -l)" 0
+eq "loopback --csv: every row has 18 fields" \
+    "$(awk -F, 'NF != 18' "$OUT" | wc -l)" 0
 eq "loopback --csv -u: the receiver's loss_pct is a number in every run row" \
     "$(awk -F, '$2 == "1" && $11 != "" { n++ } END { print n + 0 }' "$OUT")" 10
 

@@ -218,12 +218,13 @@ test_render(void **state)
 	report_repeat(f, &c, &rs, 0);
 	fclose(f);
 	assert_non_null(strstr(buf, "run,side,role,bytes,calls,real_mbit,cpu_mbit,"
-	    "real_s,cpu_s,real_calls_s,loss_pct,jitter_ms,jain,link_ratio,fct_s\n"
+	    "real_s,cpu_s,real_calls_s,loss_pct,jitter_ms,jain,link_ratio,"
+	    "latency_idle_p50_ms,latency_loaded_p50_ms,rpm,fct_s\n"
 	    "1,l,send,1000000,300,"));
 	assert_non_null(strstr(buf, "\n2,1,recv,1000000,300,16,32,0.5,0.25,600,"
-	    ",,,,\n"));
-	assert_non_null(strstr(buf, "\nmean,1,recv,,,12,24,0.75,0.375,450,,,,,\n"));
-	assert_non_null(strstr(buf, "\nn,l,send,,,2,2,2,2,2,,,,,\n"));
+	    ",,,,,,,\n"));
+	assert_non_null(strstr(buf, "\nmean,1,recv,,,12,24,0.75,0.375,450,,,,,,,,\n"));
+	assert_non_null(strstr(buf, "\nn,l,send,,,2,2,2,2,2,,,,,,,,\n"));
 	free(buf);
 	buf = NULL;
 	/* the table: t(0.95, 1) * sqrt(32) / sqrt(2) = 25.2550 */
@@ -244,6 +245,34 @@ test_render(void **state)
 	cli_free(&c);
 }
 
+/* --latency's figures: the local side's, from the probes' phases. */
+static void
+test_latency_figures(void **state)
+{
+	static struct run_model m;
+	double v = -1;
+
+	(void)state;
+	m.side[0].have_result = m.side[1].have_result = 1;
+	assert_int_equal(runset_value(&m, 0, RS_LAT_LOADED, &v), 0);  /* none */
+	m.lat.have = 1;
+	m.lat.idle.answered = 3;
+	m.lat.idle.p50_ns = 20125000;
+	m.lat.loaded.answered = 5;
+	m.lat.loaded.p50_ns = 100500000;
+	m.lat.loaded.tmean_ns = 100000000;
+	assert_int_equal(runset_value(&m, 0, RS_LAT_IDLE, &v), 1);
+	assert_true(v == 20.125);
+	assert_int_equal(runset_value(&m, 0, RS_LAT_LOADED, &v), 1);
+	assert_true(v == 100.5);
+	assert_int_equal(runset_value(&m, 0, RS_LAT_RPM, &v), 1);
+	assert_true(v == 600);
+	assert_int_equal(runset_value(&m, 1, RS_LAT_LOADED, &v), 0);  /* local */
+	m.lat.loaded.answered = 0;
+	assert_int_equal(runset_value(&m, 0, RS_LAT_RPM, &v), 0);
+	assert_string_equal(runset_fig_key(RS_LAT_RPM), "rpm");
+}
+
 int
 main(void)
 {
@@ -252,6 +281,7 @@ main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_runset),
 		cmocka_unit_test(test_render),
+		cmocka_unit_test(test_latency_figures),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
