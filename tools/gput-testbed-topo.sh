@@ -1,3 +1,4 @@
+#!/bin/sh
 # gput-testbed-topo.sh: the lab topologies of tools/gput-testbed, sourced by
 # it (not run on its own): a dumbbell of N host pairs through one bottleneck
 # (up --pairs N) and a chain of K routers (up --hops K), each link with its
