@@ -18,6 +18,12 @@
  * (a UDP receiver's window is longer by its idle timeout, so that a sender
  * that ended is seen to end first). A paced test whose schedule is slower
  * and lasts that long is refused at once. */
+/* --max-rate holds over any 100 ms, to within 10 ms at the rate: a burst
+ * (all streams' together) takes at most PARTNER_BURST_MS at --max-rate, and
+ * a sender that runs later than PARTNER_SLIP_MS moves its schedule on
+ * rather than catching up. */
+#define PARTNER_BURST_MS     5u
+#define PARTNER_SLIP_MS      5u
 #define PARTNER_MIN_RATE     1000u
 #define PARTNER_PROGRESS_S   10u
 

@@ -63,6 +63,11 @@ struct xfer_params {
 	                         take in turn (affinity.h); 0: anywhere */
 	uint32_t lat_interval_us; /* --latency: a probe every this long */
 	uint32_t lat_idle_ms;     /* --latency-idle: probes before the data */
+	/* Local only, never on the wire: */
+	uint64_t slip_ns;     /* a paced sender that runs later than this moves
+	                         its schedule on instead of catching up with back
+	                         to back sends (the partner's --max-rate); 0:
+	                         catches up */
 };
 
 /* --batch: at most this many messages per sendmmsg/recvmmsg. */
@@ -250,8 +255,12 @@ struct stream {
 };
 
 /* Sleep until the absolute monotonic time t (the -g schedule); a stop
- * request cuts it short. */
-void xfer_sleep_until(const struct stopreq *st, mono_ns t);
+ * request cuts it short. Returns how late it was called (ns past t; 0 when
+ * it slept, or without a stop pipe, where it reads no clock). */
+mono_ns xfer_sleep_until(const struct stopreq *st, mono_ns t);
+/* How far a sender that woke late by late ns moves its schedule on: what
+ * is past p->slip_ns (0 without one). */
+mono_ns xfer_slip(const struct xfer_params *p, mono_ns late);
 
 /* The sending loop both protocols share: p->data_bytes in writes of p->len
  * from the pattern, -g pacing, no clock read per call. ENOBUFS (a full

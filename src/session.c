@@ -97,6 +97,42 @@ left_ms(const struct session *s)
 	    (int)((s->deadline - now + 999999) / 1000000);
 }
 
+/* --max-rate, for a partner that sends UDP: the schedule's mean rate and
+ * its bursts (all streams' together). Returns 0 or -1 with why. */
+static int
+check_rate(const struct partner_limits *l, const struct xfer_params *p,
+           char *why, size_t len)
+{
+	uint32_t n = p->streams > 1 ? p->streams : 1;
+	uint32_t b = p->data_burst > 1 ? p->data_burst : 1;
+	uint64_t bb = (uint64_t)p->data_len * b * n;
+
+	if (l->max_rate <= 0 || p->proto != PROTO_UDP || p->role != ROLE_SEND)
+		return 0;
+	if (p->data_gap_ps == 0) {
+		snprintf(why, len, "unpaced UDP: this partner sends UDP at most "
+		         "%.0f bit/s (--max-rate); pace it with -g", l->max_rate);
+		return -1;
+	}
+	if ((double)p->data_len * 8e12 / p->data_gap_ps * n > l->max_rate) {
+		snprintf(why, len, "UDP at %.0f bit/s: this partner sends UDP at "
+		         "most %.0f bit/s (--max-rate)",
+		         (double)p->data_len * 8e12 / p->data_gap_ps * n, l->max_rate);
+		return -1;
+	}
+	/* one datagram a stream at a time is always allowed (however low the
+	 * limit); a burst of more takes at most PARTNER_BURST_MS at the rate */
+	if (b > 1 && (double)bb * 8 > l->max_rate * PARTNER_BURST_MS / 1e3) {
+		snprintf(why, len, "UDP bursts of %llu bytes (--burst %u, -l %u, %u "
+		         "streams): this partner sends at most %.0f bytes at once, "
+		         "%u ms at its --max-rate", (unsigned long long)bb, b,
+		         p->data_len, n, l->max_rate * PARTNER_BURST_MS / 8e3,
+		         PARTNER_BURST_MS);
+		return -1;
+	}
+	return 0;
+}
+
 int
 session_check_limits(const struct partner_limits *l,
                      const struct xfer_params *p, char *why, size_t len)
@@ -171,23 +207,7 @@ session_check_limits(const struct partner_limits *l,
 		         p->streams : 1), PARTNER_MIN_RATE);
 		return -1;
 	}
-	if (l->max_rate > 0 && p->proto == PROTO_UDP && p->role == ROLE_SEND) {
-		if (p->data_gap_ps == 0) {
-			snprintf(why, len, "unpaced UDP: this partner sends UDP at most "
-			         "%.0f bit/s (--max-rate); pace it with -g",
-			         l->max_rate);
-			return -1;
-		}
-		if ((double)p->data_len * 8e12 / p->data_gap_ps * (p->streams > 1 ?
-		    p->streams : 1) > l->max_rate) {
-			snprintf(why, len, "UDP at %.0f bit/s: this partner sends UDP at "
-			         "most %.0f bit/s (--max-rate)",
-			         (double)p->data_len * 8e12 / p->data_gap_ps *
-			         (p->streams > 1 ? p->streams : 1), l->max_rate);
-			return -1;
-		}
-	}
-	return 0;
+	return check_rate(l, p, why, len);
 }
 
 /* --affinity after the host: the partner's data threads go only where this
@@ -849,6 +869,10 @@ streams_init(struct session *s)
 		st->id = i + 1;
 		st->fd = -1;
 		st->p = *p;
+		/* --max-rate: a late sender never catches up in a rush */
+		if (s->c->lim.max_rate > 0 && p->proto == PROTO_UDP &&
+		    p->role == ROLE_SEND)
+			st->p.slip_ns = (mono_ns)PARTNER_SLIP_MS * 1000000u;
 		xfer_cc_pick(p->cc, i, st->p.cc);
 		st->stop = s->stop;
 		st->stats = p->proto == PROTO_UDP && p->role == ROLE_RECV ?

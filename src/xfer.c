@@ -15,25 +15,34 @@
 /* Longest wait after ENOBUFS before the send is tried again. */
 #define NOBUFS_WAIT_MS 1
 
-void
+mono_ns
 xfer_sleep_until(const struct stopreq *st, mono_ns t)
 {
 	struct timespec ts = { (time_t)(t / 1000000000u), (long)(t % 1000000000u) };
 	struct pollfd pfd = { stop_fd(st), POLLIN, 0 };
-	mono_ns now;
+	mono_ns now = 0;
+	int first = 1;
 
 	if (pfd.fd == -1) {
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
 		    EINTR && !stop_requested(st))
 			;
-		return;
+		return 0;
 	}
 	/* with a stop pipe, a stop request from any thread ends the sleep */
 	while (!stop_requested(st) && (now = mono_now()) < t) {
+		first = 0;
 		ts.tv_sec = (time_t)((t - now) / 1000000000u);
 		ts.tv_nsec = (long)((t - now) % 1000000000u);
 		(void)ppoll(&pfd, 1, &ts, NULL);
 	}
+	return first && !stop_requested(st) && now > t ? now - t : 0;
+}
+
+mono_ns
+xfer_slip(const struct xfer_params *p, mono_ns late)
+{
+	return p->slip_ns != 0 && late > p->slip_ns ? late - p->slip_ns : 0;
 }
 
 uint64_t
@@ -142,6 +151,7 @@ xfer_send_loop(struct stream *s)
 	struct iovec iov[2] = { { h, sizeof h }, { NULL, 0 } };
 	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2 };
 	int64_t rt = 0;                     /* the real-time clock less ours */
+	mono_ns base;                       /* the schedule's time 0 */
 	int rc = 0;
 
 	if (pattern_init(&pt, p, len, s->err, sizeof s->err) == -1)
@@ -154,6 +164,7 @@ xfer_send_loop(struct stream *s)
 		rt = meter_real_offset();       /* once: send times come from the schedule */
 	meter_start(&m);
 	s->start = m.t0;
+	base = m.t0;
 	/* stop, or --time up: two loads of a line no one writes while data flows */
 	while (left > 0 && !stop_requested(st) &&
 	    !atomic_load_explicit(&st->end, memory_order_relaxed)) {
@@ -162,10 +173,10 @@ xfer_send_loop(struct stream *s)
 
 		if (inplace) {                  /* UDP: the header over the pattern */
 			xfer_udp_hdr_encode(pt.buf, calls, paced ?
-			    (uint64_t)((int64_t)(m.t0 + xfer_due_ns(p, calls)) + rt) : 0);
+			    (uint64_t)((int64_t)(base + xfer_due_ns(p, calls)) + rt) : 0);
 			n = send(fd, pt.buf, want, MSG_NOSIGNAL);
 		} else if (hdr) {               /* UDP: the header, then the pattern */
-			xfer_udp_hdr_encode(h, calls, paced ? (uint64_t)((int64_t)(m.t0 +
+			xfer_udp_hdr_encode(h, calls, paced ? (uint64_t)((int64_t)(base +
 			    xfer_due_ns(p, calls)) + rt) : 0);
 			iov[1].iov_base = pt.buf + off + UDP_HDR_LEN;
 			iov[1].iov_len = want - UDP_HDR_LEN;
@@ -197,7 +208,8 @@ xfer_send_loop(struct stream *s)
 		if (off >= pt.period)
 			off %= pt.period;
 		if (paced && left > 0 && calls % burst == 0)   /* -g, --rate */
-			xfer_sleep_until(st, m.t0 + xfer_due_ns(p, calls));
+			base += xfer_slip(p, xfer_sleep_until(st, base +
+			    xfer_due_ns(p, calls)));
 	}
 	if (stop_requested(st) && rc == 0 && left > 0) {   /* stopped before the end */
 		snprintf(s->err, sizeof s->err, "interrupted");

@@ -242,9 +242,11 @@ batch_loop(struct stream *s, struct tx *t, uint32_t vlen)
 	int paced = p->data_gap_ps != 0, rc = 0;
 	size_t off = 0;
 	struct meter m;
+	mono_ns base;                       /* the schedule's time 0 */
 
 	meter_start(&m);
 	s->start = m.t0;
+	base = m.t0;
 	if (t->timed)                       /* send times come from the schedule */
 		t->base = (int64_t)m.t0 + meter_real_offset();
 	while (left > 0 && !stop_requested(st) &&
@@ -282,8 +284,13 @@ batch_loop(struct stream *s, struct tx *t, uint32_t vlen)
 		LIVE_SET(s, bytes, p->data_bytes - left);
 		LIVE_SET(s, calls, calls);
 		LIVE_SET(s, dgrams, seq);
-		if (paced && left > 0 && seq % burst == 0)   /* -g, --rate */
-			xfer_sleep_until(st, m.t0 + xfer_due_ns(p, seq));
+		if (paced && left > 0 && seq % burst == 0) {   /* -g, --rate */
+			mono_ns slip = xfer_slip(p, xfer_sleep_until(st, base +
+			    xfer_due_ns(p, seq)));
+
+			base += slip;           /* the send times move with it */
+			t->base += (int64_t)slip;
+		}
 	}
 	if (stop_requested(st) && rc == 0 && left > 0) {
 		snprintf(s->err, sizeof s->err, "interrupted");

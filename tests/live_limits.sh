@@ -62,4 +62,47 @@ check "stopped client: the partner stopped sending by --max-time 5 (+1 s): $S s"
 	awk -v s="${S:-99}" 'BEGIN { exit !(s < 6) }'
 kill -CONT "$SC"; kill "$SC" 2>/dev/null; wait "$SC" 2>/dev/null
 kill "$D_PID"; wait "$D_PID" 2>/dev/null
+
+# --- --max-rate holds over any 100 ms: at most the rate's 100 ms plus
+# 10 ms (bursts of 5 ms at most, a late sender 5 ms behind at most), here
+# 137500 bytes at 10 Mbit/s. Measured on the client's arrival times
+# (--log), over every window that starts at an arrival.
+maxwin() {      # FILE: the most bytes that arrived within any 100 ms
+	grep -v '^#' "$1" | sort -k2,2g | awk '{ t[n] = $2; b[n] = $5; n++ }
+	END { for (i = 0; i < n; i++) { s += b[i]
+		while (t[i] - t[j] >= 0.1) { s -= b[j]; j++ }
+		if (s > m) m = s }
+	print m + 0 }'
+}
+# within RC BYTES: exit 0, and between 100000 (the rate was kept) and 137500
+within() { [ "$1" -eq 0 ] && [ "${2:-0}" -gt 100000 ] && [ "${2:-0}" -le 137500 ]; }
+start_daemon --max-rate 10M || { fail "daemon with --max-rate starts"; t_done; }
+run_t 10 "$GPUT" -u -r -l 1472 --rate 10M --burst 1000000 -n 1000000 -p "$D_PORT" 127.0.0.1
+eq "--burst 1000000 under --max-rate 10M: refused" "$RC $(cat "$ERR")" \
+	"1 gput: partner 127.0.0.1 port $D_PORT: partner refused the test: refused: UDP bursts of 1472000000 bytes (--burst 1000000, -l 1472, 1 streams): this partner sends at most 6250 bytes at once, 5 ms at its --max-rate"
+run_t 10 "$GPUT" -u -r -P 4 -l 1472 --rate 2500k --burst 2 -n 100 -p "$D_PORT" 127.0.0.1
+eq "four streams' bursts of 2 together: refused" "$RC $(sed 's/.*refused: //' "$ERR")" \
+	"1 UDP bursts of 11776 bytes (--burst 2, -l 1472, 4 streams): this partner sends at most 6250 bytes at once, 5 ms at its --max-rate"
+run_t 30 "$GPUT" -u -r -l 1472 --rate 10M --burst 4 -n 1000 --log "$T_TMP/rate.log" \
+	-p "$D_PORT" 127.0.0.1 -w 1024
+M=$(maxwin "$T_TMP/rate.log")
+check "--burst 4 at the rate: exit 0, at most 137500 bytes in any 100 ms ($M)" \
+	within "$RC" "$M"
+# the partner's sender held up 300 ms mid-run (SIGSTOP): it moves its
+# schedule on rather than send the 375 kB it fell behind back to back
+"$GPUT" -u -r -l 1472 --rate 10M -n 2000 --log "$T_TMP/late.log" -p "$D_PORT" \
+	127.0.0.1 -w 4096 >"$T_TMP/late.out" 2>&1 &
+LC=$!
+T_PIDS="$T_PIDS $LC"
+if wait_until 10 log_has "start: udp, partner sends"; then
+	S=$(pgrep -P "$D_PID" | head -n 1)
+	sleep 0.5; kill -STOP "$S"; sleep 0.3; kill -CONT "$S"   # the fault itself
+fi
+wait "$LC"; LRC=$?
+M=$(maxwin "$T_TMP/late.log")
+check "a sender held up 300 ms: exit 0, at most 137500 bytes in any 100 ms ($M)" \
+	within "$LRC" "$M"
+check "a sender held up 300 ms: it was held up (a 300 ms gap in its arrivals)" \
+	awk '!/^#/ { if (p != "" && $2 - p > 0.25) g = 1; p = $2 } END { exit !g }' "$T_TMP/late.log"
+kill "$D_PID"; wait "$D_PID" 2>/dev/null
 t_done

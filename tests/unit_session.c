@@ -53,6 +53,9 @@ struct lrow {
 #define RATE(r, max) "UDP at " r " bit/s: this partner sends UDP at most " max \
 	" bit/s (--max-rate)"
 
+#define BURST(bb, b, l, n, max) "UDP bursts of " bb " bytes (--burst " b ", -l " \
+	l ", " n " streams): this partner sends at most " max " bytes at once, " \
+	"5 ms at its --max-rate"
 #define SLOW(r) "the test's schedule moves " r " bytes/s, this partner needs " \
 	"at least 1000 bytes/s of every test"
 #define STREAMS(n, max) n " streams: this partner allows at most " max \
@@ -156,6 +159,24 @@ static const struct lrow rows[] = {
 	  .gap_us = 7999, .data_gap_ps = 7999 * 1000000ull), RATE("1000125", "1000000") },
 	{ "rate: UDP sender far over", LIM(.max_rate = 1e8), UDPS(STREAM(65507, 655070),
 	  .gap_us = 1, .data_gap_ps = 1 * 1000000ull), RATE("524056000000", "100000000") },
+	/* ... and its bursts, all streams' together: 5 ms at the limit */
+	{ "rate: bursts within 5 ms", LIM(.max_rate = 1e6), UDPS(STREAM(300, 300000),
+	  .data_burst = 2, .data_gap_ps = 2400 * 1000000ull), NULL },
+	{ "rate: bursts over 5 ms", LIM(.max_rate = 1e6), UDPS(STREAM(300, 300000),
+	  .data_burst = 3, .data_gap_ps = 2400 * 1000000ull),
+	  BURST("900", "3", "300", "1", "625") },
+	{ "rate: two streams' bursts together", LIM(.max_rate = 1e6),
+	  UDPS(STREAM(150, 300000), .streams = 2, .data_burst = 2,
+	  .data_gap_ps = 2400 * 1000000ull), NULL },
+	{ "rate: three streams' bursts together", LIM(.max_rate = 1e6),
+	  UDPS(STREAM(100, 300000), .streams = 3, .data_burst = 3,
+	  .data_gap_ps = 2400 * 1000000ull), BURST("900", "3", "100", "3", "625") },
+	{ "rate: one datagram over 5 ms is allowed", LIM(.max_rate = 1e6),
+	  UDPS(STREAM(1000, 100000), .data_gap_ps = 8000 * 1000000ull), NULL },
+	{ "rate: --burst 1000000 at the rate", LIM(.max_rate = 1e7),
+	  UDPS(STREAM(1472, 1472000000ull), .data_burst = 1000000,
+	  .data_gap_ps = 1177600 * 1000ull),
+	  BURST("1472000000", "1000000", "1472", "1", "6250") },
 	{ "rate: UDP receiver unpaced", LIM(.max_rate = 1e6), UDPR(STREAM(1000, 50000)),
 	  NULL },
 	{ "rate: UDP receiver fast", LIM(.max_rate = 1e6), UDPR(STREAM(65507, 655070),
