@@ -57,6 +57,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
@@ -592,6 +593,17 @@ static void run(struct line *l)
 	write_stats(l);
 }
 
+/* close_fds: close every descriptor above stderr */
+static void close_fds(void)
+{
+	long fd, max = sysconf(_SC_OPEN_MAX);
+
+	if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0)
+		return;
+	for (fd = 3; fd < (max > 0 ? max : 1024); fd++)
+		close((int)fd);
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: gput-delay -i IN -o OUT [-d NS] [-j NS [-R]] "
@@ -606,6 +618,10 @@ int main(int argc, char **argv)
 	sigset_t block;
 	int o;
 
+	/* a long-lived process must not keep its starter's descriptors: a
+	 * testbed brought up under flock(1) would hold the lock for as long as
+	 * the delay line runs */
+	close_fds();
 	l.c.maxframe = 9018;
 	l.c.spin = 50000;
 	while ((o = getopt(argc, argv, "i:o:d:j:Rr:q:e:n:m:s:S:P:")) != -1) {
