@@ -952,9 +952,15 @@ check_client(const struct config *c, char *err, size_t errlen)
 		         "with gput -i)");
 		return -1;
 	}
-	for (i = 0; i < c->npartners; i++)
+	for (i = 0; i < c->npartners; i++) {
 		if (check_side_pair(c, &c->partners[i], err, errlen) == -1)
 			return -1;
+		if (c->mcast.family != 0 && c->partners[i].streams > 1) {
+			snprintf(err, errlen, "-m sends one stream: it cannot be used "
+			         "with -P");            /* -P after a partner's name */
+			return -1;
+		}
+	}
 	if (check_local_cpus(c, err, errlen) == -1)
 		return -1;
 	return check_partners(c, err, errlen);

@@ -228,6 +228,9 @@ test_streams_per_partner(void **state)
 	assert_int_equal(parse("host -P 0", &c, err, sizeof err), -1);
 	assert_string_equal(err, "-P: '0' is out of range (1 to 128)");
 	cli_free(&c);
+	assert_int_equal(parse("-u -m 239.1.2.3 a b -P 2", &c, err, sizeof err), -1);
+	assert_string_equal(err, "-m sends one stream: it cannot be used with -P");
+	cli_free(&c);
 	assert_int_equal(parse("--log f -u -r host -P 2", &c, err, sizeof err), -1);
 	assert_string_equal(err, "--log records one stream: it cannot be used with -P");
 	cli_free(&c);
