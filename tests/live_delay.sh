@@ -191,6 +191,14 @@ tb up 10M --delay 1 --queue 64K
 check "queue 64K: b's tbf limit 65536 bytes (tc)" tbf_limit_is b veth-b 65536
 eq "up starts the queue's counters from 0" "$(counter 'a>b' queue-drop)" 0
 
+# --- up starts every counter from 0, an impairment's too
+tb up 10M
+tb impair ab loss 50 meta l4proto icmp
+"$TESTBED" exec a ping -c 20 -i 0.05 -q "$ADDR_B" >/dev/null 2>&1
+check "before up: the loss rule counted ($(counter 'a>b' loss))" [ "$(counter 'a>b' loss)" -gt 0 ]
+tb up 10M
+eq "up again: the loss rule kept, its counter from 0" "$(counter 'a>b' loss)" 0
+
 # --- jitter: spread, order kept; reordered when allowed
 tb up 100M --delay 20 --jitter 5
 daemon
