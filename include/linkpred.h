@@ -62,7 +62,7 @@ double linkpred_frames(const struct link_pred *pr, uint64_t msg,
                        uint64_t bytes);
 
 /* A run of fewer frames than this prints how far its ratio may read high:
- * 2/N of N frames (gput(1), LINK PREDICTION). */
+ * 2/(N-2) of N frames (gput(1), LINK PREDICTION). */
 #define LINKPRED_SHORT_FRAMES 40000
 
 /* After a run with --link: the prediction pr for the connection lc (msg:

@@ -165,7 +165,8 @@ struct run_model {
 	double   link_eta, link_expected_mbit;  /* with --link */
 	int      ecn;                /* --ecn: the ECN figures are shown */
 	double   link_frames;        /* --link: the receiver's frames on the link
-	                                (linkpred_frames; 0: unknown) */
+	                                (linkpred_frames; 0: unknown); the ratio
+	                                may read up to 2/(frames-2) high */
 	int      have_path;          /* --link with --rtt: path is filled */
 	struct plim path;
 	double   link_expected_bps;  /* ... the same in bit/s */

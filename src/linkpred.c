@@ -197,19 +197,20 @@ linkpred_frames(const struct link_pred *pr, uint64_t msg, uint64_t bytes)
 /* A short run's own uncertainty: its receiver's Real s opens at the first
  * byte, one frame time after the first frame began on the wire, and a
  * shaper's bucket (a token bucket's burst) may pass the first frame at
- * once: the rate may read high by up to two frame times of the run's N. */
+ * once: N frames in as little as N - 2 frame times, a rate up to
+ * N / (N - 2) of the link's, 2 / (N - 2) high. */
 static void
 short_run(FILE *f, const struct link_pred *pr, uint64_t msg,
           const struct report_row *row)
 {
 	double n = linkpred_frames(pr, msg, row->r->bytes);
 
-	if (n <= 0 || n >= LINKPRED_SHORT_FRAMES)
+	if (n <= 2 || n >= LINKPRED_SHORT_FRAMES)
 		return;
 	fprintf(f, "%c: a run of %.0f frames: its ratio may read up to %.2f%% "
-	        "high (2 frame times of %.0f: the window opens at the first byte, "
-	        "a shaper may pass the first frame at once)\n", row->tag, n,
-	        200.0 / n, n);
+	        "high (%.0f frames in %.0f frame times: the window opens at the "
+	        "first byte, a shaper may pass the first frame at once)\n",
+	        row->tag, n, 200.0 / (n - 2), n, n - 2);
 }
 
 void
