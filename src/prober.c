@@ -155,8 +155,11 @@ prober_main(void *arg)
 		if ((phase == PR_IDLE || phase == PR_LOAD) && due <= now) {
 			send_probe(p);
 			k++;
-			/* late by more than an interval: skip, never burst */
-			while (base + k * p->interval_ns <= now) {
+			/* late by more than an interval: skip, never burst (the
+			 * idle phase's skipped are those due before its end) */
+			while (base + k * p->interval_ns <= now &&
+			    !(phase == PR_IDLE && base + k * p->interval_ns >=
+			    idle_until)) {
 				k++;
 				p->unsent++;
 			}
