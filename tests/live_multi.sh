@@ -162,6 +162,13 @@ for t in 1 2; do
 		"$(nth "$t" 1 2)"
 done
 
+# one partner, -r (the partner sends, its lines may arrive first): the same
+# order, this side's interval line before the partner's
+run_t 30 "$GPUT" -r --time 1 --interval 0.2 -p "$P1" 127.0.0.1
+eq "one partner, -r --interval: exit status" "$RC" 0
+eq "one partner: l first at every interval" \
+	"$(awk '$1 ~ /^[l1]$/ && $2 ~ /-$/ { if ($1 == "l") l[$2] = 1; else if (!($2 in l)) bad++; n++ } END { print (n > 0 ? bad + 0 : "none") }' "$OUT")" 0
+
 # --- several clients on one partner at once: each its own session (own
 # process, own data connection), exact bytes, each checks its own pattern.
 # Paced (3 s each) so that the two surely overlap.
