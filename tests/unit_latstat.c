@@ -7,11 +7,15 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "latency.h"
 #include "latstat.h"
 #include "probe.h"
+#include "report_lat.h"
+#include "json.h"
 
 static void
 test_pctl_nearest_rank(void **state)
@@ -207,6 +211,81 @@ test_bucket(void **state)
 	assert_int_equal(probe_bucket_take(&b, 5 * ms), 0);
 }
 
+/* The renderers, exact on a hand-made result. */
+static void
+test_render(void **state)
+{
+	struct lat_result l;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	struct json j;
+
+	(void)state;
+	memset(&l, 0, sizeof l);
+	l.have = 1;
+	l.interval_us = 10000;
+	l.idle_ms = 1000;
+	l.idle = (struct lat_phase){ .sent = 100, .answered = 100, .min_ns = 20080000,
+	    .p50_ns = 20140000, .p90_ns = 20220000, .p99_ns = 21560000,
+	    .max_ns = 22750000, .tmean_ns = 20150000 };
+	l.loaded = (struct lat_phase){ .sent = 901, .answered = 900, .lost = 1,
+	    .unsent = 2, .min_ns = 20130000, .p50_ns = 99880000, .p90_ns = 100690000,
+	    .p99_ns = 102280000, .max_ns = 102540000, .tmean_ns = 100000000,
+	    .have_owd = 1, .up_p50_ns = 89820000, .down_p50_ns = 10040000 };
+	l.have_expected = 1;
+	l.queue_bytes = 100000;
+	l.link_bps = 10e6;
+	l.expected_ns = 100140000;
+	f = open_memstream(&buf, &len);
+	report_lat_text(f, &l, 0);
+	fclose(f);
+	assert_string_equal(buf,
+	    "latency idle  : 100 sent, 100 answered, 0 lost; rtt min 20.08 p50 20.14 "
+	    "p90 20.22 p99 21.56 max 22.75 ms\n"
+	    "latency loaded: 901 sent, 900 answered, 1 lost; rtt min 20.13 p50 99.88 "
+	    "p90 100.69 p99 102.28 max 102.54 ms; 2 due but not sent; one way p50 up "
+	    "89.82 down 10.04 ms\n"
+	    "latency: +79.74 ms under load (p50), responsiveness 600 RPM (60 s / "
+	    "100.00 ms, the loaded round trips' mean without their largest 5%)\n"
+	    "latency: expected loaded rtt 100.14 ms (idle p50 20.14 + 80.00 to drain "
+	    "100000 bytes of queue at 10.00 Mbit/s), measured p50 99.88\n");
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	json_init(&j, f, 0);
+	json_begin_object(&j);
+	report_lat_json(&j, &l);
+	json_end_object(&j);
+	fclose(f);
+	assert_string_equal(buf, "{\"latency\":{\"interval_ms\":10,\"idle_s\":1,"
+	    "\"idle\":{\"n\":100,\"answered\":100,\"lost\":0,\"unsent\":0,"
+	    "\"min_ms\":20.08,\"p50_ms\":20.14,\"p90_ms\":20.22,\"p99_ms\":21.56,"
+	    "\"max_ms\":22.75,\"trimmed_mean_ms\":20.15},"
+	    "\"loaded\":{\"n\":901,\"answered\":900,\"lost\":1,\"unsent\":2,"
+	    "\"min_ms\":20.13,\"p50_ms\":99.88,\"p90_ms\":100.69,\"p99_ms\":102.28,"
+	    "\"max_ms\":102.54,\"trimmed_mean_ms\":100,\"up_p50_ms\":89.82,"
+	    "\"down_p50_ms\":10.04},\"increase_ms\":79.74,\"rpm\":600,"
+	    "\"queue_bytes\":100000,\"expected_loaded_ms\":100.14}}");
+	free(buf);
+	/* nothing answered: nulls, no RPM; no latency: nothing at all */
+	l.loaded.answered = 0;
+	l.have_expected = 0;
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	report_lat_text(f, &l, 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "latency: no loaded round trip: no responsiveness\n"));
+	free(buf);
+	l.have = 0;
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	report_lat_text(f, &l, 1);
+	fclose(f);
+	assert_int_equal(len, 0);
+	free(buf);
+}
+
 int
 main(void)
 {
@@ -217,6 +296,7 @@ main(void)
 		cmocka_unit_test(test_expected),
 		cmocka_unit_test(test_probe_codec),
 		cmocka_unit_test(test_bucket),
+		cmocka_unit_test(test_render),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
