@@ -61,6 +61,22 @@ run_t 30 "$GPUT" -u --rate 5M --time 0.3 --latency --latency-idle 0.1 \
 check "--link --queue-bytes: the expected loaded rtt (idle p50 + 10 ms)" \
 	grep -Eq '^latency: expected loaded rtt [0-9.]+ ms \(idle p50 [0-9.]+ \+ 10\.00 to drain 125000 bytes of queue at 100\.00 Mbit/s\), measured p50 [0-9.]+$' "$OUT"
 
+# --- ^C in the idle phase: exit 130 at once, valid JSON, the partner ends
+"$GPUT" --time 1 --latency --latency-idle 20 --json -p "$P" 127.0.0.1 \
+	>"$T_TMP/int.json" 2>"$T_TMP/int.err" &
+CPID=$!
+T_PIDS="$T_PIDS $CPID"
+if wait_for_line "$D_LOG" 'start: tcp, partner receives for 1.000 s' 10; then
+	kill -INT "$CPID"
+	wait_until 5 sh -c "! kill -0 $CPID 2>/dev/null" || fail "^C in the idle phase: gput ended within 5 s"
+	wait "$CPID"
+	eq "^C in the idle phase: exit 130" "$?" 130
+	check "^C in the idle phase: valid JSON that says so" jqe \
+		'.interrupted == true and .error == "interrupted"' "$T_TMP/int.json"
+else
+	fail "^C in the idle phase: the partner logs the session's start"
+fi
+
 # --- usage errors: one line, exit 2
 usage_err() {
 	run_t 5 "$GPUT" "${@:2}"
