@@ -640,8 +640,20 @@ put_ival(struct peer *p, uint32_t k, uint64_t start, uint64_t end, uint64_t b,
 	put_msg(p, &m);
 }
 
+/* "ok lie KIND" as soon as the lying message is sent: the client may close
+ * the connection on it before the rest can be sent. */
+static int lie_told;
+
+static void
+told(const char *kind)
+{
+	printf("ok lie %s\n", kind);
+	lie_told = 1;
+}
+
 /* lie=KIND: what a partner sends after its transfer, honest for what moved
- * (the sender's whole stream, or what drain took in) but for one field. */
+ * (the sender's whole stream, or what drain took in) but for one field;
+ * "ok lie KIND" once the lie is out, "ok results" after the RESULTs. */
 static void
 step_lie(struct peer *p, const char *kind)
 {
@@ -663,8 +675,12 @@ step_lie(struct peer *p, const char *kind)
 		int wrap = kind[0] == 'w';
 
 		put_ival(p, 0, 0, 1000, wrap ? UINT64_MAX - 999 : m.result.bytes, 0);
+		if (wrap)
+			told(kind);
 		put_ival(p, 1, wrap ? 1000 : 500, 2000, wrap ? m.result.bytes +
 		    1000 : 0, IVAL_LAST);
+		if (!wrap)
+			told(kind);
 	} else if (strcmp(kind, "cpu") == 0) {
 		m.result.real_ns = 1;
 		m.result.cpu_ns = UINT64_MAX;
@@ -680,6 +696,7 @@ step_lie(struct peer *p, const char *kind)
 		t.tcp.retrans = UINT64_MAX;
 		t.tcp.mss = 1448;
 		put_msg(p, &t);
+		told(kind);
 	} else if (udp && !send) {
 		struct ctl_msg u = { .type = CTL_UDPSTATS, .stream = 1 };
 
@@ -694,11 +711,17 @@ step_lie(struct peer *p, const char *kind)
 		else
 			die(p, "no such lie");
 		put_msg(p, &u);
+		told(kind);
 	} else {
 		die(p, "no such lie");
 	}
-	send_results(p, &m);
-	printf("ok lie %s\n", kind);
+	m.stream = 1;                   /* the stream's RESULT, then the side's */
+	put_msg(p, &m);
+	if (!lie_told)
+		told(kind);
+	m.stream = 0;
+	put_msg(p, &m);
+	printf("ok results\n");
 }
 
 /* ivals=N: zero-length intervals, as many as asked or until the client
