@@ -41,6 +41,12 @@
  * with err filled (the setsockopt that failed). */
 int ecn_udp_send_setup(int fd, char *err, size_t errlen);
 
+/* A UDP sender's end markers: fd's datagrams leave not-ECT from now on
+ * (the data's codepoint was set by ecn_udp_send_setup), so a marking
+ * bottleneck marks data alone and the receiver's CE count covers every
+ * mark. Returns 0, or -1 with errno set. */
+int ecn_udp_send_clear(int fd);
+
 /* A UDP receiver: each datagram read from fd comes with its TOS or Traffic
  * Class (ecn_cmsg_codepoint). Returns 0, or -1 with err filled. */
 int ecn_udp_recv_setup(int fd, char *err, size_t errlen);

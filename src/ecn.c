@@ -35,8 +35,10 @@ family_of(int fd)
 	return ss.ss_family;
 }
 
-int
-ecn_udp_send_setup(int fd, char *err, size_t errlen)
+/* The codepoint cp on what fd sends, the DSCP bits kept. Returns 0, or -1
+ * with errno set and *what the call that failed. */
+static int
+set_codepoint(int fd, int cp, const char **what)
 {
 	int fam = family_of(fd), tos = 0;
 	socklen_t tl = sizeof tos;
@@ -45,26 +47,40 @@ ecn_udp_send_setup(int fd, char *err, size_t errlen)
 		if (getsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &tos, &tl) == -1 ||
 		    tos < 0)
 			tos = 0;
-		tos = (tos & ~(int)ECN_MASK) | (int)ECN_ECT0;
-		if (setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &tos, sizeof tos) == -1) {
-			snprintf(err, errlen, "--ecn: setsockopt IPV6_TCLASS %d: %s",
-			         tos, strerror(errno));
+		tos = (tos & ~(int)ECN_MASK) | cp;
+		*what = "IPV6_TCLASS";
+		if (setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &tos, sizeof tos) == -1)
 			return -1;
-		}
 		/* IPv4 peers of an IPv6 socket: IP_TOS too, where it applies */
 		(void)setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof tos);
 		return 0;
 	}
-	tl = sizeof tos;
 	if (getsockopt(fd, IPPROTO_IP, IP_TOS, &tos, &tl) == -1)
 		tos = 0;
-	tos = (tos & ~(int)ECN_MASK) | (int)ECN_ECT0;
-	if (setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof tos) == -1) {
-		snprintf(err, errlen, "--ecn: setsockopt IP_TOS %d: %s", tos,
+	tos = (tos & ~(int)ECN_MASK) | cp;
+	*what = "IP_TOS";
+	return setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof tos);
+}
+
+int
+ecn_udp_send_setup(int fd, char *err, size_t errlen)
+{
+	const char *what = "";
+
+	if (set_codepoint(fd, (int)ECN_ECT0, &what) == -1) {
+		snprintf(err, errlen, "--ecn: setsockopt %s ECT(0): %s", what,
 		         strerror(errno));
 		return -1;
 	}
 	return 0;
+}
+
+int
+ecn_udp_send_clear(int fd)
+{
+	const char *what;
+
+	return set_codepoint(fd, (int)ECN_NOT_ECT, &what);
 }
 
 int

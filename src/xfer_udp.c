@@ -228,6 +228,10 @@ xfer_udp_markers(struct stream *s)
 	uint8_t mk[MARKER_MAX_LEN];
 	uint8_t i;
 
+	/* --ecn: the markers leave not-ECT, so a marking bottleneck marks
+	 * data alone (a failure leaves them ECT(0): counted nowhere) */
+	if (s->p.xflags & CTL_XF_ECN)
+		(void)ecn_udp_send_clear(s->fd);
 	for (i = 1; i <= MARKER_COUNT && !stop_requested(s->stop); i++) {
 		size_t n = xfer_marker_encode(&s->p, mk, i, r->dgrams, r->bytes);
 

@@ -6,7 +6,10 @@
 # daemon in b and gput in a, captures the data at b's end with tcpdump, reads
 # the capture with gput-pcap, and prints expected (eta*C, from gput --predict)
 # beside measured goodput; then sweeps message sizes and plots both with
-# tools/plot-goodput.sh. Everything it wrote is in demo-out/.
+# tools/plot-goodput.sh; then adds 10 ms of delay each way (RTT 20 ms) and
+# runs TCP with gput's prediction for that RTT (--rtt 20), once with the
+# kernel's window and once with 16 KiB socket buffers (window-limited).
+# Everything it wrote is in demo-out/.
 # Not root (or no ip/tc/ethtool): a quick measurement on loopback, which has
 # no link rate, so there is no eta*C to compare against; says so.
 #
@@ -178,6 +181,8 @@ demo_loopback() {
 	say "what the same transfers would give on a 10 Mbit/s Ethernet link (gput --predict)"
 	printf 'TCP -l 1448: %s\n' "$("$GPUT" --predict -l 1448 --link "$RATE" | tail -n 1)"
 	printf 'UDP -l 1472: %s\n' "$("$GPUT" --predict -u -l 1472 --link "$RATE" | tail -n 1)"
+	say "and across 20 ms of RTT with 16 KiB of window (gput --predict --rtt 20 -w 16)"
+	"$GPUT" --predict -l 1448 --link "$RATE" --rtt 20 -w 16 | tail -n 4
 }
 
 # sweep: REPS short runs per message size and protocol (gput --repeat);
@@ -292,9 +297,31 @@ demo_testbed() {
 
 	sweep
 	timed_run
+	demo_delay
 	echo
 	echo "demo: results in $OUT/ (tables *.txt, captures *.pcap, goodput.dat, goodput.png, goodput.svg)"
 	echo "demo: the timed run: $OUT/timed.json, its figure $OUT/timed.png and .svg"
+}
+
+# demo_delay: the same link with 10 ms of delay each way (RTT 20 ms, by
+# tools/gput-delay: this kernel has no netem). Adding a delay rebuilds the
+# testbed, which ends the partner: start it again.
+demo_delay() {
+	say "the same ${RATE}bit/s link with 10 ms of delay each way: RTT 20 ms"
+	"$TESTBED" up "$RATE" 1500 --delay 10
+	start_daemon ip netns exec "$NS_B"
+	if [ -z "$(missing_tools ping)" ]; then
+		echo "\$ ping -c 5 -i 0.2 $ADDR_B"
+		ip netns exec "$NS_A" ping -c 5 -i 0.2 "$ADDR_B" | tail -n 1
+	fi
+	say "TCP across 20 ms, with the prediction: eta*C needs a window of the BDP"
+	run_gput tcp-rtt20 -T -n 4000 -l 1448 --link "$RATE" --rtt 20
+	say "TCP with 16 KiB socket buffers across 20 ms: window/RTT is below eta*C"
+	run_gput tcp-rtt20-w16 -T -n 2000 -l 1448 -w 16 --link "$RATE" --rtt 20
+	echo "The first run fills the link after slow start: the kernel grows its window"
+	echo "past the 23537-byte bandwidth-delay product. The second is held near its"
+	echo "window per RTT: Linux doubles a socket buffer and keeps a share of it for"
+	echo "bookkeeping, so the window -w 16 really gives differs from 16384 bytes."
 }
 
 [ -x "$GPUT" ] || die "$GPUT not built: run make first"
