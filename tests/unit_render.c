@@ -535,6 +535,52 @@ test_json_link_path(void **state)
 	model_free(&m);
 }
 
+/* --ecn: tcp_info.ecn per TCP side (received counts null where the kernel
+ * keeps none) and udp.ecn for a UDP receiver (null without UDPS_ECN); none
+ * of them without --ecn (the other tests' documents). */
+static void
+test_json_ecn(void **state)
+{
+	struct run_model m;
+	struct cap c;
+	char *got;
+
+	(void)state;
+	model_tcp(&m);
+	m.ecn = 1;
+	m.side[0].tcp.ecn = TCPS_ECN | TCPS_ECN_RECEIVED;
+	m.side[0].tcp.delivered_ce = 93;
+	cap_open(&c);
+	report_json_summary_line(c.f, &m);
+	got = cap_close(&c);
+	assert_non_null(strstr(got, "\"sndbuf_limited_us\":120000,\"ecn\":{"
+	    "\"negotiated\":true,\"seen\":false,\"delivered_ce\":93,"
+	    "\"received_ce\":0,\"received_ce_bytes\":0}}"));
+	free(got);
+	model_free(&m);
+	model_udp(&m);
+	m.ecn = 1;
+	cap_open(&c);
+	report_json_summary_line(c.f, &m);
+	got = cap_close(&c);
+	assert_non_null(strstr(got, "\"ecn\":{\"not_ect\":null,\"ect1\":null,"
+	    "\"ect0\":null,\"ce\":null}"));
+	free(got);
+	m.side[1].have_udp = 1;
+	m.side[1].udp.received = 2990;
+	m.side[1].udp.unique = 2990;
+	m.side[1].udp.flags = UDPS_ECN;
+	m.side[1].udp.ecn[2] = 2704;
+	m.side[1].udp.ecn[3] = 286;
+	cap_open(&c);
+	report_json_summary_line(c.f, &m);
+	got = cap_close(&c);
+	assert_non_null(strstr(got, "\"ecn\":{\"not_ect\":0,\"ect1\":0,"
+	    "\"ect0\":2704,\"ce\":286}"));
+	free(got);
+	model_free(&m);
+}
+
 static void
 test_json_failed(void **state)
 {
@@ -920,6 +966,7 @@ main(void)
 		cmocka_unit_test(test_json_tcp_count),
 		cmocka_unit_test(test_json_udp_time),
 		cmocka_unit_test(test_json_link_path),
+		cmocka_unit_test(test_json_ecn),
 		cmocka_unit_test(test_json_failed),
 		cmocka_unit_test(test_json_no_result),
 		cmocka_unit_test(test_json_interrupted),
