@@ -159,6 +159,10 @@ int pflow_add(struct pflow_table *t, const struct pdec_frame *fr,
  * (a fragment, the first or another, is missing). */
 void pflow_orphans(const struct pflow_table *t, struct pflow_dir *sum);
 
+/* Flows that began on the addresses and ports of a flow closed before
+ * them (each reported on its own). Returns the count, or -1 (memory). */
+long pflow_reopened(const struct pflow_table *t);
+
 /* Bytes of sequence space still missing in a TCP direction. */
 uint64_t pflow_missing(const struct pflow_dir *d);
 

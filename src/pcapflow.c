@@ -985,6 +985,37 @@ pflow_add(struct pflow_table *t, const struct pdec_frame *fr, int64_t ts_ns,
 	return -1;
 }
 
+static int
+key_cmp(const void *a, const void *b, void *arg)
+{
+	const struct pflow *f = arg;
+	int c = memcmp(&f[*(const uint32_t *)a].key, &f[*(const uint32_t *)b].key,
+	               sizeof(f->key));
+
+	return c != 0 ? c : *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+}
+
+long
+pflow_reopened(const struct pflow_table *t)
+{
+	uint32_t *ix;
+	size_t i;
+	long n = 0;
+
+	if (t->flows_closed == 0)
+		return 0;
+	if ((ix = malloc(t->nflows * sizeof(*ix))) == NULL)
+		return -1;
+	for (i = 0; i < t->nflows; i++)
+		ix[i] = (uint32_t)i;
+	qsort_r(ix, t->nflows, sizeof(*ix), key_cmp, t->flows);
+	for (i = 1; i < t->nflows; i++)
+		n += memcmp(&t->flows[ix[i]].key, &t->flows[ix[i - 1]].key,
+		            sizeof(t->flows->key)) == 0;
+	free(ix);
+	return n;
+}
+
 void
 pflow_orphans(const struct pflow_table *t, struct pflow_dir *sum)
 {

@@ -195,6 +195,8 @@ by_payload(const void *pa, const void *pb)
 static void
 capture_warnings(struct pscan *s)
 {
+	long reopened;
+
 	if (s->oversized > 0)
 		warn(s, "frames longer than the %u-byte MTU: %llu of %llu (largest "
 		     "IP packet: %u bytes); TSO/GSO/GRO was on where the capture "
@@ -222,6 +224,10 @@ capture_warnings(struct pscan *s)
 		     "reassemble them), not counted in any flow: %llu (%llu "
 		     "payload bytes)", (unsigned long long)s->orphans.packets,
 		     (unsigned long long)s->orphans.payload);
+	if ((reopened = pflow_reopened(&s->table)) > 0)
+		warn(s, "flows that began on the addresses and ports of a flow "
+		     "closed before them (it ended and was quiet for 60 s, or was "
+		     "quiet for 600 s), each reported on its own: %ld", reopened);
 	if (s->nflows == 0)
 		warn(s, "no TCP or UDP flow in the capture (other packets: %llu, "
 		     "cut before their headers: %llu)",

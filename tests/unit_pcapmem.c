@@ -226,6 +226,12 @@ test_flow_close(void **state)
 	assert_int_equal(s.table.flows[1].dir[0].payload, 100);
 	assert_int_equal(s.table.flows[1].dir[0].retrans, 0);
 	assert_int_equal(s.table.flows[0].dir[0].holes_dropped, 900);
+	/* one warning says so: three flows reopened a closed one's ports */
+	assert_int_equal(s.nwarnings, 2);  /* and the first's missing bytes */
+	assert_string_equal(s.warnings[0], "flows that began on the addresses "
+	                    "and ports of a flow closed before them (it ended and "
+	                    "was quiet for 60 s, or was quiet for 600 s), each "
+	                    "reported on its own: 3");
 	pscan_free(&s);
 }
 
