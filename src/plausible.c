@@ -187,8 +187,9 @@ plaus_tcpinfo(const struct plaus_run *pr, const struct tcp_stats *t,
 	    err, errlen) ||
 	    count_ok("TCPINFO", "rtt_us", t->rtt_us, wus, "the run so far (us)",
 	    err, errlen) ||
+	    (t->min_rtt_us != UINT32_MAX &&    /* ~0: Linux had no sample */
 	    count_ok("TCPINFO", "min_rtt_us", t->min_rtt_us, wus,
-	    "the run so far (us)", err, errlen) ||
+	    "the run so far (us)", err, errlen)) ||
 	    count_ok("TCPINFO", "busy_us", t->busy_us, bus, "the run so far and "
 	    "a jiffy (us)", err, errlen) ||
 	    count_ok("TCPINFO", "mss", t->mss, 65535, "an IP packet holds", err,
