@@ -123,7 +123,8 @@ struct lat_result {
 	int      have_echo;          /* the partner's counts (ECHOSTATS) */
 	struct echo_stats echo;
 	int      have_tcp_rtt;       /* TCP: the data sender's smoothed RTT */
-	uint32_t tcp_rtt_us;
+	uint32_t tcp_rtt_us;         /*   (-P: the mean of the connections') */
+	uint32_t tcp_rtt_n;          /*   of this many connections */
 	int      have_expected;      /* --link and --queue-bytes: */
 	double   queue_bytes;        /*   the bottleneck's queue */
 	double   link_bps;           /*   and its rate */

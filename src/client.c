@@ -692,13 +692,26 @@ fill_latency(struct run *r)
 {
 	struct run_model *m = &r->model;
 	const struct side *snd = &m->side[r->lp.role == ROLE_SEND ? 0 : 1];
+	uint64_t sum = 0;
+	uint32_t k, n = 0;
 
 	prober_finish(&r->lat);
-	if (latency_result(&m->lat, &r->lat, r->c) == -1)
+	if (latency_result(&m->lat, &r->lat, r->c) == -1 ||
+	    r->lp.proto != PROTO_TCP)
 		return;
-	if (r->lp.proto == PROTO_TCP && snd->tcp.valid) {
+	for (k = 0; k < snd->nst; k++)          /* -P: their mean */
+		if (snd->st[k].tcp.valid) {
+			sum += snd->st[k].tcp.rtt_us;
+			n++;
+		}
+	if (snd->nst <= 1 && snd->tcp.valid) {
+		sum = snd->tcp.rtt_us;
+		n = 1;
+	}
+	if (n > 0) {
 		m->lat.have_tcp_rtt = 1;
-		m->lat.tcp_rtt_us = snd->tcp.rtt_us;
+		m->lat.tcp_rtt_us = (uint32_t)(sum / n);
+		m->lat.tcp_rtt_n = n;
 	}
 }
 

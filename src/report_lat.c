@@ -57,7 +57,11 @@ report_lat_text(FILE *f, const struct lat_result *l, int verbose)
 		        "%.2f\n", l->expected_ns / 1e6, ms(i->p50_ns),
 		        l->expected_ns / 1e6 - ms(i->p50_ns), l->queue_bytes,
 		        l->link_bps / 1e6, ms(d->p50_ns));
-	if (l->have_tcp_rtt)
+	if (l->have_tcp_rtt && l->tcp_rtt_n > 1)
+		fprintf(f, "latency: tcp smoothed rtt of the data at its end %.2f ms "
+		        "(the mean of %u connections)\n", l->tcp_rtt_us / 1e3,
+		        l->tcp_rtt_n);
+	else if (l->have_tcp_rtt)
 		fprintf(f, "latency: tcp smoothed rtt of the data at its end %.2f ms\n",
 		        l->tcp_rtt_us / 1e3);
 	if (verbose && l->have_echo)
