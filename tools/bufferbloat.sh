@@ -33,8 +33,9 @@ DPID=""
 
 die() { echo "bufferbloat: $*" >&2; exit 1; }
 cleanup() {
+	set +e          # the partner's exit status is no reason to stop here
 	[ -n "$DPID" ] && kill "$DPID" 2>/dev/null && wait "$DPID" 2>/dev/null
-	"$TESTBED" down >/dev/null 2>&1 || true
+	"$TESTBED" down >/dev/null 2>&1
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
