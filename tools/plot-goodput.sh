@@ -15,7 +15,8 @@
 # writes such a file (demo-out/goodput.dat).
 # -C is the link rate in MBit/s (default 10); -b the bars, the confidence
 # interval (ci, the default) or the runs' range (minmax); -s the subtitle
-# (a \n in it starts a second line).
+# (a \n in it starts a second line; the default says what lines, dots and
+# bars are).
 set -eu
 
 PROG=plot-goodput.sh
@@ -27,7 +28,7 @@ usage() {
 
 link=10
 bars=ci
-subtitle="measured with gput on the emulated link of tools/gput-testbed"
+subtitle=
 while getopts C:b:s: opt; do
 	case $opt in
 	C) link=$OPTARG ;;
@@ -48,6 +49,13 @@ case $link in
 '' | . | *[!0-9.]* | *.*.*) die "bad -C '$link': a rate in MBit/s such as 10 or 9.5" ;;
 esac
 case $bars in ci | minmax) ;; *) die "bad -b '$bars': ci or minmax" ;; esac
+if [ -z "$subtitle" ]; then
+	case $bars in
+	ci) _b="their 95% confidence interval" ;;
+	*) _b="from the slowest run to the fastest" ;;
+	esac
+	subtitle="lines: expected goodput η·C; dots: measured by the receiver, the mean of the runs; bars: $_b"
+fi
 case $out in
 *.png) term="pngcairo size 1000,900 font 'sans,11' noenhanced" ;;
 *.svg) term="svg size 1000,900 font 'sans,11' noenhanced dynamic" ;;
