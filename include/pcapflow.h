@@ -146,6 +146,7 @@ struct pflow_table {
 	                                 counted when a flow is created */
 	uint32_t           open_head, open_tail;  /* flows by last packet */
 	uint32_t           end_head, end_tail;    /* ended flows, the same */
+	uint32_t           last_flow;  /* the last frame's (index + 1; 0: none) */
 	int64_t            now;       /* the latest timestamp seen */
 	int64_t            frag_sweep;  /* the next look for old fragments */
 };

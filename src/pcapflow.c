@@ -665,14 +665,18 @@ flow_touch(struct pflow_table *t, long i, const struct pdec_frame *fr,
            int dir)
 {
 	struct pflow *f = &t->flows[i];
+	int ended = f->ended;
 
-	list_unlink(t, f);
 	f->last_ts = t->now;
 	if (fr->proto == 6 && fr->frag == 0) {
 		f->dir[dir].fin |= (fr->tcp_flags & PDEC_TCP_FIN) != 0;
-		f->ended |= (fr->tcp_flags & PDEC_TCP_RST) != 0 ||
+		ended |= (fr->tcp_flags & PDEC_TCP_RST) != 0 ||
 		    (f->dir[0].fin && f->dir[1].fin);
 	}
+	if (ended == f->ended && f->next == 0)
+		return;                 /* the last of its list already */
+	list_unlink(t, f);          /* from the list it is on */
+	f->ended = ended;
 	list_append(t, f, (uint32_t)i + 1);
 }
 
@@ -686,9 +690,15 @@ find_flow(struct pflow_table *t, const struct pdec_frame *fr)
 	long i;
 
 	flow_key(fr, &key);
+	/* most frames belong to the flow of the frame before */
+	if (t->last_flow != 0 && !t->flows[t->last_flow - 1].closed &&
+	    memcmp(&t->flows[t->last_flow - 1].key, &key, sizeof(key)) == 0)
+		return (long)t->last_flow - 1;
 	if (t->fslots > 0 && (i = lookup(t, t->fslot, t->fslots, t->flows,
-	    sizeof(*f), &key, &pos)) >= 0)
+	    sizeof(*f), &key, &pos)) >= 0) {
+		t->last_flow = (uint32_t)i + 1;
 		return i;
+	}
 	if (t->nflows >= UINT32_MAX - 1 ||
 	    grow_slots(t, &t->fslot, &t->fslots, t->flows, sizeof(*f), t->nflows,
 	    flow_live) ||
@@ -708,6 +718,7 @@ find_flow(struct pflow_table *t, const struct pdec_frame *fr)
 	f->last_ts = t->now;
 	t->fslot[pos] = (uint32_t)t->nflows + 1;
 	list_append(t, f, (uint32_t)t->nflows + 1);
+	t->last_flow = (uint32_t)t->nflows + 1;
 	return (long)t->nflows++;
 }
 
