@@ -38,7 +38,7 @@ CORE_OBJS  := $(CORE_SRCS:.c=.o)
 PCAP_OBJS  := $(PCAP_SRCS:.c=.o)
 UNIT_SRCS  := $(wildcard tests/unit_*.c)
 UNIT_BINS  := $(UNIT_SRCS:.c=)
-TEST_TOOLS := tests/ctlpeer tests/nogso.so tests/ecnpeer
+TEST_TOOLS := tests/ctlpeer tests/nogso.so tests/ecnpeer tests/framegen
 PROGS      := gput gput-pcap
 # The testbed's delay line (tools/gput-testbed runs it; installed beside it).
 TOOLS      := tools/gput-delay
@@ -89,8 +89,9 @@ tests/unit_%: tests/unit_%.c src/libgputpcap.a src/libgput.a | need-cmocka need-
 tests/ctlpeer: tests/ctlpeer.c src/libgput.a | need-crypto
 	$(CC) $(FINAL_CFLAGS) -o $@ $^ $(FINAL_LDFLAGS) $(CRYPTO_LIBS) -lm
 
-# A UDP sender with ECT set and a receiver counting CE, for tests/live_delay.sh.
-tests/ecnpeer: tests/ecnpeer.c
+# A UDP sender with ECT set and a receiver counting CE, for tests/live_delay.sh;
+# frames onto an interface at a rate, to load the delay line (README).
+tests/ecnpeer tests/framegen: %: %.c
 	$(CC) $(FINAL_CFLAGS) -o $@ $< $(FINAL_LDFLAGS)
 
 # A preload shim: a kernel without UDP GSO/GRO, for tests/live_fast.sh.

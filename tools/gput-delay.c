@@ -25,7 +25,8 @@
  *              ECT(0) or ECT(1)); step marking as DCTCP expects. Frames
  *              that are not ECN-capable are queued as usual.
  *   -n SLOTS   frames the delay line can hold (default: enough for the
- *              delay at 120 k frames/s, at least 4096; at most 256 MiB)
+ *              delay at 120 k frames/s, plus with -r a full queue of 60-byte
+ *              frames; at least 4096; at most 256 MiB)
  *   -m BYTES   largest frame (default 9018: MTU 9000 + header + VLAN tag)
  *   -s FILE    statistics file, rewritten on SIGUSR1 and at exit
  *   -S NS      how long before a departure it stops sleeping and spins
@@ -243,6 +244,10 @@ static void setup(struct line *l)
 	l->stride = (l->c.maxframe + 63) & ~(size_t)63;
 	if (l->c.slots == 0) {
 		uint64_t n = (l->c.delay + l->c.jitter) / 1000 * 120 / 1000 + 1;
+
+		/* with -r, also a full queue of the smallest frames */
+		if (l->c.rate)
+			n += l->c.qlimit / 60;
 
 		l->c.slots = (uint32_t)(n < 4096 ? 4096 : n > 1u << 20 ? 1u << 20 : n);
 	}
