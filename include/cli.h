@@ -19,6 +19,8 @@
 /* What the partner (gput -i) allows a remote to ask for; see gput(1),
  * SECURITY. 0 means no limit where the comment says so. */
 #define PARTNER_MAX_SESSIONS 4
+#define PARTNER_MAX_PER_SOURCE 2     /* tests and handshakes of one address */
+#define PARTNER_MAX_HANDSHAKES 10    /* clients not yet past PARAMS */
 #define PARTNER_MAX_TIME_S   600
 #define PARTNER_MAX_BUFFER   (4u << 20)
 #define PARTNER_MAX_STREAMS  STREAM_MAX
@@ -26,6 +28,10 @@
 #define PARTNER_STREAM_BUFFERS 16u
 struct partner_limits {
 	unsigned max_sessions;  /* --max-sessions: tests at once */
+	unsigned max_per_source;/* --max-per-source: handshakes and tests of
+	                           one client address at once */
+	unsigned max_handshakes;/* --max-handshakes: clients at once that have
+	                           not yet passed the handshake (PARAMS) */
 	unsigned max_time_s;    /* --max-time: seconds of transfer per test */
 	uint64_t max_bytes;     /* --max-bytes: per test (0: none) */
 	uint32_t max_buffer;    /* --max-buffer: -l, and so the -c pattern */

@@ -6,10 +6,14 @@
 
 #include "auth.h"
 #include "cli.h"
+#include "gate.h"
 
 /* The whole handshake, from accept to START, has this long: a client that
  * dribbles one byte at a time gains nothing. */
 #define SESSION_HANDSHAKE_MS 10000
+/* ... and a client has this long after HELLO to send its PARAMS: until then
+ * it holds one of the few places of the unauthenticated (the grace time). */
+#define SESSION_PARAMS_MS    3000
 /* After a data error, how long the partner waits for the client's STOP or
  * close, which tell an interrupted client from a failure. */
 #define SESSION_GRACE_MS     1000
@@ -29,13 +33,15 @@
 
 /*
  * Serve one client's test on the connected control socket cfd: HELLO,
- * PARAMS checked against the key and the limits, READY, the client's proof
+ * PARAMS checked against the key and the limits, a test's place in g (slot
+ * is this session's; g NULL: --once, --inetd), READY, the client's proof
  * of its data path, START, the transfer, RESULT. key is NULL without
  * --key-file. Logs one line when the test starts and one when it ends.
  * Returns 0 when the test completed and its RESULT went out, 1 otherwise.
  */
 int session_serve(int cfd, const struct sockaddr_storage *peer,
-                  const struct config *c, const struct auth_key *key);
+                  const struct config *c, const struct auth_key *key,
+                  struct gate *g, int slot);
 
 /* Is p within the partner's limits l? Returns 0, or -1 with a reason that
  * names the limit in why ("... (--max-bytes)"). */

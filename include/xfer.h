@@ -255,8 +255,8 @@ struct stream {
 };
 
 /* Sleep until the absolute monotonic time t (the -g schedule); a stop
- * request cuts it short. Returns how late it was called (ns past t; 0 when
- * it slept, or without a stop pipe, where it reads no clock). */
+ * request cuts it short. Returns how late it returns (ns past t, at its
+ * last look at the clock; 0 without a stop pipe, where it reads none). */
 mono_ns xfer_sleep_until(const struct stopreq *st, mono_ns t);
 /* How far a sender that woke late by late ns moves its schedule on: what
  * is past p->slip_ns (0 without one). */

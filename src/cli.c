@@ -24,10 +24,12 @@ enum { OPT_LINK = 256, OPT_PREDICT, OPT_MTU, OPT_NOTS, OPT_VLAN, OPT_PPPOE,
        OPT_BIDIR, OPT_TTL, OPT_MPORT, OPT_NO_MCAST, OPT_BATCH, OPT_GSO,
        OPT_DISCARD, OPT_RTT, OPT_LOSS, OPT_AFFINITY, OPT_REPEAT, OPT_PAUSE,
        OPT_CI, OPT_LATENCY, OPT_LAT_IDLE, OPT_LAT_INTERVAL, OPT_QUEUE_BYTES,
-       OPT_PROMETHEUS, OPT_ECN, OPT_ALLOW_CC, OPT_ZEROCOPY, OPT_MAX };
+       OPT_PROMETHEUS, OPT_ECN, OPT_ALLOW_CC, OPT_ZEROCOPY, OPT_MAX_PER_SOURCE,
+       OPT_MAX_HANDSHAKES, OPT_MAX };
 /* Options of gput -i alone. */
 #define IS_PARTNER_OPT(o) (((o) >= OPT_MAX_SESSIONS && (o) <= OPT_INETD) || \
-	(o) == OPT_MAX_STREAMS || (o) == OPT_NO_MCAST || (o) == OPT_ALLOW_CC)
+	(o) == OPT_MAX_STREAMS || (o) == OPT_NO_MCAST || (o) == OPT_ALLOW_CC || \
+	(o) == OPT_MAX_PER_SOURCE || (o) == OPT_MAX_HANDSHAKES)
 
 /* Long options that set one side, like -l: they may follow a partner name. */
 #define IS_SIDE_OPT(o) ((o) == OPT_BATCH || (o) == OPT_GSO || (o) == OPT_DISCARD || \
@@ -65,6 +67,8 @@ static const struct option longopts[] = {
 	{ "pppoe",    no_argument,       NULL, OPT_PPPOE },
 	{ "key-file", required_argument, NULL, OPT_KEY_FILE },
 	{ "max-sessions", required_argument, NULL, OPT_MAX_SESSIONS },
+	{ "max-per-source", required_argument, NULL, OPT_MAX_PER_SOURCE },
+	{ "max-handshakes", required_argument, NULL, OPT_MAX_HANDSHAKES },
 	{ "max-streams", required_argument, NULL, OPT_MAX_STREAMS },
 	{ "parallel", required_argument, NULL, 'P' },
 	{ "bidir",    no_argument,       NULL, OPT_BIDIR },
@@ -141,7 +145,8 @@ cli_usage(FILE *f)
 	      "            [--time s] [--ttl n] [--vlan tags] [--zerocopy]\n"
 	      "            partner [remote options] ...\n"
 	      "       gput -i [-v] [-p port] [--allow cidr] [--inetd] [--key-file file]\n"
-	      "            [--max-buffer size] [--max-bytes size] [--max-rate rate]\n"
+	      "            [--max-buffer size] [--max-bytes size] [--max-handshakes n]\n"
+	      "            [--max-per-source n] [--max-rate rate]\n"
 	      "            [--max-sessions n] [--max-streams n] [--max-time s]\n"
 	      "            [--no-multicast] [--once]\n"
 	      "            [--allow-cc algo[,algo ...]] [--user name]\n"
@@ -379,6 +384,16 @@ parse_partner_opt(struct parse_state *ps, int o, const char *arg)
 		if (units_parse_int(arg, 1, 1024, &v, why, sizeof why) == -1)
 			return bad_value(ps, o, why);
 		l->max_sessions = (unsigned)v;
+		return 0;
+	case OPT_MAX_PER_SOURCE:
+		if (units_parse_int(arg, 1, 1024, &v, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		l->max_per_source = (unsigned)v;
+		return 0;
+	case OPT_MAX_HANDSHAKES:
+		if (units_parse_int(arg, 1, 1024, &v, why, sizeof why) == -1)
+			return bad_value(ps, o, why);
+		l->max_handshakes = (unsigned)v;
 		return 0;
 	case OPT_MAX_STREAMS:
 		if (units_parse_int(arg, 1, STREAM_MAX, &v, why, sizeof why) == -1)
@@ -1053,6 +1068,8 @@ cli_parse(int argc, char **argv, const char *loc_env, const char *rem_env,
 	c->mode = MODE_CLIENT;
 	c->port = GPUT_DEFAULT_PORT;
 	c->lim.max_sessions = PARTNER_MAX_SESSIONS;
+	c->lim.max_per_source = PARTNER_MAX_PER_SOURCE;
+	c->lim.max_handshakes = PARTNER_MAX_HANDSHAKES;
 	c->lim.max_streams = PARTNER_MAX_STREAMS;
 	c->streams = 1;
 	c->lat_idle_ms = LAT_DEFAULT_IDLE_MS;

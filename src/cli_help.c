@@ -89,6 +89,8 @@ static const struct help_line partner_lines[] = {
 	{ "--max-bytes size", "most bytes one test may move (0: no limit)" },
 	{ "--max-rate rate", "fastest UDP this partner sends (0: no limit)" },
 	{ "--max-sessions n", "tests at once (4)" },
+	{ "--max-handshakes n", "clients at once not yet past PARAMS (10)" },
+	{ "--max-per-source n", "tests and handshakes of one address (2)" },
 	{ "--max-streams n", "streams per test (128)" },
 	{ "--max-time s", "longest transfer of one test (600)" },
 	{ "--no-multicast", "refuse multicast tests" },

@@ -16,6 +16,7 @@
 #include "auth.h"
 #include "ccpolicy.h"
 #include "ctl.h"
+#include "gate.h"
 #include "net.h"
 #include "plog.h"
 #include "session.h"
@@ -37,7 +38,7 @@ struct daemon {
 	struct auth_key key;
 	const struct auth_key *keyp;   /* NULL without --key-file */
 	int lfd, tsfd;
-	unsigned running;              /* sessions (children) alive */
+	struct gate *gate;             /* who holds a place (gate.h) */
 };
 
 /* Collect the children that ended. */
@@ -45,11 +46,11 @@ static void
 reap(struct daemon *d)
 {
 	int st;
+	pid_t pid;
 
 	child_exited = 0;
-	while (waitpid(-1, &st, WNOHANG) > 0)
-		if (d->running > 0)
-			d->running--;
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+		gate_reaped(d->gate, pid);
 }
 
 /* Refuse a client before any session starts: one ERROR, one log line. */
@@ -69,9 +70,10 @@ refuse(int cfd, const struct sockaddr_storage *peer, const char *why)
 	(void)!send(cfd, buf, n, MSG_DONTWAIT | MSG_NOSIGNAL);
 }
 
-/* Serve cfd in a child of its own; the parent keeps nothing of it. */
+/* Serve cfd in a child of its own, in place k of the gate; the parent
+ * keeps nothing of it. */
 static void
-spawn(struct daemon *d, int cfd, const struct sockaddr_storage *peer)
+spawn(struct daemon *d, int cfd, const struct sockaddr_storage *peer, int k)
 {
 	pid_t pid = fork();
 
@@ -80,15 +82,16 @@ spawn(struct daemon *d, int cfd, const struct sockaddr_storage *peer)
 		if (d->tsfd != -1)
 			close(d->tsfd);
 		signal(SIGCHLD, SIG_DFL);
-		_exit(session_serve(cfd, peer, d->c, d->keyp));
+		_exit(session_serve(cfd, peer, d->c, d->keyp, d->gate, k));
 	}
 	if (pid == -1) {
 		char why[128];
 
 		snprintf(why, sizeof why, "cannot serve: %s", strerror(errno));
 		refuse(cfd, peer, why);
+		gate_release(d->gate, k);
 	} else {
-		d->running++;
+		gate_bind(d->gate, k, pid);
 	}
 	close(cfd);
 }
@@ -99,7 +102,8 @@ static int
 admit(struct daemon *d, int cfd, const struct sockaddr_storage *peer)
 {
 	const struct config *c = d->c;
-	char why[160], addr[NET_ADDRSTRLEN];
+	char why[200], addr[NET_ADDRSTRLEN];
+	int k;
 
 	if (!acl_permits(&c->allow, peer)) {
 		snprintf(why, sizeof why, "access denied: %s is not in this partner's "
@@ -108,21 +112,19 @@ admit(struct daemon *d, int cfd, const struct sockaddr_storage *peer)
 		close(cfd);
 		return 1;
 	}
-	reap(d);
-	if (d->running >= c->lim.max_sessions) {
-		snprintf(why, sizeof why, CTL_BUSY_TEXT ": %u tests running, at "
-		         "most %u (--max-sessions)", d->running, c->lim.max_sessions);
-		refuse(cfd, peer, why);
-		close(cfd);
-		return 1;
-	}
 	if (c->once) {                  /* one test, in this process */
-		int rc = session_serve(cfd, peer, c, d->keyp);
+		int rc = session_serve(cfd, peer, c, d->keyp, NULL, -1);
 
 		close(cfd);
 		return rc;
 	}
-	spawn(d, cfd, peer);
+	reap(d);
+	if ((k = gate_admit(d->gate, peer, arc4random(), why, sizeof why)) == -1) {
+		refuse(cfd, peer, why);
+		close(cfd);
+		return 1;
+	}
+	spawn(d, cfd, peer, k);
 	return 0;
 }
 
@@ -319,9 +321,10 @@ run_daemon(const struct config *conf)
 			refuse(0, &ss, "access denied: not in this partner's --allow list");
 			return 1;
 		}
-		return session_serve(0, &ss, c, d.keyp);
+		return session_serve(0, &ss, c, d.keyp, NULL, -1);
 	}
-	if ((d.lfd = listener(c, err, sizeof err)) == -1) {
+	if ((d.lfd = listener(c, err, sizeof err)) == -1 ||
+	    (d.gate = gate_new(&c->lim, err, sizeof err)) == NULL) {
 		fprintf(stderr, "gput: %s\n", err);
 		return 1;
 	}
@@ -342,6 +345,7 @@ run_daemon(const struct config *conf)
 	fprintf(stderr, "gput: listening on %s port %u\n",
 	        net_ntop(&ss, addr, sizeof addr), net_port(&ss));
 	rc = accept_loop(&d);
+	gate_free(d.gate);
 	auth_key_wipe(&d.key);
 	return rc;
 }

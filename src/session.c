@@ -292,6 +292,7 @@ handshake(struct session *s)
 	uint8_t signed_bytes[CTL_SIGNED_MAX];
 	char err[300];
 	size_t n;
+	mono_ns grace;
 
 	s->hello.type = CTL_HELLO;
 	s->hello.hello_flags = s->key ? CTL_HELLO_KEY : 0;
@@ -301,8 +302,9 @@ handshake(struct session *s)
 		plog("client %s: hello: %s", s->who, err);
 		return -1;
 	}
-	if (ctl_recv_until(s->ctl, CTL_PARAMS, &s->req, s->deadline, err,
-	    sizeof err) == -1) {
+	grace = mono_now() + (mono_ns)SESSION_PARAMS_MS * 1000000u;
+	if (ctl_recv_until(s->ctl, CTL_PARAMS, &s->req, grace < s->deadline ?
+	    grace : s->deadline, err, sizeof err) == -1) {
 		fail(s, "bad request", err);
 		return -1;
 	}
@@ -906,7 +908,8 @@ log_start(const struct session *s)
 
 int
 session_serve(int cfd, const struct sockaddr_storage *peer,
-              const struct config *c, const struct auth_key *key)
+              const struct config *c, const struct auth_key *key,
+              struct gate *g, int slot)
 {
 	struct session s = { .c = c, .key = key, .ctl = cfd, .peer = *peer,
 	    .stop = stop_process(), .echo = { .fd = -1 } };
@@ -928,7 +931,12 @@ session_serve(int cfd, const struct sockaddr_storage *peer,
 	    DAEMON_CTL_TIMEOUT_MS, err, sizeof err) == -1 ||
 	    net_set_control(cfd, err, sizeof err) == -1) {
 		plog("client %s: control connection: %s", s.who, err);
-	} else if (handshake(&s) == 0) {
+	} else if (handshake(&s) == -1) {
+		;                               /* logged, and told */
+	} else if (gate_run(g, slot, err, sizeof err) == -1) {
+		plog("client %s: refused: %s", s.who, err);
+		tell(&s, err);
+	} else {
 		log_start(&s);
 		if (streams_init(&s) == 0 && open_data(&s) == 0)
 			rc = transfer(&s);

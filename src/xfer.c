@@ -21,7 +21,6 @@ xfer_sleep_until(const struct stopreq *st, mono_ns t)
 	struct timespec ts = { (time_t)(t / 1000000000u), (long)(t % 1000000000u) };
 	struct pollfd pfd = { stop_fd(st), POLLIN, 0 };
 	mono_ns now = 0;
-	int first = 1;
 
 	if (pfd.fd == -1) {
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
@@ -31,12 +30,12 @@ xfer_sleep_until(const struct stopreq *st, mono_ns t)
 	}
 	/* with a stop pipe, a stop request from any thread ends the sleep */
 	while (!stop_requested(st) && (now = mono_now()) < t) {
-		first = 0;
 		ts.tv_sec = (time_t)((t - now) / 1000000000u);
 		ts.tv_nsec = (long)((t - now) % 1000000000u);
 		(void)ppoll(&pfd, 1, &ts, NULL);
 	}
-	return first && !stop_requested(st) && now > t ? now - t : 0;
+	/* the last look at the clock: late too when the sleep overshot */
+	return !stop_requested(st) && now > t ? now - t : 0;
 }
 
 mono_ns

@@ -51,10 +51,11 @@ kill "$D_PID"; wait "$D_PID" 2>/dev/null
 # end the test by 5 s (the watcher never waits on the control connection)
 start_daemon --max-time 5 || { fail "daemon with --max-time 5 starts"; t_done; }
 "$GPUT" --interval 0.1 --time 4 -u -r -P 128 -l 100 -g 2000 -p "$D_PORT" 127.0.0.1 \
-	>/dev/null 2>"$T_TMP/stopped.err" &
+	>"$T_TMP/stopped.out" 2>"$T_TMP/stopped.err" &
 SC=$!
 T_PIDS="$T_PIDS $SC"
-check "stopped client: its test starts" wait_until 10 log_has "start: udp, partner sends"
+check "stopped client: its test runs (an interval line)" \
+	wait_for_line "$T_TMP/stopped.out" '^[l1] +0\.00- 0\.10 s' 10
 kill -STOP "$SC"
 check "stopped client: the partner's test ends" wait_until 20 log_has "end: udp send"
 S=$(sed -n 's/.*end: udp send.*, \([0-9.]*\) s: .*/\1/p' "$D_LOG" | head -n 1)
@@ -104,5 +105,59 @@ check "a sender held up 300 ms: exit 0, at most 137500 bytes in any 100 ms ($M)"
 	within "$LRC" "$M"
 check "a sender held up 300 ms: it was held up (a 300 ms gap in its arrivals)" \
 	awk '!/^#/ { if (p != "" && $2 - p > 0.25) g = 1; p = $2 } END { exit !g }' "$T_TMP/late.log"
+kill "$D_PID"; wait "$D_PID" 2>/dev/null
+
+# --- lock-outs. Handshakes are apart from tests: four idle connections
+# (each cut 3 s after HELLO and reopened) hold four of the ten
+# handshake places, none of the four tests' (the attack is from one
+# address here, so --max-per-source is lifted as for four addresses)
+start_daemon --max-sessions 4 --max-per-source 1000 || { fail "daemon starts"; t_done; }
+attack_end=$(( $(date +%s) + 14 ))
+for a in 1 2 3 4; do
+	(while [ "$(date +%s)" -lt "$attack_end" ]; do
+		timeout 6 "$CTLPEER" client "$D_PORT" hello hold >>"$T_TMP/idle.$a" 2>&1
+	done) &
+	T_PIDS="$T_PIDS $!"
+done
+check "idle attack: four connections held" wait_until 5 eval \
+	'[ "$(cat "$T_TMP"/idle.* 2>/dev/null | grep -c "^ok hold")" -ge 4 ]'
+served=0
+for i in $(seq 10); do
+	run_t 20 "$GPUT" -n 100 -l 1000 -p "$D_PORT" 127.0.0.1
+	[ "$RC" -eq 0 ] && served=$((served + 1))
+done
+eq "idle attack: a real client served 10 times of 10" "$served" 10
+check "idle attack: the idle ones cut at the 3 s grace" wait_until 8 \
+	log_has "bad request: timed out waiting for a PARAMS message$"
+check "idle attack: still under way after the real clients" \
+	[ "$(date +%s)" -lt "$attack_end" ]
+kill "$D_PID"; wait "$D_PID" 2>/dev/null
+
+# --- one address holds at most 2 (--max-per-source, default): four UDP
+# receive tests that dribble hold two places, the other two are refused,
+# and a client from another address (::1) is served meanwhile
+start_daemon || { fail "daemon starts"; t_done; }
+for a in 1 2 3 4; do
+	"$CTLPEER" client "$D_PORT" hello params=udp,recv,100,1000,1000000 ready data \
+		start dribble=2500 error >"$T_TMP/ds.$a" 2>&1 &
+	T_PIDS="$T_PIDS $!"
+done
+check "dribblers: two refused at once" wait_until 5 eval \
+	'[ "$(cat "$T_TMP"/ds.* | grep -c "^ctlpeer: hello: ERROR instead of HELLO: partner busy: 2 tests or handshakes from 127.0.0.1, at most 2 (--max-per-source)$")" -eq 2 ]'
+check "dribblers: two tests running" wait_until 5 eval \
+	'[ "$(cat "$T_TMP"/ds.* | grep -c "^ok start")" -eq 2 ]'
+if ping -6 -c 1 -W 1 ::1 >/dev/null 2>&1 || "$GPUT" -6 -n 1 -p "$D_PORT" ::1 >/dev/null 2>&1; then
+	run_t 20 "$GPUT" -6 -n 100 -l 1000 -p "$D_PORT" ::1
+	eq "dribblers: a client from ::1 served meanwhile" "$RC $(field 1 2)" "0 100000"
+else
+	skip "a client from ::1 (no IPv6 loopback)"
+fi
+run_t 20 "$GPUT" -n 100 -l 1000 -p "$D_PORT" 127.0.0.1
+eq "dribblers: a third from their address refused" "$RC $(cat "$ERR")" \
+	"1 gput: partner 127.0.0.1 port $D_PORT: partner refused the test: partner busy: 2 tests or handshakes from 127.0.0.1, at most 2 (--max-per-source)"
+check "dribblers: both cut as too slow" wait_until 20 eval \
+	'[ "$(cat "$T_TMP"/ds.* | grep -c "^ok error too slow")" -eq 2 ]'
+run_t 20 "$GPUT" -n 100 -l 1000 -p "$D_PORT" 127.0.0.1
+eq "dribblers cut: their address served again" "$RC $(field 1 2)" "0 100000"
 kill "$D_PID"; wait "$D_PID" 2>/dev/null
 t_done
