@@ -6,10 +6,11 @@
 #include <stdio.h>
 
 #include "acl.h"
+#include "cli_repeat.h"
 #include "mcast.h"
+#include "version.h"
 #include "xfer.h"
 
-#define GPUT_VERSION      "1.0.0"
 #define GPUT_DEFAULT_PORT 5037
 #define GPUT_DEFAULT_COUNT 2048
 #define GPUT_DEFAULT_LEN  4096
@@ -37,18 +38,6 @@ struct partner_limits {
 	uint32_t max_buffer;    /* --max-buffer: -l, and so the -c pattern */
 	unsigned max_streams;   /* --max-streams: -P per test */
 	double   max_rate;      /* --max-rate: UDP sends, bit/s (0: none) */
-};
-
-/* --repeat, --pause, --ci (gput(1), REPEATED RUNS). */
-struct repeat_opts {
-	uint32_t min, max;    /* --repeat: at least min, at most max runs (0: one
-	                         run, no statistics) */
-	uint32_t pause_ms;    /* --pause: between runs */
-	double   level;       /* --ci LEVEL: percent, 50 to 99.9 */
-	double   width_pct;   /* --ci ,WIDTH: the target whole width of the
-	                         receiver's Real-MBit/s CI, percent of its mean
-	                         (0: no target) */
-	int      pause_set, ci_set, width_set;
 };
 
 /* --latency: a probe every 10 ms, after an idle phase of 1 s; room for the

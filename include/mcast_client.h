@@ -1,18 +1,7 @@
 #ifndef GPUT_MCAST_CLIENT_H
 #define GPUT_MCAST_CLIENT_H
 
-#include <stddef.h>
-
 #include "cli.h"
-
-/* An option of -m's: which is 'm' (-m group: also makes the test UDP),
- * 't' (--ttl n) or 'p' (--mport port). Returns 0, or -1 with why filled. */
-int mcast_cli_opt(struct config *c, int which, const char *arg, char *why,
-                  size_t len);
-
-/* The options -m cannot be used with, and --ttl or --mport without it.
- * Returns 0, or -1 with a one-line reason in err (a usage error). */
-int mcast_cli_check(const struct config *c, char *err, size_t errlen);
 
 /*
  * gput -m group partner...: a control connection to every partner from

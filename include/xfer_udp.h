@@ -11,8 +11,5 @@ int xfer_udp_recv(struct stream *s);
 /* The batched receiver (--batch, --gso): recvmmsg, UDP GRO; the same
  * accounting, a datagram at a time. */
 int xfer_udp_recv_batch(struct stream *s);
-/* After the data: the three end markers, plain datagrams MARKER_SPACING_MS
- * apart; each the kernel accepted counts in s->r.calls. */
-void xfer_udp_markers(struct stream *s);
 
 #endif

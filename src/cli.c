@@ -9,9 +9,9 @@
 
 #include "affinity.h"
 #include "cli_hints.h"
+#include "cli_repeat.h"
 #include "ctl.h"
-#include "mcast_client.h"
-#include "repeat.h"
+#include "mcast.h"
 #include "report.h"
 #include "tcpinfo.h"
 #include "units.h"
@@ -460,6 +460,33 @@ parse_percent(const char *arg, double *pct, char *why, size_t len)
 	return 0;
 }
 
+/* An option of -m's: which is 'm' (-m group: also makes the test UDP),
+ * 't' (--ttl n) or 'p' (--mport port). Returns 0, or -1 with why filled. */
+static int
+parse_mcast_opt(struct config *c, int which, const char *arg, char *why,
+                size_t len)
+{
+	uint64_t v;
+
+	switch (which) {
+	case 'm':
+		if (mcast_parse(arg, &c->mcast, why, len) == -1)
+			return -1;
+		c->proto = PROTO_UDP;           /* a group takes datagrams */
+		return 0;
+	case 't':
+		if (units_parse_int(arg, 1, 255, &v, why, len) == -1)
+			return -1;
+		c->mcast.ttl = (uint8_t)v;
+		return 0;
+	default:
+		if (units_parse_int(arg, MCAST_MIN_PORT, 65535, &v, why, len) == -1)
+			return -1;
+		c->mcast.port = (uint16_t)v;
+		return 0;
+	}
+}
+
 static int
 parse_global_opt(struct parse_state *ps, int o, const char *arg)
 {
@@ -539,7 +566,7 @@ parse_global_opt(struct parse_state *ps, int o, const char *arg)
 	case 'm':
 	case OPT_TTL:
 	case OPT_MPORT:
-		if (mcast_cli_opt(c, o == 'm' ? 'm' : o == OPT_TTL ? 't' : 'p',
+		if (parse_mcast_opt(c, o == 'm' ? 'm' : o == OPT_TTL ? 't' : 'p',
 		    arg, why, sizeof why) == -1)
 			return bad_value(ps, o, why);
 		return 0;
@@ -957,6 +984,70 @@ check_local_cpus(const struct config *c, char *err, size_t errlen)
 	return -1;
 }
 
+/* The options -m cannot be used with, and --ttl or --mport without it. */
+static int
+check_mcast(const struct config *c, char *err, size_t errlen)
+{
+	const char *why = NULL;
+
+	if (c->mcast.family == 0) {
+		if (c->mcast.ttl == 0 && c->mcast.port == 0)
+			return 0;
+		why = "--ttl and --mport need -m";
+	} else if (c->role == ROLE_RECV) {
+		why = "-m: only the local side sends to a group, so it cannot be "
+		      "used with -r";
+	} else if ((c->family == AF_INET && c->mcast.family == MCAST_V6) ||
+	    (c->family == AF_INET6 && c->mcast.family == MCAST_V4)) {
+		why = "-m: the group's address family disagrees with -4/-6";
+	} else if (c->streams > 1) {
+		why = "-m sends one stream: it cannot be used with -P";
+	} else if (c->duration_ms || c->interval_ms || c->omit_ms) {
+		why = "-m: --time, --interval and --omit are not supported with "
+		      "multicast";
+	} else if (c->out != OUT_TABLE) {
+		why = "-m prints the table: --csv, --json, --json-lines and "
+		      "--prometheus are not supported with multicast";
+	} else if (c->link_bps > 0) {
+		why = "-m: --link predicts one connection, not a group";
+	}
+	if (why == NULL)
+		return 0;
+	snprintf(err, errlen, "%s", why);
+	return -1;
+}
+
+/* --repeat, --pause and --ci together with the rest of c (--pause and --ci
+ * need --repeat; one partner; no --log). Sets the default target width for
+ * MIN,MAX. */
+static int
+check_repeat(struct config *c, char *err, size_t errlen)
+{
+	const char *why = NULL;
+
+	if (c->rep.max == 0) {
+		if (c->rep.pause_set || c->rep.ci_set)
+			why = c->rep.ci_set ? "--ci needs --repeat" :
+			    "--pause needs --repeat";
+	} else if (c->npartners > 1 || c->mcast.family != 0) {
+		why = "--repeat runs one partner's test: give one partner, no -m "
+		      "or --bidir";
+	} else if (c->log_file != NULL) {
+		why = "--log writes one run's datagrams: it cannot be used with "
+		      "--repeat";
+	} else if (c->out == OUT_PROM) {
+		why = "--prometheus describes one run: it cannot be used with "
+		      "--repeat";
+	}
+	if (why != NULL) {
+		snprintf(err, errlen, "%s", why);
+		return -1;
+	}
+	if (c->rep.max > c->rep.min && !c->rep.width_set)
+		c->rep.width_pct = REPEAT_WIDTH;
+	return 0;
+}
+
 static int
 check_client(const struct config *c, char *err, size_t errlen)
 {
@@ -1117,11 +1208,11 @@ cli_parse(int argc, char **argv, const char *loc_env, const char *rem_env,
 		return -1;
 	}
 	if (c->mode == MODE_CLIENT && (check_timing(c, seen, err, errlen) == -1 ||
-	    mcast_cli_check(c, err, errlen) == -1))
+	    check_mcast(c, err, errlen) == -1))
 		return -1;
 	if (c->mode == MODE_CLIENT && check_client(c, err, errlen) == -1)
 		return -1;
-	return c->mode == MODE_CLIENT ? repeat_check(c, err, errlen) : 0;
+	return c->mode == MODE_CLIENT ? check_repeat(c, err, errlen) : 0;
 }
 
 static void

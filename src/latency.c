@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "client_wait.h"
 #include "ctl.h"
-#include "client.h"
 #include "net.h"
 
 uint64_t

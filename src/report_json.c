@@ -1,7 +1,7 @@
 /* report_json.c: the result model as JSON and JSON lines. */
 #include "report_json.h"
 
-#include "cli.h"
+#include "version.h"
 #include "report_lat.h"
 #include "ecn.h"
 #include "json.h"

@@ -11,7 +11,7 @@
 #include <sys/uio.h>
 
 #include "databuf.h"
-#include "xfer_udp.h"
+#include "xfer_markers.h"
 
 #ifndef UDP_SEGMENT
 #define UDP_SEGMENT 103
@@ -347,7 +347,7 @@ xfer_udp_send_batch(struct stream *s)
 		(void)setsockopt(s->fd, IPPROTO_UDP, UDP_SEGMENT, &(int){ 0 },
 		    sizeof(int));
 	if (rc == 0)
-		xfer_udp_markers(s);
+		xfer_markers_send(s);
 out:
 	free(t->iov);
 	free(t->h);
