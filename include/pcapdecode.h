@@ -43,12 +43,7 @@ struct pdec_frame {
 	uint64_t gpud_send_ns;   /* send time, ns (0: the sender was not paced) */
 };
 
-/* gput's UDP data header (gput(1), "UDP data header"): the first GPUD_LEN
- * bytes of every data datagram whose payload has at least that many:
- *   0 "GPUD", 4 stream id u32, 8 sequence number u64 (from 0),
- *   16 send time u64 (ns; 0 when the sender was not paced), big-endian. */
-#define PDEC_GPUD_LEN 24
-
+/* gput's UDP data header (wire_udp.h: GPUD, WIRE_GPUD_LEN bytes). */
 enum pdec_gpud {
 	PDEC_GPUD_NONE,  /* no gput data header */
 	PDEC_GPUD_DATA,  /* a header, decoded */

@@ -7,6 +7,7 @@
 
 #include "meter.h"
 #include "stop.h"
+#include "wire_udp.h"
 
 enum { PROTO_TCP = 0, PROTO_UDP = 1 };
 enum { ROLE_SEND = 0, ROLE_RECV = 1 };
@@ -116,17 +117,8 @@ uint64_t pattern_check(const struct pattern *pt, uint64_t off,
 /* 32-bit seed for a -S string (FNV-1a). */
 uint32_t pattern_seed(const char *s);
 
-/*
- * UDP end-of-transfer markers. The sender sends three, MARKER_SPACING_MS apart,
- * so that losing one or two does not leave the receiver waiting. A marker's
- * length differs from every data datagram's length (data_len and the last,
- * shorter one under -x), so a marker can never be mistaken for data:
- *   0 "GPUE", 4 version u8 (1), 5 index u8 (1..3), 6 zero u16,
- *   8 datagrams sent u64, 16 bytes sent u64, 24 zero u64, then zero padding.
- */
-#define MARKER_BASE_LEN    32u
-#define MARKER_MAX_LEN     34u
-#define MARKER_COUNT       3
+/* UDP end-of-transfer markers (wire_udp.h): the sender sends MARKER_COUNT,
+ * MARKER_SPACING_MS apart. */
 #define MARKER_SPACING_MS  2
 
 uint32_t xfer_marker_len(const struct xfer_params *p);
@@ -136,19 +128,7 @@ size_t   xfer_marker_encode(const struct xfer_params *p, uint8_t *buf, uint8_t i
 /* Is buf[0..n) a valid marker for p's stream? Stores what it says. */
 int      xfer_marker_decode(const struct xfer_params *p, const uint8_t *buf,
                             size_t n, uint8_t *idx, uint64_t *dgrams);
-/*
- * The UDP proof datagram: the client sends it from its data socket to the
- * partner's, so that the partner learns an address that really listens
- * (and sends nothing before it has one):
- *   0 "GPUH", 4 version u8 (3), 5 zero u8, 6 stream u16 (1..N), 8 nonce[16],
- *   then zero padding.
- * Its length (PROOF_BASE_LEN and up) differs from every data datagram's and
- * from a marker's, so a late copy can never be counted as data.
- */
-#define PROOF_BASE_LEN  40u
-#define PROOF_MAX_LEN   42u
-#define PROOF_NONCE_LEN 16u
-
+/* The UDP proof datagram (wire_udp.h). */
 uint32_t xfer_proof_len(const struct xfer_params *p);
 /* Build the proof in buf (at least PROOF_MAX_LEN bytes); returns its length. */
 size_t   xfer_proof_encode(const struct xfer_params *p,
@@ -162,24 +142,9 @@ int      xfer_proof_check(const struct xfer_params *p,
  * the socket was connected came from anyone. Returns how many. */
 uint64_t xfer_udp_drain(int fd);
 
-/*
- * The UDP data header, at the start of every data datagram when the
- * sender's datagrams (data_len and the last one under -x) are at least
- * UDP_HDR_LEN bytes; the pattern fills the rest:
- *   0 "GPUD", 4 stream u32 (0), 8 sequence u64 (from 0), 16 send time u64
- *   (ns on the sender's real-time clock: the time its schedule set for the
- *   datagram, so no clock is read per datagram; 0 when unpaced).
- * Shorter datagrams carry none: the receiver then counts by length only.
- */
-#define UDP_HDR_LEN 24u
-
+/* The UDP data header (wire_udp.h: GPUD, WIRE_GPUD_LEN bytes). */
 /* Does p's stream carry the header? */
 int      xfer_udp_header(const struct xfer_params *p);
-/* Build the header in h (UDP_HDR_LEN bytes). */
-void     xfer_udp_hdr_encode(uint8_t *h, uint64_t seq, uint64_t send_ns);
-/* Is buf[0..n) headed data? Stores sequence and send time. */
-int      xfer_udp_hdr_decode(const uint8_t *buf, size_t n, uint64_t *seq,
-                             uint64_t *send_ns);
 
 /* A --log record, little-endian: 0 seq u64, 8 send ns u64, 16 arrival ns
  * u64 (the kernel's real-time stamp), 24 length u32, 28 flags u32 (UDPLOG_*). */

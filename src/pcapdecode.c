@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "overhead.h"
-#include "xfer.h"
+#include "wire_udp.h"
 
 /* The captured bytes of one frame. */
 struct pkt {
@@ -44,17 +44,6 @@ get_be32(const struct pkt *k, size_t off, uint32_t *v)
 		return -1;
 	*v = (uint32_t)k->p[off] << 24 | (uint32_t)k->p[off + 1] << 16 |
 	     (uint32_t)k->p[off + 2] << 8 | k->p[off + 3];
-	return 0;
-}
-
-static int
-get_be64(const struct pkt *k, size_t off, uint64_t *v)
-{
-	uint32_t hi, lo;
-
-	if (get_be32(k, off, &hi) == -1 || get_be32(k, off + 4, &lo) == -1)
-		return -1;
-	*v = (uint64_t)hi << 32 | lo;
 	return 0;
 }
 
@@ -342,32 +331,40 @@ ipv6(const struct pkt *k, size_t off, struct pdec_frame *fr, char *why,
 	return ipv6_ext(k, off, fr, why, whylen);
 }
 
-/* gput's UDP end-of-transfer marker (include/xfer.h, gput(1) "UDP end
+/* The bytes of the packet's UDP payload at off that were captured: at
+ * most payload, fewer when the snaplen cut them. */
+static size_t
+captured(const struct pkt *k, size_t off, unsigned payload)
+{
+	size_t n = off < k->caplen ? k->caplen - off : 0;
+
+	return n < payload ? n : payload;
+}
+
+/* gput's UDP end-of-transfer marker (wire_udp.h, gput(1) "UDP end
  * markers"): a datagram of MARKER_BASE_LEN to MARKER_MAX_LEN bytes (longer
- * than 32 only when data datagrams have that length) that starts "GPUE",
- * version 1, index 1 to MARKER_COUNT, then a zero u16 and at 8 the number
- * of data datagrams sent (u64, big-endian). Only the first 6 bytes are
- * needed to know it: a datagram whose snaplen cut them off counts as data,
- * since nothing then tells it from a short data datagram; the count is
- * taken when it was captured. off is the UDP payload. */
+ * than 32 only when data datagrams have that length) that starts as one.
+ * Only its first 6 bytes are needed to know it: a datagram whose snaplen
+ * cut them off counts as data, since nothing then tells it from a short
+ * data datagram; the count is taken when it was captured. off is the UDP
+ * payload. */
 static int
 gput_marker(const struct pkt *k, size_t off, unsigned payload,
             struct pdec_frame *fr)
 {
-	uint8_t h[6];
+	struct wire_gpue m;
 
 	if (payload < MARKER_BASE_LEN || payload > MARKER_MAX_LEN ||
-	    get_bytes(k, off, sizeof(h), h) == -1)
-		return 0;
-	if (memcmp(h, "GPUE", 4) != 0 || h[4] != 1 || h[5] < 1 ||
-	    h[5] > MARKER_COUNT)
+	    wire_gpue_decode(k->p + off, captured(k, off, payload), &m) ==
+	    WIRE_NONE)
 		return 0;
 	fr->end_marker = 1;
-	fr->end_has_count = get_be64(k, off + 8, &fr->end_dgrams) == 0;
+	fr->end_has_count = m.have_dgrams;
+	fr->end_dgrams = m.dgrams;
 	return 1;
 }
 
-/* gput's UDP data header (pcapdecode.h) at off, the UDP payload of a whole
+/* gput's UDP data header (wire_udp.h) at off, the UDP payload of a whole
  * datagram or of a first fragment, of which payload bytes are in this
  * packet. A header that a first fragment does not hold whole is not looked
  * for: the header is in the first fragment. A header cut by the snaplen
@@ -377,37 +374,34 @@ static void
 gput_data(const struct pkt *k, size_t off, unsigned payload,
           struct pdec_frame *fr)
 {
-	uint8_t magic[4];
+	struct wire_gpud d;
 
-	if (payload < PDEC_GPUD_LEN ||
-	    get_bytes(k, off, sizeof(magic), magic) == -1 ||
-	    memcmp(magic, "GPUD", 4) != 0)
+	if (payload < WIRE_GPUD_LEN)
 		return;
-	if (get_be32(k, off + 4, &fr->gpud_stream) == -1 ||
-	    get_be64(k, off + 8, &fr->gpud_seq) == -1 ||
-	    get_be64(k, off + 16, &fr->gpud_send_ns) == -1) {
+	switch (wire_gpud_decode(k->p + off, captured(k, off, payload), &d)) {
+	case WIRE_NONE:
+		return;
+	case WIRE_CUT:
 		fr->gpud = PDEC_GPUD_CUT;
 		return;
+	case WIRE_OK:
+		break;
 	}
 	fr->gpud = PDEC_GPUD_DATA;
+	fr->gpud_stream = d.stream;
+	fr->gpud_seq = d.seq;
+	fr->gpud_send_ns = d.send_ns;
 }
 
-/* gput's UDP proof datagram (include/xfer.h): PROOF_BASE_LEN to PROOF_MAX_LEN
- * bytes starting "GPUH", version 3, a zero byte and the stream number (1 and
- * up; version 2 had three zero bytes and one stream). It proves the client's
- * data socket to the partner before the transfer: control, not payload, so
- * it is counted with the end markers. */
+/* gput's UDP proof datagram (wire_udp.h): PROOF_BASE_LEN to PROOF_MAX_LEN
+ * bytes that start as one. It proves the client's data socket to the
+ * partner before the transfer: control, not payload, so it is counted with
+ * the end markers. */
 static int
 gput_proof(const struct pkt *k, size_t off, unsigned payload)
 {
-	uint8_t h[8];
-
-	if (payload < PROOF_BASE_LEN || payload > PROOF_MAX_LEN ||
-	    get_bytes(k, off, sizeof(h), h) == -1)
-		return 0;
-	return memcmp(h, "GPUH", 4) == 0 && h[5] == 0 &&
-	    ((h[4] == 2 && h[6] == 0 && h[7] == 0) ||
-	    (h[4] == 3 && (h[6] != 0 || h[7] != 0)));
+	return payload >= PROOF_BASE_LEN && payload <= PROOF_MAX_LEN &&
+	    wire_gpuh_is(k->p + off, captured(k, off, payload));
 }
 
 /* TCP (RFC 9293 3.1: ports 4, seq 4, ack 4, data offset/flags 2, ...) or UDP

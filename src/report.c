@@ -207,7 +207,7 @@ udp_accounting(FILE *f, char rtag, const struct udp_stats *u, int same_clock)
 {
 	if (!(u->flags & UDPS_SEQ)) {
 		fprintf(f, "; datagrams under %u bytes carry no sequence numbers, so "
-		        "copies and order are not told", UDP_HDR_LEN);
+		        "copies and order are not told", WIRE_GPUD_LEN);
 		return;
 	}
 	if (u->duplicates)

@@ -146,7 +146,7 @@ xfer_send_loop(struct stream *s)
 	uint32_t burst = p->data_burst > 1 ? p->data_burst : 1;
 	int paced = p->data_gap_ps != 0, hdr = xfer_udp_header(p), inplace;
 	int sflags = MSG_NOSIGNAL | (s->zc.on ? MSG_ZEROCOPY : 0);
-	uint8_t h[UDP_HDR_LEN];
+	uint8_t h[WIRE_GPUD_LEN];
 	struct iovec iov[2] = { { h, sizeof h }, { NULL, 0 } };
 	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2 };
 	int64_t rt = 0;                     /* the real-time clock less ours */
@@ -171,14 +171,14 @@ xfer_send_loop(struct stream *s)
 		ssize_t n;
 
 		if (inplace) {                  /* UDP: the header over the pattern */
-			xfer_udp_hdr_encode(pt.buf, calls, paced ?
+			wire_gpud_encode(pt.buf, calls, paced ?
 			    (uint64_t)((int64_t)(base + xfer_due_ns(p, calls)) + rt) : 0);
 			n = send(fd, pt.buf, want, MSG_NOSIGNAL);
 		} else if (hdr) {               /* UDP: the header, then the pattern */
-			xfer_udp_hdr_encode(h, calls, paced ? (uint64_t)((int64_t)(base +
+			wire_gpud_encode(h, calls, paced ? (uint64_t)((int64_t)(base +
 			    xfer_due_ns(p, calls)) + rt) : 0);
-			iov[1].iov_base = pt.buf + off + UDP_HDR_LEN;
-			iov[1].iov_len = want - UDP_HDR_LEN;
+			iov[1].iov_base = pt.buf + off + WIRE_GPUD_LEN;
+			iov[1].iov_len = want - WIRE_GPUD_LEN;
 			n = sendmsg(fd, &mh, MSG_NOSIGNAL);
 		} else {
 			n = send(fd, pt.buf + off, want, sflags);

@@ -138,7 +138,7 @@ struct tx {
 	uint32_t nseg[XFER_BATCH_MAX];      /* datagrams in each message */
 	size_t off[XFER_BATCH_MAX + 1];     /* pattern phase at each message */
 	struct iovec *iov;                  /* two per datagram */
-	uint8_t (*h)[UDP_HDR_LEN];          /* a header per datagram */
+	uint8_t (*h)[WIRE_GPUD_LEN];          /* a header per datagram */
 	uint8_t *flat;                      /* or the datagrams laid out whole */
 };
 
@@ -182,7 +182,7 @@ tx_build_flat(struct tx *t, uint64_t seq, uint64_t take)
 		t->mm[m].msg_hdr.msg_iovlen = 1;
 		for (; k < t->segs && j < take; k++, j++)
 			if (t->hl)
-				xfer_udp_hdr_encode(t->flat + j * len, seq + j,
+				wire_gpud_encode(t->flat + j * len, seq + j,
 				    t->timed ? (uint64_t)(t->base +
 				    (int64_t)xfer_due_ns(t->p, seq + j)) : 0);
 		v->iov_len = (size_t)k * len;
@@ -210,7 +210,7 @@ tx_build(struct tx *t, uint64_t seq, uint64_t take, uint64_t left, size_t off)
 		for (; k < t->segs && j < take; k++, j++) {
 			size_t want = left < p->len ? (size_t)left : p->len;
 
-			xfer_udp_hdr_encode(t->h[j], seq + j, t->timed ?
+			wire_gpud_encode(t->h[j], seq + j, t->timed ?
 			    (uint64_t)(t->base + (int64_t)xfer_due_ns(p, seq + j)) : 0);
 			v[2 * k].iov_base = t->h[j];
 			v[2 * k].iov_len = t->hl;
@@ -325,7 +325,7 @@ xfer_udp_send_batch(struct stream *s)
 	t->p = p;
 	t->pt = &pt;
 	t->segs = xfer_gso_segs(p);
-	t->hl = xfer_udp_header(p) ? UDP_HDR_LEN : 0;
+	t->hl = xfer_udp_header(p) ? WIRE_GPUD_LEN : 0;
 	t->timed = t->hl && p->data_gap_ps != 0;
 	t->iov = calloc((size_t)vlen * t->segs, 2 * sizeof *t->iov);
 	t->h = calloc((size_t)vlen * t->segs, sizeof *t->h);

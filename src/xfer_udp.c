@@ -34,11 +34,7 @@
 uint32_t
 xfer_marker_len(const struct xfer_params *p)
 {
-	uint32_t m = MARKER_BASE_LEN, last = xfer_last_len(p);
-
-	while (m == p->data_len || m == last)
-		m++;
-	return m;                           /* at most MARKER_BASE_LEN + 2 */
+	return wire_len_apart(MARKER_BASE_LEN, p->data_len, xfer_last_len(p));
 }
 
 size_t
@@ -46,16 +42,8 @@ xfer_marker_encode(const struct xfer_params *p, uint8_t *buf, uint8_t idx,
                    uint64_t dgrams, uint64_t bytes)
 {
 	uint32_t len = xfer_marker_len(p);
-	uint64_t v;
 
-	memset(buf, 0, len);
-	memcpy(buf, "GPUE", 4);
-	buf[4] = 1;
-	buf[5] = idx;
-	v = htobe64(dgrams);
-	memcpy(buf + 8, &v, 8);
-	v = htobe64(bytes);
-	memcpy(buf + 16, &v, 8);
+	wire_gpue_encode(buf, len, idx, dgrams, bytes);
 	return len;
 }
 
@@ -63,29 +51,20 @@ int
 xfer_marker_decode(const struct xfer_params *p, const uint8_t *buf, size_t n,
                    uint8_t *idx, uint64_t *dgrams)
 {
-	uint64_t v;
-	size_t i;
+	struct wire_gpue m;
 
-	if (n != xfer_marker_len(p) || memcmp(buf, "GPUE", 4) != 0 || buf[4] != 1 ||
-	    buf[5] < 1 || buf[5] > MARKER_COUNT || buf[6] != 0 || buf[7] != 0)
+	if (n != xfer_marker_len(p) || wire_gpue_decode(buf, n, &m) != WIRE_OK ||
+	    !m.zero)
 		return 0;
-	for (i = 24; i < n; i++)            /* reserved and padding: zero */
-		if (buf[i] != 0)
-			return 0;
-	memcpy(&v, buf + 8, 8);
-	*dgrams = be64toh(v);
-	*idx = buf[5];
+	*dgrams = m.dgrams;
+	*idx = m.idx;
 	return 1;
 }
 
 uint32_t
 xfer_proof_len(const struct xfer_params *p)
 {
-	uint32_t m = PROOF_BASE_LEN, last = xfer_last_len(p);
-
-	while (m == p->data_len || m == last)
-		m++;
-	return m;                           /* at most PROOF_BASE_LEN + 2 */
+	return wire_len_apart(PROOF_BASE_LEN, p->data_len, xfer_last_len(p));
 }
 
 size_t
@@ -95,12 +74,7 @@ xfer_proof_encode(const struct xfer_params *p,
 {
 	uint32_t len = xfer_proof_len(p);
 
-	memset(buf, 0, len);
-	memcpy(buf, "GPUH", 4);
-	buf[4] = 3;
-	buf[6] = (uint8_t)(stream >> 8);
-	buf[7] = (uint8_t)stream;
-	memcpy(buf + 8, nonce, PROOF_NONCE_LEN);
+	wire_gpuh_encode(buf, len, nonce, stream);
 	return len;
 }
 
@@ -123,35 +97,8 @@ xfer_proof_check(const struct xfer_params *p,
 int
 xfer_udp_header(const struct xfer_params *p)
 {
-	return p->proto == PROTO_UDP && p->data_len >= UDP_HDR_LEN &&
-	    xfer_last_len(p) >= UDP_HDR_LEN;
-}
-
-void
-xfer_udp_hdr_encode(uint8_t *h, uint64_t seq, uint64_t send_ns)
-{
-	uint64_t v;
-
-	memcpy(h, "GPUD\0\0\0\0", 8);
-	v = htobe64(seq);
-	memcpy(h + 8, &v, 8);
-	v = htobe64(send_ns);
-	memcpy(h + 16, &v, 8);
-}
-
-int
-xfer_udp_hdr_decode(const uint8_t *buf, size_t n, uint64_t *seq,
-                    uint64_t *send_ns)
-{
-	uint64_t v;
-
-	if (n < UDP_HDR_LEN || memcmp(buf, "GPUD\0\0\0\0", 8) != 0)
-		return 0;
-	memcpy(&v, buf + 8, 8);
-	*seq = be64toh(v);
-	memcpy(&v, buf + 16, 8);
-	*send_ns = be64toh(v);
-	return 1;
+	return p->proto == PROTO_UDP && p->data_len >= WIRE_GPUD_LEN &&
+	    xfer_last_len(p) >= WIRE_GPUD_LEN;
 }
 
 uint64_t
@@ -317,7 +264,7 @@ udp_verify(const struct xfer_params *p, const struct pattern *pt,
            struct gput_result *r)
 {
 	uint64_t at = seq * (uint64_t)p->data_len, first = UINT64_MAX;
-	size_t skip = hdr ? UDP_HDR_LEN : 0;
+	size_t skip = hdr ? WIRE_GPUD_LEN : 0;
 
 	r->verify_bad += pattern_check(pt, (p->stream ? at : 0) + skip, buf + skip,
 	    n - skip, &first);
@@ -405,7 +352,7 @@ on_data(struct rx *x, const uint8_t *buf, size_t n, uint64_t at, char *err,
 	if (x->acct != NULL) {
 		struct udpacct *a = x->acct;
 
-		if (!xfer_udp_hdr_decode(buf, n, &seq, &send))
+		if (!wire_gpud_data(buf, n, &seq, &send))
 			return 2;               /* the right length, not our data */
 		uniq0 = a->unique, dup0 = a->duplicates, reo0 = a->reordered;
 		udpacct_add(a, seq, send, at);

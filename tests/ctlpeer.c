@@ -328,7 +328,7 @@ step_send(struct peer *p, uint64_t k)
 		ssize_t n;
 
 		if (is_udp(p) && xfer_udp_header(x))    /* as gput's sender */
-			xfer_udp_hdr_encode(buf, seq++, 0);
+			wire_gpud_encode(buf, seq++, 0);
 		n = send(p->data, buf, want, MSG_NOSIGNAL);
 
 		if (n == -1 && (errno == EINTR || errno == ENOBUFS))
@@ -354,10 +354,10 @@ step_dribble(struct peer *p, const char *arg)
 	int ms = atoi(arg), spent = 0;
 	uint64_t seq = 0;
 
-	if (x->data_len < UDP_HDR_LEN || x->data_len > sizeof buf || ms <= 0)
+	if (x->data_len < WIRE_GPUD_LEN || x->data_len > sizeof buf || ms <= 0)
 		die(p, "dribble=MS needs -l of at least 24");
 	while (spent < TIMEOUT_MS) {
-		xfer_udp_hdr_encode(buf, seq, 0);
+		wire_gpud_encode(buf, seq, 0);
 		if (send(p->data, buf, x->data_len, 0) == (ssize_t)x->data_len)
 			seq++;
 		if (poll(&pfd, 1, ms) != 0)
@@ -377,7 +377,7 @@ step_sendseq(struct peer *p, const char *list)
 	char *end;
 	size_t n = 0, k;
 
-	if (x->data_len < UDP_HDR_LEN || x->data_len > sizeof buf)
+	if (x->data_len < WIRE_GPUD_LEN || x->data_len > sizeof buf)
 		die(p, "sendseq needs -l of at least 24");
 	k = 1;
 	while (*list != '\0') {
@@ -392,7 +392,7 @@ step_sendseq(struct peer *p, const char *list)
 			seq = strtoull(list, &end, 10);
 			if (end == list)
 				die(p, "sendseq=N,N,M,...");
-			xfer_udp_hdr_encode(buf, seq, 0);
+			wire_gpud_encode(buf, seq, 0);
 			if (send(p->data, buf, x->data_len, 0) != (ssize_t)x->data_len)
 				die(p, strerror(errno));
 			n++;

@@ -90,7 +90,7 @@ test_gro_split_headers(void **state)
 	(void)state;
 	memset(buf, 0xaa, sizeof buf);
 	for (j = 0; j < k; j++)
-		xfer_udp_hdr_encode(buf + (size_t)j * gso, 1000 + j, 7 * j);
+		wire_gpud_encode(buf + (size_t)j * gso, 1000 + j, 7 * j);
 	segs = xfer_gro_segs(n, gso, &last);
 	assert_int_equal(segs, k);
 	assert_int_equal(last, lastlen);
@@ -98,7 +98,7 @@ test_gro_split_headers(void **state)
 		size_t len = j + 1 < segs ? gso : last;
 		uint64_t seq, send;
 
-		assert_true(xfer_udp_hdr_decode(buf + off, len, &seq, &send));
+		assert_true(wire_gpud_data(buf + off, len, &seq, &send));
 		assert_int_equal(seq, 1000 + j);
 		assert_int_equal(send, 7 * j);
 		off += len;
@@ -389,7 +389,7 @@ test_batch_dups_loss(void **state)
 	udp_pair(sv);
 	for (k = 0; k < 10; k++) {
 		memset(d[k], 0x5a, sizeof d[k]);
-		xfer_udp_hdr_encode(d[k], order[k], 0);
+		wire_gpud_encode(d[k], order[k], 0);
 		assert_int_equal(send(sv[0], d[k], sizeof d[k], 0), (ssize_t)sizeof d[k]);
 	}
 	for (k = 1; k <= MARKER_COUNT; k++) {

@@ -126,7 +126,7 @@ clock_gettime(clockid_t id, struct timespec *ts)
 static uint8_t *
 headed(uint8_t *buf, uint64_t k)
 {
-	xfer_udp_hdr_encode(buf, k, 0);
+	wire_gpud_encode(buf, k, 0);
 	return buf;
 }
 

@@ -255,7 +255,7 @@ test_udp_hdr(void **state)
 		{ 0, 0 }, { 1, 1 }, { 1ULL << 32, 1700000000123456789ULL },
 		{ UINT64_MAX, UINT64_MAX }, { 0x0102030405060708ULL, 0x1112131415161718ULL },
 	};
-	static const uint8_t wire[UDP_HDR_LEN] = { 'G', 'P', 'U', 'D', 0, 0, 0, 0,
+	static const uint8_t wire[WIRE_GPUD_LEN] = { 'G', 'P', 'U', 'D', 0, 0, 0, 0,
 	    0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
 	    0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18 };
 	static const struct { const char *name; size_t off; uint8_t val; size_t n; } bad[] = {
@@ -278,14 +278,14 @@ test_udp_hdr(void **state)
 
 	(void)state;
 	memset(buf, 0xee, sizeof buf);
-	xfer_udp_hdr_encode(buf, 0x0102030405060708ULL, 0x1112131415161718ULL);
+	wire_gpud_encode(buf, 0x0102030405060708ULL, 0x1112131415161718ULL);
 	assert_memory_equal(buf, wire, sizeof wire);
-	assert_int_equal(buf[UDP_HDR_LEN], 0xee);       /* nothing beyond */
+	assert_int_equal(buf[WIRE_GPUD_LEN], 0xee);       /* nothing beyond */
 	for (i = 0; i < sizeof trips / sizeof trips[0]; i++) {
-		for (n = UDP_HDR_LEN; n <= 1472; n += 1472 - UDP_HDR_LEN) {
-			xfer_udp_hdr_encode(buf, trips[i].seq, trips[i].send);
+		for (n = WIRE_GPUD_LEN; n <= 1472; n += 1472 - WIRE_GPUD_LEN) {
+			wire_gpud_encode(buf, trips[i].seq, trips[i].send);
 			seq = send = 0xaa;
-			if (!xfer_udp_hdr_decode(buf, n, &seq, &send))
+			if (!wire_gpud_data(buf, n, &seq, &send))
 				MISS("trip %zu, %zu bytes: refused", i, n);
 			else if (seq != trips[i].seq || send != trips[i].send)
 				MISS("trip %zu, %zu bytes: seq %llu send %llu", i, n,
@@ -293,10 +293,10 @@ test_udp_hdr(void **state)
 		}
 	}
 	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		xfer_udp_hdr_encode(buf, 5, 6);
+		wire_gpud_encode(buf, 5, 6);
 		buf[bad[i].off] = bad[i].val;
 		seq = send = 0xaa;
-		if (xfer_udp_hdr_decode(buf, bad[i].n, &seq, &send))
+		if (wire_gpud_data(buf, bad[i].n, &seq, &send))
 			MISS("%s: accepted", bad[i].name);
 		if (seq != 0xaa || send != 0xaa)
 			MISS("%s: refused but stored seq/send", bad[i].name);
@@ -1157,7 +1157,7 @@ send_stream(int fd, const struct xfer_params *p, uint64_t skip_mask, int markers
 			continue;
 		memcpy(buf, pt.buf + (p->stream ? k * p->data_len % pt.period : 0), len);
 		if (xfer_udp_header(p))
-			xfer_udp_hdr_encode(buf, k, 0);
+			wire_gpud_encode(buf, k, 0);
 		if (flip != 0 && k == flip / p->data_len)
 			buf[flip % p->data_len] ^= 0x80;
 		assert_int_equal(send(fd, buf, len, 0), (ssize_t)len);
@@ -1234,7 +1234,7 @@ send_one(int fd, const struct xfer_params *p, uint8_t *buf, uint64_t seq)
 	assert_int_equal(pattern_init(&pt, p, p->data_len, err, sizeof err), 0);
 	memcpy(buf, pt.buf, p->data_len);
 	pattern_free(&pt);
-	xfer_udp_hdr_encode(buf, seq, 1000 * (seq + 1));
+	wire_gpud_encode(buf, seq, 1000 * (seq + 1));
 	n = send(fd, buf, p->data_len, 0);
 	return n == (ssize_t)p->data_len ? 0 : -1;
 }
@@ -1435,7 +1435,7 @@ test_udp_socket_drops(void **state)
 	                 sizeof small), 0);
 	assert_int_equal(xfer_udp_prepare(sv[1], err, sizeof err), 0);
 	for (k = 0; k < 50; k++) {
-		xfer_udp_hdr_encode(buf, (uint64_t)k, 0);
+		wire_gpud_encode(buf, (uint64_t)k, 0);
 		assert_int_equal(send(sv[0], buf, sizeof buf, 0), (ssize_t)sizeof buf);
 	}
 	memset(&r, 0, sizeof r);

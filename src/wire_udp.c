@@ -1,0 +1,132 @@
+/* wire_udp.c: the UDP data path's datagrams (GPUD, GPUE, GPUH), encoded
+ * and decoded; pure. */
+#include "wire_udp.h"
+
+#include <string.h>
+
+static void
+put_be64(uint8_t *p, uint64_t v)
+{
+	int i;
+
+	for (i = 7; i >= 0; i--, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+static uint64_t
+get_be64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+void
+wire_gpud_encode(uint8_t *h, uint64_t seq, uint64_t send_ns)
+{
+	memcpy(h, "GPUD\0\0\0\0", WIRE_GPUD_SEQ);
+	put_be64(h + WIRE_GPUD_SEQ, seq);
+	put_be64(h + WIRE_GPUD_SEND, send_ns);
+}
+
+enum wire_udp_res
+wire_gpud_decode(const uint8_t *buf, size_t n, struct wire_gpud *d)
+{
+	if (n < 4 || memcmp(buf, "GPUD", 4) != 0)
+		return WIRE_NONE;
+	if (n < WIRE_GPUD_LEN)
+		return WIRE_CUT;
+	d->stream = (uint32_t)buf[WIRE_GPUD_STREAM] << 24 |
+	    (uint32_t)buf[WIRE_GPUD_STREAM + 1] << 16 |
+	    (uint32_t)buf[WIRE_GPUD_STREAM + 2] << 8 | buf[WIRE_GPUD_STREAM + 3];
+	d->seq = get_be64(buf + WIRE_GPUD_SEQ);
+	d->send_ns = get_be64(buf + WIRE_GPUD_SEND);
+	return WIRE_OK;
+}
+
+int
+wire_gpud_data(const uint8_t *buf, size_t n, uint64_t *seq, uint64_t *send_ns)
+{
+	struct wire_gpud d;
+
+	if (wire_gpud_decode(buf, n, &d) != WIRE_OK || d.stream != 0)
+		return 0;
+	*seq = d.seq;
+	*send_ns = d.send_ns;
+	return 1;
+}
+
+void
+wire_gpue_encode(uint8_t *buf, size_t len, uint8_t idx, uint64_t dgrams,
+                 uint64_t bytes)
+{
+	memset(buf, 0, len);
+	memcpy(buf, "GPUE", 4);
+	buf[WIRE_GPUE_VERSION] = 1;
+	buf[WIRE_GPUE_INDEX] = idx;
+	put_be64(buf + WIRE_GPUE_DGRAMS, dgrams);
+	put_be64(buf + WIRE_GPUE_BYTES, bytes);
+}
+
+enum wire_udp_res
+wire_gpue_decode(const uint8_t *buf, size_t n, struct wire_gpue *d)
+{
+	size_t i;
+
+	if (n < WIRE_GPUE_RSVD || memcmp(buf, "GPUE", 4) != 0 ||
+	    buf[WIRE_GPUE_VERSION] != 1 || buf[WIRE_GPUE_INDEX] < 1 ||
+	    buf[WIRE_GPUE_INDEX] > MARKER_COUNT)
+		return WIRE_NONE;
+	memset(d, 0, sizeof *d);
+	d->idx = buf[WIRE_GPUE_INDEX];
+	d->zero = n < WIRE_GPUE_DGRAMS ||
+	    (buf[WIRE_GPUE_RSVD] == 0 && buf[WIRE_GPUE_RSVD + 1] == 0);
+	for (i = WIRE_GPUE_PAD; i < n; i++)   /* reserved and padding */
+		if (buf[i] != 0)
+			d->zero = 0;
+	if (n >= WIRE_GPUE_BYTES) {
+		d->have_dgrams = 1;
+		d->dgrams = get_be64(buf + WIRE_GPUE_DGRAMS);
+	}
+	if (n < WIRE_GPUE_PAD)
+		return WIRE_CUT;
+	d->bytes = get_be64(buf + WIRE_GPUE_BYTES);
+	return WIRE_OK;
+}
+
+void
+wire_gpuh_encode(uint8_t *buf, size_t len,
+                 const uint8_t nonce[PROOF_NONCE_LEN], uint16_t stream)
+{
+	memset(buf, 0, len);
+	memcpy(buf, "GPUH", 4);
+	buf[WIRE_GPUH_VERSION] = 3;
+	buf[WIRE_GPUH_STREAM] = (uint8_t)(stream >> 8);
+	buf[WIRE_GPUH_STREAM + 1] = (uint8_t)stream;
+	memcpy(buf + WIRE_GPUH_NONCE, nonce, PROOF_NONCE_LEN);
+}
+
+int
+wire_gpuh_is(const uint8_t *buf, size_t n)
+{
+	const uint8_t *s = buf + WIRE_GPUH_STREAM;
+
+	if (n < WIRE_GPUH_NONCE || memcmp(buf, "GPUH", 4) != 0 ||
+	    buf[WIRE_GPUH_VERSION + 1] != 0)
+		return 0;
+	return (buf[WIRE_GPUH_VERSION] == 2 && s[0] == 0 && s[1] == 0) ||
+	    (buf[WIRE_GPUH_VERSION] == 3 && (s[0] != 0 || s[1] != 0));
+}
+
+uint32_t
+wire_len_apart(uint32_t base, uint32_t data_len, uint32_t last_len)
+{
+	uint32_t m = base;
+
+	while (m == data_len || m == last_len)
+		m++;
+	return m;
+}
