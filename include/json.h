@@ -27,15 +27,29 @@
 
 #define JSON_MAX_DEPTH 32
 
+/* Layouts (json_init's pretty): one line; a member a line; or laid out by
+ * the caller, who asks for each line break with json_break, members
+ * separated by ", " and a key from its value by ": " (gput-pcap's). */
+enum { JSON_COMPACT, JSON_PRETTY, JSON_LAID };
+
 struct json {
 	FILE *f;
 	int   depth;                 /* open containers */
 	int   first[JSON_MAX_DEPTH]; /* per level: empty, has members, after a key */
-	int   pretty;
+	int   pretty;                /* JSON_COMPACT, JSON_PRETTY or JSON_LAID */
+	int   brk;                   /* JSON_LAID: the indent of the line break
+	                                asked for (-1: none) */
+	int   bytewise;              /* strings as gput-pcap(1) writes them: a
+	                                byte that is not part of well-formed
+	                                UTF-8 is one \ufffd, every control
+	                                character \u00xx, DEL itself */
 };
 
-/* Start writing one document to f. */
+/* Start writing one document to f in a layout above (0 and 1 as ever). */
 void json_init(struct json *j, FILE *f, int pretty);
+/* JSON_LAID: the next separator (before the next member or element, or
+ * the closing bracket) is a new line of indent spaces. */
+void json_break(struct json *j, int indent);
 
 /* Containers. At most JSON_MAX_DEPTH levels deep: deeper containers are
  * still written, but without separators (a programming error). */
@@ -53,6 +67,9 @@ void json_string(struct json *j, const char *s);
 void json_string_n(struct json *j, const char *s, size_t n);
 void json_u64(struct json *j, uint64_t v);
 void json_double(struct json *j, double v);
+/* v with prec (0 to 17) digits after the point (%.*f, '.' whatever the
+ * locale); null when v is not finite. */
+void json_fixed(struct json *j, double v, int prec);
 void json_bool(struct json *j, int b);
 void json_null(struct json *j);
 
@@ -60,6 +77,7 @@ void json_null(struct json *j);
 void json_kv_string(struct json *j, const char *key, const char *s);
 void json_kv_u64(struct json *j, const char *key, uint64_t v);
 void json_kv_double(struct json *j, const char *key, double v);
+void json_kv_fixed(struct json *j, const char *key, double v, int prec);
 void json_kv_bool(struct json *j, const char *key, int b);
 void json_kv_null(struct json *j, const char *key);
 

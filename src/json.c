@@ -13,7 +13,29 @@ json_init(struct json *j, FILE *f, int pretty)
 {
 	memset(j, 0, sizeof *j);
 	j->f = f;
-	j->pretty = pretty != 0;
+	j->pretty = pretty == JSON_LAID ? JSON_LAID : pretty != 0;
+	j->brk = -1;
+}
+
+void
+json_break(struct json *j, int indent)
+{
+	j->brk = indent;
+}
+
+/* JSON_LAID: the line break asked for, if any. Returns 1 when written. */
+static int
+laid_break(struct json *j)
+{
+	int i;
+
+	if (j->brk < 0)
+		return 0;
+	fputc('\n', j->f);
+	for (i = 0; i < j->brk; i++)
+		fputc(' ', j->f);
+	j->brk = -1;
+	return 1;
 }
 
 static int *
@@ -29,7 +51,7 @@ newline(struct json *j)
 {
 	int i;
 
-	if (!j->pretty)
+	if (j->pretty != JSON_PRETTY)
 		return;
 	fputc('\n', j->f);
 	for (i = 0; i < j->depth; i++)
@@ -51,6 +73,8 @@ sep(struct json *j)
 	}
 	if (*lv == LV_MORE)
 		fputc(',', j->f);
+	if (j->pretty == JSON_LAID && !laid_break(j) && *lv == LV_MORE)
+		fputc(' ', j->f);
 	*lv = LV_MORE;
 	newline(j);
 }
@@ -73,7 +97,9 @@ close_c(struct json *j, char c)
 
 	if (j->depth > 0)
 		j->depth--;
-	if (!empty)
+	if (j->pretty == JSON_LAID)
+		laid_break(j);
+	else if (!empty)
 		newline(j);
 	fputc(c, j->f);
 }
@@ -120,9 +146,10 @@ utf8_seq(const unsigned char *s, size_t n)
 	return (int)need;
 }
 
-/* Write s (n bytes, stopping early at a NUL) as a quoted JSON string. */
+/* Write s (n bytes, stopping early at a NUL) as a quoted JSON string;
+ * bytewise: as struct json says. */
 static void
-put_str(FILE *f, const char *str, size_t n)
+put_str(FILE *f, const char *str, size_t n, int bytewise)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0;
@@ -138,7 +165,12 @@ put_str(FILE *f, const char *str, size_t n)
 				fwrite(s + i, 1, (size_t)k, f);
 			else
 				fputs("\\ufffd", f);
-			i += (size_t)(k > 0 ? k : -k);
+			i += k > 0 ? (size_t)k : bytewise ? 1 : (size_t)-k;
+			continue;
+		}
+		if (bytewise && c < 0x20) {     /* \u00xx, even \n */
+			fprintf(f, "\\u%04x", c);
+			i++;
 			continue;
 		}
 		switch (c) {
@@ -150,7 +182,7 @@ put_str(FILE *f, const char *str, size_t n)
 		case '\r': fputs("\\r", f); break;
 		case '\t': fputs("\\t", f); break;
 		default:
-			if (c < 0x20 || c == 0x7f)
+			if (c < 0x20 || (c == 0x7f && !bytewise))
 				fprintf(f, "\\u%04x", c);
 			else
 				fputc(c, f);
@@ -166,8 +198,8 @@ json_key(struct json *j, const char *key)
 	int *lv;
 
 	sep(j);
-	put_str(j->f, key, strlen(key));
-	fputs(j->pretty ? ": " : ":", j->f);
+	put_str(j->f, key, strlen(key), j->bytewise);
+	fputs(j->pretty != JSON_COMPACT ? ": " : ":", j->f);
 	lv = level(j);
 	if (lv != NULL)
 		*lv = LV_KEY;
@@ -181,7 +213,7 @@ json_string_n(struct json *j, const char *s, size_t n)
 		return;
 	}
 	sep(j);
-	put_str(j->f, s, n);
+	put_str(j->f, s, n, j->bytewise);
 }
 
 void
@@ -250,6 +282,21 @@ json_double(struct json *j, double v)
 }
 
 void
+json_fixed(struct json *j, double v, int prec)
+{
+	char buf[400];                  /* DBL_MAX has 309 digits */
+
+	if (!isfinite(v) || prec < 0 || prec > 17) {
+		json_null(j);
+		return;
+	}
+	snprintf(buf, sizeof buf, "%.*f", prec, v);
+	c_number(buf);
+	sep(j);
+	fputs(buf, j->f);
+}
+
+void
 json_bool(struct json *j, int b)
 {
 	sep(j);
@@ -283,6 +330,13 @@ json_kv_double(struct json *j, const char *key, double v)
 {
 	json_key(j, key);
 	json_double(j, v);
+}
+
+void
+json_kv_fixed(struct json *j, const char *key, double v, int prec)
+{
+	json_key(j, key);
+	json_fixed(j, v, prec);
 }
 
 void

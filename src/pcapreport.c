@@ -4,6 +4,8 @@
 #include <arpa/inet.h>
 #include <inttypes.h>
 
+#include "json.h"
+
 /* What --link adds to a flow. */
 struct linkfig {
 	int    has_expected, has_ratio;
@@ -217,175 +219,163 @@ preport_csv(FILE *f, const struct pscan *s, double link_bps)
 
 /* ---- JSON ---- */
 
-/* Bytes of the well-formed UTF-8 sequence at s (RFC 3629 4), or 0. */
-static size_t
-utf8_len(const unsigned char *s)
-{
-	size_t n, i;
-	unsigned lo = 0x80, hi = 0xbf;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if (s[0] == 0xe0)
-		lo = 0xa0;  /* overlong */
-	else if (s[0] == 0xed)
-		hi = 0x9f;  /* UTF-16 surrogates */
-	else if (s[0] == 0xf0)
-		lo = 0x90;  /* overlong */
-	else if (s[0] == 0xf4)
-		hi = 0x8f;  /* past U+10FFFF */
-	for (i = 1; i < n; i++, lo = 0x80, hi = 0xbf)
-		if (s[i] < lo || s[i] > hi)  /* also stops at the NUL */
-			return 0;
-	return n;
-}
-
-/* A JSON string (RFC 8259 7): quote, backslash and control characters
- * escaped; a byte that is not part of well-formed UTF-8 (a file name
- * need not be) becomes U+FFFD, so that the output is always valid JSON. */
+/* "name": v with prec digits, or null. */
 static void
-json_str(FILE *f, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t n;
-
-	fputc('"', f);
-	for (; *s != '\0'; s += n ? n : 1) {
-		n = utf8_len(s);
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if (*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else if (n == 0)
-			fputs("\\ufffd", f);
-		else
-			fwrite(s, 1, n, f);
-	}
-	fputc('"', f);
-}
-
-/* "name": number or null, then the separator. */
-static void
-json_num(FILE *f, const char *name, int has, int prec, double v,
-         const char *sep)
-{
-	fprintf(f, "\"%s\": ", name);
-	if (has)
-		fprintf(f, "%.*f", prec, v);
-	else
-		fputs("null", f);
-	fputs(sep, f);
-}
-
-/* "name": count or null, then ", ". */
-static void
-json_u64(FILE *f, const char *name, int has, uint64_t v)
+kv_num(struct json *j, const char *name, int has, int prec, double v)
 {
 	if (has)
-		fprintf(f, "\"%s\": %" PRIu64 ", ", name, v);
+		json_kv_fixed(j, name, v, prec);
 	else
-		fprintf(f, "\"%s\": null, ", name);
+		json_kv_null(j, name);
 }
 
-/* "gput_udp": {...}, then the separator. */
+/* "name": v, or null. */
 static void
-json_gput(FILE *f, const struct pscan_gput *u, const char *sep)
+kv_u64(struct json *j, const char *name, int has, uint64_t v)
+{
+	if (has)
+		json_kv_u64(j, name, v);
+	else
+		json_kv_null(j, name);
+}
+
+static void
+json_gput(struct json *j, const struct pscan_gput *u)
 {
 	int t = u->has_timing;
 
-	fputs("\"gput_udp\": {", f);
-	json_u64(f, "sent", u->sent_known, u->sent);
-	json_u64(f, "received", 1, u->received);
-	json_u64(f, "unique", 1, u->unique);
-	json_u64(f, "lost", u->sent_known, u->lost);
-	fprintf(f, "\"duplicates\": %" PRIu64 ",\n      \"reordered\": %"
-	        PRIu64 ", \"max_displacement\": %" PRIu64 ", \"late\": %"
-	        PRIu64 ", \"too_old\": %" PRIu64 ", \"not_decodable\": %"
-	        PRIu64 ",\n      ", u->duplicates, u->reordered,
-	        u->max_displacement, u->late, u->too_old, u->cut);
-	json_num(f, "jitter_ms", t, 6, u->jitter_ms, ", ");
-	json_num(f, "delay_var_ms", t, 6, u->delay_var_ms, ", ");
-	json_num(f, "delay_var_max_ms", t, 6, u->delay_var_max_ms, "}");
-	fputs(sep, f);
+	json_key(j, "gput_udp");
+	json_begin_object(j);
+	kv_u64(j, "sent", u->sent_known, u->sent);
+	json_kv_u64(j, "received", u->received);
+	json_kv_u64(j, "unique", u->unique);
+	kv_u64(j, "lost", u->sent_known, u->lost);
+	json_kv_u64(j, "duplicates", u->duplicates);
+	json_break(j, 6);
+	json_kv_u64(j, "reordered", u->reordered);
+	json_kv_u64(j, "max_displacement", u->max_displacement);
+	json_kv_u64(j, "late", u->late);
+	json_kv_u64(j, "too_old", u->too_old);
+	json_kv_u64(j, "not_decodable", u->cut);
+	json_break(j, 6);
+	kv_num(j, "jitter_ms", t, 6, u->jitter_ms);
+	kv_num(j, "delay_var_ms", t, 6, u->delay_var_ms);
+	kv_num(j, "delay_var_max_ms", t, 6, u->delay_var_max_ms);
+	json_end_object(j);
+}
+
+/* The counts of a flow's data direction, in lines as they are read. */
+static void
+json_counts(struct json *j, const struct pscan_flow *r)
+{
+	const struct pflow_dir *d = r->data;
+
+	json_break(j, 5);
+	json_kv_u64(j, "packets", d->packets);
+	json_kv_u64(j, "data_packets", d->data_packets);
+	json_kv_u64(j, "retrans_packets", d->retrans_packets);
+	json_kv_u64(j, "fragments", d->fragments);
+	json_kv_u64(j, "markers", d->markers);
+	json_break(j, 5);
+	json_kv_u64(j, "payload_bytes", d->payload);
+	json_kv_u64(j, "retrans_bytes", d->retrans);
+	json_kv_u64(j, "missing_bytes", r->missing);
+	json_kv_u64(j, "marker_bytes", d->marker_bytes);
+	json_break(j, 5);
+	json_kv_u64(j, "l4_bytes", d->l4);
+	json_kv_u64(j, "l3_bytes", d->l3);
+	json_kv_u64(j, "l2_bytes", d->l2);
+	json_kv_u64(j, "pad_bytes", d->pad);
+	json_kv_u64(j, "l1_bytes", d->l1);
+	json_break(j, 5);
+	json_kv_u64(j, "wire_bytes", d->wire);
+	json_kv_u64(j, "data_wire_bytes", d->data_wire);
 }
 
 static void
-json_flow(FILE *f, const struct pscan_flow *r, size_t n, double link_bps)
+json_flow(struct json *j, const struct pscan_flow *r, size_t n,
+          double link_bps)
 {
-	const struct pflow_dir *d = r->data, *v = r->rev;
+	const struct pflow_dir *v = r->rev;
 	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
 	struct linkfig l;
 
 	link_figures(r, link_bps, &l);
-	fprintf(f, "    {\"flow\": %zu, \"proto\": \"%s\", \"ip_version\": %d, "
-	        "\"src\": \"%s\", \"sport\": %u, \"dst\": \"%s\", \"dport\": %u,\n",
-	        n, proto_name(r->f, 0), r->f->ipv,
-	        pscan_addr(r->f, r->src, a, sizeof(a)), r->sport,
-	        pscan_addr(r->f, r->dst, b, sizeof(b)), r->dport);
-	fprintf(f, "     \"packets\": %" PRIu64 ", \"data_packets\": %" PRIu64
-	        ", \"retrans_packets\": %" PRIu64 ", \"fragments\": %" PRIu64
-	        ", \"markers\": %" PRIu64 ",\n", d->packets, d->data_packets,
-	        d->retrans_packets, d->fragments, d->markers);
-	fprintf(f, "     \"payload_bytes\": %" PRIu64 ", \"retrans_bytes\": %"
-	        PRIu64 ", \"missing_bytes\": %" PRIu64 ", \"marker_bytes\": %"
-	        PRIu64 ",\n", d->payload, d->retrans, r->missing,
-	        d->marker_bytes);
-	fprintf(f, "     \"l4_bytes\": %" PRIu64 ", \"l3_bytes\": %" PRIu64
-	        ", \"l2_bytes\": %" PRIu64 ", \"pad_bytes\": %" PRIu64
-	        ", \"l1_bytes\": %" PRIu64 ",\n", d->l4, d->l3, d->l2, d->pad,
-	        d->l1);
-	fprintf(f, "     \"wire_bytes\": %" PRIu64 ", \"data_wire_bytes\": %"
-	        PRIu64 ",\n     ", d->wire, d->data_wire);
-	json_num(f, "eta", r->has_eta, 6, r->eta, ", ");
-	json_num(f, "duration_s", r->has_goodput, 9, r->duration_s, ", ");
-	json_num(f, "goodput_mbit", r->has_goodput, 6,
-	         r->goodput_bps / 1e6, ",\n     ");
+	json_begin_object(j);
+	json_kv_u64(j, "flow", n);
+	json_kv_string(j, "proto", proto_name(r->f, 0));
+	json_kv_u64(j, "ip_version", (uint64_t)r->f->ipv);
+	json_kv_string(j, "src", pscan_addr(r->f, r->src, a, sizeof(a)));
+	json_kv_u64(j, "sport", r->sport);
+	json_kv_string(j, "dst", pscan_addr(r->f, r->dst, b, sizeof(b)));
+	json_kv_u64(j, "dport", r->dport);
+	json_counts(j, r);
+	json_break(j, 5);
+	kv_num(j, "eta", r->has_eta, 6, r->eta);
+	kv_num(j, "duration_s", r->has_goodput, 9, r->duration_s);
+	kv_num(j, "goodput_mbit", r->has_goodput, 6, r->goodput_bps / 1e6);
 	if (link_bps > 0) {
-		json_num(f, "link_mbit", 1, 6, l.link_mbit, ", ");
-		json_num(f, "expected_mbit", l.has_expected, 6,
-		         l.expected_mbit, ", ");
-		json_num(f, "ratio", l.has_ratio, 6, l.ratio, ",\n     ");
+		json_break(j, 5);
+		json_kv_fixed(j, "link_mbit", l.link_mbit, 6);
+		kv_num(j, "expected_mbit", l.has_expected, 6, l.expected_mbit);
+		kv_num(j, "ratio", l.has_ratio, 6, l.ratio);
 	}
-	if (r->has_gput)
-		json_gput(f, &r->gput, ",\n     ");
-	fprintf(f, "\"reverse\": {\"packets\": %" PRIu64 ", \"payload_bytes\": %"
-	        PRIu64 ", \"wire_bytes\": %" PRIu64 "}}", v->packets, v->payload,
-	        v->wire);
+	if (r->has_gput) {
+		json_break(j, 5);
+		json_gput(j, &r->gput);
+	}
+	json_break(j, 5);
+	json_key(j, "reverse");
+	json_begin_object(j);
+	json_kv_u64(j, "packets", v->packets);
+	json_kv_u64(j, "payload_bytes", v->payload);
+	json_kv_u64(j, "wire_bytes", v->wire);
+	json_end_object(j);
+	json_end_object(j);
 }
 
 void
 preport_json(FILE *f, const struct pscan *s, const char *file,
              double link_bps)
 {
+	struct json j;
 	size_t i;
 
-	fputs("{\n  \"file\": ", f);
-	json_str(f, file);
-	fputs(",\n  \"link_type\": ", f);
-	json_str(f, s->linkname);
-	fprintf(f, ", \"mtu\": %u, \"packets\": %" PRIu64 ", \"other_packets\": %"
-	        PRIu64 ",\n  ", s->mtu, s->packets, s->other);
-	json_num(f, "link_mbit", link_bps > 0, 6, link_bps / 1e6, ",\n");
-	fputs("  \"flows\": [", f);
+	json_init(&j, f, JSON_LAID);
+	j.bytewise = 1;                     /* gput-pcap(1), OUTPUT */
+	json_begin_object(&j);
+	json_break(&j, 2);
+	json_kv_string(&j, "file", file);
+	json_break(&j, 2);
+	json_kv_string(&j, "link_type", s->linkname);
+	json_kv_u64(&j, "mtu", s->mtu);
+	json_kv_u64(&j, "packets", s->packets);
+	json_kv_u64(&j, "other_packets", s->other);
+	json_break(&j, 2);
+	kv_num(&j, "link_mbit", link_bps > 0, 6, link_bps / 1e6);
+	json_break(&j, 2);
+	json_key(&j, "flows");
+	json_begin_array(&j);
 	for (i = 0; i < s->nflows; i++) {
-		fputs(i == 0 ? "\n" : ",\n", f);
-		json_flow(f, &s->flows[i], i + 1, link_bps);
+		json_break(&j, 4);
+		json_flow(&j, &s->flows[i], i + 1, link_bps);
 	}
-	fputs(s->nflows > 0 ? "\n  ],\n" : "],\n", f);
-	fputs("  \"warnings\": [", f);
+	if (s->nflows > 0)
+		json_break(&j, 2);
+	json_end_array(&j);
+	json_break(&j, 2);
+	json_key(&j, "warnings");
+	json_begin_array(&j);
 	for (i = 0; i < s->nwarnings; i++) {
-		fputs(i == 0 ? "\n    " : ",\n    ", f);
-		json_str(f, s->warnings[i]);
+		json_break(&j, 4);
+		json_string(&j, s->warnings[i]);
 	}
-	fputs(s->nwarnings > 0 ? "\n  ]\n}\n" : "]\n}\n", f);
+	if (s->nwarnings > 0)
+		json_break(&j, 2);
+	json_end_array(&j);
+	json_break(&j, 0);
+	json_end_object(&j);
+	fputc('\n', f);
 }
 
 void

@@ -270,6 +270,38 @@ test_json_escape(void **state)
 	           "\"d\":\"\\ufffd\"}");
 }
 
+/* JSON_LAID: the caller's line breaks, ", " and ": "; json_fixed; the
+ * bytewise strings (gput-pcap's). */
+static void
+test_json_laid(void **state)
+{
+	struct json j;
+	struct cap c;
+
+	(void)state;
+	cap_open(&c);
+	json_init(&j, c.f, JSON_LAID);
+	j.bytewise = 1;
+	json_begin_object(&j);
+	json_break(&j, 2);
+	json_kv_string(&j, "s", "a\n\x7f\xe2\x82\t");
+	json_kv_fixed(&j, "x", 1.5, 3);
+	json_break(&j, 2);
+	json_key(&j, "e");
+	json_begin_array(&j);
+	json_end_array(&j);
+	json_key(&j, "o");
+	json_begin_object(&j);
+	json_kv_fixed(&j, "n", 0.0 / 0.0, 6);
+	json_kv_fixed(&j, "m", -2.25, 1);
+	json_end_object(&j);
+	json_break(&j, 0);
+	json_end_object(&j);
+	cap_expect(&c, "{\n  \"s\": \"a\\u000a\x7f\\ufffd\\ufffd\\u0009\", "
+	           "\"x\": 1.500,\n  \"e\": [], \"o\": {\"n\": null, "
+	           "\"m\": -2.2}\n}");
+}
+
 static void
 test_json_containers(void **state)
 {
@@ -962,6 +994,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_escape),
 		cmocka_unit_test(test_json_containers),
+		cmocka_unit_test(test_json_laid),
 		cmocka_unit_test(test_json_numbers),
 		cmocka_unit_test(test_json_tcp_count),
 		cmocka_unit_test(test_json_udp_time),
