@@ -78,11 +78,12 @@ gput: src/main.o src/libgput.a | need-crypto
 gput-pcap: src/pcap_main.o src/libgputpcap.a src/libgput.a | need-pcap need-crypto
 	$(CC) $(FINAL_CFLAGS) -o $@ $^ $(FINAL_LDFLAGS) $(PCAP_LIBS) $(CRYPTO_LIBS) -lm
 
-# -MMD makes the headers prerequisites of the binary too: not for the linker
+# -MMD makes the headers prerequisites of the binary too: not for the linker;
+# a test's own objects (tests/capbuild.o) before the libraries they call
 tests/unit_%: tests/unit_%.c src/libgputpcap.a src/libgput.a | need-cmocka need-pcap \
               need-crypto
 	$(CC) $(FINAL_CFLAGS) $(CMOCKA_CFLAGS) $(PCAP_CFLAGS) -o $@ \
-	    $(filter-out %.h,$^) \
+	    $(filter %.c %.o,$^) $(filter %.a,$^) \
 	    $(FINAL_LDFLAGS) $(CMOCKA_LIBS) $(PCAP_LIBS) $(CRYPTO_LIBS) -lm
 
 # A scripted control-protocol peer the live tests drive (not installed).

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pcapscan.h"
+
 void
 cb_put16(uint8_t *b, uint16_t v)
 {
@@ -409,4 +411,14 @@ cb_check_dir(const struct pflow_dir *d, const struct cb_dwant *w)
 	assert_int_equal(d->data_wire, w->data_wire);
 	assert_int_equal(d->payload + d->retrans + d->marker_bytes + d->l4 +
 	                 d->l3 + d->l2 + d->pad + d->l1, d->wire);
+}
+
+void
+cb_scan(struct pscan *s, const char *dir, const char *name, const char *filter)
+{
+	char path[512], err[512] = "";
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (pscan_file(s, path, filter, 1500, err, sizeof(err)) != 0)
+		fail_msg("%s: %s", name, err);
 }

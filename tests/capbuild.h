@@ -122,4 +122,10 @@ int cb_tmpdir(char *dir, size_t len, const char *name);
 /* Remove dir and everything below it. Returns 0, or -1. */
 int cb_rmdir(const char *dir);
 
+struct pscan;
+/* Scan dir/name with filter (NULL: none) at MTU 1500 into s, as gput-pcap
+ * does; a capture it refuses fails the test with its error. */
+void cb_scan(struct pscan *s, const char *dir, const char *name,
+             const char *filter);
+
 #endif

@@ -24,6 +24,7 @@
 #include "xfer.h"
 #include "xfer_batch.h"
 #include "streamrun.h"
+#include "sockhelp.h"
 
 static int misses;
 #define MISS(fmt, ...) (print_error(fmt "\n", __VA_ARGS__), misses++)
@@ -238,29 +239,6 @@ test_tcp_paths(void **state)
 	MISSED();
 }
 
-static void
-udp_pair(int sv[2])
-{
-	struct sockaddr_in a[2];
-	socklen_t al = sizeof a[0];
-	int i, big = 16 << 20;
-
-	for (i = 0; i < 2; i++) {
-		memset(&a[i], 0, sizeof a[i]);
-		a[i].sin_family = AF_INET;
-		a[i].sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		sv[i] = socket(AF_INET, SOCK_DGRAM, 0);
-		assert_true(sv[i] >= 0);
-		assert_int_equal(bind(sv[i], (struct sockaddr *)&a[i], sizeof a[i]), 0);
-		assert_int_equal(getsockname(sv[i], (struct sockaddr *)&a[i], &al), 0);
-	}
-	if (setsockopt(sv[1], SOL_SOCKET, SO_RCVBUFFORCE, &big, sizeof big) == -1)
-		assert_int_equal(setsockopt(sv[1], SOL_SOCKET, SO_RCVBUF, &big,
-		                 sizeof big), 0);
-	assert_int_equal(connect(sv[0], (struct sockaddr *)&a[1], sizeof a[1]), 0);
-	assert_int_equal(connect(sv[1], (struct sockaddr *)&a[0], sizeof a[0]), 0);
-}
-
 /* UDP: 100 datagrams of 1472 bytes, plain, --batch 16 and --gso on both
  * ends. A receiver's buffer starts on a page and, batched, holds its
  * slots on cache lines; a sender's first frame starts on a page. */
@@ -279,7 +257,7 @@ test_udp_paths(void **state)
 		char err[256];
 		int sv[2];
 
-		udp_pair(sv);
+		sock_udp_pair(sv, 16 << 20);
 		p.batch = rows[i].batch;
 		p.gso = rows[i].gso;
 		q = p;

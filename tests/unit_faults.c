@@ -29,6 +29,7 @@
 #include "net.h"
 #include "xfer.h"
 #include "streamrun.h"
+#include "sockhelp.h"
 
 /* The call to fail: fcntl(fd, fcntl_cmd, ...), or setsockopt(fd, level,
  * name, ...) after letting `skip` matching calls through; 0: none. send()
@@ -281,27 +282,6 @@ test_listen_reuseaddr_fails(void **state)
 
 /* ---- the UDP receiver ---------------------------------------------- */
 
-/* Two connected UDP sockets on 127.0.0.1. */
-static void
-udp_pair(int sv[2])
-{
-	struct sockaddr_in a[2];
-	socklen_t al = sizeof a[0];
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		memset(&a[i], 0, sizeof a[i]);
-		a[i].sin_family = AF_INET;
-		a[i].sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		sv[i] = socket(AF_INET, SOCK_DGRAM, 0);
-		assert_true(sv[i] >= 0);
-		assert_int_equal(bind(sv[i], (struct sockaddr *)&a[i], sizeof a[i]), 0);
-		assert_int_equal(getsockname(sv[i], (struct sockaddr *)&a[i], &al), 0);
-	}
-	assert_int_equal(connect(sv[0], (struct sockaddr *)&a[1], sizeof a[1]), 0);
-	assert_int_equal(connect(sv[1], (struct sockaddr *)&a[0], sizeof a[0]), 0);
-}
-
 /* The idle timeout set when the first datagram arrives: if it cannot be set,
  * the receiver would wait on the 10 s start timeout (or for ever) instead;
  * it stops with the call named. The first SO_RCVTIMEO (the start timeout)
@@ -322,7 +302,7 @@ test_udp_idle_timeout_fails(void **state)
 	p.len = p.data_len = sizeof buf;
 	p.count = 5;
 	p.data_bytes = 5 * sizeof buf;
-	udp_pair(sv);
+	sock_udp_pair(sv, 0);
 	for (k = 0; k < 5; k++)
 		assert_int_equal(send(sv[0], headed(buf, (uint64_t)k), sizeof buf, 0),
 		                 (ssize_t)sizeof buf);
@@ -370,7 +350,7 @@ test_udp_clock_step(void **state)
 		p.len = p.data_len = sizeof buf;
 		p.count = 5;
 		p.data_bytes = 5 * sizeof buf;
-		udp_pair(sv);
+		sock_udp_pair(sv, 0);
 		assert_int_equal(xfer_udp_prepare(sv[1], err, sizeof err), 0);
 		for (k = 0; k < 5; k++)
 			assert_int_equal(send(sv[0], headed(buf, (uint64_t)k), sizeof buf,
@@ -472,7 +452,7 @@ test_send_no_clock_per_call(void **state)
 
 	(void)state;
 	no_faults();
-	udp_pair(sv);
+	sock_udp_pair(sv, 0);
 	assert_int_equal(send_20(sv[0], &r, msg, sizeof msg, &ns), 0);
 	assert_int_equal(seen.clock_reads, 2);
 	assert_int_equal(seen.sends, 20);
@@ -496,7 +476,7 @@ test_send_nobufs(void **state)
 
 	(void)state;
 	no_faults();
-	udp_pair(sv);
+	sock_udp_pair(sv, 0);
 	fault.send_skip = 6;
 	fault.nobufs = 5;
 	assert_int_equal(send_20(sv[0], &r, msg, sizeof msg, &ns), 0);

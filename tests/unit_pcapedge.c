@@ -42,11 +42,7 @@ teardown(void **state)
 static void
 scan(struct pscan *s, const char *name)
 {
-	char path[512], err[512] = "";
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (pscan_file(s, path, NULL, 1500, err, sizeof(err)) != 0)
-		fail_msg("%s: %s", name, err);
+	cb_scan(s, dir, name, NULL);
 }
 
 /* The error after "DIR/NAME: " of a capture that must be refused. */

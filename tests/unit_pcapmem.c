@@ -48,11 +48,7 @@ path_of(const char *name, char *path, size_t len)
 static void
 scan(struct pscan *s, const char *name)
 {
-	char path[512], err[512] = "";
-
-	path_of(name, path, sizeof(path));
-	if (pscan_file(s, path, NULL, 1500, err, sizeof(err)) != 0)
-		fail_msg("%s: %s", name, err);
+	cb_scan(s, dir, name, NULL);
 }
 
 /* A number from /proc/self/status ("VmHWM:", "VmRSS:"), kB. */

@@ -402,11 +402,7 @@ teardown(void **state)
 static void
 scan(struct pscan *s, const char *name, const char *filter)
 {
-	char path[512], err[512] = "";
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (pscan_file(s, path, filter, 1500, err, sizeof(err)) != 0)
-		fail_msg("%s: %s", name, err);
+	cb_scan(s, dir, name, filter);
 }
 
 /* Expected figures of a flow's data direction. */

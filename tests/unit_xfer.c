@@ -25,6 +25,7 @@
 #include "model.h"
 #include "xfer.h"
 #include "streamrun.h"
+#include "sockhelp.h"
 
 #define P62 (1ULL << 62)
 
@@ -820,25 +821,10 @@ tcp_sender(void *arg)
 static void
 tcp_pair(int domain, int sv[2])
 {
-	struct sockaddr_in a = { .sin_family = AF_INET };
-	socklen_t al = sizeof a;
-	int l;
-
-	if (domain == AF_UNIX) {
+	if (domain == AF_UNIX)
 		assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-		return;
-	}
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	l = socket(AF_INET, SOCK_STREAM, 0);
-	assert_true(l >= 0);
-	assert_int_equal(bind(l, (struct sockaddr *)&a, sizeof a), 0);
-	assert_int_equal(listen(l, 1), 0);
-	assert_int_equal(getsockname(l, (struct sockaddr *)&a, &al), 0);
-	sv[0] = socket(AF_INET, SOCK_STREAM, 0);
-	assert_int_equal(connect(sv[0], (struct sockaddr *)&a, sizeof a), 0);
-	sv[1] = accept(l, NULL, NULL);
-	assert_true(sv[1] >= 0);
-	close(l);
+	else
+		sock_tcp_pair(sv);
 }
 
 static void
@@ -1050,29 +1036,6 @@ test_tcp_stall_and_stop(void **state)
 
 /* ---- UDP ----------------------------------------------------------- */
 
-/* Two connected UDP sockets on 127.0.0.1; sv[1] receives into a big buffer. */
-static void
-udp_pair(int sv[2])
-{
-	struct sockaddr_in a[2];
-	socklen_t al = sizeof a[0];
-	int i, big = 4 << 20;
-
-	for (i = 0; i < 2; i++) {
-		memset(&a[i], 0, sizeof a[i]);
-		a[i].sin_family = AF_INET;
-		a[i].sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		sv[i] = socket(AF_INET, SOCK_DGRAM, 0);
-		assert_true(sv[i] >= 0);
-		assert_int_equal(bind(sv[i], (struct sockaddr *)&a[i], sizeof a[i]), 0);
-		assert_int_equal(getsockname(sv[i], (struct sockaddr *)&a[i], &al), 0);
-	}
-	if (setsockopt(sv[1], SOL_SOCKET, SO_RCVBUFFORCE, &big, sizeof big) == -1)
-		assert_int_equal(setsockopt(sv[1], SOL_SOCKET, SO_RCVBUF, &big, sizeof big), 0);
-	assert_int_equal(connect(sv[0], (struct sockaddr *)&a[1], sizeof a[1]), 0);
-	assert_int_equal(connect(sv[1], (struct sockaddr *)&a[0], sizeof a[0]), 0);
-}
-
 /* The sender runs to the end first (the receive buffer holds it all), then
  * the receiver drains the queue. */
 static void
@@ -1094,7 +1057,7 @@ test_udp_transfer(void **state)
 		uint64_t n = (rows[i].bytes + rows[i].len - 1) / rows[i].len;
 		int sv[2];
 
-		udp_pair(sv);
+		sock_udp_pair(sv, 4 << 20);
 		memset(&snd, 0, sizeof snd);
 		snd.p = stream_of(rows[i].len, rows[i].bytes);
 		snd.p.proto = PROTO_UDP;
@@ -1197,7 +1160,7 @@ test_udp_loss(void **state)
 		p.proto = PROTO_UDP;
 		p.role = ROLE_RECV;
 		p.verify = 1;
-		udp_pair(sv);
+		sock_udp_pair(sv, 4 << 20);
 		assert_int_equal(xfer_udp_prepare(sv[1], err, sizeof err), 0);
 		send_stream(sv[0], &p, rows[i].skip, rows[i].markers, 0);
 		memset(&r, 0, sizeof r);
@@ -1293,7 +1256,7 @@ test_udp_recv_headed(void **state)
 	p.role = ROLE_RECV;
 	p.verify = 1;
 	assert_true(xfer_udp_header(&p));
-	udp_pair(sv);
+	sock_udp_pair(sv, 4 << 20);
 	assert_int_equal(xfer_udp_prepare(sv[1], err, sizeof err), 0);
 	for (k = 0; k < sizeof order / sizeof order[0]; k++) {
 		size_t m;
@@ -1377,7 +1340,7 @@ test_udp_recv_headless(void **state)
 	p.proto = PROTO_UDP;
 	p.role = ROLE_RECV;
 	assert_false(xfer_udp_header(&p));
-	udp_pair(sv);
+	sock_udp_pair(sv, 4 << 20);
 	assert_int_equal(xfer_udp_prepare(sv[1], err, sizeof err), 0);
 	for (k = 0; k < 4; k++)         /* the fourth the same as the third */
 		assert_int_equal(send(sv[0], buf, sizeof buf, 0), (ssize_t)sizeof buf);
@@ -1430,7 +1393,7 @@ test_udp_socket_drops(void **state)
 	(void)state;
 	p.proto = PROTO_UDP;
 	p.role = ROLE_RECV;
-	udp_pair(sv);
+	sock_udp_pair(sv, 4 << 20);
 	assert_int_equal(setsockopt(sv[1], SOL_SOCKET, SO_RCVBUF, &small,
 	                 sizeof small), 0);
 	assert_int_equal(xfer_udp_prepare(sv[1], err, sizeof err), 0);
@@ -1469,7 +1432,7 @@ test_udp_verify_damage(void **state)
 		p.role = ROLE_RECV;
 		p.verify = 1;
 		p.stream = streams[i];
-		udp_pair(sv);
+		sock_udp_pair(sv, 4 << 20);
 		assert_int_equal(xfer_udp_prepare(sv[1], err, sizeof err), 0);
 		send_stream(sv[0], &p, 0, 3, 10 * 1000 + 30);   /* past the header */
 		memset(&r, 0, sizeof r);
@@ -1496,7 +1459,7 @@ test_udp_refused(void **state)
 
 	(void)state;
 	p.proto = PROTO_UDP;
-	udp_pair(sv);
+	sock_udp_pair(sv, 4 << 20);
 	close(sv[1]);                   /* the receiver is gone */
 	memset(&r, 0, sizeof r);
 	assert_int_equal(t_run(xfer_udp_send, sv[0], &p, &r, err, sizeof err), -1);
@@ -1547,7 +1510,7 @@ test_udp_drain(void **state)
 		uint8_t b[4];
 
 		if (rows[i].udp) {
-			udp_pair(sv);
+			sock_udp_pair(sv, 4 << 20);
 		} else {
 			assert_int_equal(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
 			(void)setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &big, sizeof big);

@@ -22,6 +22,7 @@
 #include "model.h"
 #include "xfer.h"
 #include "streamrun.h"
+#include "sockhelp.h"
 
 static int
 parse(const char *line, struct config *c, char *err, size_t errlen)
@@ -102,29 +103,6 @@ test_wire(void **state)
 	assert_string_equal(err, "bad PARAMS message: --zerocopy with --discard");
 }
 
-/* A connected loopback TCP pair (zero-copy receive needs a real TCP
- * socket, not a socketpair). */
-static void
-tcp_pair(int sv[2])
-{
-	struct sockaddr_in a;
-	socklen_t al = sizeof a;
-	int l = socket(AF_INET, SOCK_STREAM, 0);
-
-	memset(&a, 0, sizeof a);
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	assert_true(l >= 0);
-	assert_int_equal(bind(l, (struct sockaddr *)&a, sizeof a), 0);
-	assert_int_equal(getsockname(l, (struct sockaddr *)&a, &al), 0);
-	assert_int_equal(listen(l, 1), 0);
-	sv[0] = socket(AF_INET, SOCK_STREAM, 0);
-	assert_int_equal(connect(sv[0], (struct sockaddr *)&a, sizeof a), 0);
-	sv[1] = accept(l, NULL, NULL);
-	assert_true(sv[1] >= 0);
-	close(l);
-}
-
 struct end {
 	struct stream s;
 	int rc;
@@ -158,7 +136,7 @@ test_transfer(void **state)
 		pthread_t th;
 		int sv[2];
 
-		tcp_pair(sv);
+		sock_tcp_pair(sv);
 		memset(&snd, 0, sizeof snd);
 		snd.s.id = 1;
 		snd.s.stop = stop_process();
