@@ -27,6 +27,10 @@
 #define PARTNER_MAX_STREAMS  STREAM_MAX
 /* The buffers of all of a test's streams together: this many --max-buffer. */
 #define PARTNER_STREAM_BUFFERS 16u
+/* A test's memory on the partner (budget.h): PARTNER_STREAM_BUFFERS times
+ * --max-buffer and this much for what does not grow with it (the stacks of
+ * STREAM_MAX threads, their tables). */
+#define PARTNER_MEM_BASE     (32u << 20)
 struct partner_limits {
 	unsigned max_sessions;  /* --max-sessions: tests at once */
 	unsigned max_per_source;/* --max-per-source: handshakes and tests of

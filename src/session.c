@@ -10,6 +10,7 @@
 
 #include "affinity.h"
 #include "ccpolicy.h"
+#include "budget.h"
 #include "ctl.h"
 #include "echo.h"
 #include "ecn.h"
@@ -95,6 +96,30 @@ left_ms(const struct session *s)
 
 	return now >= s->deadline ? 0 :
 	    (int)((s->deadline - now + 999999) / 1000000);
+}
+
+/* One budget for all the memory a test takes on the partner (budget.h):
+ * PARTNER_STREAM_BUFFERS times --max-buffer, and PARTNER_MEM_BASE. Returns
+ * 0 or -1 with why. */
+static int
+check_memory(const struct partner_limits *l, const struct xfer_params *p,
+             char *why, size_t len)
+{
+	uint64_t most = (uint64_t)l->max_buffer * PARTNER_STREAM_BUFFERS +
+	    PARTNER_MEM_BASE;
+	struct budget b;
+
+	budget_need(p, l->max_time_s, &b);
+	if (b.total <= most)
+		return 0;
+	snprintf(why, len, "memory: the test takes %llu bytes, this partner "
+	         "allows %llu (%u x --max-buffer + 32 MiB); a stream: stack %llu, "
+	         "data %llu, batch %llu, intervals %llu", (unsigned long long)
+	         b.total, (unsigned long long)most, PARTNER_STREAM_BUFFERS,
+	         (unsigned long long)b.stack, (unsigned long long)b.data,
+	         (unsigned long long)b.batch, (unsigned long long)b.ivals);
+	_Static_assert(PARTNER_MEM_BASE == 32u << 20, "the message says 32 MiB");
+	return -1;
 }
 
 /* --max-rate, for a partner that sends UDP: the schedule's mean rate and
@@ -188,6 +213,8 @@ session_check_limits(const struct partner_limits *l,
 		         l->max_buffer * PARTNER_STREAM_BUFFERS, PARTNER_STREAM_BUFFERS);
 		return -1;
 	}
+	if (check_memory(l, p, why, len) == -1)
+		return -1;
 	/* paced runs: the schedule alone says how long they take (a gap
 	 * between each two writes) */
 	secs = p->duration_ms ? 0 : xfer_schedule_s(p);

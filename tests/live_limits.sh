@@ -95,8 +95,8 @@ check "--burst 4 at the rate: exit 0, at most 137500 bytes in any 100 ms ($M)" \
 	127.0.0.1 -w 4096 >"$T_TMP/late.out" 2>&1 &
 LC=$!
 T_PIDS="$T_PIDS $LC"
-if wait_until 10 log_has "start: udp, partner sends"; then
-	S=$(pgrep -P "$D_PID" | head -n 1)
+S=
+if wait_until 10 eval 'S=$(pgrep -P "$D_PID" | head -n 1); [ -n "$S" ]'; then
 	sleep 0.5; kill -STOP "$S"; sleep 0.3; kill -CONT "$S"   # the fault itself
 fi
 wait "$LC"; LRC=$?
@@ -159,5 +159,35 @@ check "dribblers: both cut as too slow" wait_until 20 eval \
 	'[ "$(cat "$T_TMP"/ds.* | grep -c "^ok error too slow")" -eq 2 ]'
 run_t 20 "$GPUT" -n 100 -l 1000 -p "$D_PORT" 127.0.0.1
 eq "dribblers cut: their address served again" "$RC $(field 1 2)" "0 100000"
+kill "$D_PID"; wait "$D_PID" 2>/dev/null
+
+# --- one memory budget per test, 16 x --max-buffer + 32 MiB (96 MiB by
+# default), counted before anything is taken; the partner's session's peak
+# (VmHWM) for the largest allowed requests stays within it (and the idle
+# partner's own pages, which the session shares)
+start_daemon || { fail "daemon starts"; t_done; }
+run_t 20 "$GPUT" -u -r -P 128 -l 32768 --batch 128 --rate 1M --time 4 -p "$D_PORT" 127.0.0.1
+eq "-P 128 --batch 128 -l 32768: refused, with its memory" "$RC $(cat "$ERR")" \
+	"1 gput: partner 127.0.0.1 port $D_PORT: partner refused the test: refused: memory: the test takes 580993024 bytes, this partner allows 100663296 (16 x --max-buffer + 32 MiB); a stream: stack 262144, data 65536, batch 4194304, intervals 0"
+run_t 20 "$GPUT" -c -P 16 -l 4M --time 4 -p "$D_PORT" 127.0.0.1
+check "-c -P 16 -l 4M: refused for memory" grep -q "refused: memory: the test takes" "$ERR"
+BASE=$(awk '/^VmRSS:/ { print $2 }' "/proc/$D_PID/status")
+# hwm CMD...: run the client, follow its session's VmHWM (kB) to its end
+hwm() {
+	"$@" >"$T_TMP/hwm.out" 2>&1 &
+	_c=$!; _s=
+	wait_until 10 eval '_s=$(pgrep -P "$D_PID" | head -n 1); [ -n "$_s" ]'
+	H=0
+	while _v=$(awk '/^VmHWM:/ { print $2 }' "/proc/$_s/status" 2>/dev/null) && [ -n "$_v" ]; do
+		H=$_v; sleep 0.02       # the sampling period; the loop ends with the session
+	done
+	wait "$_c"
+}
+for req in "-c -P 6 -l 4M -n 50" "-u -r -P 16 -l 32768 --batch 64 -n 2000 -w 4096"; do
+	hwm "$GPUT" $req -p "$D_PORT" 127.0.0.1
+	RCH=$?
+	check "$req: served, the session's peak $H kB within 98304 + $BASE kB" \
+		[ "$RCH" -eq 0 -a "$H" -gt 0 -a "$H" -le $((98304 + BASE)) ]
+done
 kill "$D_PID"; wait "$D_PID" 2>/dev/null
 t_done

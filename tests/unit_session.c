@@ -56,6 +56,9 @@ struct lrow {
 #define BURST(bb, b, l, n, max) "UDP bursts of " bb " bytes (--burst " b ", -l " \
 	l ", " n " streams): this partner sends at most " max " bytes at once, " \
 	"5 ms at its --max-rate"
+#define MEMORY(t, most, st, d, b, i) "memory: the test takes " t " bytes, " \
+	"this partner allows " most " (16 x --max-buffer + 32 MiB); a stream: " \
+	"stack " st ", data " d ", batch " b ", intervals " i
 #define SLOW(r) "the test's schedule moves " r " bytes/s, this partner needs " \
 	"at least 1000 bytes/s of every test"
 #define STREAMS(n, max) n " streams: this partner allows at most " max \
@@ -197,6 +200,16 @@ static const struct lrow rows[] = {
 	  .streams = 2, .data_gap_ps = 1000000 * 1000000ull), NULL },
 	{ "progress: one of 1 B/s", LIM(), TCPS(STREAM(1, 11),
 	  .data_gap_ps = 1000000 * 1000000ull), SLOW("1") },
+
+	/* one memory budget: 16 x --max-buffer + 32 MiB, all of it counted */
+	{ "memory: -P 128 --batch 128 -l 32768 sender", LIM(), UDPS(STREAM(32768,
+	  32768 * 1000), .streams = 128, .batch = 128), MEMORY("580993024",
+	  "100663296", "262144", "65536", "4194304", "0") },
+	{ "memory: -c -P 6 -l 4M receiver", LIM(), TCPR(STREAM(4u << 20, 8u << 20),
+	  .streams = 6, .verify = 1), NULL },
+	{ "memory: -c -P 8 -l 4M receiver", LIM(), TCPR(STREAM(4u << 20, 8u << 20),
+	  .streams = 8, .verify = 1), MEMORY("102973440", "100663296", "262144",
+	  "12582912", "0", "0") },
 
 	/* several over: the first check named (bytes, buffer, time, rate) */
 	{ "bytes before buffer", LIM(.max_bytes = 10, .max_buffer = 10),
