@@ -289,7 +289,11 @@ if [ -x tests/ecnpeer ]; then
 		echo "ecn tcp: negotiated ${neg:-?}, receiver's received_ce ${rce:-?}, marker $MARK"
 		eq "ecn tcp cubic: negotiated" "${neg:-}" true
 		check "ecn tcp cubic: the queue marked segments ($MARK)" [ "$MARK" -gt 0 ]
-		eq "ecn tcp cubic: the receiver's received_ce == the marker's count" "${rce:-}" "$MARK"
+		if [ "${rce:-null}" = null ]; then
+			skip "ecn tcp cubic: received CE (this kernel does not count it: Linux 6.18)"
+		else
+			eq "ecn tcp cubic: the receiver's received_ce == the marker's count" "$rce" "$MARK"
+		fi
 	else
 		skip "ecn tcp (needs gput --ecn and jq)"
 	fi
