@@ -211,6 +211,8 @@ struct stream {
 	_Atomic int done;             /* r, start, end, rc are final */
 	struct {                      /* --zerocopy (TCP), the data path's own */
 		uint8_t  on;          /* the sender's MSG_ZEROCOPY is on */
+		uint8_t *buf;         /* the pattern it lent pages of, until
+		                         every completion is back */
 		uint64_t done;        /* sends whose completion was read */
 		uint64_t copied_sends;/* ... that the kernel copied after all */
 		uint64_t mapped;      /* receiver: bytes mapped, not copied */

@@ -221,6 +221,10 @@ xfer_send_loop(struct stream *s)
 		fprintf(stderr, "gput: sending: the queue below the socket was full "
 		        "(ENOBUFS) %llu times; waited up to %d ms each time\n",
 		        (unsigned long long)nobufs, NOBUFS_WAIT_MS);
+	if (s->zc.on) {                     /* still lent: xfer_tcp_send frees it */
+		s->zc.buf = pt.buf;
+		pt.buf = NULL;
+	}
 	pattern_free(&pt);
 	return rc;
 }

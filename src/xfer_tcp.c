@@ -54,30 +54,39 @@ tcp_expect_eof(struct stream *s, uint8_t *buf, size_t len)
 	return -1;
 }
 
-/* --zerocopy: every send's pages are lent to the kernel (MSG_ZEROCOPY);
- * the pattern never changes, so a page is written again before its
- * completion without harm. After the last send the completions are
- * collected (for at most ZC_REAP_MS) so that their count is exact. */
-#define ZC_REAP_MS 2000
+/* --zerocopy: every send's pages are lent to the kernel (MSG_ZEROCOPY).
+ * The pattern never changes while it sends, so a page lent twice is
+ * harmless; but the buffer may be freed (and its memory used for
+ * something else) only once the kernel has given back every page: the
+ * send loop hands it over (s->zc.buf), and it is freed here when every
+ * completion has come. The wait ends early only when no completion came
+ * for ZC_IDLE_MS (or on a stop request): then the buffer is left
+ * allocated, never reused, until the process exits. */
+#define ZC_IDLE_MS 10000
 
 static void
 zc_send_end(struct stream *s)
 {
-	mono_ns deadline = mono_now() + ZC_REAP_MS * 1000000ull;
 	struct pollfd pfd = { s->fd, 0, 0 };   /* POLLERR: always reported */
+	mono_ns idle_end = mono_now() + ZC_IDLE_MS * 1000000ull;
 
 	for (;;) {
-		(void)xfer_zc_reap(s);
-		if (s->zc.done >= s->r.calls || mono_now() >= deadline ||
+		if (xfer_zc_reap(s) > 0)
+			idle_end = mono_now() + ZC_IDLE_MS * 1000000ull;
+		if (s->zc.done >= s->r.calls || mono_now() >= idle_end ||
 		    stop_requested(s->stop))
 			break;
 		(void)poll(&pfd, 1, 10);
 	}
+	if (s->zc.done >= s->r.calls)
+		free(s->zc.buf);
+	s->zc.buf = NULL;
 	if (s->p.verbose)
 		fprintf(stderr, "gput: --zerocopy: %llu sends lent their pages, %llu "
-		        "completed, the kernel copied %llu of them\n",
+		        "completed, the kernel copied %llu of them%s\n",
 		        (unsigned long long)s->r.calls, (unsigned long long)s->zc.done,
-		        (unsigned long long)s->zc.copied_sends);
+		        (unsigned long long)s->zc.copied_sends, s->zc.done < s->r.calls ?
+		        "; the rest still lent: their buffer stays allocated" : "");
 }
 
 int

@@ -126,6 +126,7 @@ test_transfer(void **state)
 		{ "both, -x not a whole -l", 1, 1, 0, 65536, 64ull * 65536 + 1234 },
 		{ "receiver only, -c", 0, 1, 1, 131072, 32ull * 131072 },
 		{ "sender only", 1, 0, 0, 16384, 100ull * 16384 },
+		{ "sender only, -c", 1, 0, 1, 16384, 2000ull * 16384 },
 		{ "receiver, -l under a page", 0, 1, 1, 1000, 100000 },
 	};
 	size_t i;
@@ -173,6 +174,8 @@ test_transfer(void **state)
 		/* the sender: every send lent its pages, every completion read */
 		assert_int_equal(snd.s.zc.on, rows[i].zs);
 		assert_int_equal(snd.s.zc.done, rows[i].zs ? snd.s.r.calls : 0);
+		/* the lent buffer was freed only with every page given back */
+		assert_null(snd.s.zc.buf);
 		assert_true(snd.s.zc.copied_sends <= snd.s.zc.done);
 		/* the receiver: each byte mapped or copied, never both */
 		if (rows[i].zr && rows[i].len >= 4096) {
