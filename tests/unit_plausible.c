@@ -135,6 +135,22 @@ test_result(void **state)
 	                    "(10000)");
 	/* UDP: datagrams no more than the sender sends */
 	p = params(PROTO_UDP, ROLE_RECV);
+	/* a UDP receiver's widened span, read late: start + real may pass the
+	 * window (3 datagrams 20 ms apart read 30 ms after START: real 30 ms,
+	 * start 30 ms, the run 51 ms), each alone may not */
+	ok.dgrams = 3;
+	ok.real_ns = 30 * MS;
+	ok.cpu_ns = 1 * MS;
+	ok.bytes = 3000;
+	err[0] = '\0';
+	if (plaus_result(&r, &ok, 1, 30 * MS, 50 * MS, err, sizeof err) != 0)
+		fail_msg("a UDP receiver's widened span refused: %s", err);
+	ok.real_ns = WIN + 1;
+	assert_int_equal(plaus_result(&r, &ok, 1, 0, 50 * MS, err, sizeof err), -1);
+	assert_string_equal(err, "RESULT real_ns 51050001 is longer than the run "
+	                    "so far (at most 51050000 ns)");
+	ok.real_ns = 40 * MS;
+	ok.cpu_ns = 120 * MS;
 	ok.bytes = 10000;
 	ok.dgrams = 11;
 	assert_int_equal(plaus_result(&r, &ok, 1, 0, 1, err, sizeof err), -1);
