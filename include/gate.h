@@ -56,6 +56,10 @@ void gate_bind(struct gate *g, int k, pid_t pid);
 void gate_release(struct gate *g, int k);
 void gate_reaped(struct gate *g, pid_t pid);
 
+/* Session: its test is over (its results are out): the place is free for
+ * another while this process lingers for the client's close. */
+void gate_done(struct gate *g, int k);
+
 /* Session: its handshake passed; its place becomes a test's if fewer than
  * --max-sessions run. Returns 0, or -1 with why filled (busy). g NULL
  * (--once, --inetd): always 0. */

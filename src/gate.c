@@ -142,6 +142,13 @@ gate_reaped(struct gate *g, pid_t pid)
  * holds it a few microseconds, and a dead one only until it is reaped. */
 #define GATE_LOCK_TRIES 100000u
 
+void
+gate_done(struct gate *g, int k)
+{
+	if (g != NULL)
+		atomic_store(&g->slot[k].state, GATE_FREE);
+}
+
 int
 gate_run(struct gate *g, int k, char *why, size_t len)
 {

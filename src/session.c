@@ -25,6 +25,8 @@
 struct session {
 	const struct config *c;
 	const struct auth_key *key;
+	struct gate *gate;                      /* this session's place: slot */
+	int slot;
 	int ctl;
 	struct stream *st;                      /* the test's streams */
 	uint32_t nst;
@@ -866,6 +868,7 @@ transfer(struct session *s)
 			plog("client %s: sending results: %s", s->who, err);
 		return 1;
 	}
+	gate_done(s->gate, s->slot);            /* the test is over */
 	return ev == WATCH_PEER_STOP ? 0 : linger(s);
 }
 
@@ -938,7 +941,8 @@ session_serve(int cfd, const struct sockaddr_storage *peer,
               const struct config *c, const struct auth_key *key,
               struct gate *g, int slot)
 {
-	struct session s = { .c = c, .key = key, .ctl = cfd, .peer = *peer,
+	struct session s = { .c = c, .key = key, .gate = g, .slot = slot,
+	    .ctl = cfd, .peer = *peer,
 	    .stop = stop_process(), .echo = { .fd = -1 } };
 	socklen_t ll = sizeof s.local;
 	char addr[NET_ADDRSTRLEN], err[128];

@@ -106,24 +106,29 @@ fails_like "no partner" 1 connect
 run_t 10 "$GPUT" --prometheus --key-file "$T_TMP/none" -p "$P" 127.0.0.1
 fails_like "unreadable key file" 1 failed
 
-start_daemon --max-sessions 1 --max-time 2 || fail "second daemon"
+start_daemon --max-sessions 1 --max-time 4 || fail "second daemon"
 P1=$D_PORT
-exec 3<>"/dev/tcp/127.0.0.1/$P1"        # a session that holds the only slot
-# its HELLO: the partner admitted it (and counts it) before our next one
-if IFS= read -r -t 5 -N 4 HDR <&3 && [ "$HDR" = GPUT ]; then
+need_ctlpeer
+# a test (which sends nothing: cut at --max-time) holds the only slot; a
+# client in its handshake would hold none (--max-handshakes)
+"$CTLPEER" client "$P1" hello params=tcp,recv,1000,1000 ready data start hold \
+	>"$T_TMP/holder" 2>&1 &
+HOLDER=$!
+T_PIDS="$T_PIDS $HOLDER"
+if wait_for_line "$T_TMP/holder" '^ok hold' 5; then
 	run_t 10 "$GPUT" --prometheus -p "$P1" 127.0.0.1
 	fails_like "busy partner (--max-sessions 1)" 1 busy
 	check "busy partner: its words on stderr" grep -q 'partner busy: 1 tests running' "$ERR"
 else
-	fail "the slot-holding session got the partner's HELLO"
+	fail "the slot-holding test started"
 fi
-exec 3<&-
+kill "$HOLDER" 2>/dev/null; wait "$HOLDER" 2>/dev/null
 # the held session ends with its connection; until the partner has reaped
 # it, a test may still find it busy
 wait_until 15 eval 'run_t 10 "$GPUT" -n 1 -p "$P1" 127.0.0.1; [ "$RC" = 0 ]' ||
 	fail "the partner serves again once the slot is free"
 run_t 10 "$GPUT" --prometheus --time 5 -p "$P1" 127.0.0.1
-fails_like "partner refuses (--time 5 over --max-time 2)" 1 partner
+fails_like "partner refuses (--time 5 over --max-time 4)" 1 partner
 check "refused: not taken for busy" grep -q 'max-time' "$ERR"
 
 # ^C once the partner logged this run's start (a line more than before)
