@@ -133,9 +133,10 @@ run_t 30 "$GPUT" --repeat 3 --pause 0 --json -n 100 -p "$D_PORT" 127.0.0.1
 eq "a failed second run: exit 1, one run and its summary, the error said" \
     "$RC $(jq -c '[(.runs | length), .repeat.n, (.summary.sides[1].real_mbit.n), (.error != null)]' "$OUT")" \
     "1 [1,1,1,true]"
-# refused, or reset when the exiting partner's backlog still took it
+# refused (the partner has closed its socket), or reset (its backlog still
+# took the connection as it exited): both name the port and why
 check "a failed second run: stderr names the partner and why" \
-    grep -q "^gput: partner 127.0.0.1 port $D_PORT: ." "$ERR"
+    grep -Eq "^gput: (partner 127.0.0.1 port $D_PORT: .|cannot connect to 127.0.0.1 port $D_PORT: Connection refused)" "$ERR"
 start_daemon --once || fail "daemon --once"
 run_t 30 "$GPUT" --repeat 3 --pause 0 -n 100 -p "$D_PORT" 127.0.0.1
 eq "the table: run 1's lines, run 2's title, the summary of 1 run; exit 1" \
