@@ -171,6 +171,7 @@ struct run_model {
 	int      have_path;          /* --link with --rtt: path is filled */
 	struct plim path;
 	double   link_expected_bps;  /* ... the same in bit/s */
+	double   link_expected_Bps;  /* ... and in bytes/s */
 	const char *error;           /* a failed run: why (NULL: none) */
 	struct lat_result lat;       /* --latency */
 	enum run_error error_code;   /* ... and its code (RUN_OK: none) */
@@ -245,6 +246,8 @@ double model_service_demand(const struct gput_result *r, int *ok);
 double model_mbit(uint64_t bytes, uint64_t ns, int *ok);
 /* The same in bit/s: bytes * 8 * 10^9 / ns. */
 double model_bit_s(uint64_t bytes, uint64_t ns, int *ok);
+/* The same in bytes per second (Prometheus's base unit). */
+double model_byte_s(uint64_t bytes, uint64_t ns, int *ok);
 /* A UDP receiver's datagrams lost: what the sender sent (udp_sent) less
  * the unique ones that arrived (r.dgrams), or 0 when fewer were sent (a
  * sender that does not know, 0). */

@@ -772,6 +772,7 @@ fill_model(struct run *r)
 		m->link_eta = r->pred.expected_bps / r->c->link_bps;
 		m->link_expected_mbit = r->pred.expected_bps / 1e6;
 		m->link_expected_bps = r->pred.expected_bps;
+		m->link_expected_Bps = r->pred.expected_bps / 8.0;
 		rs = &m->side[r->lp.role == ROLE_RECV ? 0 : 1];
 		m->link_frames = rs->have_result ? linkpred_frames(&r->pred,
 		    r->lp.data_len, rs->r.bytes) : 0;

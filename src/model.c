@@ -69,6 +69,13 @@ model_bit_s(uint64_t bytes, uint64_t ns, int *ok)
 	return ns == 0 ? 0 : (double)bytes * 8.0 * 1e9 / (double)ns;
 }
 
+double
+model_byte_s(uint64_t bytes, uint64_t ns, int *ok)
+{
+	*ok = ns != 0;
+	return ns == 0 ? 0 : (double)bytes * 1e9 / (double)ns;
+}
+
 uint64_t
 model_udp_lost(const struct side *s)
 {

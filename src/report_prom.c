@@ -67,7 +67,7 @@ get_goodput(const struct side *s, struct pval *v)
 	int ok;
 
 	v->kind = PV_DBL;
-	v->d = model_bit_s(s->r.bytes, s->r.real_ns, &ok);
+	v->d = model_byte_s(s->r.bytes, s->r.real_ns, &ok);
 	return ok;
 }
 
@@ -134,8 +134,8 @@ get_jitter(const struct side *s, struct pval *v)
 
 /* The families of a side's figures, in the order they are written. */
 static const struct prom_metric side_metrics[] = {
-	{ "gput_goodput_bits_per_second", "gauge",
-	  "Payload bits per second over the side's real time (Bytes*8/Real s).",
+	{ "gput_goodput_bytes_per_second", "gauge",
+	  "Payload bytes per second over the side's real time (Bytes/Real s).",
 	  get_goodput, 0 },
 	{ "gput_bytes_total", "counter", "Payload bytes the side moved in the run.",
 	  get_bytes, 0 },
@@ -363,12 +363,12 @@ report_prom(FILE *f, const struct run_model *m)
 	if (err != NULL)
 		return;
 	if (m->link_bps > 0) {
-		put_head(f, "gput_expected_goodput_bits_per_second", "gauge",
-		         "Goodput the --link rate allows (eta*C).");
-		put_run_labels(f, m, "gput_expected_goodput_bits_per_second");
+		put_head(f, "gput_expected_goodput_bytes_per_second", "gauge",
+		         "Goodput the --link rate allows (eta*C), in bytes per second.");
+		put_run_labels(f, m, "gput_expected_goodput_bytes_per_second");
 		fputc('}', f);
 		v.kind = PV_DBL;
-		v.d = m->link_expected_bps;
+		v.d = m->link_expected_Bps;
 		put_value(f, &v);
 	}
 	for (i = 0; i < sizeof side_metrics / sizeof side_metrics[0]; i++)

@@ -57,10 +57,10 @@ side_init(struct side *s, char tag, uint8_t proto, uint8_t role)
 	"failed, with the reason in the error label.")
 #define H_TS HEAD("gput_run_timestamp_seconds", "gauge", \
 	"When the run began, in seconds since the Unix epoch.")
-#define H_EXP HEAD("gput_expected_goodput_bits_per_second", "gauge", \
-	"Goodput the --link rate allows (eta*C).")
-#define H_GP HEAD("gput_goodput_bits_per_second", "gauge", \
-	"Payload bits per second over the side's real time (Bytes*8/Real s).")
+#define H_EXP HEAD("gput_expected_goodput_bytes_per_second", "gauge", \
+	"Goodput the --link rate allows (eta*C), in bytes per second.")
+#define H_GP HEAD("gput_goodput_bytes_per_second", "gauge", \
+	"Payload bytes per second over the side's real time (Bytes/Real s).")
 #define H_BY HEAD("gput_bytes_total", "counter", \
 	"Payload bytes the side moved in the run.")
 #define H_CA HEAD("gput_calls_total", "counter", \
@@ -98,6 +98,7 @@ model_tcp(struct run_model *m)
 	m->link_eta = 0.9493;
 	m->link_expected_mbit = 9.493;
 	m->link_expected_bps = 9493000;
+	m->link_expected_Bps = 1186625;
 	side_init(l, 'l', PROTO_TCP, ROLE_SEND);
 	l->have_result = 1;
 	l->r.bytes = 8192000;
@@ -127,9 +128,9 @@ test_tcp(void **state)
 	expect(&m,
 	    H_UP "gput_up{" T_RUN "} 1\n"
 	    H_TS "gput_run_timestamp_seconds{" T_RUN "} 1700000000.123456789\n"
-	    H_EXP "gput_expected_goodput_bits_per_second{" T_RUN "} 9493000\n"
-	    H_GP "gput_goodput_bits_per_second{" T_L "} 32768000\n"
-	    "gput_goodput_bits_per_second{" T_P "} 26214400\n"
+	    H_EXP "gput_expected_goodput_bytes_per_second{" T_RUN "} 1186625\n"
+	    H_GP "gput_goodput_bytes_per_second{" T_L "} 4096000\n"
+	    "gput_goodput_bytes_per_second{" T_P "} 3276800\n"
 	    H_BY "gput_bytes_total{" T_L "} 8192000\n"
 	    "gput_bytes_total{" T_P "} 8192000\n"
 	    H_CA "gput_calls_total{" T_L "} 2000\n"
@@ -224,12 +225,12 @@ test_udp_streams(void **state)
 	expect(&m,
 	    H_UP "gput_up{" U_RUN "} 1\n"
 	    H_TS "gput_run_timestamp_seconds{" U_RUN "} 1700000000\n"
-	    H_GP "gput_goodput_bits_per_second{" U_L("sum") "} 15920000\n"
-	    "gput_goodput_bits_per_second{" U_L("1") "} 7920000\n"
-	    "gput_goodput_bits_per_second{" U_L("2") "} 8000000\n"
-	    "gput_goodput_bits_per_second{" U_P("sum") "} 16000000\n"
-	    "gput_goodput_bits_per_second{" U_P("1") "} 8000000\n"
-	    "gput_goodput_bits_per_second{" U_P("2") "} 8000000\n"
+	    H_GP "gput_goodput_bytes_per_second{" U_L("sum") "} 1990000\n"
+	    "gput_goodput_bytes_per_second{" U_L("1") "} 990000\n"
+	    "gput_goodput_bytes_per_second{" U_L("2") "} 1000000\n"
+	    "gput_goodput_bytes_per_second{" U_P("sum") "} 2000000\n"
+	    "gput_goodput_bytes_per_second{" U_P("1") "} 1000000\n"
+	    "gput_goodput_bytes_per_second{" U_P("2") "} 1000000\n"
 	    H_BY "gput_bytes_total{" U_L("sum") "} 1990000\n"
 	    "gput_bytes_total{" U_L("1") "} 990000\n"
 	    "gput_bytes_total{" U_L("2") "} 1000000\n"
