@@ -13,6 +13,7 @@
 #include "affinity.h"
 #include "cli.h"
 #include "ctl.h"
+#include "clihelp.h"
 
 static int misses;
 #define MISS(fmt, ...) (print_error(fmt "\n", __VA_ARGS__), misses++)
@@ -104,21 +105,6 @@ test_cpu_text(void **state)
 	MISSED();
 }
 
-static int
-parse(const char *line, struct config *c, char *err, size_t errlen)
-{
-	char buf[512], *argv[32], *tok, *save = NULL;
-	int argc = 0;
-
-	snprintf(buf, sizeof buf, "gput %s", line);
-	for (tok = strtok_r(buf, " ", &save); tok != NULL && argc < 31;
-	    tok = strtok_r(NULL, " ", &save))
-		argv[argc++] = tok;
-	argv[argc] = NULL;
-	memset(c, 0, sizeof *c);
-	return cli_parse(argc, argv, NULL, NULL, c, err, errlen);
-}
-
 /* Before the partner's name: this side; after it: the partner's, carried
  * in its PARAMS; each partner its own. */
 static void
@@ -129,28 +115,28 @@ test_cli(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(parse("--affinity 0 host --affinity 1", &c, err,
+	assert_int_equal(cli_parse_line("--affinity 0 host --affinity 1", &c, err,
 	                 sizeof err), 0);
 	cli_params(&c, &loc, &rem);
 	assert_int_equal(loc.cpus, 0x1);
 	assert_int_equal(rem.cpus, 0x2);
-	assert_int_equal(parse("--affinity 0-1 host", &c, err, sizeof err), 0);
+	assert_int_equal(cli_parse_line("--affinity 0-1 host", &c, err, sizeof err), 0);
 	cli_params(&c, &loc, &rem);
 	assert_int_equal(loc.cpus, 0x3);
 	assert_int_equal(rem.cpus, 0x3);        /* inherited, like -l */
-	assert_int_equal(parse("a --affinity 1 b", &c, err, sizeof err), 0);
+	assert_int_equal(cli_parse_line("a --affinity 1 b", &c, err, sizeof err), 0);
 	assert_int_equal(c.npartners, 2);
 	assert_int_equal(c.partners[0].rem.cpus, 0x2);
 	assert_int_equal(c.partners[1].rem.cpus, 0);
-	assert_int_equal(parse("host", &c, err, sizeof err), 0);
+	assert_int_equal(cli_parse_line("host", &c, err, sizeof err), 0);
 	cli_params(&c, &loc, &rem);
 	assert_int_equal(loc.cpus, 0);
 	assert_int_equal(rem.cpus, 0);
-	assert_int_equal(parse("--affinity 64 host", &c, err, sizeof err), -1);
+	assert_int_equal(cli_parse_line("--affinity 64 host", &c, err, sizeof err), -1);
 	assert_string_equal(err, "--affinity: CPU 64 is out of range (0 to 63)");
-	assert_int_equal(parse("host --affinity x", &c, err, sizeof err), -1);
+	assert_int_equal(cli_parse_line("host --affinity x", &c, err, sizeof err), -1);
 	assert_string_equal(err, "--affinity: 'x' is not a CPU number");
-	assert_int_equal(parse("--affinity 63 host", &c, err, sizeof err), -1);
+	assert_int_equal(cli_parse_line("--affinity 63 host", &c, err, sizeof err), -1);
 	if ((affinity_allowed() >> 63 & 1) == 0)
 		assert_true(strncmp(err, "--affinity: CPU 63 is not available here "
 		            "(this process may run on ", 66) == 0);

@@ -22,22 +22,8 @@
 #include "model.h"
 #include "xfer.h"
 #include "streamrun.h"
+#include "clihelp.h"
 #include "sockhelp.h"
-
-static int
-parse(const char *line, struct config *c, char *err, size_t errlen)
-{
-	char buf[512], *argv[32], *tok, *save = NULL;
-	int argc = 0;
-
-	snprintf(buf, sizeof buf, "gput %s", line);
-	for (tok = strtok_r(buf, " ", &save); tok != NULL && argc < 31;
-	    tok = strtok_r(NULL, " ", &save))
-		argv[argc++] = tok;
-	argv[argc] = NULL;
-	memset(c, 0, sizeof *c);
-	return cli_parse(argc, argv, NULL, NULL, c, err, errlen);
-}
 
 static void
 test_cli(void **state)
@@ -47,22 +33,22 @@ test_cli(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(parse("--zerocopy host", &c, err, sizeof err), 0);
+	assert_int_equal(cli_parse_line("--zerocopy host", &c, err, sizeof err), 0);
 	cli_params(&c, &loc, &rem);
 	assert_true(loc.xflags & CTL_XF_ZEROCOPY);
 	assert_true(rem.xflags & CTL_XF_ZEROCOPY);
-	assert_int_equal(parse("host --zerocopy", &c, err, sizeof err), 0);
+	assert_int_equal(cli_parse_line("host --zerocopy", &c, err, sizeof err), 0);
 	cli_params(&c, &loc, &rem);
 	assert_false(loc.xflags & CTL_XF_ZEROCOPY);
 	assert_true(rem.xflags & CTL_XF_ZEROCOPY);
-	assert_int_equal(parse("host", &c, err, sizeof err), 0);
+	assert_int_equal(cli_parse_line("host", &c, err, sizeof err), 0);
 	cli_params(&c, &loc, &rem);
 	assert_false((loc.xflags | rem.xflags) & CTL_XF_ZEROCOPY);
-	assert_int_equal(parse("-u --zerocopy host", &c, err, sizeof err), -1);
+	assert_int_equal(cli_parse_line("-u --zerocopy host", &c, err, sizeof err), -1);
 	assert_string_equal(err, "--zerocopy applies to TCP only");
-	assert_int_equal(parse("-u host --zerocopy", &c, err, sizeof err), -1);
+	assert_int_equal(cli_parse_line("-u host --zerocopy", &c, err, sizeof err), -1);
 	assert_string_equal(err, "--zerocopy applies to TCP only");
-	assert_int_equal(parse("-r --zerocopy --discard host", &c, err,
+	assert_int_equal(cli_parse_line("-r --zerocopy --discard host", &c, err,
 	                 sizeof err), -1);
 	assert_string_equal(err, "--zerocopy and --discard cannot be used "
 	                    "together (--discard receives no data to map)");
