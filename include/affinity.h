@@ -21,6 +21,10 @@ int  affinity_cpu(uint64_t set, uint32_t k);
 uint64_t affinity_allowed(void);
 /* The lowest CPU of set that is not in allowed, or -1 when all are. */
 int  affinity_missing(uint64_t set, uint64_t allowed);
+/* The lowest CPU of set this process may not run on, or -1 when it may run
+ * on all; when one is missing, the CPUs it may run on into have (as
+ * affinity_text). */
+int  affinity_unavailable(uint64_t set, char *have, size_t len);
 /* set as a list with ranges ("0-1,3") into buf; "none" when empty. */
 void affinity_text(uint64_t set, char *buf, size_t len);
 /* Run the calling thread on cpu alone. Returns 0, or -1 with err filled. */

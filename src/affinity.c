@@ -111,6 +111,17 @@ affinity_missing(uint64_t set, uint64_t allowed)
 	return miss == 0 ? -1 : __builtin_ctzll(miss);
 }
 
+int
+affinity_unavailable(uint64_t set, char *have, size_t len)
+{
+	uint64_t allowed = affinity_allowed();
+	int miss = affinity_missing(set, allowed);
+
+	if (miss != -1)
+		affinity_text(allowed, have, len);
+	return miss;
+}
+
 void
 affinity_text(uint64_t set, char *buf, size_t len)
 {

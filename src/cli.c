@@ -972,13 +972,11 @@ check_side_pair(const struct config *c, const struct partner *p, char *err,
 static int
 check_local_cpus(const struct config *c, char *err, size_t errlen)
 {
-	uint64_t allowed = affinity_allowed();
-	int miss = affinity_missing(c->loc.cpus, allowed);
 	char have[192];
+	int miss = affinity_unavailable(c->loc.cpus, have, sizeof have);
 
 	if (miss == -1)
 		return 0;
-	affinity_text(allowed, have, sizeof have);
 	snprintf(err, errlen, "--affinity: CPU %d is not available here (this "
 	         "process may run on %s)", miss, have);
 	return -1;

@@ -244,13 +244,11 @@ session_check_limits(const struct partner_limits *l,
 static int
 cpus_refused(uint64_t cpus, char *err, size_t errlen)
 {
-	uint64_t allowed = affinity_allowed();
-	int miss = affinity_missing(cpus, allowed);
 	char have[192];
+	int miss = affinity_unavailable(cpus, have, sizeof have);
 
 	if (miss == -1)
 		return 0;
-	affinity_text(allowed, have, sizeof have);
 	snprintf(err, errlen, "--affinity: CPU %d is not available to this "
 	         "partner (it may run on %s)", miss, have);
 	return 1;
