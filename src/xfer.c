@@ -107,7 +107,7 @@ xfer_zc_reap(struct stream *s)
 	char cbuf[CMSG_SPACE(sizeof(struct sock_extended_err) + 64)];
 	struct msghdr mh;
 	struct cmsghdr *cm;
-	uint64_t before = s->zc.done;
+	uint64_t before = s->zc.done, sends;
 
 	for (;;) {
 		memset(&mh, 0, sizeof mh);
@@ -124,9 +124,10 @@ xfer_zc_reap(struct stream *s)
 			if (ee.ee_origin != SO_EE_ORIGIN_ZEROCOPY)
 				continue;
 			/* sends ee_info .. ee_data (32-bit counters, inclusive) */
-			s->zc.done += (uint32_t)(ee.ee_data - ee.ee_info) + 1u;
+			sends = (uint32_t)(ee.ee_data - ee.ee_info) + 1u;
+			s->zc.done += sends;
 			if (ee.ee_code & SO_EE_CODE_ZEROCOPY_COPIED)
-				s->zc.copied_sends += (uint32_t)(ee.ee_data - ee.ee_info) + 1u;
+				s->zc.copied_sends += sends;
 		}
 	}
 	return s->zc.done - before;
