@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "acl.h"
+#include "partner_acl.h"
 #include "cli_repeat.h"
 #include "mcast.h"
 #include "version.h"
@@ -27,7 +27,7 @@
 #define PARTNER_MAX_STREAMS  STREAM_MAX
 /* The buffers of all of a test's streams together: this many --max-buffer. */
 #define PARTNER_STREAM_BUFFERS 16u
-/* A test's memory on the partner (budget.h): PARTNER_STREAM_BUFFERS times
+/* A test's memory on the partner (partner_budget.h): PARTNER_STREAM_BUFFERS times
  * --max-buffer and this much for what does not grow with it (the stacks of
  * STREAM_MAX threads, their tables). */
 #define PARTNER_MEM_BASE     (32u << 20)

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 /* The options of --repeat, --pause, --ci (gput(1), REPEATED RUNS): what
- * cli_parse fills for repeat.c to run. */
+ * cli_parse fills for client_repeat.c to run. */
 
 struct repeat_opts {
 	uint32_t min, max;    /* --repeat: at least min, at most max runs (0: one

@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "echo.h"
+#include "partner_echo.h"
 #include "mcast.h"
 #include "meter.h"
 #include "model.h"

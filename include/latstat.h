@@ -49,7 +49,7 @@ struct lat_phase {
 void     latstat_phase(struct lat_phase *ph, uint64_t sent, uint64_t *rtt,
                        int64_t *up, int64_t *down, size_t n);
 
-/* The partner's echo's counts (echo.c; ECHOSTATS): received is the sum of
+/* The partner's echo's counts (partner_echo.c; ECHOSTATS): received is the sum of
  * the other five. */
 struct echo_stats {
 	uint64_t received;    /* datagrams that arrived */

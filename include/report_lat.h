@@ -10,7 +10,7 @@
  * --latency's report: the probes' idle and loaded phases, the increase
  * under load, responsiveness (RPM) and, with --link and --queue-bytes, the
  * loaded round trip physics expects. Renderers only: every figure is in
- * the lat_result already (latency.c, latstat.c).
+ * the lat_result already (client_latency.c, latstat.c).
  */
 
 /* The text lines under the table (nothing unless l->have):

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "runset.h"
+#include "client_runset.h"
 
 /*
  * Renderers of a run set (--repeat): the summary lines under the runs'

@@ -14,11 +14,11 @@
 
 #include "auth.h"
 #include "ctl.h"
-#include "latency.h"
+#include "client_latency.h"
 #include "ecn.h"
 #include "linkpred.h"
 #include "net.h"
-#include "plausible.h"
+#include "client_plausible.h"
 #include "model.h"
 #include "udplog.h"
 #include "report.h"
@@ -30,7 +30,7 @@
 #include "report_streams.h"
 #include "stream.h"
 #include "tcpinfo.h"
-#include "watch.h"
+#include "partner_watch.h"
 #include "xfer_batch.h"
 
 /* After ^C, how long the client waits for the partner's partial results. */

@@ -6,11 +6,11 @@
 #include "cli_help.h"
 #include "client.h"
 #include "ctl.h"
-#include "daemon.h"
+#include "partner_daemon.h"
 #include "linkpred.h"
-#include "mcast_client.h"
-#include "multi.h"
-#include "repeat.h"
+#include "client_mcast.h"
+#include "client_multi.h"
+#include "client_repeat.h"
 
 int
 main(int argc, char **argv)

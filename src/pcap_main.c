@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "pcapreport.h"
-#include "pcapscan.h"
+#include "pcap_report.h"
+#include "pcap_scan.h"
 #include "units.h"
 
 #define EXIT_BAD   1  /* cannot read the capture (or not all of it) */

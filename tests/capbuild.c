@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pcapscan.h"
+#include "pcap_scan.h"
 
 void
 cb_put16(uint8_t *b, uint16_t v)

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "pcapflow.h"
+#include "pcap_flow.h"
 
 #define T0     1700000000000000000LL  /* first timestamp, ns */
 #define FT_10M(wire) ((int64_t)(wire) * 800)  /* ns a frame takes on 10 Mb/s */

@@ -108,7 +108,7 @@
 #include "auth.h"
 #include "ctl.h"
 #include "net.h"
-#include "probe.h"
+#include "wire_probe.h"
 
 #define TIMEOUT_MS 30000
 #define PROBE_WAIT_MS 300

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/un.h>
 
-#include "acl.h"
+#include "partner_acl.h"
 
 static int misses;
 #define MISS(fmt, ...) (print_error(fmt "\n", __VA_ARGS__), misses++)

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ccpolicy.h"
+#include "partner_ccpolicy.h"
 #include "tcpinfo.h"
 
 static void

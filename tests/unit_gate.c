@@ -1,4 +1,4 @@
-/* unit_gate.c: the partner's admission (gate.c): handshakes apart from
+/* unit_gate.c: the partner's admission (partner_gate.c): handshakes apart from
  * tests, --max-per-source, the early random refusal's chances at each
  * count, a test's place taken under the lock and freed when its process
  * is reaped, with the exact messages. */
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gate.h"
+#include "partner_gate.h"
 
 static struct sockaddr_storage
 addr4(const char *a)

@@ -1,6 +1,6 @@
 /* unit_latstat.c: nearest-rank percentiles, the trimmed mean, RPM and a
  * phase's summary (latstat.c), exact on known samples; the latency probe's
- * wire format and the echo's token bucket (probe.c). */
+ * wire format and the echo's token bucket (wire_probe.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "latency.h"
+#include "client_latency.h"
 #include "latstat.h"
-#include "probe.h"
+#include "wire_probe.h"
 #include "report_lat.h"
 #include "json.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "multi_sum.h"
+#include "client_multi_sum.h"
 #include "xfer.h"
 
 #define MS 1000000ull

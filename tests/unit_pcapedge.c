@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "capbuild.h"
-#include "pcapreport.h"
-#include "pcapscan.h"
+#include "pcap_report.h"
+#include "pcap_scan.h"
 
 #define MS 1000000LL  /* ns */
 

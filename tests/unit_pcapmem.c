@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "capbuild.h"
-#include "pcapscan.h"
+#include "pcap_scan.h"
 
 #define MS 1000000LL   /* ns */
 #define S  1000000000LL

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "capbuild.h"
-#include "pcapscan.h"
+#include "pcap_scan.h"
 
 
 /* ---- captures ---- */
@@ -292,7 +292,7 @@ write_bad(const char *dir)
 	free(c);
 }
 
-/* Holes in the TCP sequence space (pcapflow.c keeps them in an array that
+/* Holes in the TCP sequence space (pcap_flow.c keeps them in an array that
  * grows 8, 16, ... up to 1024). holes_split.pcap: 9 segments of 100 bytes
  * 200 apart leave 8 holes of 100, an array exactly full at its allocated
  * size; a 20-byte segment inside the first hole splits it in two (the

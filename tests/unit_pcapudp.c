@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "capbuild.h"
-#include "pcapscan.h"
+#include "pcap_scan.h"
 
 #define US    1000LL          /* ns */
 #define MS    1000000LL

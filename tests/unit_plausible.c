@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "plausible.h"
+#include "client_plausible.h"
 #include "udpacct.h"
 
 #define MS 1000000ULL

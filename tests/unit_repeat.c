@@ -13,9 +13,9 @@
 #include <math.h>
 
 #include "cli.h"
-#include "repeat.h"
+#include "client_repeat.h"
 #include "report_repeat.h"
-#include "runset.h"
+#include "client_runset.h"
 #include "xfer.h"
 
 static int

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "session.h"
+#include "partner_session.h"
 
 #define P62 (1ULL << 62)
 

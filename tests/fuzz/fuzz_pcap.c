@@ -3,7 +3,7 @@
  * opens it with libpcap (from a memfd, by its /proc/self/fd name), decodes
  * every frame and accounts the flows; then every report format is rendered
  * to /dev/null. Besides the sanitizers, it aborts when a finished scan
- * breaks what pcapflow.h promises: each direction's layers add up to its
+ * breaks what pcap_flow.h promises: each direction's layers add up to its
  * wire bytes, the hole array holds no more than its allocated size, a
  * gput UDP direction's counts keep udpacct.h's identities, and an error is
  * one line. */
@@ -14,8 +14,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "pcapreport.h"
-#include "pcapscan.h"
+#include "pcap_report.h"
+#include "pcap_scan.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,0 +1,40 @@
+#ifndef GPUT_CLIENT_LATENCY_H
+#define GPUT_CLIENT_LATENCY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "cli.h"
+#include "model.h"
+#include "client_prober.h"
+
+/*
+ * The client's --latency around a run (client.c): the echo's port from the
+ * partner, the probes' idle phase before the data path opens, and their
+ * result into the run's model afterwards.
+ */
+
+/* Right after READY: receive ECHOPORT on ctl, open the probes' socket (from
+ * local's address to peer's) and run the idle phase, returning when it is
+ * over. Returns 0, or -1 with err filled (the partner's ERROR as
+ * "partner: ...", a stop request as "interrupted"). */
+int  latency_begin(struct prober *p, int ctl, const struct sockaddr_storage *local,
+                   const struct sockaddr_storage *peer, const uint8_t *nonce,
+                   const struct config *c, char *err, size_t errlen);
+
+/* The probes a run of c may send: its idle phase and its length (and
+ * LAT_SLACK_MS) over the interval, and a few more. */
+uint64_t latency_cap(const struct config *c);
+
+/* After prober_finish(): the phases and counts into lr; link_bps and
+ * queue_bytes (both non-zero) give the expected loaded round trip. Returns
+ * 0, or -1 (no memory). */
+int  latency_result(struct lat_result *lr, const struct prober *p,
+                    const struct config *c);
+
+/* The loaded round trip a full FIFO of queue_bytes draining at link_bps
+ * adds to base_ns: base_ns + queue_bytes * 8 / link_bps s, in ns. */
+double latency_expected_ns(double base_ns, double queue_bytes, double link_bps);
+
+#endif

@@ -1,0 +1,57 @@
+#ifndef GPUT_PARTNER_ECHO_H
+#define GPUT_PARTNER_ECHO_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "latstat.h"
+#include "wire_probe.h"
+
+/*
+ * The partner's half of --latency: a UDP socket of its own and a thread of
+ * its own (never the data's) that sends each latency probe back. It is
+ * bounded as the partner's data path is:
+ * - it answers only the proven sender: the first well-formed request that
+ *   carries the session's nonce and comes from the control connection's
+ *   address fixes the address and port; nothing from anywhere else is
+ *   answered;
+ * - an echo is its request, PROBE_LEN bytes, stamped: never longer than what
+ *   arrived, and nothing else is ever sent;
+ * - at most one echo per agreed interval on average (a token bucket of
+ *   PROBE_BURST), the excess dropped and counted;
+ * - it stops when the session ends (echo_stop).
+ */
+
+struct echo {
+	int      fd;          /* -1: none */
+	uint16_t port;        /* its local port, for the client */
+	/* private */
+	struct sockaddr_storage peer;    /* the control connection's peer */
+	struct sockaddr_storage proven;  /* the proven sender (have_proven) */
+	int      have_proven;
+	uint8_t  nonce[PROBE_NONCE_LEN];
+	struct probe_bucket bucket;
+	struct echo_stats st;            /* the thread's; read after echo_stop */
+	pthread_mutex_t lock;            /* st, for echo_snapshot */
+	pthread_t th;
+	int      wake[2];                /* a self-pipe: readable to stop */
+	int      running;
+};
+
+/* Open the echo's socket on local's address (the control connection's),
+ * any port; peer is the control connection's peer. Returns 0, or -1 with
+ * err filled. */
+int  echo_open(struct echo *e, const struct sockaddr_storage *local,
+               const struct sockaddr_storage *peer, char *err, size_t errlen);
+/* Start echoing the session's nonce's probes at most once per interval_us
+ * on average. Returns 0, or -1 with err filled. */
+int  echo_start(struct echo *e, const uint8_t *nonce, uint32_t interval_us,
+                char *err, size_t errlen);
+/* The counters so far (the thread goes on). */
+void echo_snapshot(struct echo *e, struct echo_stats *out);
+/* Stop the thread and close the socket; e->st holds the final counts. Safe
+ * on an echo that never opened (fd -1) or never started. */
+void echo_stop(struct echo *e);
+
+#endif

@@ -1,0 +1,51 @@
+#ifndef GPUT_PARTNER_SESSION_H
+#define GPUT_PARTNER_SESSION_H
+
+#include <stddef.h>
+#include <sys/socket.h>
+
+#include "auth.h"
+#include "cli.h"
+#include "partner_gate.h"
+
+/* The whole handshake, from accept to START, has this long: a client that
+ * dribbles one byte at a time gains nothing. */
+#define SESSION_HANDSHAKE_MS 10000
+/* ... and a client has this long after HELLO to send its PARAMS: until then
+ * it holds one of the few places of the unauthenticated (the grace time). */
+#define SESSION_PARAMS_MS    3000
+/* After a data error, how long the partner waits for the client's STOP or
+ * close, which tell an interrupted client from a failure. */
+#define SESSION_GRACE_MS     1000
+/* A test must make progress: its streams together move at least
+ * PARTNER_MIN_RATE bytes a second, over every PARTNER_PROGRESS_S seconds
+ * (a UDP receiver's window is longer by its idle timeout, so that a sender
+ * that ended is seen to end first). A paced test whose schedule is slower
+ * and lasts that long is refused at once. */
+/* --max-rate holds over any 100 ms, to within 10 ms at the rate: a burst
+ * (all streams' together) takes at most PARTNER_BURST_MS at --max-rate, and
+ * a sender that runs later than PARTNER_SLIP_MS moves its schedule on
+ * rather than catching up. */
+#define PARTNER_BURST_MS     5u
+#define PARTNER_SLIP_MS      5u
+#define PARTNER_MIN_RATE     1000u
+#define PARTNER_PROGRESS_S   10u
+
+/*
+ * Serve one client's test on the connected control socket cfd: HELLO,
+ * PARAMS checked against the key and the limits, a test's place in g (slot
+ * is this session's; g NULL: --once, --inetd), READY, the client's proof
+ * of its data path, START, the transfer, RESULT. key is NULL without
+ * --key-file. Logs one line when the test starts and one when it ends.
+ * Returns 0 when the test completed and its RESULT went out, 1 otherwise.
+ */
+int session_serve(int cfd, const struct sockaddr_storage *peer,
+                  const struct config *c, const struct auth_key *key,
+                  struct gate *g, int slot);
+
+/* Is p within the partner's limits l? Returns 0, or -1 with a reason that
+ * names the limit in why ("... (--max-bytes)"). */
+int session_check_limits(const struct partner_limits *l,
+                         const struct xfer_params *p, char *why, size_t len);
+
+#endif

@@ -1,0 +1,156 @@
+/* partner_echo.c: the partner's latency probe echo, bounded (see partner_echo.h). */
+#include "partner_echo.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "net.h"
+
+int
+echo_open(struct echo *e, const struct sockaddr_storage *local,
+          const struct sockaddr_storage *peer, char *err, size_t errlen)
+{
+	memset(e, 0, sizeof *e);
+	e->wake[0] = e->wake[1] = -1;
+	e->peer = *peer;
+	e->fd = net_bind_like(local, SOCK_DGRAM, err, errlen);
+	if (e->fd == -1)
+		return -1;
+	e->port = net_local_port(e->fd);
+	return 0;
+}
+
+/* CLOCK_REALTIME in ns: the clock the probes' stamps are on. */
+static uint64_t
+real_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int
+same_port(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	return net_same_addr(a, b) && net_port(a) == net_port(b);
+}
+
+/* One datagram b[0..n) from from: echo it, or count why not. */
+static void
+on_datagram(struct echo *e, uint8_t *b, size_t n,
+            const struct sockaddr_storage *from, socklen_t fl)
+{
+	uint64_t t = real_now();
+	int ok = 0, why = 0;    /* 1 stranger, 2 malformed, 3 over the rate */
+
+	if (e->have_proven ? !same_port(from, &e->proven) :
+	    !net_same_addr(from, &e->peer))
+		why = 1;
+	else if (probe_make_echo(b, n, e->nonce, t) == -1)
+		why = 2;
+	else if (!probe_bucket_take(&e->bucket, mono_now()))
+		why = 3;
+	if (why == 0 && !e->have_proven) {      /* the first proof: its sender */
+		memcpy(&e->proven, from, fl);
+		e->have_proven = 1;
+	}
+	/* PROBE_LEN bytes, as many as arrived, to the proven sender only */
+	if (why == 0 && sendto(e->fd, b, n, MSG_DONTWAIT | MSG_NOSIGNAL,
+	    (const struct sockaddr *)&e->proven, fl) == (ssize_t)n)
+		ok = 1;
+	pthread_mutex_lock(&e->lock);
+	e->st.received++;
+	e->st.echoed += ok;
+	e->st.strangers += why == 1;
+	e->st.malformed += why == 2;
+	e->st.over_rate += why == 3;
+	e->st.failed += why == 0 && !ok;
+	pthread_mutex_unlock(&e->lock);
+}
+
+static void *
+echo_main(void *arg)
+{
+	struct echo *e = arg;
+	struct pollfd pf[2] = { { .fd = e->fd, .events = POLLIN },
+	                        { .fd = e->wake[0], .events = POLLIN } };
+
+	for (;;) {
+		uint8_t b[PROBE_LEN + 1];
+		struct sockaddr_storage from;
+		socklen_t fl = sizeof from;
+		ssize_t n;
+
+		/* no deadline of its own: the session ends it (echo_stop) */
+		if (poll(pf, 2, -1) == -1 && errno != EINTR)
+			break;
+		if (pf[1].revents)
+			break;                  /* the session ended */
+		/* MSG_TRUNC: the length that arrived, even past the buffer */
+		while ((n = recvfrom(e->fd, b, sizeof b, MSG_DONTWAIT | MSG_TRUNC,
+		    (struct sockaddr *)&from, &fl)) >= 0) {
+			on_datagram(e, b, (size_t)n, &from, fl);
+			fl = sizeof from;
+		}
+	}
+	return NULL;
+}
+
+int
+echo_start(struct echo *e, const uint8_t *nonce, uint32_t interval_us,
+           char *err, size_t errlen)
+{
+	memcpy(e->nonce, nonce, PROBE_NONCE_LEN);
+	probe_bucket_init(&e->bucket, (uint64_t)interval_us * 1000u, mono_now());
+	if (pipe2(e->wake, O_CLOEXEC | O_NONBLOCK) == -1) {
+		snprintf(err, errlen, "echo: pipe: %s", strerror(errno));
+		e->wake[0] = e->wake[1] = -1;
+		return -1;
+	}
+	pthread_mutex_init(&e->lock, NULL);
+	if ((errno = pthread_create(&e->th, NULL, echo_main, e)) != 0) {
+		snprintf(err, errlen, "echo: thread: %s", strerror(errno));
+		pthread_mutex_destroy(&e->lock);
+		return -1;
+	}
+	e->running = 1;
+	return 0;
+}
+
+void
+echo_snapshot(struct echo *e, struct echo_stats *out)
+{
+	if (!e->running) {
+		*out = e->st;
+		return;
+	}
+	pthread_mutex_lock(&e->lock);
+	*out = e->st;
+	pthread_mutex_unlock(&e->lock);
+}
+
+void
+echo_stop(struct echo *e)
+{
+	if (e->running) {
+		(void)!write(e->wake[1], "x", 1);
+		pthread_join(e->th, NULL);
+		pthread_mutex_destroy(&e->lock);
+		e->running = 0;
+	}
+	if (e->wake[0] != -1) {
+		close(e->wake[0]);
+		close(e->wake[1]);
+		e->wake[0] = e->wake[1] = -1;
+	}
+	if (e->fd != -1) {
+		close(e->fd);
+		e->fd = -1;
+	}
+}
