@@ -49,7 +49,8 @@
  *   rest zero; mcast.h says which groups are valid); without CTL_MCAST
  *   bytes 132..151 are zero, with it the partner's half is a UDP receiver
  *   of one stream. 152 xflags u32 (CTL_XF_*: the extensions of
- *   version 4; a bit this gput does not know is refused), 156..167 the
+ *   version 4; a bit this gput does not know is refused; 8: the client
+ *   echoes cookies, UDP only), 156..167 the
  *   latency probes' parameters, 168 the partner's --affinity u64 (CPUs 0..63),
  *   176..183 the partner's hardening; each range is zero unless its
  *   extension is asked. 184 mac[32]: with a key, HMAC-SHA256(key, "gput2
@@ -59,7 +60,8 @@
  *   mac[32], 52 the other streams' ports, u16 each: with a key,
  *   HMAC-SHA256(key, "gput2 partner" || challenge || PARAMS bytes 0..183 ||
  *   READY bytes 0..19 || READY bytes 52..), else zero.
- * START  (partner -> client, 0 bytes): the data path is proven; go.
+ * START  (partner -> client, 0 bytes): the data path is proven (a UDP
+ *   stream the partner sends: both ways, its cookie echoed); go.
  * STOP   (client -> partner, 0 bytes): end the transfer now, send RESULT.
  * INTERVAL (partner -> client, 64 bytes), one per stream, live during the
  *   transfer and the last one after it: 0 index u32 (per stream), 4 flags
@@ -113,8 +115,11 @@
 #define CTL_XF_ECN       0x0001u /* ECN on the data path (--ecn) */
 #define CTL_XF_LATENCY   0x0002u /* latency probes (--latency), bytes 156..167 */
 #define CTL_XF_ZEROCOPY  0x0004u /* --zerocopy: TCP MSG_ZEROCOPY, TCP_ZEROCOPY_RECEIVE */
-#define CTL_XF_HARDEN    0x0008u /* reserved for the partner's hardening */
-#define CTL_XF_KNOWN     (CTL_XF_LATENCY | CTL_XF_ECN | CTL_XF_ZEROCOPY) /* the bits this build accepts */
+#define CTL_XF_COOKIE    0x0008u /* the client echoes the partner's UDP cookies
+                                    (xfer_path.h): asked when the partner sends
+                                    UDP, which it refuses without */
+#define CTL_XF_KNOWN     (CTL_XF_LATENCY | CTL_XF_ECN | CTL_XF_ZEROCOPY | \
+                          CTL_XF_COOKIE) /* the bits this build accepts */
 /* PARAMS extension ranges (offsets into the payload). */
 #define CTL_PX_XFLAGS    152
 #define CTL_PX_LATENCY   156     /* 12 bytes: 156 probe interval_us u32

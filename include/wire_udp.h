@@ -110,6 +110,48 @@ void wire_gpuh_encode(uint8_t *buf, size_t len,
  * version 2)? */
 int  wire_gpuh_is(const uint8_t *buf, size_t n);
 
+/*
+ * GPUC, the partner's cookie, and GPUK, the client's echo of it: the return
+ * path's validation (gput(1) SECURITY). Before a partner sends a UDP stream
+ * anything, it sends the cookie from the stream's data socket to the address
+ * the proof came from and waits for the echo from that address and port;
+ * the echo is the cookie transformed (another magic, another length), so a
+ * UDP echo service or any other reflector at a spoofed port cannot give it:
+ *   0 "GPUC" or "GPUK", 4 version u8 (1), 5 zero u8, 6 stream u16 (1..N),
+ *   8 cookie[16] (random, per stream), then zero padding.
+ * Their lengths (from COOKIE_BASE_LEN and CECHO_BASE_LEN, wire_len_apart)
+ * differ from every data datagram's, a marker's and a proof's.
+ */
+#define COOKIE_BASE_LEN   44u
+#define COOKIE_MAX_LEN    46u
+#define CECHO_BASE_LEN    48u
+#define CECHO_MAX_LEN     50u
+#define WIRE_COOKIE_LEN   16u
+#define WIRE_GPUC_VERSION  4u
+#define WIRE_GPUC_STREAM   6u
+#define WIRE_GPUC_COOKIE   8u
+#define WIRE_GPUC_PAD     24u
+
+struct wire_cookie {
+	uint16_t stream;
+	uint8_t  cookie[WIRE_COOKIE_LEN];
+};
+
+/* Build the cookie (GPUC) or its echo (GPUK) in buf (len bytes: from
+ * COOKIE_BASE_LEN or CECHO_BASE_LEN up to the kind's MAX_LEN). */
+void wire_gpuc_encode(uint8_t *buf, size_t len, const struct wire_cookie *c);
+void wire_gpuk_encode(uint8_t *buf, size_t len, const struct wire_cookie *c);
+/* buf[0..n): a cookie or an echo by its first 8 bytes (magic, version 1,
+ * zero, a stream) and its length in the kind's range? WIRE_OK with *c
+ * filled when it is whole, its padding zero and n its datagram's length;
+ * WIRE_CUT when only its first bytes are in buf (a capture's snap length:
+ * pcap_decode.c); else WIRE_NONE. n is the datagram's length for WIRE_OK,
+ * and len the datagram's real length (MSG_TRUNC, a capture's payload). */
+enum wire_udp_res wire_gpuc_decode(const uint8_t *buf, size_t n, size_t len,
+                                   struct wire_cookie *c);
+enum wire_udp_res wire_gpuk_decode(const uint8_t *buf, size_t n, size_t len,
+                                   struct wire_cookie *c);
+
 /* The length from base up that is neither data_len nor last_len (a
  * marker's or a proof's: at most base + 2). */
 uint32_t wire_len_apart(uint32_t base, uint32_t data_len, uint32_t last_len);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@
 #include "tcpinfo.h"
 #include "partner_watch.h"
 #include "xfer_batch.h"
+#include "xfer_path.h"
 
 /* After ^C, how long the client waits for the partner's partial results. */
 #define CLIENT_STOP_MS 800
@@ -92,6 +94,14 @@ partner_said(struct run *r, const struct ctl_msg *m, const char *prefix,
 	}
 }
 
+/* Does the partner send UDP, and so validate its return path with a
+ * cookie per stream that this client echoes (xfer_path.h)? */
+static int
+cookies_due(const struct run *r)
+{
+	return r->rp.proto == PROTO_UDP && r->rp.role == ROLE_SEND;
+}
+
 /* HELLO, PARAMS, READY: the test agreed, both ends authenticated when a key
  * is in use. Returns 0 or -1. */
 static int
@@ -118,6 +128,8 @@ handshake(struct run *r)
 	}
 	r->params.type = CTL_PARAMS;
 	r->params.params = r->rp;
+	if (cookies_due(r))                     /* this client echoes them */
+		r->params.params.xflags |= CTL_XF_COOKIE;
 	n = ctl_signed_bytes(r->hello.challenge, &r->params, NULL, sb);
 	if (r->have_key && auth_mac(&r->key, "gput2 client", sb, n,
 	    r->params.mac) == -1) {
@@ -161,32 +173,77 @@ send_proofs(struct run *r)
 	return 0;
 }
 
+/* Wait until the control connection is readable, at most until `until`,
+ * echoing the partner's cookies meanwhile (cookies_due): a stream whose
+ * socket holds something else (the partner's data, START on its way) is
+ * left to its receiver (quiet). Returns 1 (the control connection), 0 (the
+ * time, or ^C) or -1 (r->err). */
+static int
+wait_echoing(struct run *r, mono_ns until, uint8_t *quiet)
+{
+	struct pollfd pfd[STREAM_MAX + 2];
+	uint32_t i, k[STREAM_MAX];
+	nfds_t n = 2;
+	uint64_t echoed = 0;
+	mono_ns now = mono_now();
+	int rc;
+
+	if (now >= until)
+		return 0;
+	pfd[0] = (struct pollfd){ r->ctl, POLLIN, 0 };
+	pfd[1] = (struct pollfd){ stop_fd(r->stop), POLLIN, 0 };
+	for (i = 0; cookies_due(r) && i < r->nst; i++)
+		if (!quiet[i]) {
+			k[n - 2] = i;
+			pfd[n++] = (struct pollfd){ r->st[i].fd, POLLIN, 0 };
+		}
+	rc = poll(pfd, n, net_poll_ms(until - now));
+	if (rc <= 0 || pfd[0].revents != 0)
+		return rc > 0;                  /* START (or ERROR) first */
+	if (pfd[1].revents != 0)
+		return 0;
+	for (i = 2; i < n; i++) {
+		if (pfd[i].revents == 0)
+			continue;
+		rc = xfer_path_echo(pfd[i].fd, &r->lp, (uint16_t)(k[i - 2] + 1),
+		    &echoed, r->err, sizeof r->err);
+		if (rc == -1)
+			return -1;
+		quiet[k[i - 2]] = rc == 1;
+	}
+	return 0;
+}
+
 /* Wait for START within deadline; with UDP proofs, send them again every
- * CLIENT_PROOF_MS until START comes (a lost proof must not end the test). */
+ * CLIENT_PROOF_MS until START comes (a lost proof must not end the test),
+ * and echo the partner's cookies. */
 static int
 await_start(struct run *r)
 {
 	mono_ns deadline = mono_now() + (mono_ns)CLIENT_CTL_TIMEOUT_MS * 1000000u;
-	int udp = r->lp.proto == PROTO_UDP;
+	mono_ns next = 0;
+	int udp = r->lp.proto == PROTO_UDP, w = 0;
+	uint8_t quiet[STREAM_MAX] = { 0 };
 	struct ctl_msg m;
 	char why[256];
 
-	for (;;) {
-		mono_ns next = mono_now() + (mono_ns)CLIENT_PROOF_MS * 1000000u;
-		int w;
+	while (w == 0) {
+		mono_ns now = mono_now();
 
-		if (udp && send_proofs(r) == -1)
-			return -1;
-		w = net_wait_readable(r->ctl, -1, (int)(((udp && next < deadline ?
-		    next : deadline) - mono_now() + 999999) / 1000000));
-		if (w == 1)
-			break;
-		if (stop_requested(r->stop) || mono_now() >= deadline) {
+		if (udp && now >= next) {
+			if (send_proofs(r) == -1)
+				return -1;
+			next = now + (mono_ns)CLIENT_PROOF_MS * 1000000u;
+		}
+		if (stop_requested(r->stop) || now >= deadline) {
 			snprintf(r->err, sizeof r->err, "%s waiting for the partner to "
 			         "start", stop_requested(r->stop) ? "interrupted" :
 			         "timed out");
 			return -1;
 		}
+		w = wait_echoing(r, udp && next < deadline ? next : deadline, quiet);
+		if (w == -1)
+			return -1;
 	}
 	if (ctl_recv_until(r->ctl, CTL_START, &m, deadline, why, sizeof why) == -1) {
 		partner_said(r, &m, "partner: ", why);

@@ -551,6 +551,8 @@ params_invalid(const struct xfer_params *x)
 		return "--zerocopy for UDP";
 	if ((x->xflags & CTL_XF_ZEROCOPY) && x->discard)
 		return "--zerocopy with --discard";
+	if ((x->xflags & CTL_XF_COOKIE) && x->proto != PROTO_UDP)
+		return "cookie echo for TCP";
 	return NULL;
 }
 

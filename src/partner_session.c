@@ -21,6 +21,7 @@
 #include "tcpinfo.h"
 #include "partner_watch.h"
 #include "xfer_batch.h"
+#include "xfer_path.h"
 
 struct session {
 	const struct config *c;
@@ -37,6 +38,9 @@ struct session {
 	mono_ns deadline;                       /* of the whole handshake */
 	mono_ns t0;                             /* START went out */
 	struct ctl_msg hello, req, ready;
+	uint64_t asked_bytes;                   /* PARAMS' data_bytes, before
+	                                           --max-bytes: the client's
+	                                           lengths (xfer_path.h) */
 	struct run_model model;                 /* the streams, their sums */
 	struct echo echo;                       /* --latency (fd -1: none) */
 	char who[NET_ADDRSTRLEN + 16];          /* "ADDR port N" */
@@ -355,11 +359,20 @@ handshake(struct session *s)
 		     "(--no-multicast)");
 		return -1;
 	}
+	/* nothing goes to an address before its return path is validated
+	 * (xfer_path.h): a client that cannot echo cannot have UDP sent */
+	if (s->req.params.proto == PROTO_UDP && s->req.params.role == ROLE_SEND &&
+	    !(s->req.params.xflags & CTL_XF_COOKIE)) {
+		fail(s, "refused", "this partner sends UDP only to a client that "
+		     "echoes its cookie (return-path validation): use a newer gput");
+		return -1;
+	}
 	/* --latency: the idle phase's probes come before the data path */
 	if (s->req.params.xflags & CTL_XF_LATENCY)
 		s->deadline += (mono_ns)s->req.params.lat_idle_ms * 1000000u;
 	/* a timed test has no length of its own: --max-bytes bounds it, shared
 	 * by its streams */
+	s->asked_bytes = s->req.params.data_bytes;
 	if (s->req.params.duration_ms && s->c->lim.max_bytes) {
 		uint64_t each = s->c->lim.max_bytes / s->req.params.streams;
 
@@ -447,6 +460,24 @@ prove_udp(struct session *s, int fd, uint32_t id, char *err, size_t errlen)
 	}
 }
 
+/* UDP that this partner sends: the return path of stream id, its socket
+ * fd connected to the proven address, validated before anything but the
+ * cookie goes there (xfer_path.h). Returns 0 or -1 with err. */
+static int
+validate_udp(struct session *s, int fd, uint32_t id, char *err, size_t errlen)
+{
+	struct xfer_params wp = s->req.params;
+	uint64_t sent;
+	int r;
+
+	wp.data_bytes = s->asked_bytes;         /* the lengths the client knows */
+	r = xfer_path_validate(fd, &wp, (uint16_t)id, s->ctl, s->deadline, &sent,
+	    err, errlen);
+	if (r == -2 && !client_left(s, err, errlen))
+		snprintf(err, errlen, "control connection woke");
+	return r == 0 ? 0 : -1;
+}
+
 /* Send READY for the ports in s->ready, signed when there is a key. */
 static int
 send_ready(struct session *s, char *err, size_t errlen)
@@ -511,7 +542,8 @@ out:
 	return rc;
 }
 
-/* UDP: a socket per stream, each proved by its own datagram. */
+/* UDP: a socket per stream, each proved by its own datagram; one this
+ * partner sends on, its return path validated too. */
 static int
 open_udp(struct session *s, char *err, size_t errlen)
 {
@@ -537,7 +569,9 @@ open_udp(struct session *s, char *err, size_t errlen)
 	if (send_ready(s, err, errlen) == -1)
 		return -1;
 	for (i = 0; i < s->nst; i++)
-		if (prove_udp(s, s->st[i].fd, i + 1, err, errlen) == -1)
+		if (prove_udp(s, s->st[i].fd, i + 1, err, errlen) == -1 ||
+		    (p->role == ROLE_SEND &&
+		     validate_udp(s, s->st[i].fd, i + 1, err, errlen) == -1))
 			return -1;
 	return 0;
 }

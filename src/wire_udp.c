@@ -1,5 +1,5 @@
-/* wire_udp.c: the UDP data path's datagrams (GPUD, GPUE, GPUH), encoded
- * and decoded; pure. */
+/* wire_udp.c: the UDP data path's datagrams (GPUD, GPUE, GPUH, GPUC,
+ * GPUK), encoded and decoded; pure. */
 #include "wire_udp.h"
 
 #include <string.h>
@@ -119,6 +119,66 @@ wire_gpuh_is(const uint8_t *buf, size_t n)
 		return 0;
 	return (buf[WIRE_GPUH_VERSION] == 2 && s[0] == 0 && s[1] == 0) ||
 	    (buf[WIRE_GPUH_VERSION] == 3 && (s[0] != 0 || s[1] != 0));
+}
+
+static void
+cookie_encode(uint8_t *buf, size_t len, const char *magic,
+              const struct wire_cookie *c)
+{
+	memset(buf, 0, len);
+	memcpy(buf, magic, 4);
+	buf[WIRE_GPUC_VERSION] = 1;
+	buf[WIRE_GPUC_STREAM] = (uint8_t)(c->stream >> 8);
+	buf[WIRE_GPUC_STREAM + 1] = (uint8_t)c->stream;
+	memcpy(buf + WIRE_GPUC_COOKIE, c->cookie, WIRE_COOKIE_LEN);
+}
+
+void
+wire_gpuc_encode(uint8_t *buf, size_t len, const struct wire_cookie *c)
+{
+	cookie_encode(buf, len, "GPUC", c);
+}
+
+void
+wire_gpuk_encode(uint8_t *buf, size_t len, const struct wire_cookie *c)
+{
+	cookie_encode(buf, len, "GPUK", c);
+}
+
+/* A cookie or an echo (magic) of lengths base to base + 2. */
+static enum wire_udp_res
+cookie_decode(const uint8_t *buf, size_t n, size_t len, const char *magic,
+              uint32_t base, struct wire_cookie *c)
+{
+	const uint8_t *s = buf + WIRE_GPUC_STREAM;
+	size_t i;
+
+	if (len < base || len > base + 2 || n < WIRE_GPUC_COOKIE ||
+	    memcmp(buf, magic, 4) != 0 || buf[WIRE_GPUC_VERSION] != 1 ||
+	    buf[WIRE_GPUC_VERSION + 1] != 0 || (s[0] == 0 && s[1] == 0))
+		return WIRE_NONE;
+	if (n < len)
+		return WIRE_CUT;
+	for (i = WIRE_GPUC_PAD; i < len; i++)
+		if (buf[i] != 0)
+			return WIRE_NONE;
+	c->stream = (uint16_t)(s[0] << 8 | s[1]);
+	memcpy(c->cookie, buf + WIRE_GPUC_COOKIE, WIRE_COOKIE_LEN);
+	return WIRE_OK;
+}
+
+enum wire_udp_res
+wire_gpuc_decode(const uint8_t *buf, size_t n, size_t len,
+                 struct wire_cookie *c)
+{
+	return cookie_decode(buf, n, len, "GPUC", COOKIE_BASE_LEN, c);
+}
+
+enum wire_udp_res
+wire_gpuk_decode(const uint8_t *buf, size_t n, size_t len,
+                 struct wire_cookie *c)
+{
+	return cookie_decode(buf, n, len, "GPUK", CECHO_BASE_LEN, c);
 }
 
 uint32_t

@@ -53,9 +53,14 @@
  *                   multicast group and data port, TTL 1, as given: a
  *                   group no client would send can be tried
  *   ready           receive READY; prints the data port
+ *   nocookie        (before params) the UDP PARAMS that follow do not say
+ *                   that this client echoes cookies (xflags 0x8)
  *   data            connect the data socket to that port and prove it (TCP:
- *                   the nonce; UDP: one proof datagram)
- *   data=bad        the same with a wrong nonce
+ *                   the nonce; UDP: one proof datagram); when the partner
+ *                   sends UDP, echo its cookie as a client does (the proof
+ *                   again every 200 ms until the cookie comes or the
+ *                   control connection is readable)
+ *   data=bad        the same with a wrong nonce (no cookie waited for)
  *   start           receive START
  *   sendhello       (partner) send HELLO
  *   getparams       (partner) receive PARAMS
@@ -109,6 +114,7 @@
 #include "ctl.h"
 #include "net.h"
 #include "wire_probe.h"
+#include "xfer_path.h"
 
 #define TIMEOUT_MS 30000
 #define PROBE_WAIT_MS 300
@@ -125,6 +131,7 @@ struct peer {
 	uint64_t got_bytes, got_dgrams; /* drain: what arrived */
 	struct mcast_group group;       /* group=: sent with the PARAMS */
 	uint32_t lat_us, lat_ms;        /* latency=: sent with the PARAMS */
+	int nocookie;                   /* nocookie: PARAMS without xflags 0x8 */
 	uint16_t echo_port;             /* echoport */
 	int probe_fd;                   /* probes=...,ok: the proven socket */
 	uint64_t probe_seq;
@@ -177,8 +184,10 @@ set_params(struct peer *p, const char *arg)
 	x->data_gap_ps = gap * 1000000u;
 	x->streams = 1;
 	p->params.mcast = p->group;
+	if (x->proto == PROTO_UDP && x->role == ROLE_SEND && !p->nocookie)
+		x->xflags |= CTL_XF_COOKIE;
 	if (p->lat_us) {
-		x->xflags = CTL_XF_LATENCY;
+		x->xflags |= CTL_XF_LATENCY;
 		x->lat_interval_us = p->lat_us;
 		x->lat_idle_ms = p->lat_ms;
 	}
@@ -226,6 +235,30 @@ step_params(struct peer *p, const char *arg)
 	printf("ok params\n");
 }
 
+/* UDP, a partner that sends: send the proof again every 200 ms until the
+ * partner's cookie comes, and echo it (xfer_path.h); or until the control
+ * connection is readable (an ERROR). Returns the echoes sent. */
+static uint64_t
+echo_cookie(struct peer *p, const uint8_t *proof, size_t n)
+{
+	mono_ns deadline = mono_now() + (mono_ns)TIMEOUT_MS * 1000000u;
+	uint64_t echoed = 0;
+	char err[256];
+
+	while (echoed == 0 && mono_now() < deadline) {
+		int w = net_wait_readable(p->data, p->ctl, 200);
+
+		if (w == 2)
+			break;
+		if (w == 0 && send(p->data, proof, n, 0) != (ssize_t)n)
+			die(p, strerror(errno));
+		if (w == 1 && xfer_path_echo(p->data, &p->params.params, 1, &echoed,
+		    err, sizeof err) == -1)
+			die(p, err);
+	}
+	return echoed;
+}
+
 static void
 step_data(struct peer *p, int bad)
 {
@@ -246,6 +279,9 @@ step_data(struct peer *p, int bad)
 		n = xfer_proof_encode(&p->params.params, p->nonce, 1, proof);
 		if (send(p->data, proof, n, 0) != (ssize_t)n)
 			die(p, strerror(errno));
+		if (!bad && p->params.params.role == ROLE_SEND &&
+		    echo_cookie(p, proof, n) > 0)
+			printf("ok cookie echoed\n");
 	} else {
 		p->data = net_connect_sa(&to, SOCK_STREAM, 0, TIMEOUT_MS, err, sizeof err);
 		if (p->data == -1)
@@ -839,6 +875,9 @@ run_step(struct peer *p, const char *s)
 		p->data_port = m.port[0];
 		memcpy(p->nonce, m.nonce, sizeof p->nonce);
 		printf("ok ready %u\n", m.port[0]);
+	} else if (strcmp(s, "nocookie") == 0) {
+		p->nocookie = 1;
+		printf("ok nocookie\n");
 	} else if (strcmp(s, "data") == 0 || strcmp(s, "data=bad") == 0) {
 		step_data(p, strcmp(s, "data=bad") == 0);
 	} else if (strcmp(s, "start") == 0) {

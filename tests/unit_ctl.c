@@ -1045,6 +1045,17 @@ test_params_reserved(void **state)
 	ctl_encode(&m, buf);
 	assert_memory_equal(buf + CTL_HDR_LEN + CTL_PX_XFLAGS, "\0\0\0\x01", 4);
 	m.params.xflags = 0;
+	/* xflags CTL_XF_COOKIE (the client echoes cookies): known for this UDP
+	 * test, refused for TCP */
+	ctl_encode(&m, buf);
+	buf[CTL_HDR_LEN + CTL_PX_XFLAGS + 3] = CTL_XF_COOKIE;
+	assert_int_equal(ctl_decode_payload(CTL_PARAMS, buf + CTL_HDR_LEN,
+	                 CTL_PARAMS_LEN, &d, err, sizeof err), 0);
+	assert_int_equal(d.params.xflags, CTL_XF_COOKIE);
+	buf[CTL_HDR_LEN] = PROTO_TCP;
+	assert_int_equal(ctl_decode_payload(CTL_PARAMS, buf + CTL_HDR_LEN,
+	                 CTL_PARAMS_LEN, &d, err, sizeof err), -1);
+	assert_string_equal(err, "bad PARAMS message: cookie echo for TCP");
 	/* the MAC at 184..215 is any 32 bytes */
 	for (i = CTL_PARAMS_SIGNED; i < CTL_PARAMS_LEN; i++) {
 		ctl_encode(&m, buf);

@@ -119,6 +119,76 @@ test_gpuh(void **state)
 	assert_false(wire_gpuh_is(b, PROOF_BASE_LEN));
 }
 
+/* GPUC and GPUK: the layout, each kind only in its own lengths, a cut
+ * datagram, and nothing that is not exactly one. */
+static void
+test_cookie(void **state)
+{
+	struct wire_cookie c = { .stream = 0x0102 }, d;
+	uint8_t b[CECHO_MAX_LEN + 4], want[CECHO_MAX_LEN];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < WIRE_COOKIE_LEN; i++)
+		c.cookie[i] = (uint8_t)(0x30 + i);
+	memset(want, 0, sizeof want);
+	memcpy(want, "GPUC\1\0\1\2", 8);
+	memcpy(want + WIRE_GPUC_COOKIE, c.cookie, WIRE_COOKIE_LEN);
+	memset(b, 0xee, sizeof b);
+	wire_gpuc_encode(b, COOKIE_BASE_LEN, &c);
+	assert_memory_equal(b, want, COOKIE_BASE_LEN);
+	assert_int_equal(b[COOKIE_BASE_LEN], 0xee);
+	memset(&d, 0, sizeof d);
+	assert_int_equal(wire_gpuc_decode(b, COOKIE_BASE_LEN, COOKIE_BASE_LEN, &d),
+	    WIRE_OK);
+	assert_int_equal(d.stream, 0x0102);
+	assert_memory_equal(d.cookie, c.cookie, WIRE_COOKIE_LEN);
+	/* a cookie is not an echo, nor a cookie of an echo's length */
+	assert_int_equal(wire_gpuk_decode(b, COOKIE_BASE_LEN, COOKIE_BASE_LEN, &d),
+	    WIRE_NONE);
+	/* its first 8 bytes in a capture: cut; fewer: nothing said */
+	assert_int_equal(wire_gpuc_decode(b, 8, COOKIE_BASE_LEN, &d), WIRE_CUT);
+	assert_int_equal(wire_gpuc_decode(b, 7, COOKIE_BASE_LEN, &d), WIRE_NONE);
+	/* lengths: base to base + 2 */
+	wire_gpuc_encode(b, COOKIE_MAX_LEN, &c);
+	assert_int_equal(wire_gpuc_decode(b, COOKIE_MAX_LEN, COOKIE_MAX_LEN, &d),
+	    WIRE_OK);
+	wire_gpuc_encode(b, COOKIE_MAX_LEN + 1, &c);
+	assert_int_equal(wire_gpuc_decode(b, COOKIE_MAX_LEN + 1,
+	    COOKIE_MAX_LEN + 1, &d), WIRE_NONE);
+	assert_int_equal(wire_gpuc_decode(b, COOKIE_BASE_LEN - 1,
+	    COOKIE_BASE_LEN - 1, &d), WIRE_NONE);
+	/* the echo: another magic, its own lengths */
+	memcpy(want, "GPUK", 4);
+	wire_gpuk_encode(b, CECHO_BASE_LEN, &c);
+	assert_memory_equal(b, want, CECHO_BASE_LEN);
+	memset(&d, 0, sizeof d);
+	assert_int_equal(wire_gpuk_decode(b, CECHO_BASE_LEN, CECHO_BASE_LEN, &d),
+	    WIRE_OK);
+	assert_int_equal(d.stream, 0x0102);
+	assert_memory_equal(d.cookie, c.cookie, WIRE_COOKIE_LEN);
+	assert_int_equal(wire_gpuc_decode(b, CECHO_BASE_LEN, CECHO_BASE_LEN, &d),
+	    WIRE_NONE);
+	wire_gpuk_encode(b, CECHO_MAX_LEN, &c);
+	assert_int_equal(wire_gpuk_decode(b, CECHO_MAX_LEN, CECHO_MAX_LEN, &d),
+	    WIRE_OK);
+	/* padding not zero, another version, no stream: not one */
+	b[CECHO_BASE_LEN - 1] = 1;
+	assert_int_equal(wire_gpuk_decode(b, CECHO_BASE_LEN, CECHO_BASE_LEN, &d),
+	    WIRE_NONE);
+	wire_gpuk_encode(b, CECHO_BASE_LEN, &c);
+	b[WIRE_GPUC_VERSION] = 2;
+	assert_int_equal(wire_gpuk_decode(b, CECHO_BASE_LEN, CECHO_BASE_LEN, &d),
+	    WIRE_NONE);
+	b[WIRE_GPUC_VERSION] = 1;
+	b[WIRE_GPUC_STREAM] = b[WIRE_GPUC_STREAM + 1] = 0;
+	assert_int_equal(wire_gpuk_decode(b, CECHO_BASE_LEN, CECHO_BASE_LEN, &d),
+	    WIRE_NONE);
+	/* the lengths apart from a proof's and a marker's */
+	assert_true(COOKIE_BASE_LEN > PROOF_MAX_LEN);
+	assert_true(CECHO_BASE_LEN > COOKIE_MAX_LEN);
+}
+
 static void
 test_len_apart(void **state)
 {
@@ -136,6 +206,7 @@ main(void)
 		cmocka_unit_test(test_gpud),
 		cmocka_unit_test(test_gpue),
 		cmocka_unit_test(test_gpuh),
+		cmocka_unit_test(test_cookie),
 		cmocka_unit_test(test_len_apart),
 	};
 

@@ -1,0 +1,165 @@
+/* xfer_path.c: a UDP data socket's return path validated before the partner
+ * sends on it: the partner's cookie and the client's echo (xfer_path.h). */
+#include "xfer_path.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "auth.h"
+#include "net.h"
+
+/* Datagrams read per look at a socket: a flood does not hold the caller
+ * past its deadline. */
+#define PATH_READS 64
+
+uint32_t
+xfer_cookie_len(const struct xfer_params *p)
+{
+	return wire_len_apart(COOKIE_BASE_LEN, p->data_len, xfer_last_len(p));
+}
+
+uint32_t
+xfer_cecho_len(const struct xfer_params *p)
+{
+	return wire_len_apart(CECHO_BASE_LEN, p->data_len, xfer_last_len(p));
+}
+
+/* The port fd is connected to (0 if it cannot say). */
+static unsigned
+peer_port(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof ss;
+
+	return getpeername(fd, (struct sockaddr *)&ss, &sl) == 0 ? net_port(&ss) : 0;
+}
+
+static int
+refused(int fd, uint16_t stream, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "return path of stream %u: the client's port %u "
+	         "is closed (ICMP port unreachable): its proof did not come from "
+	         "the client's data socket; nothing sent but the cookie", stream,
+	         peer_port(fd));
+	return -1;
+}
+
+/* Is the echo of c among what is queued on fd (PATH_READS at most)? 1
+ * yes, 0 not yet, -1 when the port is closed (ECONNREFUSED). */
+static int
+echo_arrived(int fd, const struct wire_cookie *c)
+{
+	int k;
+
+	for (k = 0; k < PATH_READS; k++) {
+		uint8_t in[CECHO_MAX_LEN + 1], diff = 0;
+		struct wire_cookie e;
+		ssize_t n = recv(fd, in, sizeof in, MSG_DONTWAIT | MSG_TRUNC);
+		size_t i;
+
+		if (n < 0)
+			return errno == ECONNREFUSED ? -1 : 0;
+		if (wire_gpuk_decode(in, (size_t)n < sizeof in ? (size_t)n : sizeof in,
+		    (size_t)n, &e) != WIRE_OK || e.stream != c->stream)
+			continue;               /* a proof sent again, anything else */
+		for (i = 0; i < WIRE_COOKIE_LEN; i++)   /* no early exit */
+			diff |= (uint8_t)(e.cookie[i] ^ c->cookie[i]);
+		if (diff == 0)
+			return 1;
+	}
+	return 0;
+}
+
+int
+xfer_path_validate(int fd, const struct xfer_params *p, uint16_t stream,
+                   int watch, mono_ns deadline, uint64_t *sent, char *err,
+                   size_t errlen)
+{
+	struct wire_cookie c = { .stream = stream };
+	uint8_t out[COOKIE_MAX_LEN];
+	size_t len = xfer_cookie_len(p);
+	mono_ns next = 0;
+
+	*sent = 0;
+	if (auth_random(c.cookie, sizeof c.cookie, err, errlen) == -1)
+		return -1;
+	wire_gpuc_encode(out, len, &c);
+	for (;;) {
+		mono_ns now = mono_now(), until;
+		int w, got;
+
+		if (now >= next) {              /* the first cookie, or again */
+			if (send(fd, out, len, MSG_NOSIGNAL) == (ssize_t)len)
+				(*sent)++;
+			else if (errno == ECONNREFUSED)
+				return refused(fd, stream, err, errlen);
+			else if (errno != ENOBUFS && errno != EAGAIN && errno != EINTR) {
+				snprintf(err, errlen, "return path of stream %u: sending "
+				         "the cookie: %s", stream, strerror(errno));
+				return -1;
+			}
+			next = now + (mono_ns)PATH_RESEND_MS * 1000000u;
+		}
+		if (now >= deadline) {
+			snprintf(err, errlen, "return path of stream %u: timed out "
+			         "waiting for the echo of the cookie from the client's "
+			         "port %u (%llu sent): a proof from another socket than "
+			         "the client's (a spoofed source port) or a client that "
+			         "does not echo", stream, peer_port(fd),
+			         (unsigned long long)*sent);
+			return -1;
+		}
+		until = next < deadline ? next : deadline;
+		w = net_wait_readable(fd, watch, (int)((until - now + 999999) / 1000000));
+		if (w == 2)
+			return -2;
+		if (w == 0 && stop_requested(stop_process())) {
+			snprintf(err, errlen, "interrupted waiting for the echo of the "
+			         "cookie of stream %u", stream);
+			return -1;
+		}
+		if (w == 1 && (got = echo_arrived(fd, &c)) != 0)
+			return got == 1 ? 0 : refused(fd, stream, err, errlen);
+	}
+}
+
+int
+xfer_path_echo(int fd, const struct xfer_params *p, uint16_t stream,
+               uint64_t *echoed, char *err, size_t errlen)
+{
+	int k;
+
+	for (k = 0; k < PATH_READS; k++) {
+		uint8_t in[COOKIE_MAX_LEN + 1], out[CECHO_MAX_LEN];
+		struct wire_cookie c;
+		size_t len = xfer_cecho_len(p);
+		ssize_t n = recv(fd, in, sizeof in, MSG_DONTWAIT | MSG_PEEK | MSG_TRUNC);
+
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ||
+			    errno == ECONNREFUSED)  /* a proof the port refused */
+				return 0;
+			snprintf(err, errlen, "reading the partner's cookie of stream "
+			         "%u: %s", stream, strerror(errno));
+			return -1;
+		}
+		if (wire_gpuc_decode(in, (size_t)n < sizeof in ? (size_t)n : sizeof in,
+		    (size_t)n, &c) != WIRE_OK)
+			return 1;               /* the data: the receiver's */
+		(void)recv(fd, in, sizeof in, MSG_DONTWAIT);    /* take the cookie */
+		if (c.stream != stream)
+			continue;
+		wire_gpuk_encode(out, len, &c);
+		if (send(fd, out, len, MSG_NOSIGNAL) == (ssize_t)len)
+			(*echoed)++;
+		else if (errno != ECONNREFUSED && errno != ENOBUFS && errno != EAGAIN &&
+		    errno != EINTR) {
+			snprintf(err, errlen, "echoing the partner's cookie of stream "
+			         "%u: %s", stream, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
