@@ -38,7 +38,7 @@ CORE_OBJS  := $(CORE_SRCS:.c=.o)
 PCAP_OBJS  := $(PCAP_SRCS:.c=.o)
 UNIT_SRCS  := $(wildcard tests/unit_*.c)
 UNIT_BINS  := $(UNIT_SRCS:.c=)
-TEST_TOOLS := tests/ctlpeer tests/nogso.so tests/ecnpeer tests/framegen
+TEST_TOOLS := tests/ctlpeer tests/spoofproof tests/nogso.so tests/ecnpeer tests/framegen
 PROGS      := gput gput-pcap
 # The testbed's delay line (tools/gput-testbed runs it; installed beside it).
 TOOLS      := tools/gput-delay
@@ -88,6 +88,10 @@ tests/unit_%: tests/unit_%.c src/libgputpcap.a src/libgput.a | need-cmocka need-
 
 # A scripted control-protocol peer the live tests drive (not installed).
 tests/ctlpeer: tests/ctlpeer.c src/libgput.a | need-crypto
+	$(CC) $(FINAL_CFLAGS) -o $@ $^ $(FINAL_LDFLAGS) $(CRYPTO_LIBS) -lm
+
+# A client that spoofs its proof's source port, for tests/live_spoof.sh.
+tests/spoofproof: tests/spoofproof.c src/libgput.a | need-crypto
 	$(CC) $(FINAL_CFLAGS) -o $@ $^ $(FINAL_LDFLAGS) $(CRYPTO_LIBS) -lm
 
 # A UDP sender with ECT set and a receiver counting CE, for tests/live_delay.sh;

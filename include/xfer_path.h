@@ -16,6 +16,7 @@
  * socket connected to it, and waits for the echo: the cookie transformed,
  * from that same address and port. Only a socket that received the cookie
  * can give it, and no reflector (a UDP echo service) gives GPUK for GPUC.
+ * The client's proofs, sent again until START, pace the cookies.
  */
 
 /* How often the partner sends its cookie again until the echo comes. */
@@ -27,14 +28,19 @@ uint32_t xfer_cecho_len(const struct xfer_params *p);
 
 /*
  * The partner's side: fd is connected to the address the proof of stream
- * (1..N) came from. Send a cookie and wait until deadline for its echo,
- * sending it again every PATH_RESEND_MS; with watch >= 0 give up when watch
- * (the control connection) is readable. Nothing but the cookie is sent.
- * *sent counts the cookies the kernel took. Returns 0 (the path is valid),
- * -1 with err (the deadline, the stop request, ICMP port unreachable: the
- * port is closed, at once), or -2 when watch woke.
+ * (1..N) came from, nonce READY's. Send a cookie and wait until deadline for
+ * its echo; with watch >= 0 give up when watch (the control connection) is
+ * readable. The cookie goes again after PATH_RESEND_MS only when another
+ * proof of the stream has come since (an honest client sends it every
+ * CLIENT_PROOF_MS until START): never more cookies than proofs, so a
+ * spoofed proof buys one cookie of about its own size, nothing more.
+ * Nothing but the cookie is sent. *sent counts the cookies the kernel took.
+ * Returns 0 (the path is valid), -1 with err (the deadline, the stop
+ * request, ICMP port unreachable: the port is closed, at once), or -2 when
+ * watch woke.
  */
-int xfer_path_validate(int fd, const struct xfer_params *p, uint16_t stream,
+int xfer_path_validate(int fd, const struct xfer_params *p,
+                       const uint8_t nonce[PROOF_NONCE_LEN], uint16_t stream,
                        int watch, mono_ns deadline, uint64_t *sent, char *err,
                        size_t errlen);
 

@@ -471,8 +471,8 @@ validate_udp(struct session *s, int fd, uint32_t id, char *err, size_t errlen)
 	int r;
 
 	wp.data_bytes = s->asked_bytes;         /* the lengths the client knows */
-	r = xfer_path_validate(fd, &wp, (uint16_t)id, s->ctl, s->deadline, &sent,
-	    err, errlen);
+	r = xfer_path_validate(fd, &wp, s->ready.nonce, (uint16_t)id, s->ctl,
+	    s->deadline, &sent, err, errlen);
 	if (r == -2 && !client_left(s, err, errlen))
 		snprintf(err, errlen, "control connection woke");
 	return r == 0 ? 0 : -1;

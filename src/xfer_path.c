@@ -39,17 +39,20 @@ peer_port(int fd)
 static int
 refused(int fd, uint16_t stream, char *err, size_t errlen)
 {
-	snprintf(err, errlen, "return path of stream %u: the client's port %u "
-	         "is closed (ICMP port unreachable): its proof did not come from "
-	         "the client's data socket; nothing sent but the cookie", stream,
+	snprintf(err, errlen, "return path of stream %u: port %u is closed "
+	         "(ICMP port unreachable): the proof did not come from the "
+	         "client's data socket; nothing sent but the cookie", stream,
 	         peer_port(fd));
 	return -1;
 }
 
-/* Is the echo of c among what is queued on fd (PATH_READS at most)? 1
- * yes, 0 not yet, -1 when the port is closed (ECONNREFUSED). */
+/* What is queued on fd (PATH_READS datagrams at most): 1 when the echo of
+ * c is among it, -1 when the port is closed (ECONNREFUSED), else 0; each
+ * proof of the stream (nonce) gives *credit one cookie more (at most 1). */
 static int
-echo_arrived(int fd, const struct wire_cookie *c)
+echo_arrived(int fd, const struct xfer_params *p,
+             const uint8_t nonce[PROOF_NONCE_LEN], const struct wire_cookie *c,
+             int *credit)
 {
 	int k;
 
@@ -57,13 +60,15 @@ echo_arrived(int fd, const struct wire_cookie *c)
 		uint8_t in[CECHO_MAX_LEN + 1], diff = 0;
 		struct wire_cookie e;
 		ssize_t n = recv(fd, in, sizeof in, MSG_DONTWAIT | MSG_TRUNC);
-		size_t i;
+		size_t i, got = (size_t)n < sizeof in ? (size_t)n : sizeof in;
 
 		if (n < 0)
 			return errno == ECONNREFUSED ? -1 : 0;
-		if (wire_gpuk_decode(in, (size_t)n < sizeof in ? (size_t)n : sizeof in,
-		    (size_t)n, &e) != WIRE_OK || e.stream != c->stream)
-			continue;               /* a proof sent again, anything else */
+		if (xfer_proof_check(p, nonce, c->stream, in, got))
+			*credit = 1;            /* the client still waits: again */
+		if (wire_gpuk_decode(in, got, (size_t)n, &e) != WIRE_OK ||
+		    e.stream != c->stream)
+			continue;
 		for (i = 0; i < WIRE_COOKIE_LEN; i++)   /* no early exit */
 			diff |= (uint8_t)(e.cookie[i] ^ c->cookie[i]);
 		if (diff == 0)
@@ -73,7 +78,8 @@ echo_arrived(int fd, const struct wire_cookie *c)
 }
 
 int
-xfer_path_validate(int fd, const struct xfer_params *p, uint16_t stream,
+xfer_path_validate(int fd, const struct xfer_params *p,
+                   const uint8_t nonce[PROOF_NONCE_LEN], uint16_t stream,
                    int watch, mono_ns deadline, uint64_t *sent, char *err,
                    size_t errlen)
 {
@@ -81,6 +87,7 @@ xfer_path_validate(int fd, const struct xfer_params *p, uint16_t stream,
 	uint8_t out[COOKIE_MAX_LEN];
 	size_t len = xfer_cookie_len(p);
 	mono_ns next = 0;
+	int credit = 1;                         /* the proof that connected fd */
 
 	*sent = 0;
 	if (auth_random(c.cookie, sizeof c.cookie, err, errlen) == -1)
@@ -90,7 +97,7 @@ xfer_path_validate(int fd, const struct xfer_params *p, uint16_t stream,
 		mono_ns now = mono_now(), until;
 		int w, got;
 
-		if (now >= next) {              /* the first cookie, or again */
+		if (now >= next && credit > 0) {        /* the first, or again */
 			if (send(fd, out, len, MSG_NOSIGNAL) == (ssize_t)len)
 				(*sent)++;
 			else if (errno == ECONNREFUSED)
@@ -100,18 +107,18 @@ xfer_path_validate(int fd, const struct xfer_params *p, uint16_t stream,
 				         "the cookie: %s", stream, strerror(errno));
 				return -1;
 			}
+			credit = 0;
 			next = now + (mono_ns)PATH_RESEND_MS * 1000000u;
 		}
 		if (now >= deadline) {
-			snprintf(err, errlen, "return path of stream %u: timed out "
-			         "waiting for the echo of the cookie from the client's "
-			         "port %u (%llu sent): a proof from another socket than "
-			         "the client's (a spoofed source port) or a client that "
-			         "does not echo", stream, peer_port(fd),
+			snprintf(err, errlen, "return path of stream %u: no echo of "
+			         "the cookie from port %u (%llu sent): the proof came "
+			         "from another socket (a spoofed source port?) or the "
+			         "client does not echo", stream, peer_port(fd),
 			         (unsigned long long)*sent);
 			return -1;
 		}
-		until = next < deadline ? next : deadline;
+		until = next > now && next < deadline ? next : deadline;
 		w = net_wait_readable(fd, watch, (int)((until - now + 999999) / 1000000));
 		if (w == 2)
 			return -2;
@@ -120,7 +127,7 @@ xfer_path_validate(int fd, const struct xfer_params *p, uint16_t stream,
 			         "cookie of stream %u", stream);
 			return -1;
 		}
-		if (w == 1 && (got = echo_arrived(fd, &c)) != 0)
+		if (w == 1 && (got = echo_arrived(fd, p, nonce, &c, &credit)) != 0)
 			return got == 1 ? 0 : refused(fd, stream, err, errlen);
 	}
 }
