@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "cli.h"
+#include "config.h"
 #include "model.h"
 #include "client_prober.h"
 

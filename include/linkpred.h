@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-#include "cli.h"
+#include "config.h"
 #include "overhead.h"
 #include "pathlim.h"
 #include "report.h"

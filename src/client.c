@@ -14,6 +14,7 @@
 
 #include "auth.h"
 #include "ctl.h"
+#include "cli_params.h"
 #include "client_latency.h"
 #include "ecn.h"
 #include "linkpred.h"

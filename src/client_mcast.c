@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "auth.h"
+#include "cli_params.h"
 #include "client.h"
 #include "ctl.h"
 #include "mcast.h"
