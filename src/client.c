@@ -814,7 +814,7 @@ print_output(struct run *r)
 		c->on_model(c, &r->model, r->t0);
 	if (c->out == OUT_TABLE)
 		return print_table(r);
-	if (c->out == OUT_PROM)            /* never with --repeat (cli.c) */
+	if (c->out == OUT_PROM)            /* never with --repeat (cli_check.c) */
 		return print_prom(r);
 	if (r->keep)
 		;                               /* the run set renders it */

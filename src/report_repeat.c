@@ -347,7 +347,7 @@ report_repeat(FILE *f, const struct report_repeat_opts *o,
 	case OUT_JSON: json_doc(f, o, rs, rc, 1); break;
 	case OUT_JSON_LINES: json_doc(f, o, rs, rc, 0); break;
 	case OUT_CSV: csv_doc(f, rs); break;
-	case OUT_PROM: break;           /* not with --repeat (repeat_check) */
+	case OUT_PROM: break;           /* not with --repeat (cli_check.c) */
 	}
 }
 
