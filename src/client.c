@@ -18,6 +18,7 @@
 #include "client_latency.h"
 #include "ecn.h"
 #include "linkpred.h"
+#include "report_link.h"
 #include "net.h"
 #include "client_plausible.h"
 #include "model.h"
@@ -676,7 +677,7 @@ print_table(struct run *r)
 		return 1;
 	}
 	if (c->link_bps > 0)
-		linkpred_report(stdout, &r->lc, r->lp.data_len, &r->pred, rows, 2,
+		report_link(stdout, &r->lc, r->lp.data_len, &r->pred, rows, 2,
 		    recv_side);
 	fflush(stdout);
 	if (bad) {
