@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "ctl.h"
+#include "wire_ctl.h"
 
 uint8_t
 cli_role(const struct config *c, const struct partner *p)

@@ -8,7 +8,7 @@
 #include "affinity.h"
 #include "cli_mcast.h"
 #include "cli_repeat.h"
-#include "ctl.h"
+#include "wire_ctl.h"
 #include "report.h"
 #include "tcpinfo.h"
 #include "units.h"

@@ -104,7 +104,7 @@ handshake(struct run *r)
 	size_t n;
 
 	if (ctl_recv_type(r->ctl, CTL_HELLO, &r->hello, CLIENT_CTL_TIMEOUT_MS,
-	    why, sizeof why) == -1) {
+	    r->stop, why, sizeof why) == -1) {
 		partner_said(r, &r->hello, "partner refused the test: ", why);
 		return -1;
 	}
@@ -127,8 +127,8 @@ handshake(struct run *r)
 		return -1;
 	}
 	if (ctl_send(r->ctl, &r->params, why, sizeof why) == -1 ||
-	    ctl_recv_type(r->ctl, CTL_READY, &r->ready, CLIENT_CTL_TIMEOUT_MS, why,
-	    sizeof why) == -1) {
+	    ctl_recv_type(r->ctl, CTL_READY, &r->ready, CLIENT_CTL_TIMEOUT_MS,
+	    r->stop, why, sizeof why) == -1) {
 		partner_said(r, &r->ready, "partner refused the test: ", why);
 		return -1;
 	}
@@ -180,7 +180,7 @@ await_start(struct run *r)
 		if (udp && send_proofs(r) == -1)
 			return -1;
 		w = net_wait_readable(r->ctl, -1, (int)(((udp && next < deadline ?
-		    next : deadline) - mono_now() + 999999) / 1000000));
+		    next : deadline) - mono_now() + 999999) / 1000000), r->stop);
 		if (w == 1)
 			break;
 		if (stop_requested(r->stop) || mono_now() >= deadline) {
@@ -190,7 +190,8 @@ await_start(struct run *r)
 			return -1;
 		}
 	}
-	if (ctl_recv_until(r->ctl, CTL_START, &m, deadline, why, sizeof why) == -1) {
+	if (ctl_recv_until(r->ctl, CTL_START, &m, deadline, r->stop, why,
+	    sizeof why) == -1) {
 		partner_said(r, &m, "partner: ", why);
 		return -1;
 	}
@@ -227,7 +228,7 @@ open_stream(struct run *r, uint32_t i, char *why, size_t whylen)
 		xfer_udp_drain(st->fd);
 	} else {
 		st->fd = net_connect_sa(&to, SOCK_STREAM, p->window,
-		    CLIENT_CTL_TIMEOUT_MS, why, whylen);
+		    CLIENT_CTL_TIMEOUT_MS, r->stop, why, whylen);
 		if (st->fd == -1 || (p->nodelay && net_set_nodelay(st->fd, why,
 		    whylen) == -1) || (p->cc[0] != '\0' &&
 		    tcpinfo_set_cc(st->fd, p->cc, why, whylen) == -1))
@@ -331,16 +332,9 @@ collect_result(struct run *r, struct watch *w, int timeout_ms,
 
 	m->type = 0;
 	while (!w->have_result) {
-		if (ctl_recv_any_until(r->ctl, m, deadline, why, whylen) == -1) {
-			if (strncmp(why, "timed out waiting for a control", 31) == 0)
-				snprintf(why, whylen, "timed out waiting for a RESULT "
-				         "message");
-			else if (strncmp(why, "connection closed while waiting for a "
-			    "control", 45) == 0)
-				snprintf(why, whylen, "connection closed while waiting "
-				         "for a RESULT message");
+		if (ctl_recv_awaiting(r->ctl, m, deadline, "a RESULT message",
+		    r->stop, why, whylen) == -1)
 			return -1;
-		}
 		switch (m->type) {
 		case CTL_RESULT:
 		case CTL_INTERVAL:
@@ -844,10 +838,12 @@ session(struct run *r)
 	char why[256];
 
 	r->ctl = net_connect(c->host, c->port, c->family, CLIENT_CTL_TIMEOUT_MS,
-	    r->err, sizeof r->err);
+	    r->stop, r->err, sizeof r->err);
 	if (r->ctl == -1) {
+		int refused = errno == ECONNREFUSED;
+
 		fprintf(stderr, "gput: %s%s\n", r->err, stop_requested(r->stop) ?
-		        " (interrupted)" : strstr(r->err, "refused") ?
+		        " (interrupted)" : refused ?
 		        " (is gput -i running there?)" : "");
 		r->said = 1;
 		r->ecode = RUN_ERR_CONNECT;
@@ -868,7 +864,7 @@ session(struct run *r)
 		return stop_requested(r->stop) ? 130 : 1;
 	if (c->latency) {                       /* the idle phase, then data */
 		r->have_lat = 1;
-		if (latency_begin(&r->lat, r->ctl, &r->local, &r->peer,
+		if (latency_begin(&r->lat, r->ctl, r->stop, &r->local, &r->peer,
 		    r->ready.nonce, c, r->err, sizeof r->err) == -1)
 			return stop_requested(r->stop) ? 130 : 1;
 	}

@@ -5,7 +5,7 @@
 #include "cli.h"
 #include "cli_help.h"
 #include "client.h"
-#include "ctl.h"
+#include "wire_ctl.h"
 #include "partner_daemon.h"
 #include "linkpred.h"
 #include "report_link.h"

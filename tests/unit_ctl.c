@@ -2325,7 +2325,7 @@ test_send_recv(void **state)
 	for (i = 0; i < 12; i++)        /* twelve messages back to back */
 		assert_int_equal(ctl_send(sv[0], &msgs[i], err, sizeof err), 0);
 	for (i = 0; i < 12; i++) {
-		if (ctl_recv(sv[1], &got, 1000, err, sizeof err) != 0)
+		if (ctl_recv(sv[1], &got, 1000, stop_process(), err, sizeof err) != 0)
 			fail_msg("message %d: %s", i, err);
 		assert_int_equal(got.type, msgs[i].type);
 		if (i == 1 || i == 9) {
@@ -2353,11 +2353,11 @@ test_send_recv(void **state)
 	/* the fields made it (one decode each was checked above; recheck) */
 	pair(SOCK_STREAM, sv);
 	assert_int_equal(ctl_send(sv[0], &msgs[0], err, sizeof err), 0);
-	assert_int_equal(ctl_recv(sv[1], &got, 1000, err, sizeof err), 0);
+	assert_int_equal(ctl_recv(sv[1], &got, 1000, stop_process(), err, sizeof err), 0);
 	assert_params_equal(&got.params, &msgs[0].params);
 	assert_memory_equal(got.mac, msgs[0].mac, CTL_MAC_LEN);
 	assert_int_equal(ctl_send(sv[1], &msgs[3], err, sizeof err), 0);
-	assert_int_equal(ctl_recv(sv[0], &got, 1000, err, sizeof err), 0);
+	assert_int_equal(ctl_recv(sv[0], &got, 1000, stop_process(), err, sizeof err), 0);
 	assert_string_equal(got.text, "no such thing");
 	close(sv[0]);
 	close(sv[1]);
@@ -2377,7 +2377,7 @@ test_recv_split(void **state)
 	pair(SOCK_DGRAM, sv);
 	for (i = 0; i < n; i++)
 		assert_int_equal(write(sv[0], buf + i, 1), 1);
-	if (ctl_recv(sv[1], &got, 2000, err, sizeof err) != 0)
+	if (ctl_recv(sv[1], &got, 2000, stop_process(), err, sizeof err) != 0)
 		fail_msg("split message: %s", err);
 	assert_int_equal(got.type, CTL_PARAMS);
 	assert_params_equal(&got.params, &m.params);
@@ -2423,7 +2423,7 @@ test_recv_errors(void **state)
 		if (rows[i].shut)
 			close(sv[0]);
 		t0 = mono_now();
-		rc = ctl_recv(sv[1], &got, rows[i].timeout_ms, err, sizeof err);
+		rc = ctl_recv(sv[1], &got, rows[i].timeout_ms, stop_process(), err, sizeof err);
 		dt = mono_now() - t0;
 		if (rc != -1)
 			MISS("%s: succeeded", rows[i].name);
@@ -2530,7 +2530,7 @@ test_recv_malformed(void **state)
 			b[rows[i].off] = rows[i].val;
 		pair(SOCK_STREAM, sv);
 		assert_int_equal(write(sv[0], b, rows[i].n), (ssize_t)rows[i].n);
-		if (ctl_recv(sv[1], &got, 1000, err, sizeof err) != -1)
+		if (ctl_recv(sv[1], &got, 1000, stop_process(), err, sizeof err) != -1)
 			MISS("row %zu: accepted", i);
 		else if (strcmp(err, rows[i].msg) != 0)
 			MISS("row %zu: '%s', want '%s'", i, err, rows[i].msg);
@@ -2639,7 +2639,7 @@ test_recv_type(void **state)
 			close(sv[0]);
 		memset(&got, 0x55, sizeof got);
 		err[0] = '\0';
-		rc = ctl_recv_type(sv[1], rows[i].want, &got, rows[i].shut ? 1000 : 50,
+		rc = ctl_recv_type(sv[1], rows[i].want, &got, rows[i].shut ? 1000 : 50, stop_process(),
 		    err, sizeof err);
 		if (rc != rows[i].rc)
 			MISS("%s: rc %d, want %d (%s)", rows[i].name, rc, rows[i].rc, err);
@@ -2668,7 +2668,7 @@ test_recv_type(void **state)
 
 		pair(SOCK_STREAM, sv);
 		assert_int_equal(write(sv[0], bad, sizeof bad), (ssize_t)sizeof bad);
-		assert_int_equal(ctl_recv_type(sv[1], CTL_READY, &got, 1000, err,
+		assert_int_equal(ctl_recv_type(sv[1], CTL_READY, &got, 1000, stop_process(), err,
 		                 sizeof err), -1);
 		assert_string_equal(err, "bad READY message: 0 ports in 52 bytes");
 		assert_int_equal(got.type, 0);
@@ -2684,7 +2684,7 @@ test_recv_type(void **state)
 		pair(SOCK_STREAM, sv);
 		assert_int_equal(write(sv[0], v2, sizeof v2), (ssize_t)sizeof v2);
 		memset(&got, 0x55, sizeof got);
-		assert_int_equal(ctl_recv_type(sv[1], CTL_HELLO, &got, 1000, err,
+		assert_int_equal(ctl_recv_type(sv[1], CTL_HELLO, &got, 1000, stop_process(), err,
 		                 sizeof err), -1);
 		assert_string_equal(err, "control protocol version 2 not supported "
 		                    "(this gput speaks 4)");
@@ -2913,7 +2913,7 @@ test_recv_until(void **state)
 		if (rows[i].stop)
 			stop_request(stop_process());
 		memset(&got, 0x55, sizeof got);
-		if (ctl_recv_until(sv[1], CTL_READY, &got, deadline, err, sizeof err) != -1)
+		if (ctl_recv_until(sv[1], CTL_READY, &got, deadline, stop_process(), err, sizeof err) != -1)
 			MISS("%s: succeeded", rows[i].name);
 		else if (strcmp(err, rows[i].msg) != 0)
 			MISS("%s: '%s', want '%s'", rows[i].name, err, rows[i].msg);
@@ -2930,7 +2930,7 @@ test_recv_until(void **state)
 		pair(SOCK_STREAM, sv);
 		assert_int_equal(write(sv[0], buf, n), (ssize_t)n);
 		assert_int_equal(ctl_recv_until(sv[1], CTL_READY, &got,
-		                 mono_now() + 1000000000u, err, sizeof err), 0);
+		                 mono_now() + 1000000000u, stop_process(), err, sizeof err), 0);
 		assert_int_equal(got.nports, 1);
 		assert_int_equal(got.port[0], 5038);
 		close(sv[0]);
@@ -3024,7 +3024,7 @@ test_recv_any_until(void **state)
 		    t0 + (mono_ns)rows[i].wait_ms * 1000000u;
 		memset(&got, 0x55, sizeof got);
 		err[0] = '\0';
-		rc = ctl_recv_any_until(sv[1], &got, deadline, err, sizeof err);
+		rc = ctl_recv_any_until(sv[1], &got, deadline, stop_process(), err, sizeof err);
 		dt = mono_now() - t0;
 		stop_clear(stop_process());
 		if (rc != (rows[i].msg == NULL ? 0 : -1))
@@ -3072,10 +3072,10 @@ test_recv_any_until(void **state)
 		pair(SOCK_STREAM, sv);
 		assert_int_equal(ctl_send(sv[0], &a, err, sizeof err), 0);
 		assert_int_equal(ctl_send(sv[0], &b, err, sizeof err), 0);
-		assert_int_equal(ctl_recv_any_until(sv[1], &got, mono_now() + 1000000000u,
+		assert_int_equal(ctl_recv_any_until(sv[1], &got, mono_now() + 1000000000u, stop_process(),
 		                 err, sizeof err), 0);
 		assert_int_equal(got.type, CTL_INTERVAL);
-		assert_int_equal(ctl_recv_any_until(sv[1], &got, mono_now() + 1000000000u,
+		assert_int_equal(ctl_recv_any_until(sv[1], &got, mono_now() + 1000000000u, stop_process(),
 		                 err, sizeof err), 0);
 		assert_int_equal(got.type, CTL_RESULT);
 		assert_int_equal(got.result.bytes, 7);
