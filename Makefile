@@ -173,6 +173,12 @@ $(FUZZ_OBJ)/%.o: src/%.c | need-fuzz need-pcap need-crypto
 $(FUZZ_OBJ)/libfuzz.a: $(FUZZ_OBJS)
 	$(AR) rcs $@ $^
 
+# fuzz_ctl links the pure codecs only: no socket, clock or stop request
+# in what it runs.
+FUZZ_CTL_OBJS := $(addprefix $(FUZZ_OBJ)/,wire_ctl.o wire_udp.o mcast_group.o)
+tests/fuzz/fuzz_ctl: tests/fuzz/fuzz_ctl.c $(FUZZ_CTL_OBJS) | need-fuzz
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_CTL_OBJS)
+
 tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)/libfuzz.a | need-fuzz
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< \
 	    $(FUZZ_OBJ)/libfuzz.a $(PCAP_LIBS) $(CRYPTO_LIBS) -lm

@@ -1,7 +1,7 @@
 #ifndef GPUT_CLIENT_H
 #define GPUT_CLIENT_H
 
-#include "cli.h"
+#include "config.h"
 #include "client_wait.h"
 
 /* gput partner: run one test and print both sides' lines on stdout.

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "cli.h"
+#include "config.h"
 #include "model.h"
 #include "client_prober.h"
 
@@ -17,9 +17,11 @@
 
 /* Right after READY: receive ECHOPORT on ctl, open the probes' socket (from
  * local's address to peer's) and run the idle phase, returning when it is
- * over. Returns 0, or -1 with err filled (the partner's ERROR as
- * "partner: ...", a stop request as "interrupted"). */
-int  latency_begin(struct prober *p, int ctl, const struct sockaddr_storage *local,
+ * over or stop (the run's) comes. Returns 0, or -1 with err filled (the
+ * partner's ERROR as "partner: ...", a stop request as "interrupted"). */
+struct stopreq;
+int  latency_begin(struct prober *p, int ctl, const struct stopreq *stop,
+                   const struct sockaddr_storage *local,
                    const struct sockaddr_storage *peer, const uint8_t *nonce,
                    const struct config *c, char *err, size_t errlen);
 

@@ -1,7 +1,7 @@
 #ifndef GPUT_CLIENT_MCAST_H
 #define GPUT_CLIENT_MCAST_H
 
-#include "cli.h"
+#include "config.h"
 
 /*
  * gput -m group partner...: a control connection to every partner from

@@ -1,7 +1,7 @@
 #ifndef GPUT_CLIENT_MULTI_H
 #define GPUT_CLIENT_MULTI_H
 
-#include "cli.h"
+#include "config.h"
 
 /* After a stop (^C, SIGTERM), how long the partners' processes have to end
  * and print what they measured before they are killed: each waits

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include "config.h"
 #include "meter.h"
 #include "model.h"
 

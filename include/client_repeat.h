@@ -3,7 +3,7 @@
 
 #include <stddef.h>
 
-#include "cli.h"
+#include "config.h"
 
 /*
  * --repeat, --pause, --ci: the same test run several times, each with its

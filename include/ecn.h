@@ -69,6 +69,10 @@ void ecn_tcp_from_info(const uint8_t *raw, size_t len, struct tcp_stats *t);
 /* net.ipv4.tcp_ecn of this network namespace, or -1 when unreadable. */
 int ecn_tcp_sysctl(void);
 
+/* A sysctl file's text as the kernel writes a number: decimal digits and
+ * one newline at most, nothing else, at most INT_MAX. The number, or -1. */
+int ecn_sysctl_parse(const char *text);
+
 /* The line to print when a TCP data connection asked for ECN did not
  * negotiate it, given this host's net.ipv4.tcp_ecn (-1: unknown). */
 void ecn_tcp_refused(int sysctl, char *buf, size_t len);

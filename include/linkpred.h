@@ -1,12 +1,20 @@
 #ifndef GPUT_LINKPRED_H
 #define GPUT_LINKPRED_H
 
-#include <stdio.h>
+#include <stddef.h>
+#include <stdint.h>
 
-#include "cli.h"
 #include "overhead.h"
 #include "pathlim.h"
-#include "report.h"
+
+/*
+ * --link and --predict: the overhead model (overhead.h) and the path's
+ * limits (pathlim.h) applied to gput's own connection or options. It
+ * computes and prints nothing: report_link.h renders what it returns.
+ */
+
+struct config;
+struct xfer_params;
 
 /* A data connection as it really was, for --link. */
 struct link_conn {
@@ -65,15 +73,20 @@ double linkpred_frames(const struct link_pred *pr, uint64_t msg,
  * 2/(N-2) of N frames (gput(1), LINK PREDICTION). */
 #define LINKPRED_SHORT_FRAMES 40000
 
-/* After a run with --link: the prediction pr for the connection lc (msg:
- * the sender's write length), and each side's measured Real-MBit/s against
- * it (and against the path's bound when that is below eta * C); a short
- * run's receiver (rows[recv_row]) also the bias of its own length. */
-void linkpred_report(FILE *f, const struct link_conn *lc, uint64_t msg,
-                     const struct link_pred *pr, const struct report_row *rows,
-                     int nrows, int recv_row);
+/* gput --predict: one message's model, no transfer. */
+struct link_predict {
+	struct ovh_conf oc;   /* from the options (linkpred_from_config) */
+	uint64_t msg;         /* -l */
+	struct ovh_msg m;
+	double   link_bps;    /* --link, 0: none */
+	double   expected_bps;/* eta * C, 0 without a link */
+	int      have_path;   /* --rtt was given: path is filled */
+	struct plim path;
+};
 
-/* gput --predict: the breakdown for one message, no transfer. Exit status. */
-int run_predict(const struct config *c);
+/* The prediction --predict prints, from c's options. Returns 0, or -1
+ * with err filled. */
+int linkpred_predict(const struct config *c, struct link_predict *out,
+                     char *err, size_t errlen);
 
 #endif

@@ -1,9 +1,21 @@
 #ifndef GPUT_NET_H
 #define GPUT_NET_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
+
+/*
+ * The functions that wait take the stop request they honour (NULL: none):
+ * a wait ends when it comes, also when it came just before the wait began.
+ * A failure fills err, for people, and sets errno, for code: ETIMEDOUT (the
+ * deadline passed), EINTR (the stop request came), NET_ECLOSED (the peer
+ * closed: EOF), or the socket's own error (ECONNREFUSED, ECONNRESET, ...).
+ */
+struct stopreq;
+/* errno for a connection the peer closed (EOF) while bytes were awaited. */
+#define NET_ECLOSED ENOTCONN
 
 /* listen(2) backlog of a data socket: a test's streams, and room to spare. */
 #define NET_DATA_BACKLOG 256
@@ -12,13 +24,15 @@
 #define NET_ADDRSTRLEN 64
 
 /* Resolve host and connect a TCP socket within timeout_ms, trying every
- * address. Returns the socket, or -1 with err naming host and port. */
+ * address. Returns the socket, or -1 with err naming host and port and
+ * errno the last address's failure (EADDRNOTAVAIL: no address). */
 int      net_connect(const char *host, uint16_t port, int family, int timeout_ms,
-                     char *err, size_t errlen);
+                     const struct stopreq *stop, char *err, size_t errlen);
 /* Connect a new socket of the given type to sa within timeout_ms; with
  * window > 0 set the socket buffers first (so TCP can scale its window). */
 int      net_connect_sa(const struct sockaddr_storage *sa, int type,
-                        uint32_t window, int timeout_ms, char *err, size_t errlen);
+                        uint32_t window, int timeout_ms,
+                        const struct stopreq *stop, char *err, size_t errlen);
 /* Listening TCP socket on port (0: the kernel picks), on every address
  * (IPv6 and IPv4 where possible). Returns the socket, or -1 with err. */
 int      net_listen_any(uint16_t port, char *err, size_t errlen);
@@ -31,16 +45,21 @@ int      net_bind_like(const struct sockaddr_storage *local, int type,
  * readable or hung up (the caller asks why). Returns the socket; -1 with err
  * filled (timeout, the stop request, a failed accept); or -2 when watch woke. */
 int      net_accept_from(int lfd, const struct sockaddr_storage *peer,
-                         int watch, int timeout_ms, char *err, size_t errlen);
+                         int watch, int timeout_ms, const struct stopreq *stop,
+                         char *err, size_t errlen);
 /* Wait until fd is readable or hung up, at most timeout_ms; with watch >= 0
  * stop early when watch is. Returns 1 (fd), 2 (watch) or 0 (timed out or
- * the process's stop request). */
-int      net_wait_readable(int fd, int watch, int timeout_ms);
+ * the stop request). */
+int      net_wait_readable(int fd, int watch, int timeout_ms,
+                           const struct stopreq *stop);
 /* Read exactly n bytes from fd before deadline (monotonic ns); with watch
- * >= 0 give up when watch is readable or hung up. Returns 0; -1 with err
- * filled (timed out, interrupted, closed); or -2 when watch woke. */
+ * >= 0 give up when watch is readable or hung up. The one read with a
+ * deadline: the control connection's messages come through it too.
+ * Returns 0; -1 with err filled ("timed out", "interrupted", "connection
+ * closed" or the socket's error) and errno set; or -2 when watch woke. */
 int      net_read_full(int fd, uint8_t *buf, size_t n, int watch,
-                       uint64_t deadline, char *err, size_t errlen);
+                       uint64_t deadline, const struct stopreq *stop,
+                       char *err, size_t errlen);
 /* A poll(2) timeout for ns nanoseconds, rounded up, at most NET_POLL_MAX_MS
  * (callers loop until their deadline: a far one never overflows an int). */
 #define NET_POLL_MAX_MS 60000

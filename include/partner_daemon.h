@@ -1,7 +1,7 @@
 #ifndef GPUT_PARTNER_DAEMON_H
 #define GPUT_PARTNER_DAEMON_H
 
-#include "cli.h"
+#include "config.h"
 
 /* Retries of an accept that keeps failing (no descriptors, no memory) back
  * off from the first delay to the last. */

@@ -7,7 +7,7 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
-#include "cli.h"
+#include "config.h"
 
 /*
  * The partner's admission: which clients may hold a process, kept apart

@@ -5,7 +5,7 @@
 #include <sys/socket.h>
 
 #include "auth.h"
-#include "cli.h"
+#include "config.h"
 #include "partner_gate.h"
 
 /* The whole handshake, from accept to START, has this long: a client that

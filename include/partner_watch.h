@@ -4,7 +4,7 @@
 #include <pthread.h>
 #include <stdio.h>
 
-#include "ctl.h"
+#include "wire_ctl.h"
 #include "meter.h"
 #include "model.h"
 #include "client_plausible.h"

@@ -41,8 +41,10 @@ stop_requested(const struct stopreq *s)
 	return atomic_load_explicit(&s->stop, memory_order_relaxed);
 }
 
-/* This process's stop request: its signal handlers', and the one the
- * control connection's waits (net.c, ctl.c) poll. */
+/* This process's stop request: its signal handlers'. Only the drivers
+ * (client*.c, partner_session.c, partner_daemon.c, main.c) take it; they
+ * pass it down to what must honour it (net.c's and ctl.c's waits, the
+ * streams, the watcher). */
 struct stopreq *stop_process(void);
 
 #endif

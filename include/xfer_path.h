@@ -28,9 +28,9 @@ uint32_t xfer_cecho_len(const struct xfer_params *p);
 
 /*
  * The partner's side: fd is connected to the address the proof of stream
- * (1..N) came from, nonce READY's. Send a cookie and wait until deadline for
- * its echo; with watch >= 0 give up when watch (the control connection) is
- * readable. The cookie goes again after PATH_RESEND_MS only when another
+ * (1..N) came from, nonce READY's. Send a cookie and wait until deadline (or
+ * the stop request) for its echo; with watch >= 0 give up when watch (the
+ * control connection) is readable. The cookie goes again after PATH_RESEND_MS only when another
  * proof of the stream has come since (an honest client sends it every
  * CLIENT_PROOF_MS until START): never more cookies than proofs, so a
  * spoofed proof buys one cookie of about its own size, nothing more.
@@ -41,8 +41,8 @@ uint32_t xfer_cecho_len(const struct xfer_params *p);
  */
 int xfer_path_validate(int fd, const struct xfer_params *p,
                        const uint8_t nonce[PROOF_NONCE_LEN], uint16_t stream,
-                       int watch, mono_ns deadline, uint64_t *sent, char *err,
-                       size_t errlen);
+                       int watch, mono_ns deadline, const struct stopreq *stop,
+                       uint64_t *sent, char *err, size_t errlen);
 
 /*
  * The client's side, while it waits for START: echo every cookie of stream

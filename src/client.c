@@ -15,9 +15,11 @@
 
 #include "auth.h"
 #include "ctl.h"
+#include "cli_params.h"
 #include "client_latency.h"
 #include "ecn.h"
 #include "linkpred.h"
+#include "report_link.h"
 #include "net.h"
 #include "client_plausible.h"
 #include "model.h"
@@ -112,7 +114,7 @@ handshake(struct run *r)
 	size_t n;
 
 	if (ctl_recv_type(r->ctl, CTL_HELLO, &r->hello, CLIENT_CTL_TIMEOUT_MS,
-	    why, sizeof why) == -1) {
+	    r->stop, why, sizeof why) == -1) {
 		partner_said(r, &r->hello, "partner refused the test: ", why);
 		return -1;
 	}
@@ -137,8 +139,8 @@ handshake(struct run *r)
 		return -1;
 	}
 	if (ctl_send(r->ctl, &r->params, why, sizeof why) == -1 ||
-	    ctl_recv_type(r->ctl, CTL_READY, &r->ready, CLIENT_CTL_TIMEOUT_MS, why,
-	    sizeof why) == -1) {
+	    ctl_recv_type(r->ctl, CTL_READY, &r->ready, CLIENT_CTL_TIMEOUT_MS,
+	    r->stop, why, sizeof why) == -1) {
 		partner_said(r, &r->ready, "partner refused the test: ", why);
 		return -1;
 	}
@@ -245,7 +247,8 @@ await_start(struct run *r)
 		if (w == -1)
 			return -1;
 	}
-	if (ctl_recv_until(r->ctl, CTL_START, &m, deadline, why, sizeof why) == -1) {
+	if (ctl_recv_until(r->ctl, CTL_START, &m, deadline, r->stop, why,
+	    sizeof why) == -1) {
 		partner_said(r, &m, "partner: ", why);
 		return -1;
 	}
@@ -282,7 +285,7 @@ open_stream(struct run *r, uint32_t i, char *why, size_t whylen)
 		xfer_udp_drain(st->fd);
 	} else {
 		st->fd = net_connect_sa(&to, SOCK_STREAM, p->window,
-		    CLIENT_CTL_TIMEOUT_MS, why, whylen);
+		    CLIENT_CTL_TIMEOUT_MS, r->stop, why, whylen);
 		if (st->fd == -1 || (p->nodelay && net_set_nodelay(st->fd, why,
 		    whylen) == -1) || (p->cc[0] != '\0' &&
 		    tcpinfo_set_cc(st->fd, p->cc, why, whylen) == -1))
@@ -386,16 +389,9 @@ collect_result(struct run *r, struct watch *w, int timeout_ms,
 
 	m->type = 0;
 	while (!w->have_result) {
-		if (ctl_recv_any_until(r->ctl, m, deadline, why, whylen) == -1) {
-			if (strncmp(why, "timed out waiting for a control", 31) == 0)
-				snprintf(why, whylen, "timed out waiting for a RESULT "
-				         "message");
-			else if (strncmp(why, "connection closed while waiting for a "
-			    "control", 45) == 0)
-				snprintf(why, whylen, "connection closed while waiting "
-				         "for a RESULT message");
+		if (ctl_recv_awaiting(r->ctl, m, deadline, "a RESULT message",
+		    r->stop, why, whylen) == -1)
 			return -1;
-		}
 		switch (m->type) {
 		case CTL_RESULT:
 		case CTL_INTERVAL:
@@ -732,7 +728,7 @@ print_table(struct run *r)
 		return 1;
 	}
 	if (c->link_bps > 0)
-		linkpred_report(stdout, &r->lc, r->lp.data_len, &r->pred, rows, 2,
+		report_link(stdout, &r->lc, r->lp.data_len, &r->pred, rows, 2,
 		    recv_side);
 	fflush(stdout);
 	if (bad) {
@@ -870,7 +866,7 @@ print_output(struct run *r)
 		c->on_model(c, &r->model, r->t0);
 	if (c->out == OUT_TABLE)
 		return print_table(r);
-	if (c->out == OUT_PROM)            /* never with --repeat (cli.c) */
+	if (c->out == OUT_PROM)            /* never with --repeat (cli_check.c) */
 		return print_prom(r);
 	if (r->keep)
 		;                               /* the run set renders it */
@@ -899,10 +895,12 @@ session(struct run *r)
 	char why[256];
 
 	r->ctl = net_connect(c->host, c->port, c->family, CLIENT_CTL_TIMEOUT_MS,
-	    r->err, sizeof r->err);
+	    r->stop, r->err, sizeof r->err);
 	if (r->ctl == -1) {
+		int refused = errno == ECONNREFUSED;
+
 		fprintf(stderr, "gput: %s%s\n", r->err, stop_requested(r->stop) ?
-		        " (interrupted)" : strstr(r->err, "refused") ?
+		        " (interrupted)" : refused ?
 		        " (is gput -i running there?)" : "");
 		r->said = 1;
 		r->ecode = RUN_ERR_CONNECT;
@@ -923,7 +921,7 @@ session(struct run *r)
 		return stop_requested(r->stop) ? 130 : 1;
 	if (c->latency) {                       /* the idle phase, then data */
 		r->have_lat = 1;
-		if (latency_begin(&r->lat, r->ctl, &r->local, &r->peer,
+		if (latency_begin(&r->lat, r->ctl, r->stop, &r->local, &r->peer,
 		    r->ready.nonce, c, r->err, sizeof r->err) == -1)
 			return stop_requested(r->stop) ? 130 : 1;
 	}

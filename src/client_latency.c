@@ -7,6 +7,7 @@
 #include "client_wait.h"
 #include "ctl.h"
 #include "net.h"
+#include "stop.h"
 
 uint64_t
 latency_cap(const struct config *c)
@@ -18,22 +19,23 @@ latency_cap(const struct config *c)
 /* Wait until the idle phase is over, watching the control connection (the
  * partner may refuse or leave) and the stop request. */
 static int
-idle_wait(const struct prober *p, int ctl, char *err, size_t errlen)
+idle_wait(const struct prober *p, int ctl, const struct stopreq *stop,
+          char *err, size_t errlen)
 {
 	mono_ns until = prober_idle_until(p), now;
 	struct ctl_msg m;
 	char why[256];
 
 	while ((now = mono_now()) < until) {
-		int w = net_wait_readable(ctl, -1, net_poll_ms(until - now));
+		int w = net_wait_readable(ctl, -1, net_poll_ms(until - now), stop);
 
-		if (stop_requested(stop_process())) {
+		if (stop_requested(stop)) {
 			snprintf(err, errlen, "interrupted");
 			return -1;
 		}
 		if (w != 1)
 			continue;               /* the loop checks the time */
-		if (ctl_recv_any_until(ctl, &m, now + 2000000000ull, why,
+		if (ctl_recv_any_until(ctl, &m, now + 2000000000ull, stop, why,
 		    sizeof why) == -1)
 			snprintf(err, errlen, "partner: %s", why);
 		else if (m.type == CTL_ERROR)
@@ -47,14 +49,15 @@ idle_wait(const struct prober *p, int ctl, char *err, size_t errlen)
 }
 
 int
-latency_begin(struct prober *p, int ctl, const struct sockaddr_storage *local,
+latency_begin(struct prober *p, int ctl, const struct stopreq *stop,
+              const struct sockaddr_storage *local,
               const struct sockaddr_storage *peer, const uint8_t *nonce,
               const struct config *c, char *err, size_t errlen)
 {
 	struct ctl_msg m;
 	char why[256];
 
-	if (ctl_recv_type(ctl, CTL_ECHOPORT, &m, CLIENT_CTL_TIMEOUT_MS, why,
+	if (ctl_recv_type(ctl, CTL_ECHOPORT, &m, CLIENT_CTL_TIMEOUT_MS, stop, why,
 	    sizeof why) == -1) {
 		snprintf(err, errlen, "%s%s", m.type == CTL_ERROR ?
 		         "partner refused the test: " : "", m.type == CTL_ERROR ?
@@ -69,7 +72,7 @@ latency_begin(struct prober *p, int ctl, const struct sockaddr_storage *local,
 	if (prober_start(p, nonce, c->lat_interval_us, c->lat_idle_ms,
 	    latency_cap(c), err, errlen) == -1)
 		return -1;
-	return idle_wait(p, ctl, err, errlen);
+	return idle_wait(p, ctl, stop, err, errlen);
 }
 
 double

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "auth.h"
+#include "cli_params.h"
 #include "client.h"
 #include "ctl.h"
 #include "mcast.h"
@@ -81,7 +82,7 @@ part_connect(struct mrun *r, struct mpart *p)
 	char why[256];
 
 	p->ctl = net_connect(p->pt->host, p->pt->port, fam, CLIENT_CTL_TIMEOUT_MS,
-	    why, sizeof why);
+	    r->stop, why, sizeof why);
 	if (p->ctl == -1)
 		return part_fail(p, NULL, "", why);
 	if (getsockname(p->ctl, (struct sockaddr *)&p->local, &sl) == -1 ||
@@ -107,7 +108,7 @@ part_handshake(struct mrun *r, struct mpart *p)
 	size_t n;
 
 	if (ctl_recv_type(p->ctl, CTL_HELLO, &p->hello, CLIENT_CTL_TIMEOUT_MS,
-	    why, sizeof why) == -1)
+	    r->stop, why, sizeof why) == -1)
 		return part_fail(p, &p->hello, "partner refused the test: ", why);
 	if (!(p->hello.hello_flags & CTL_HELLO_KEY) != !r->have_key)
 		return part_fail(p, NULL, "", r->have_key ? "the partner does not "
@@ -122,8 +123,8 @@ part_handshake(struct mrun *r, struct mpart *p)
 	    p->params.mac) == -1)
 		return part_fail(p, NULL, "", "HMAC failed");
 	if (ctl_send(p->ctl, &p->params, why, sizeof why) == -1 ||
-	    ctl_recv_type(p->ctl, CTL_READY, &p->ready, CLIENT_CTL_TIMEOUT_MS, why,
-	    sizeof why) == -1)
+	    ctl_recv_type(p->ctl, CTL_READY, &p->ready, CLIENT_CTL_TIMEOUT_MS,
+	    r->stop, why, sizeof why) == -1)
 		return part_fail(p, &p->ready, "partner refused the test: ", why);
 	n = ctl_signed_bytes(p->hello.challenge, &p->params, &p->ready, sb);
 	if (r->have_key && !auth_verify(&r->key, "gput2 partner", sb, n,
@@ -133,8 +134,8 @@ part_handshake(struct mrun *r, struct mpart *p)
 	if (p->ready.nports != 1 || p->ready.port[0] != r->g.port)
 		return part_fail(p, NULL, "", "the partner's READY does not name "
 		    "the group's port");
-	if (ctl_recv_type(p->ctl, CTL_START, &m, CLIENT_CTL_TIMEOUT_MS, why,
-	    sizeof why) == -1)
+	if (ctl_recv_type(p->ctl, CTL_START, &m, CLIENT_CTL_TIMEOUT_MS, r->stop,
+	    why, sizeof why) == -1)
 		return part_fail(p, &m, "partner: ", why);
 	return 0;
 }
@@ -172,13 +173,14 @@ connect_all(struct mrun *r, struct sockaddr_storage *from)
 /* The rest of partner p's results, until its side's RESULT: UDPSTATS and
  * the stream's RESULT come first. Returns 0, or -1 (p failed). */
 static int
-part_collect(struct mpart *p, mono_ns deadline)
+part_collect(struct mpart *p, mono_ns deadline, const struct stopreq *stop)
 {
 	struct ctl_msg m;
 	char why[256];
 
 	while (!p->have_rr) {
-		if (ctl_recv_any_until(p->ctl, &m, deadline, why, sizeof why) == -1)
+		if (ctl_recv_any_until(p->ctl, &m, deadline, stop, why,
+		    sizeof why) == -1)
 			return part_fail(p, NULL, "partner's results: ", why);
 		switch (m.type) {
 		case CTL_UDPSTATS:
@@ -274,7 +276,7 @@ transfer(struct mrun *r)
 		struct mpart *p = &r->p[i];
 		const char *bad;
 
-		if (p->failed || part_collect(p, deadline) == -1)
+		if (p->failed || part_collect(p, deadline, r->stop) == -1)
 			continue;
 		if ((bad = part_invalid(r, p, &r->st->r)) != NULL) {
 			snprintf(why, sizeof why, "the partner's results do not fit "

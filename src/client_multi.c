@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"               /* cli_stdout_done */
+#include "cli_params.h"
 #include "client.h"
 #include "json.h"
 #include "meter.h"

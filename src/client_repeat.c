@@ -59,6 +59,8 @@ int
 run_repeat(const struct config *c)
 {
 	struct runset rs;
+	struct report_repeat_opts o = { .out = c->out, .min = c->rep.min,
+	    .max = c->rep.max, .pause_ms = c->rep.pause_ms };
 	struct stopreq *stop = stop_process();
 	char err[200];
 	uint32_t k;
@@ -94,10 +96,10 @@ run_repeat(const struct config *c)
 		fprintf(stderr, "gput: --repeat: no memory for the statistics\n");
 		rc = 1;
 	}
-	report_repeat(stdout, c, &rs, rc);
+	report_repeat(stdout, &o, &rs, rc);
 	fflush(stdout);
 	if (rc == 0 && c->rep.width_pct > 0 && rs.have_width && !rs.met)
-		report_repeat_unmet(stderr, c, &rs);
+		report_repeat_unmet(stderr, &rs);
 	runset_free(&rs);
 	return rc;
 }

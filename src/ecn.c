@@ -5,11 +5,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/tcp.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "units.h"
 
 #define TCP_ECN_SYSCTL "/proc/sys/net/ipv4/tcp_ecn"
 
@@ -177,10 +180,25 @@ ecn_tcp_sysctl(void)
 	close(fd);
 	if (n > 0) {
 		b[n] = '\0';
-		if (sscanf(b, "%d", &v) != 1 || v < 0)
-			v = -1;
+		v = ecn_sysctl_parse(b);
 	}
 	return v;
+}
+
+int
+ecn_sysctl_parse(const char *text)
+{
+	char num[16], why[80];
+	size_t n = strcspn(text, "\n");
+	uint64_t v;
+
+	if (n >= sizeof num || (text[n] == '\n' && text[n + 1] != '\0'))
+		return -1;
+	memcpy(num, text, n);
+	num[n] = '\0';
+	if (units_parse_int(num, 0, INT_MAX, &v, why, sizeof why) == -1)
+		return -1;
+	return (int)v;
 }
 
 void

@@ -7,10 +7,11 @@
 #include <linux/tcp.h>                 /* tcp_info with the segment counts */
 #include <netinet/in.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 
-#include "ovhreport.h"
+#include "config.h"
 
 /* TCP: the data segments and their payload bytes this socket really sent
  * (a sender) or received, counted by the kernel in MSS-sized segments even
@@ -151,37 +152,6 @@ linkpred_compute(const struct link_conn *lc, uint64_t msg, double link_bps,
 	return 0;
 }
 
-/* "link 10 MBit/s: TCP over IPv4, ...: eta 0.9415, expected 9.4148 MBit/s" */
-static void
-print_link_line(FILE *f, const struct link_conn *lc, uint64_t msg,
-                const struct link_pred *pr)
-{
-	const struct ovh_conf *oc = &lc->oc;
-	const struct ovh_msg *m = &pr->m;
-
-	fprintf(f, "link %g MBit/s: %s over IPv%d, MTU %u", pr->link_bps / 1e6,
-	        oc->proto == OVH_UDP ? "UDP" : "TCP", oc->ipv6 ? 6 : 4, oc->mtu);
-	if (oc->vlan_tags > 0)
-		fprintf(f, ", %u 802.1Q tag%s", oc->vlan_tags,
-		        oc->vlan_tags > 1 ? "s" : "");
-	if (oc->pppoe)
-		fprintf(f, ", PPPoE");
-	if (oc->proto == OVH_TCP)
-		fprintf(f, ", MSS %u, TCP options %u bytes", ovh_tcp_mss(oc),
-		        oc->tcp_opts);
-	if (pr->segs > 0)
-		fprintf(f, ", %llu data segments of %.1f bytes",
-		        (unsigned long long)pr->segs, (double)lc->tcp_bytes / pr->segs);
-	else if (oc->proto == OVH_TCP)
-		fprintf(f, ", %s", m->bulk ? "full segments" : "a segment per write");
-	else
-		fprintf(f, ", datagram %llu bytes in %llu frame%s",
-		        (unsigned long long)msg, (unsigned long long)m->frames,
-		        m->frames == 1 ? "" : "s");
-	fprintf(f, ": eta %.4f, expected %.4f MBit/s\n", m->eta,
-	        pr->expected_bps / 1e6);
-}
-
 double
 linkpred_frames(const struct link_pred *pr, uint64_t msg, uint64_t bytes)
 {
@@ -194,81 +164,30 @@ linkpred_frames(const struct link_pred *pr, uint64_t msg, uint64_t bytes)
 	return ceil((double)bytes / (double)msg) * (double)pr->m.frames;
 }
 
-/* A short run's own uncertainty: its receiver's Real s opens at the first
- * byte, one frame time after the first frame began on the wire, and a
- * shaper's bucket (a token bucket's burst) may pass the first frame at
- * once: N frames in as little as N - 2 frame times, a rate up to
- * N / (N - 2) of the link's, 2 / (N - 2) high. */
-static void
-short_run(FILE *f, const struct link_pred *pr, uint64_t msg,
-          const struct report_row *row)
-{
-	double n = linkpred_frames(pr, msg, row->r->bytes);
-
-	if (n <= 2 || n >= LINKPRED_SHORT_FRAMES)
-		return;
-	fprintf(f, "%c: a run of %.0f frames: its ratio may read up to %.2f%% "
-	        "high (%.0f frames in %.0f frame times: the window opens at the "
-	        "first byte, a shaper may pass the first frame at once)\n",
-	        row->tag, n, 200.0 / (n - 2), n, n - 2);
-}
-
-void
-linkpred_report(FILE *f, const struct link_conn *lc, uint64_t msg,
-                const struct link_pred *pr, const struct report_row *rows,
-                int nrows, int recv_row)
-{
-	double expect = pr->expected_bps / 1e6, bound = expect;
-	int i;
-
-	print_link_line(f, lc, msg, pr);
-	if (pr->have_path) {
-		ovh_print_path(f, &pr->path);
-		bound = pr->path.bound_bps / 1e6;
-	}
-	for (i = 0; i < nrows; i++) {
-		double got = report_mbit(rows[i].r->bytes, rows[i].r->real_ns);
-		if (rows[i].r->real_ns == 0) {
-			fprintf(f, "%c: measured -, no time to compare\n", rows[i].tag);
-			continue;
-		}
-		fprintf(f, "%c: measured %.4f MBit/s, %.4f of expected", rows[i].tag,
-		        got, got / expect);
-		if (bound < expect)
-			fprintf(f, ", %.4f of the bound", got / bound);
-		fputc('\n', f);
-		if (i == recv_row)
-			short_run(f, pr, msg, &rows[i]);
-	}
-}
-
 int
-run_predict(const struct config *c)
+linkpred_predict(const struct config *c, struct link_predict *out, char *err,
+                 size_t errlen)
 {
-	struct ovh_conf oc;
-	struct ovh_msg m;
-	char err[256];
-
 	struct plim_in in;
-	struct plim pl;
 
-	linkpred_from_config(c, &oc);
-	if (ovh_message(&oc, c->loc.len, &m, err, sizeof err) == -1) {
-		fprintf(stderr, "gput: --predict: %s\n", err);
-		return 1;
-	}
+	memset(out, 0, sizeof *out);
+	linkpred_from_config(c, &out->oc);
+	out->msg = c->loc.len;
+	if (ovh_message(&out->oc, out->msg, &out->m, err, errlen) == -1)
+		return -1;
+	out->link_bps = c->link_bps;
+	out->expected_bps = c->link_bps > 0 ?
+	    ovh_expected_bps(&out->m, c->link_bps) : 0;
+	if (c->rtt_s <= 0)
+		return 0;
 	memset(&in, 0, sizeof in);
 	in.rtt_s = c->rtt_s;
 	in.window = c->loc.window;
 	in.loss = c->loss;
-	in.mss = oc.proto == OVH_TCP ? ovh_tcp_mss(&oc) : 0;
-	in.expected_bps = c->link_bps > 0 ? ovh_expected_bps(&m, c->link_bps) : 0;
-	if (c->rtt_s > 0 && plim_compute(&in, &pl, err, sizeof err) == -1) {
-		fprintf(stderr, "gput: --predict: %s\n", err);
-		return 1;
-	}
-	ovh_print_breakdown(stdout, &oc, c->loc.len, &m, c->link_bps);
-	if (c->rtt_s > 0)
-		ovh_print_path(stdout, &pl);
+	in.mss = out->oc.proto == OVH_TCP ? ovh_tcp_mss(&out->oc) : 0;
+	in.expected_bps = out->expected_bps;
+	if (plim_compute(&in, &out->path, err, errlen) == -1)
+		return -1;
+	out->have_path = 1;
 	return 0;
 }

@@ -5,12 +5,28 @@
 #include "cli.h"
 #include "cli_help.h"
 #include "client.h"
-#include "ctl.h"
+#include "wire_ctl.h"
 #include "partner_daemon.h"
 #include "linkpred.h"
+#include "report_link.h"
 #include "client_mcast.h"
 #include "client_multi.h"
 #include "client_repeat.h"
+
+/* gput --predict: the breakdown for one message, no transfer. Exit status. */
+static int
+run_predict(const struct config *c)
+{
+	struct link_predict pr;
+	char err[256];
+
+	if (linkpred_predict(c, &pr, err, sizeof err) == -1) {
+		fprintf(stderr, "gput: --predict: %s\n", err);
+		return 1;
+	}
+	report_link_predict(stdout, &pr);
+	return 0;
+}
 
 int
 main(int argc, char **argv)

@@ -89,22 +89,24 @@ net_same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b
 }
 
 /* Wait until fd is ready for events or the deadline passes; with watch >= 0
- * stop as soon as watch is readable or hung up too. A stop request (the
- * client's ^C, the partner's watcher) ends the wait, also one that came just
- * before it began: the stop pipe is polled with fd. Returns WAIT_READY, WAIT_TIMEOUT,
- * WAIT_WATCH or WAIT_STOPPED. */
+ * stop as soon as watch is readable or hung up too. The caller's stop
+ * request (the client's ^C, the partner's watcher; NULL: none) ends the
+ * wait, also one that came just before it began: its pipe is polled with
+ * fd. Returns WAIT_READY, WAIT_TIMEOUT, WAIT_WATCH or WAIT_STOPPED. */
 enum { WAIT_TIMEOUT, WAIT_READY, WAIT_WATCH, WAIT_STOPPED };
 
 static int
-wait_fd(int fd, short events, int watch, mono_ns deadline)
+wait_fd(int fd, short events, int watch, const struct stopreq *stop,
+        mono_ns deadline)
 {
 	for (;;) {
 		mono_ns now = mono_now();
-		struct pollfd pfd[3] = { { fd, events, 0 }, { stop_fd(stop_process()), POLLIN, 0 },
+		struct pollfd pfd[3] = { { fd, events, 0 },
+		    { stop != NULL ? stop_fd(stop) : -1, POLLIN, 0 },
 		    { watch, POLLIN, 0 } };
 		int r;
 
-		if (stop_requested(stop_process()))
+		if (stop != NULL && stop_requested(stop))
 			return WAIT_STOPPED;
 		if (now >= deadline)
 			return WAIT_TIMEOUT;
@@ -121,42 +123,49 @@ wait_fd(int fd, short events, int watch, mono_ns deadline)
 	}
 }
 
+/* Fill err with what, set errno to e, return -1. */
+static int
+fail_with(int e, char *err, size_t errlen, const char *what)
+{
+	snprintf(err, errlen, "%s", what);
+	errno = e;
+	return -1;
+}
+
 int
 net_read_full(int fd, uint8_t *buf, size_t n, int watch, uint64_t deadline,
-              char *err, size_t errlen)
+              const struct stopreq *stop, char *err, size_t errlen)
 {
 	size_t done = 0;
 
 	while (done < n) {
 		ssize_t got;
-		int w = wait_fd(fd, POLLIN, watch, deadline);
+		int w = wait_fd(fd, POLLIN, watch, stop, deadline);
 
 		if (w == WAIT_WATCH)
 			return -2;
-		if (w != WAIT_READY) {
-			snprintf(err, errlen, "%s", w == WAIT_STOPPED ? "interrupted" :
-			         "timed out");
-			return -1;
-		}
+		if (w == WAIT_STOPPED)
+			return fail_with(EINTR, err, errlen, "interrupted");
+		if (w != WAIT_READY)
+			return fail_with(ETIMEDOUT, err, errlen, "timed out");
 		got = recv(fd, buf + done, n - done, MSG_DONTWAIT);
 		if (got == -1 && (errno == EINTR || errno == EAGAIN))
 			continue;
-		if (got <= 0) {
-			snprintf(err, errlen, "%s", got == 0 ? "connection closed" :
-			         strerror(errno));
-			return -1;
-		}
+		if (got == 0)
+			return fail_with(NET_ECLOSED, err, errlen, "connection closed");
+		if (got < 0)
+			return fail_with(errno, err, errlen, strerror(errno));
 		done += (size_t)got;
 	}
 	return 0;
 }
 
 int
-net_wait_readable(int fd, int watch, int timeout_ms)
+net_wait_readable(int fd, int watch, int timeout_ms, const struct stopreq *stop)
 {
 	mono_ns deadline = mono_now() + (mono_ns)timeout_ms * 1000000u;
 
-	switch (wait_fd(fd, POLLIN, watch, deadline)) {
+	switch (wait_fd(fd, POLLIN, watch, stop, deadline)) {
 	case WAIT_READY:
 		return 1;
 	case WAIT_WATCH:
@@ -168,7 +177,8 @@ net_wait_readable(int fd, int watch, int timeout_ms)
 
 int
 net_connect_sa(const struct sockaddr_storage *sa, int type, uint32_t window,
-               int timeout_ms, char *err, size_t errlen)
+               int timeout_ms, const struct stopreq *stop, char *err,
+               size_t errlen)
 {
 	mono_ns deadline = mono_now() + (mono_ns)timeout_ms * 1000000u;
 	int fd, soerr = 0, w, fl;
@@ -186,16 +196,16 @@ net_connect_sa(const struct sockaddr_storage *sa, int type, uint32_t window,
 	if (connect(fd, (const struct sockaddr *)sa, sa_len(sa)) == -1) {
 		if (errno != EINPROGRESS) {
 			soerr = errno;
-		} else if ((w = wait_fd(fd, POLLOUT, -1, deadline)) != WAIT_READY) {
+		} else if ((w = wait_fd(fd, POLLOUT, -1, stop, deadline)) !=
+		    WAIT_READY) {
 			soerr = w == WAIT_STOPPED ? EINTR : ETIMEDOUT;
 		} else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) == -1) {
 			soerr = errno;
 		}
 	}
 	if (soerr != 0) {
-		snprintf(err, errlen, "%s", strerror(soerr));
 		close(fd);
-		return -1;
+		return fail_with(soerr, err, errlen, strerror(soerr));
 	}
 	if ((fl = fcntl(fd, F_GETFL)) == -1 ||
 	    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1) {
@@ -208,23 +218,25 @@ net_connect_sa(const struct sockaddr_storage *sa, int type, uint32_t window,
 
 int
 net_connect(const char *host, uint16_t port, int family, int timeout_ms,
-            char *err, size_t errlen)
+            const struct stopreq *stop, char *err, size_t errlen)
 {
 	struct addrinfo hints = { .ai_family = family, .ai_socktype = SOCK_STREAM },
 	    *res, *ai;
 	char pstr[8], why[128] = "no address";
-	int rc, fd = -1;
+	int rc, fd = -1, e = EADDRNOTAVAIL;
 
 	snprintf(pstr, sizeof pstr, "%u", port);
 	rc = getaddrinfo(host, pstr, &hints, &res);
 	if (rc == EAI_ADDRFAMILY && family != 0) {    /* -4 or -6 ruled it out */
 		snprintf(err, errlen, "host %s has no IPv%d address (port %u)", host,
 		         family == AF_INET6 ? 6 : 4, port);
+		errno = EADDRNOTAVAIL;
 		return -1;
 	}
 	if (rc != 0) {
 		snprintf(err, errlen, "unknown host %s (port %u): %s", host, port,
 		         gai_strerror(rc));
+		errno = EADDRNOTAVAIL;
 		return -1;
 	}
 	for (ai = res; ai != NULL && fd == -1; ai = ai->ai_next) {
@@ -232,12 +244,17 @@ net_connect(const char *host, uint16_t port, int family, int timeout_ms,
 
 		memset(&ss, 0, sizeof ss);
 		memcpy(&ss, ai->ai_addr, ai->ai_addrlen);
-		fd = net_connect_sa(&ss, SOCK_STREAM, 0, timeout_ms, why, sizeof why);
+		fd = net_connect_sa(&ss, SOCK_STREAM, 0, timeout_ms, stop, why,
+		    sizeof why);
+		if (fd == -1)
+			e = errno;
 	}
 	freeaddrinfo(res);
-	if (fd == -1)
+	if (fd == -1) {
 		snprintf(err, errlen, "cannot connect to %s port %u: %s", host, port,
 		         why);
+		errno = e;
+	}
 	return fd;
 }
 
@@ -304,10 +321,11 @@ net_bind_like(const struct sockaddr_storage *local, int type, char *err,
 
 int
 net_accept_from(int lfd, const struct sockaddr_storage *peer, int watch,
-                int timeout_ms, char *err, size_t errlen)
+                int timeout_ms, const struct stopreq *stop, char *err,
+                size_t errlen)
 {
 	mono_ns deadline = mono_now() + (mono_ns)timeout_ms * 1000000u;
-	int w;
+	int w, e;
 
 	/* non-blocking, so a connection that vanishes between poll and accept
 	 * cannot leave us blocked in accept */
@@ -315,7 +333,7 @@ net_accept_from(int lfd, const struct sockaddr_storage *peer, int watch,
 		snprintf(err, errlen, "fcntl O_NONBLOCK: %s", strerror(errno));
 		return -1;
 	}
-	while ((w = wait_fd(lfd, POLLIN, watch, deadline)) == WAIT_READY) {
+	while ((w = wait_fd(lfd, POLLIN, watch, stop, deadline)) == WAIT_READY) {
 		struct sockaddr_storage ss;
 		socklen_t sl = sizeof ss;
 		int fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
@@ -323,7 +341,9 @@ net_accept_from(int lfd, const struct sockaddr_storage *peer, int watch,
 		if (fd == -1) {
 			if (errno == EINTR || errno == ECONNABORTED || errno == EAGAIN)
 				continue;
-			snprintf(err, errlen, "accept: %s", strerror(errno));
+			e = errno;
+			snprintf(err, errlen, "accept: %s", strerror(e));
+			errno = e;
 			return -1;
 		}
 		if (peer == NULL || net_same_addr(&ss, peer))
@@ -334,6 +354,7 @@ net_accept_from(int lfd, const struct sockaddr_storage *peer, int watch,
 		return -2;
 	snprintf(err, errlen, "%s waiting for the data connection",
 	         w == WAIT_STOPPED ? "interrupted" : "timed out");
+	errno = w == WAIT_STOPPED ? EINTR : ETIMEDOUT;
 	return -1;
 }
 

@@ -1,7 +1,6 @@
 /* partner_budget.c: the memory one test takes on the partner, from its PARAMS. */
 #include "partner_budget.h"
 
-#include "ctl.h"
 #include "model.h"
 #include "stream.h"
 #include "udpacct.h"

@@ -15,7 +15,7 @@
 
 #include "auth.h"
 #include "partner_ccpolicy.h"
-#include "ctl.h"
+#include "wire_ctl.h"
 #include "partner_gate.h"
 #include "net.h"
 #include "partner_log.h"

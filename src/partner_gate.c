@@ -8,7 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "ctl.h"
+#include "wire_ctl.h"
 #include "net.h"
 
 struct gate *

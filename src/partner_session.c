@@ -335,7 +335,7 @@ handshake(struct session *s)
 	}
 	grace = mono_now() + (mono_ns)SESSION_PARAMS_MS * 1000000u;
 	if (ctl_recv_until(s->ctl, CTL_PARAMS, &s->req, grace < s->deadline ?
-	    grace : s->deadline, err, sizeof err) == -1) {
+	    grace : s->deadline, s->stop, err, sizeof err) == -1) {
 		fail(s, "bad request", err);
 		return -1;
 	}
@@ -389,15 +389,15 @@ prove_tcp(struct session *s, int lfd, uint32_t *id, char *err, size_t errlen)
 {
 	for (;;) {
 		uint8_t got[CTL_NONCE_LEN + 2];
-		int fd = net_accept_from(lfd, &s->peer, s->ctl, left_ms(s), err,
-		    errlen), r;
+		int fd = net_accept_from(lfd, &s->peer, s->ctl, left_ms(s), s->stop,
+		    err, errlen), r;
 
 		if (fd == -2 && !client_left(s, err, errlen))
 			snprintf(err, errlen, "control connection woke");
 		if (fd < 0)
 			return -1;
-		r = net_read_full(fd, got, sizeof got, s->ctl, s->deadline, err,
-		    errlen);
+		r = net_read_full(fd, got, sizeof got, s->ctl, s->deadline, s->stop,
+		    err, errlen);
 		*id = (uint32_t)got[CTL_NONCE_LEN] << 8 | got[CTL_NONCE_LEN + 1];
 		if (r == 0 && memcmp(got, s->ready.nonce, CTL_NONCE_LEN) == 0 &&
 		    *id >= 1 && *id <= s->nst && s->st[*id - 1].fd == -1)
@@ -429,7 +429,7 @@ prove_udp(struct session *s, int fd, uint32_t id, char *err, size_t errlen)
 		socklen_t fl = sizeof from;
 		uint8_t b[PROOF_MAX_LEN + 1];
 		ssize_t n;
-		int w = net_wait_readable(fd, s->ctl, left_ms(s));
+		int w = net_wait_readable(fd, s->ctl, left_ms(s), s->stop);
 
 		if (w == 0) {
 			snprintf(err, errlen, "%s waiting for the client's proof "
@@ -472,7 +472,7 @@ validate_udp(struct session *s, int fd, uint32_t id, char *err, size_t errlen)
 
 	wp.data_bytes = s->asked_bytes;         /* the lengths the client knows */
 	r = xfer_path_validate(fd, &wp, s->ready.nonce, (uint16_t)id, s->ctl,
-	    s->deadline, &sent, err, errlen);
+	    s->deadline, s->stop, &sent, err, errlen);
 	if (r == -2 && !client_left(s, err, errlen))
 		snprintf(err, errlen, "control connection woke");
 	return r == 0 ? 0 : -1;
@@ -648,7 +648,7 @@ linger(const struct session *s)
 {
 	char why[128];
 
-	if (net_wait_readable(s->ctl, -1, DAEMON_CTL_TIMEOUT_MS) == 0)
+	if (net_wait_readable(s->ctl, -1, DAEMON_CTL_TIMEOUT_MS, s->stop) == 0)
 		return 0;
 	if (ctl_peer_state(s->ctl, why, sizeof why) != CTL_PEER_FAILED)
 		return 0;
@@ -665,11 +665,11 @@ after_failure(struct session *s)
 	struct ctl_msg m;
 	char why[128];
 
-	if (net_wait_readable(s->ctl, -1, SESSION_GRACE_MS) == 0)
+	if (net_wait_readable(s->ctl, -1, SESSION_GRACE_MS, s->stop) == 0)
 		return WATCH_NONE;
 	if (ctl_peer_state(s->ctl, why, sizeof why) != CTL_PEER_SPOKE)
 		return WATCH_PEER_CLOSED;
-	if (ctl_recv_type(s->ctl, CTL_STOP, &m, SESSION_GRACE_MS, why,
+	if (ctl_recv_type(s->ctl, CTL_STOP, &m, SESSION_GRACE_MS, s->stop, why,
 	    sizeof why) == 0)
 		return WATCH_PEER_STOP;
 	return WATCH_PEER_FAILED;
@@ -754,7 +754,8 @@ send_stream_info(struct session *s)
 	return 0;
 }
 
-/* RESULT for every stream, then the side's own. */
+/* RESULT for every stream, then the side's own. Returns 0, or -1 with err
+ * filled and errno set (ctl_send's). */
 static int
 send_results(struct session *s, uint32_t extra_flags, char *err, size_t errlen)
 {
@@ -787,7 +788,7 @@ transfer(struct session *s)
 	enum watch_event ev;
 	enum ctl_peer ps;
 	uint32_t flags = 0, i;
-	int rc;
+	int rc, pe;
 
 	if (ctl_send(s->ctl, &start, err, sizeof err) == -1) {
 		plog("client %s: start: %s", s->who, err);
@@ -864,14 +865,15 @@ transfer(struct session *s)
 		 * stopped from one that is done; the control connection can */
 		/* one look only: a reset is reported once, then reads as EOF */
 		ps = ctl_peer_state(s->ctl, err, sizeof err);
+		pe = errno;
 		if (ps == CTL_PEER_SPOKE && ctl_recv_type(s->ctl, CTL_STOP, &stop,
-		    SESSION_GRACE_MS, err, sizeof err) == 0) {
+		    SESSION_GRACE_MS, s->stop, err, sizeof err) == 0) {
 			flags = RES_STOPPED;
 			log_end(s, &s->model.side[0].r, "stopped by the client");
 			ev = WATCH_PEER_STOP;
 			break;
 		}
-		if (ps == CTL_PEER_FAILED && strstr(err, "reset by peer")) {
+		if (ps == CTL_PEER_FAILED && pe == ECONNRESET) {
 			/* the client closed with our TCPINFO or UDPSTATS unread
 			 * (with nothing unread it would have closed cleanly) */
 			plog("client %s: results not read: the client reset the "
@@ -893,7 +895,7 @@ transfer(struct session *s)
 	if (send_results(s, flags, err, sizeof err) == -1) {
 		/* a client that closes with TCPINFO or UDPSTATS unread resets the
 		 * connection before RESULT goes out: it did not read its results */
-		if (strstr(err, "reset by peer") || strstr(err, "Broken pipe"))
+		if (errno == ECONNRESET || errno == EPIPE)
 			plog("client %s: results not read: the client reset the "
 			     "control connection", s->who);
 		else

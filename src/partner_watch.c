@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "ctl.h"
 #include "net.h"
 #include "report.h"
 #include "report_ival.h"
@@ -68,7 +69,7 @@ on_partner_msg(struct watch *w, mono_ns dl)
 	struct ctl_msg m;
 	char why[200];
 
-	if (ctl_recv_any_until(w->ctl, &m, dl, why, sizeof why) == -1) {
+	if (ctl_recv_any_until(w->ctl, &m, dl, w->stop, why, sizeof why) == -1) {
 		snprintf(w->err, sizeof w->err, "control connection: %s", why);
 		stop_data(w, WATCH_PEER_FAILED);
 		return 1;
@@ -121,7 +122,8 @@ on_ctl(struct watch *w)
 	}
 	if (w->client)
 		return on_partner_msg(w, dl);
-	if (ctl_recv_until(w->ctl, CTL_STOP, &m, dl, why, sizeof why) == 0) {
+	if (ctl_recv_until(w->ctl, CTL_STOP, &m, dl, w->stop, why,
+	    sizeof why) == 0) {
 		snprintf(w->err, sizeof w->err, "stopped by the client");
 		stop_data(w, WATCH_PEER_STOP);
 		return 1;

@@ -156,7 +156,7 @@ render(FILE *f, const char *fmt, const struct report_row *row, char after)
 			continue;
 		}
 		if (parse_spec(fmt, &sp, err, sizeof err) == -1)
-			return;                 /* cli.c checked the format already */
+			return;                 /* cli_value.c checked the format */
 		fmt += sp.len - 1;
 		if (sp.tag == NULL) {
 			fputc('%', f);

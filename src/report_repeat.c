@@ -5,6 +5,7 @@
 
 #include "json.h"
 #include "report_json.h"
+#include "version.h"
 #include "xfer.h"
 
 static const char *const stat_names[] = {
@@ -70,7 +71,7 @@ table_stat(FILE *f, const char *who, const char *label, int dec,
 }
 
 static void
-table_summary(FILE *f, const struct config *c, const struct runset *rs, int rc)
+table_summary(FILE *f, const struct runset *rs, int rc)
 {
 	char who[16];
 	int i, fig;
@@ -106,7 +107,6 @@ table_summary(FILE *f, const struct config *c, const struct runset *rs, int rc)
 	if (rc == 130)
 		fprintf(f, "interrupted: the summary covers the %zu complete run%s\n",
 		        rs->ncomplete, rs->ncomplete == 1 ? "" : "s");
-	(void)c;
 }
 
 /* ---- JSON ---- */
@@ -161,14 +161,15 @@ json_summary_side(struct json *j, const struct runset_side *sd)
 }
 
 static void
-json_repeat(struct json *j, const struct config *c, const struct runset *rs)
+json_repeat(struct json *j, const struct report_repeat_opts *o,
+            const struct runset *rs)
 {
 	json_key(j, "repeat");
 	json_begin_object(j);
 	json_kv_u64(j, "n", rs->ncomplete);
-	json_kv_u64(j, "min", c->rep.min);
-	json_kv_u64(j, "max", c->rep.max);
-	json_kv_double(j, "pause_s", c->rep.pause_ms / 1e3);
+	json_kv_u64(j, "min", o->min);
+	json_kv_u64(j, "max", o->max);
+	json_kv_double(j, "pause_s", o->pause_ms / 1e3);
 	json_kv_double(j, "level", rs->level);
 	if (rs->have_width)
 		json_kv_double(j, "width_pct", rs->width_pct);
@@ -185,8 +186,8 @@ json_repeat(struct json *j, const struct config *c, const struct runset *rs)
 }
 
 static void
-json_doc(FILE *f, const struct config *c, const struct runset *rs, int rc,
-         int pretty)
+json_doc(FILE *f, const struct report_repeat_opts *o, const struct runset *rs,
+         int rc, int pretty)
 {
 	struct json j;
 	size_t r;
@@ -216,7 +217,7 @@ json_doc(FILE *f, const struct config *c, const struct runset *rs, int rc,
 		json_summary_side(&j, &rs->side[i]);
 	json_end_array(&j);
 	json_end_object(&j);
-	json_repeat(&j, c, rs);
+	json_repeat(&j, o, rs);
 	json_kv_bool(&j, "interrupted", rc == 130);
 	json_kv_string(&j, "error", rc == 1 ? "a run failed (see standard "
 	               "error); the summary covers the runs before it" : NULL);
@@ -338,22 +339,23 @@ csv_doc(FILE *f, const struct runset *rs)
 }
 
 void
-report_repeat(FILE *f, const struct config *c, const struct runset *rs, int rc)
+report_repeat(FILE *f, const struct report_repeat_opts *o,
+              const struct runset *rs, int rc)
 {
-	switch (c->out) {
-	case OUT_TABLE: table_summary(f, c, rs, rc); break;
-	case OUT_JSON: json_doc(f, c, rs, rc, 1); break;
-	case OUT_JSON_LINES: json_doc(f, c, rs, rc, 0); break;
+	switch (o->out) {
+	case OUT_TABLE: table_summary(f, rs, rc); break;
+	case OUT_JSON: json_doc(f, o, rs, rc, 1); break;
+	case OUT_JSON_LINES: json_doc(f, o, rs, rc, 0); break;
 	case OUT_CSV: csv_doc(f, rs); break;
-	case OUT_PROM: break;           /* not with --repeat (repeat_check) */
+	case OUT_PROM: break;           /* not with --repeat (cli_check.c) */
 	}
 }
 
 void
-report_repeat_unmet(FILE *f, const struct config *c, const struct runset *rs)
+report_repeat_unmet(FILE *f, const struct runset *rs)
 {
 	fprintf(f, "gput: --repeat: after %zu runs (the most asked) the %g%% "
 	        "confidence interval of the receiver's Real-MBit/s is %.2f%% of "
 	        "its mean, wider than the %g%% asked\n", rs->ncomplete, rs->level,
-	        rs->width_pct, c->rep.width_pct);
+	        rs->width_pct, rs->target_pct);
 }

@@ -16,7 +16,7 @@
 
 /* The data paths, by protocol, role and kind: plain (one datagram or one
  * buffer per call), or batched (UDP --batch, --gso: many datagrams per
- * call). TCP has no batched kind: cli.c and ctl.c refuse it. */
+ * call). TCP has no batched kind: cli_check.c and wire_ctl.c refuse it. */
 enum { PATH_PLAIN = 0, PATH_BATCH = 1 };
 static int (*const data_path[2][2][2])(struct stream *) = {
 	[PROTO_TCP] = {

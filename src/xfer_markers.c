@@ -4,7 +4,7 @@
 
 #include <sys/socket.h>
 
-#include "ctl.h"                    /* CTL_XF_ECN */
+#include "wire_ctl.h"                    /* CTL_XF_ECN */
 #include "ecn.h"
 
 /* Send the three markers; each one the kernel accepted counts as a call.

@@ -80,8 +80,8 @@ echo_arrived(int fd, const struct xfer_params *p,
 int
 xfer_path_validate(int fd, const struct xfer_params *p,
                    const uint8_t nonce[PROOF_NONCE_LEN], uint16_t stream,
-                   int watch, mono_ns deadline, uint64_t *sent, char *err,
-                   size_t errlen)
+                   int watch, mono_ns deadline, const struct stopreq *stop,
+                   uint64_t *sent, char *err, size_t errlen)
 {
 	struct wire_cookie c = { .stream = stream };
 	uint8_t out[COOKIE_MAX_LEN];
@@ -119,10 +119,11 @@ xfer_path_validate(int fd, const struct xfer_params *p,
 			return -1;
 		}
 		until = next > now && next < deadline ? next : deadline;
-		w = net_wait_readable(fd, watch, (int)((until - now + 999999) / 1000000));
+		w = net_wait_readable(fd, watch, (int)((until - now + 999999) / 1000000),
+		    stop);
 		if (w == 2)
 			return -2;
-		if (w == 0 && stop_requested(stop_process())) {
+		if (w == 0 && stop_requested(stop)) {
 			snprintf(err, errlen, "interrupted waiting for the echo of the "
 			         "cookie of stream %u", stream);
 			return -1;

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <linux/errqueue.h>         /* after time.h: struct timespec */
 
-#include "ctl.h"                    /* CTL_XF_ZEROCOPY */
+#include "wire_ctl.h"                    /* CTL_XF_ZEROCOPY */
 #include "databuf.h"
 
 /* Bytes the kernel still held when the last write returned (see CAVEATS). */

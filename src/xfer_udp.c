@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <time.h>
 
-#include "ctl.h"                    /* CTL_XF_ECN */
+#include "wire_ctl.h"                    /* CTL_XF_ECN */
 #include "databuf.h"
 #include "ecn.h"
 #include "model.h"

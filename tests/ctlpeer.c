@@ -246,7 +246,7 @@ echo_cookie(struct peer *p, const uint8_t *proof, size_t n)
 	char err[256];
 
 	while (echoed == 0 && mono_now() < deadline) {
-		int w = net_wait_readable(p->data, p->ctl, 200);
+		int w = net_wait_readable(p->data, p->ctl, 200, NULL);
 
 		if (w == 2)
 			break;
@@ -283,7 +283,7 @@ step_data(struct peer *p, int bad)
 		    echo_cookie(p, proof, n) > 0)
 			printf("ok cookie echoed\n");
 	} else {
-		p->data = net_connect_sa(&to, SOCK_STREAM, 0, TIMEOUT_MS, err, sizeof err);
+		p->data = net_connect_sa(&to, SOCK_STREAM, 0, TIMEOUT_MS, NULL, err, sizeof err);
 		if (p->data == -1)
 			die(p, err);
 		uint8_t hello[CTL_NONCE_LEN + 2] = { 0 };
@@ -330,15 +330,15 @@ step_acceptdata(struct peer *p)
 	ssize_t n;
 
 	if (!is_udp(p)) {
-		p->data = net_accept_from(p->lfd, &p->remote, -1, TIMEOUT_MS, err,
+		p->data = net_accept_from(p->lfd, &p->remote, -1, TIMEOUT_MS, NULL, err,
 		    sizeof err);
 		if (p->data < 0 || net_read_full(p->data, b, CTL_NONCE_LEN + 2, -1,
-		    mono_now() + (mono_ns)TIMEOUT_MS * 1000000u, err, sizeof err) != 0)
+		    mono_now() + (mono_ns)TIMEOUT_MS * 1000000u, NULL, err, sizeof err) != 0)
 			die(p, p->data < 0 ? err : "no nonce");
 		printf("ok acceptdata\n");
 		return;
 	}
-	if (net_wait_readable(p->data, -1, TIMEOUT_MS) != 1)
+	if (net_wait_readable(p->data, -1, TIMEOUT_MS, NULL) != 1)
 		die(p, "timed out");
 	n = recvfrom(p->data, b, sizeof b, 0, (struct sockaddr *)&from, &fl);
 	if (n < 0 || !xfer_proof_check(&p->params.params, p->nonce, 1, b, (size_t)n))
@@ -458,7 +458,7 @@ step_drain(struct peer *p)
 	for (;;) {
 		ssize_t n;
 
-		if (net_wait_readable(p->data, -1, TIMEOUT_MS) != 1)
+		if (net_wait_readable(p->data, -1, TIMEOUT_MS, NULL) != 1)
 			die(p, "timed out");
 		n = recv(p->data, buf, cap, 0);
 		if (n == -1 && errno == EINTR)
@@ -488,7 +488,7 @@ step_eof(struct peer *p)
 	for (;;) {
 		ssize_t n;
 
-		if (net_wait_readable(p->ctl, -1, TIMEOUT_MS) != 1)
+		if (net_wait_readable(p->ctl, -1, TIMEOUT_MS, NULL) != 1)
 			die(p, "timed out");
 		n = recv(p->ctl, buf, sizeof buf, 0);
 		if (n == -1 && errno == EINTR)
@@ -569,7 +569,7 @@ count_echoes(int fd, uint64_t want, size_t *minl, size_t *maxl)
 	uint64_t got = 0;
 	uint8_t b[2048];
 
-	while (got < want && net_wait_readable(fd, -1, PROBE_WAIT_MS) == 1) {
+	while (got < want && net_wait_readable(fd, -1, PROBE_WAIT_MS, NULL) == 1) {
 		ssize_t n = recv(fd, b, sizeof b, MSG_DONTWAIT);
 
 		if (n < 0)
@@ -635,7 +635,7 @@ step_closed(struct peer *p)
 				die(p, strerror(errno));
 			refused = 1;
 		}
-		while (!refused && net_wait_readable(p->probe_fd, -1, 20) == 1) {
+		while (!refused && net_wait_readable(p->probe_fd, -1, 20, NULL) == 1) {
 			if ((n = recv(p->probe_fd, b, sizeof b, MSG_DONTWAIT)) >= 0)
 				echoes++;
 			else if (errno == ECONNREFUSED)
@@ -842,7 +842,7 @@ run_step(struct peer *p, const char *s)
 			die(p, err);
 		printf("ok put %s\n", ctl_type_name(m.type));
 	} else if (strcmp(s, "hello") == 0) {
-		if (ctl_recv_type(p->ctl, CTL_HELLO, &m, TIMEOUT_MS, err,
+		if (ctl_recv_type(p->ctl, CTL_HELLO, &m, TIMEOUT_MS, NULL, err,
 		    sizeof err) == -1)
 			die(p, err);
 		memcpy(p->challenge, m.challenge, sizeof p->challenge);
@@ -857,7 +857,7 @@ run_step(struct peer *p, const char *s)
 			die(p, "want latency=US,MS");
 		printf("ok latency\n");
 	} else if (strcmp(s, "echoport") == 0) {
-		if (ctl_recv_type(p->ctl, CTL_ECHOPORT, &m, TIMEOUT_MS, err,
+		if (ctl_recv_type(p->ctl, CTL_ECHOPORT, &m, TIMEOUT_MS, NULL, err,
 		    sizeof err) == -1)
 			die(p, err);
 		p->echo_port = m.echo_port;
@@ -869,7 +869,7 @@ run_step(struct peer *p, const char *s)
 	} else if (strncmp(s, "params=", 7) == 0) {
 		step_params(p, s + 7);
 	} else if (strcmp(s, "ready") == 0) {
-		if (ctl_recv_type(p->ctl, CTL_READY, &m, TIMEOUT_MS, err,
+		if (ctl_recv_type(p->ctl, CTL_READY, &m, TIMEOUT_MS, NULL, err,
 		    sizeof err) == -1)
 			die(p, err);
 		p->data_port = m.port[0];
@@ -881,7 +881,7 @@ run_step(struct peer *p, const char *s)
 	} else if (strcmp(s, "data") == 0 || strcmp(s, "data=bad") == 0) {
 		step_data(p, strcmp(s, "data=bad") == 0);
 	} else if (strcmp(s, "start") == 0) {
-		if (ctl_recv_type(p->ctl, CTL_START, &m, TIMEOUT_MS, err,
+		if (ctl_recv_type(p->ctl, CTL_START, &m, TIMEOUT_MS, NULL, err,
 		    sizeof err) == -1)
 			die(p, err);
 		printf("ok start\n");
@@ -892,7 +892,7 @@ run_step(struct peer *p, const char *s)
 			die(p, err);
 		printf("ok sendhello\n");
 	} else if (strcmp(s, "getparams") == 0) {
-		if (ctl_recv_type(p->ctl, CTL_PARAMS, &p->params, TIMEOUT_MS, err,
+		if (ctl_recv_type(p->ctl, CTL_PARAMS, &p->params, TIMEOUT_MS, NULL, err,
 		    sizeof err) == -1)
 			die(p, err);
 		printf("ok getparams\n");
@@ -911,18 +911,18 @@ run_step(struct peer *p, const char *s)
 		p->data = -1;
 		printf("ok closedata\n");
 	} else if (strcmp(s, "readable") == 0) {
-		if (net_wait_readable(p->ctl, -1, TIMEOUT_MS) != 1)
+		if (net_wait_readable(p->ctl, -1, TIMEOUT_MS, NULL) != 1)
 			die(p, "timed out");
 		printf("ok readable\n");
 	} else if (strcmp(s, "result") == 0) {
 		do                              /* the streams', then the side's */
-			if (ctl_recv_type(p->ctl, CTL_RESULT, &m, TIMEOUT_MS, err,
+			if (ctl_recv_type(p->ctl, CTL_RESULT, &m, TIMEOUT_MS, NULL, err,
 			    sizeof err) == -1)
 				die(p, err);
 		while (m.stream != 0);
 		printf("ok result %llu\n", (unsigned long long)m.result.bytes);
 	} else if (strcmp(s, "error") == 0) {
-		if (ctl_recv_type(p->ctl, CTL_ERROR, &m, TIMEOUT_MS, err,
+		if (ctl_recv_type(p->ctl, CTL_ERROR, &m, TIMEOUT_MS, NULL, err,
 		    sizeof err) == -1)
 			die(p, err);
 		printf("ok error %s\n", m.text);
@@ -972,7 +972,7 @@ spawn(struct peer *p, int inetd, char **argv)
 
 	if (inetd) {
 		p->step = "accept";
-		fd = net_accept_from(lfd, NULL, -1, TIMEOUT_MS, err, sizeof err);
+		fd = net_accept_from(lfd, NULL, -1, TIMEOUT_MS, NULL, err, sizeof err);
 		if (fd < 0)
 			die(p, err);
 	}
@@ -1022,7 +1022,7 @@ main(int argc, char **argv)
 		if (*end != '\0' || port == 0 || port > 65535)
 			die(&p, "bad port");
 		p.ctl = net_connect(p.family == AF_INET6 ? "::1" : "127.0.0.1",
-		    (uint16_t)port, p.family, TIMEOUT_MS, err, sizeof err);
+		    (uint16_t)port, p.family, TIMEOUT_MS, NULL, err, sizeof err);
 		if (p.ctl == -1)
 			die(&p, err);
 		i += 2;
@@ -1030,7 +1030,7 @@ main(int argc, char **argv)
 		int lfd = listen_loopback(&p);
 
 		p.step = "accept";
-		p.ctl = net_accept_from(lfd, NULL, -1, TIMEOUT_MS, err, sizeof err);
+		p.ctl = net_accept_from(lfd, NULL, -1, TIMEOUT_MS, NULL, err, sizeof err);
 		if (p.ctl < 0)
 			die(&p, err);
 		close(lfd);

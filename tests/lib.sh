@@ -6,10 +6,15 @@ GPUT_PCAP=${GPUT_PCAP:-./gput-pcap}
 T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/gput-test.XXXXXX")
 T_PIDS=""
 T_FAILED=0
+T_NETNS=""
 
 t_cleanup() {
 	for p in $T_PIDS; do kill "$p" 2>/dev/null; done
 	for p in $T_PIDS; do wait "$p" 2>/dev/null; done
+	for n in $T_NETNS; do
+		ip netns pids "$n" 2>/dev/null | xargs -r kill 2>/dev/null
+		ip netns del "$n" 2>/dev/null
+	done
 	rm -rf "$T_TMP"
 }
 trap t_cleanup EXIT
@@ -100,4 +105,21 @@ need_ctlpeer() {
 		fail "tests/ctlpeer builds"
 		t_done
 	fi
+}
+
+# t_netns NAME: a network namespace of the test's own with lo up, deleted
+# (with whatever still runs in it) when the test ends; fails when it cannot
+# be made (needs root). Its counters (/proc/net/snmp) see only its traffic.
+t_netns() {
+	ip netns add "$1" 2>/dev/null || return 1
+	T_NETNS="$T_NETNS $1"
+	ip -n "$1" link set lo up
+}
+
+# snmp_udp NAME [CMD...]: the Udp: counter NAME (e.g. NoPorts) of
+# /proc/net/snmp, read by CMD (e.g. ip netns exec NS, to read a namespace's).
+snmp_udp() {
+	_c=$1; shift
+	"$@" awk -v c="$_c" '$1 == "Udp:" { if (++n == 1) { for (i = 2; i <= NF; i++) if ($i == c) k = i }
+		else if (k) print $k }' /proc/net/snmp
 }

@@ -26,8 +26,11 @@ if [ -x "$GPUT_PCAP" ] && [ -f man/gput-pcap.1 ]; then
 	    "$(synopsis man/gput-pcap.1)"
 fi
 
-# Every long option in the source is in the man page.
-for o in $(sed -n 's/^[[:space:]]*{ "\([a-z0-9-]*\)",.*/\1/p' src/cli.c); do
+# Every long option in the source (the parser's table) is in the man page.
+longs=$(sed -n 's/^[[:space:]]*{ "\([a-z0-9-]*\)",.*/\1/p' src/cli_opts.c)
+check "src/cli_opts.c: the table of long options read" \
+    [ "$(echo "$longs" | wc -w)" -gt 60 ]
+for o in $longs; do
 	check "gput.1 documents --$o" grep -q "^\.It .*Fl -$o\b" man/gput.1
 done
 t_done

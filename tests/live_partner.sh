@@ -111,28 +111,52 @@ eq "TCP with a wrong nonce: refused" "$(sed -n 's/^ok error //p' "$OUT")" \
 	"data connection: timed out waiting for the data connection"
 
 # --- third-party datagrams and forged markers, both ways: the data sockets
-# are connected to the partner's, so the kernel drops the strangers'
+# are connected to the partner's, so the kernel drops the strangers'. In a
+# namespace of the test's own, whose UDP counters see only this traffic:
+# every stranger's datagram is one more "NoPorts" (no socket took it), all
+# 201 of them, sent while the receiver's data socket was still open (ss
+# finds it after the last one); an attack that could not run (no port, the
+# transfer over, datagrams taken by a socket) fails here.
 blast() {       # PORT: 200 datagrams of 100 bytes and a forged end marker
 	for i in $(seq 200); do printf '%0100d' 0 >"/dev/udp/127.0.0.1/$1"; done 2>/dev/null
 	printf 'GPUE\001\001\000\000\000\000\000\000\000\000\000\001%020d' 0 >"/dev/udp/127.0.0.1/$1" 2>/dev/null
 }
-for dir in -r -t; do
-	"$GPUT" -v -u $dir -g 2000 -n 500 -l 100 -p "$P" 127.0.0.1 -w 1024 >"$T_TMP/fo" 2>"$T_TMP/fe" &
-	FC=$!
-	if wait_for_line "$T_TMP/fe" '^gput: data udp ' 10; then
-		if [ "$dir" = -r ]; then
-			port=$(sed -n 's/^gput: data udp [^ ]* port \([0-9]*\) .*/\1/p' "$T_TMP/fe")
-		else
-			port=$(sed -n 's/^gput: data udp .* -> [^ ]* port \([0-9]*\),.*/\1/p' "$T_TMP/fe")
+SNS=gput-t$$s
+if [ "$(id -u)" -eq 0 ] && t_netns "$SNS"; then
+	SX=(ip netns exec "$SNS")
+	M_PID=$D_PID M_LOG=$D_LOG
+	D_WRAP=("${SX[@]}")
+	start_daemon || fail "strangers: a partner in $SNS"
+	D_WRAP=()
+	for dir in -r -t; do
+		"${SX[@]}" "$GPUT" -v -u $dir -g 2000 -n 500 -l 100 -p "$D_PORT" 127.0.0.1 -w 1024 \
+			>"$T_TMP/fo" 2>"$T_TMP/fe" &
+		FC=$!
+		port= n0= n1= open=0
+		if wait_for_line "$T_TMP/fe" '^gput: data udp ' 10; then
+			if [ "$dir" = -r ]; then
+				port=$(sed -n 's/^gput: data udp [^ ]* port \([0-9]*\) .*/\1/p' "$T_TMP/fe")
+			else
+				port=$(sed -n 's/^gput: data udp .* -> [^ ]* port \([0-9]*\),.*/\1/p' "$T_TMP/fe")
+			fi
+			n0=$(snmp_udp NoPorts "${SX[@]}")
+			"${SX[@]}" bash -c "$(declare -f blast); blast $port"
+			n1=$(snmp_udp NoPorts "${SX[@]}")
+			open=$("${SX[@]}" ss -Hanu "sport = :$port" | wc -l)
 		fi
-		blast "$port"
-	fi
-	wait "$FC"
-	eq "UDP $dir with strangers: exit 0" "$?" 0
-	RB=$(awk -v t="$( [ "$dir" = -r ] && echo l || echo 1 )" '$1 == t { print $2 }' "$T_TMP/fo")
-	eq "UDP $dir with strangers: the receiver counted exactly the stream" "$RB" 50000
-	check "UDP $dir with strangers: every datagram, none lost" grep -q ': received 500 of 500 datagrams, 0 lost' "$T_TMP/fo"
-done
+		wait "$FC"
+		eq "UDP $dir with strangers: exit 0" "$?" 0
+		eq "UDP $dir with strangers: all 201 dropped by the kernel (NoPorts), the receiver's port ${port:-unknown} open after them" \
+			"$((${n1:-0} - ${n0:-0})) $open" "201 1"
+		RB=$(awk -v t="$( [ "$dir" = -r ] && echo l || echo 1 )" '$1 == t { print $2 }' "$T_TMP/fo")
+		eq "UDP $dir with strangers: the receiver counted exactly the stream" "$RB" 50000
+		check "UDP $dir with strangers: every datagram, none lost" grep -q ': received 500 of 500 datagrams, 0 lost' "$T_TMP/fo"
+	done
+	kill "$D_PID"; wait "$D_PID" 2>/dev/null
+	D_PID=$M_PID D_LOG=$M_LOG
+else
+	skip "third-party datagrams (needs root for a namespace whose UDP counters are the test's)"
+fi
 
 # --- a partner that sends more than agreed, or results that cannot be
 fake() {        # GPUT-ARGS -- STEPS: the client's stderr into ERR

@@ -178,7 +178,8 @@ handshake(int ctl, unsigned long n, unsigned long len, unsigned long gap_us,
 	struct ctl_msg hello;
 	char err[256];
 
-	if (ctl_recv_type(ctl, CTL_HELLO, &hello, TIMEOUT_MS, err, sizeof err) == -1)
+	if (ctl_recv_type(ctl, CTL_HELLO, &hello, TIMEOUT_MS, NULL, err,
+	    sizeof err) == -1)
 		die("hello", err);
 	memset(params, 0, sizeof *params);
 	params->type = CTL_PARAMS;
@@ -192,7 +193,8 @@ handshake(int ctl, unsigned long n, unsigned long len, unsigned long gap_us,
 	x->xflags = old ? 0 : CTL_XF_COOKIE;
 	if (ctl_send(ctl, params, err, sizeof err) == -1)
 		die("params", err);
-	if (ctl_recv_type(ctl, CTL_READY, ready, TIMEOUT_MS, err, sizeof err) == -1)
+	if (ctl_recv_type(ctl, CTL_READY, ready, TIMEOUT_MS, NULL, err,
+	    sizeof err) == -1)
 		die("ready", ready->type == CTL_ERROR ? ready->text : err);
 }
 
@@ -245,8 +247,8 @@ main(int argc, char **argv)
 		die("raw socket (root or CAP_NET_RAW)", strerror(errno));
 	victim_open(&v, closed);
 	printf("victim port %u\n", v.port);
-	ctl = net_connect("127.0.0.1", (uint16_t)port, AF_INET, TIMEOUT_MS, err,
-	    sizeof err);
+	ctl = net_connect("127.0.0.1", (uint16_t)port, AF_INET, TIMEOUT_MS, NULL,
+	    err, sizeof err);
 	if (ctl == -1)
 		die("connect", err);
 	handshake(ctl, n, len, gap, old, &params, &ready);
@@ -269,7 +271,7 @@ main(int argc, char **argv)
 		while (!wait_ctl(ctl, &v, 100))
 			if (mono_now() >= deadline)
 				die("waiting for the partner", "timed out");
-		if (ctl_recv_any_until(ctl, &m, deadline, err, sizeof err) == -1) {
+		if (ctl_recv_any_until(ctl, &m, deadline, NULL, err, sizeof err) == -1) {
 			printf("partner closed\n");
 			break;
 		}

@@ -12,7 +12,7 @@
 
 #include "affinity.h"
 #include "cli.h"
-#include "ctl.h"
+#include "wire_ctl.h"
 #include "clihelp.h"
 
 static int misses;

@@ -13,7 +13,7 @@
 #include <sys/socket.h>
 
 #include "cli.h"
-#include "ctl.h"
+#include "wire_ctl.h"
 
 /* Rows start from the defaults and override fields: that is the point. */
 #pragma GCC diagnostic ignored "-Woverride-init"

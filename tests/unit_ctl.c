@@ -9,12 +9,17 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "ctl.h"
+#include "net.h"
+#include "stop.h"
 #include "ecn.h"
 #include "streamrun.h"
 
@@ -2336,7 +2341,7 @@ test_send_recv(void **state)
 	for (i = 0; i < 12; i++)        /* twelve messages back to back */
 		assert_int_equal(ctl_send(sv[0], &msgs[i], err, sizeof err), 0);
 	for (i = 0; i < 12; i++) {
-		if (ctl_recv(sv[1], &got, 1000, err, sizeof err) != 0)
+		if (ctl_recv(sv[1], &got, 1000, stop_process(), err, sizeof err) != 0)
 			fail_msg("message %d: %s", i, err);
 		assert_int_equal(got.type, msgs[i].type);
 		if (i == 1 || i == 9) {
@@ -2364,11 +2369,11 @@ test_send_recv(void **state)
 	/* the fields made it (one decode each was checked above; recheck) */
 	pair(SOCK_STREAM, sv);
 	assert_int_equal(ctl_send(sv[0], &msgs[0], err, sizeof err), 0);
-	assert_int_equal(ctl_recv(sv[1], &got, 1000, err, sizeof err), 0);
+	assert_int_equal(ctl_recv(sv[1], &got, 1000, stop_process(), err, sizeof err), 0);
 	assert_params_equal(&got.params, &msgs[0].params);
 	assert_memory_equal(got.mac, msgs[0].mac, CTL_MAC_LEN);
 	assert_int_equal(ctl_send(sv[1], &msgs[3], err, sizeof err), 0);
-	assert_int_equal(ctl_recv(sv[0], &got, 1000, err, sizeof err), 0);
+	assert_int_equal(ctl_recv(sv[0], &got, 1000, stop_process(), err, sizeof err), 0);
 	assert_string_equal(got.text, "no such thing");
 	close(sv[0]);
 	close(sv[1]);
@@ -2388,7 +2393,7 @@ test_recv_split(void **state)
 	pair(SOCK_DGRAM, sv);
 	for (i = 0; i < n; i++)
 		assert_int_equal(write(sv[0], buf + i, 1), 1);
-	if (ctl_recv(sv[1], &got, 2000, err, sizeof err) != 0)
+	if (ctl_recv(sv[1], &got, 2000, stop_process(), err, sizeof err) != 0)
 		fail_msg("split message: %s", err);
 	assert_int_equal(got.type, CTL_PARAMS);
 	assert_params_equal(&got.params, &m.params);
@@ -2401,21 +2406,26 @@ static void
 test_recv_errors(void **state)
 {
 	static const struct { const char *name; size_t send; int shut; int timeout_ms;
-	    const char *msg; } rows[] = {
+	    const char *msg; int e; } rows[] = {
 		{ "closed before anything", 0, 1, 1000,
-		  "connection closed while waiting for a control message" },
+		  "connection closed while waiting for a control message", NET_ECLOSED },
 		{ "closed mid-header", 5, 1, 1000,
-		  "connection closed while waiting for a control message" },
+		  "connection closed while waiting for a control message", NET_ECLOSED },
 		{ "closed after the header", 8, 1, 1000,
-		  "connection closed while waiting for the rest of a control message" },
+		  "connection closed while waiting for the rest of a control message",
+		  NET_ECLOSED },
 		{ "closed mid-payload", 8 + 20, 1, 1000,
-		  "connection closed while waiting for the rest of a control message" },
+		  "connection closed while waiting for the rest of a control message",
+		  NET_ECLOSED },
 		{ "closed one byte short", 8 + 183, 1, 1000,
-		  "connection closed while waiting for the rest of a control message" },
-		{ "silence", 0, 0, 50, "timed out waiting for a control message" },
-		{ "silence mid-header", 7, 0, 50, "timed out waiting for a control message" },
+		  "connection closed while waiting for the rest of a control message",
+		  NET_ECLOSED },
+		{ "silence", 0, 0, 50, "timed out waiting for a control message",
+		  ETIMEDOUT },
+		{ "silence mid-header", 7, 0, 50, "timed out waiting for a control message",
+		  ETIMEDOUT },
 		{ "silence mid-payload", 8 + 183, 0, 50,
-		  "timed out waiting for the rest of a control message" },
+		  "timed out waiting for the rest of a control message", ETIMEDOUT },
 	};
 	struct ctl_msg m = params_msg(), got;
 	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
@@ -2426,7 +2436,7 @@ test_recv_errors(void **state)
 	ctl_encode(&m, buf);
 	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		mono_ns t0, dt;
-		int sv[2], rc;
+		int sv[2], rc, e;
 
 		pair(SOCK_STREAM, sv);
 		if (rows[i].send > 0)
@@ -2434,12 +2444,17 @@ test_recv_errors(void **state)
 		if (rows[i].shut)
 			close(sv[0]);
 		t0 = mono_now();
-		rc = ctl_recv(sv[1], &got, rows[i].timeout_ms, err, sizeof err);
+		errno = 0;
+		rc = ctl_recv(sv[1], &got, rows[i].timeout_ms, stop_process(), err, sizeof err);
+		e = errno;
 		dt = mono_now() - t0;
 		if (rc != -1)
 			MISS("%s: succeeded", rows[i].name);
 		else if (strcmp(err, rows[i].msg) != 0)
 			MISS("%s: '%s', want '%s'", rows[i].name, err, rows[i].msg);
+		else if (e != rows[i].e)
+			MISS("%s: errno %d (%s), want %d", rows[i].name, e, strerror(e),
+			     rows[i].e);
 		if (!rows[i].shut && dt < 50000000u)
 			MISS("%s: gave up after %llu ns, before the 50 ms deadline",
 			     rows[i].name, (unsigned long long)dt);
@@ -2541,7 +2556,7 @@ test_recv_malformed(void **state)
 			b[rows[i].off] = rows[i].val;
 		pair(SOCK_STREAM, sv);
 		assert_int_equal(write(sv[0], b, rows[i].n), (ssize_t)rows[i].n);
-		if (ctl_recv(sv[1], &got, 1000, err, sizeof err) != -1)
+		if (ctl_recv(sv[1], &got, 1000, stop_process(), err, sizeof err) != -1)
 			MISS("row %zu: accepted", i);
 		else if (strcmp(err, rows[i].msg) != 0)
 			MISS("row %zu: '%s', want '%s'", i, err, rows[i].msg);
@@ -2563,6 +2578,7 @@ test_send_closed(void **state)
 	pair(SOCK_STREAM, sv);
 	close(sv[1]);
 	assert_int_equal(ctl_send(sv[0], &m, err, sizeof err), -1);
+	assert_int_equal(errno, EPIPE);
 	assert_string_equal(err, "sending control message: Broken pipe");
 	close(sv[0]);
 }
@@ -2650,7 +2666,7 @@ test_recv_type(void **state)
 			close(sv[0]);
 		memset(&got, 0x55, sizeof got);
 		err[0] = '\0';
-		rc = ctl_recv_type(sv[1], rows[i].want, &got, rows[i].shut ? 1000 : 50,
+		rc = ctl_recv_type(sv[1], rows[i].want, &got, rows[i].shut ? 1000 : 50, stop_process(),
 		    err, sizeof err);
 		if (rc != rows[i].rc)
 			MISS("%s: rc %d, want %d (%s)", rows[i].name, rc, rows[i].rc, err);
@@ -2679,7 +2695,7 @@ test_recv_type(void **state)
 
 		pair(SOCK_STREAM, sv);
 		assert_int_equal(write(sv[0], bad, sizeof bad), (ssize_t)sizeof bad);
-		assert_int_equal(ctl_recv_type(sv[1], CTL_READY, &got, 1000, err,
+		assert_int_equal(ctl_recv_type(sv[1], CTL_READY, &got, 1000, stop_process(), err,
 		                 sizeof err), -1);
 		assert_string_equal(err, "bad READY message: 0 ports in 52 bytes");
 		assert_int_equal(got.type, 0);
@@ -2695,7 +2711,7 @@ test_recv_type(void **state)
 		pair(SOCK_STREAM, sv);
 		assert_int_equal(write(sv[0], v2, sizeof v2), (ssize_t)sizeof v2);
 		memset(&got, 0x55, sizeof got);
-		assert_int_equal(ctl_recv_type(sv[1], CTL_HELLO, &got, 1000, err,
+		assert_int_equal(ctl_recv_type(sv[1], CTL_HELLO, &got, 1000, stop_process(), err,
 		                 sizeof err), -1);
 		assert_string_equal(err, "control protocol version 2 not supported "
 		                    "(this gput speaks 4)");
@@ -2924,7 +2940,7 @@ test_recv_until(void **state)
 		if (rows[i].stop)
 			stop_request(stop_process());
 		memset(&got, 0x55, sizeof got);
-		if (ctl_recv_until(sv[1], CTL_READY, &got, deadline, err, sizeof err) != -1)
+		if (ctl_recv_until(sv[1], CTL_READY, &got, deadline, stop_process(), err, sizeof err) != -1)
 			MISS("%s: succeeded", rows[i].name);
 		else if (strcmp(err, rows[i].msg) != 0)
 			MISS("%s: '%s', want '%s'", rows[i].name, err, rows[i].msg);
@@ -2941,7 +2957,7 @@ test_recv_until(void **state)
 		pair(SOCK_STREAM, sv);
 		assert_int_equal(write(sv[0], buf, n), (ssize_t)n);
 		assert_int_equal(ctl_recv_until(sv[1], CTL_READY, &got,
-		                 mono_now() + 1000000000u, err, sizeof err), 0);
+		                 mono_now() + 1000000000u, stop_process(), err, sizeof err), 0);
 		assert_int_equal(got.nports, 1);
 		assert_int_equal(got.port[0], 5038);
 		close(sv[0]);
@@ -2957,33 +2973,33 @@ static void
 test_recv_any_until(void **state)
 {
 	static const struct { const char *name; uint8_t send; size_t cut; int shut;
-	    int wait_ms; int stop; const char *msg; } rows[] = {
-		{ "HELLO", CTL_HELLO, 0, 0, 1000, 0, NULL },
-		{ "PARAMS", CTL_PARAMS, 0, 0, 1000, 0, NULL },
-		{ "READY", CTL_READY, 0, 0, 1000, 0, NULL },
-		{ "START", CTL_START, 0, 0, 1000, 0, NULL },
-		{ "STOP", CTL_STOP, 0, 0, 1000, 0, NULL },
-		{ "INTERVAL", CTL_INTERVAL, 0, 0, 1000, 0, NULL },
-		{ "TCPINFO", CTL_TCPINFO, 0, 0, 1000, 0, NULL },
-		{ "RESULT", CTL_RESULT, 0, 0, 1000, 0, NULL },
-		{ "UDPSTATS", CTL_UDPSTATS, 0, 0, 1000, 0, NULL },
-		{ "ERROR", CTL_ERROR, 0, 0, 1000, 0, NULL },
-		{ "INTERVAL, then closed", CTL_INTERVAL, 0, 1, 1000, 0, NULL },
-		{ "silence", 0, 0, 0, 50, 0, "timed out waiting for a control message" },
+	    int wait_ms; int stop; const char *msg; int e; } rows[] = {
+		{ "HELLO", CTL_HELLO, 0, 0, 1000, 0, NULL, 0 },
+		{ "PARAMS", CTL_PARAMS, 0, 0, 1000, 0, NULL, 0 },
+		{ "READY", CTL_READY, 0, 0, 1000, 0, NULL, 0 },
+		{ "START", CTL_START, 0, 0, 1000, 0, NULL, 0 },
+		{ "STOP", CTL_STOP, 0, 0, 1000, 0, NULL, 0 },
+		{ "INTERVAL", CTL_INTERVAL, 0, 0, 1000, 0, NULL, 0 },
+		{ "TCPINFO", CTL_TCPINFO, 0, 0, 1000, 0, NULL, 0 },
+		{ "RESULT", CTL_RESULT, 0, 0, 1000, 0, NULL, 0 },
+		{ "UDPSTATS", CTL_UDPSTATS, 0, 0, 1000, 0, NULL, 0 },
+		{ "ERROR", CTL_ERROR, 0, 0, 1000, 0, NULL, 0 },
+		{ "INTERVAL, then closed", CTL_INTERVAL, 0, 1, 1000, 0, NULL, 0 },
+		{ "silence", 0, 0, 0, 50, 0, "timed out waiting for a control message", ETIMEDOUT },
 		{ "silence mid-header", CTL_INTERVAL, 5, 0, 50, 0,
-		  "timed out waiting for a control message" },
+		  "timed out waiting for a control message", ETIMEDOUT },
 		{ "silence mid-INTERVAL", CTL_INTERVAL, 8 + 63, 0, 50, 0,
-		  "timed out waiting for the rest of a control message" },
+		  "timed out waiting for the rest of a control message", ETIMEDOUT },
 		{ "deadline passed, INTERVAL waiting", CTL_INTERVAL, 0, 0, -1, 0,
-		  "timed out waiting for a control message" },
+		  "timed out waiting for a control message", ETIMEDOUT },
 		{ "closed before anything", 0, 0, 1, 1000, 0,
-		  "connection closed while waiting for a control message" },
+		  "connection closed while waiting for a control message", NET_ECLOSED },
 		{ "closed mid-header", CTL_TCPINFO, 7, 1, 1000, 0,
-		  "connection closed while waiting for a control message" },
+		  "connection closed while waiting for a control message", NET_ECLOSED },
 		{ "closed mid-TCPINFO", CTL_TCPINFO, 8 + 79, 1, 1000, 0,
-		  "connection closed while waiting for the rest of a control message" },
+		  "connection closed while waiting for the rest of a control message", NET_ECLOSED },
 		{ "stop requested", 0, 0, 0, 3600000, 1,
-		  "interrupted waiting for a control message" },
+		  "interrupted waiting for a control message", EINTR },
 	};
 	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
 	char err[256];
@@ -2994,7 +3010,7 @@ test_recv_any_until(void **state)
 		struct ctl_msg m = params_msg(), got;
 		mono_ns t0, dt, deadline;
 		size_t n;
-		int sv[2], rc;
+		int sv[2], rc, e;
 
 		if (rows[i].send == CTL_INTERVAL) {
 			m = interval_msg();
@@ -3035,13 +3051,18 @@ test_recv_any_until(void **state)
 		    t0 + (mono_ns)rows[i].wait_ms * 1000000u;
 		memset(&got, 0x55, sizeof got);
 		err[0] = '\0';
-		rc = ctl_recv_any_until(sv[1], &got, deadline, err, sizeof err);
+		errno = 0;
+		rc = ctl_recv_any_until(sv[1], &got, deadline, stop_process(), err, sizeof err);
+		e = errno;
 		dt = mono_now() - t0;
 		stop_clear(stop_process());
 		if (rc != (rows[i].msg == NULL ? 0 : -1))
 			MISS("%s: rc %d (%s)", rows[i].name, rc, err);
 		else if (rows[i].msg != NULL && strcmp(err, rows[i].msg) != 0)
 			MISS("%s: '%s', want '%s'", rows[i].name, err, rows[i].msg);
+		else if (rc == -1 && e != rows[i].e)
+			MISS("%s: errno %d (%s), want %d", rows[i].name, e, strerror(e),
+			     rows[i].e);
 		else if (rc == 0 && got.type != rows[i].send)
 			MISS("%s: type %u", rows[i].name, got.type);
 		else if (rc == 0 && rows[i].send == CTL_INTERVAL &&
@@ -3083,10 +3104,10 @@ test_recv_any_until(void **state)
 		pair(SOCK_STREAM, sv);
 		assert_int_equal(ctl_send(sv[0], &a, err, sizeof err), 0);
 		assert_int_equal(ctl_send(sv[0], &b, err, sizeof err), 0);
-		assert_int_equal(ctl_recv_any_until(sv[1], &got, mono_now() + 1000000000u,
+		assert_int_equal(ctl_recv_any_until(sv[1], &got, mono_now() + 1000000000u, stop_process(),
 		                 err, sizeof err), 0);
 		assert_int_equal(got.type, CTL_INTERVAL);
-		assert_int_equal(ctl_recv_any_until(sv[1], &got, mono_now() + 1000000000u,
+		assert_int_equal(ctl_recv_any_until(sv[1], &got, mono_now() + 1000000000u, stop_process(),
 		                 err, sizeof err), 0);
 		assert_int_equal(got.type, CTL_RESULT);
 		assert_int_equal(got.result.bytes, 7);
@@ -3139,12 +3160,14 @@ test_peer_state(void **state)
 	assert_string_equal(err, "untouched");
 	assert_int_equal(write(sv[0], "x", 1), 1);
 	assert_int_equal(ctl_peer_state(sv[1], err, sizeof err), CTL_PEER_SPOKE);
+	assert_int_equal(errno, EPROTO);
 	assert_string_equal(err, "unexpected data on the control connection");
 	assert_int_equal(read(sv[1], &c, 1), 1);        /* nothing was consumed */
 	assert_int_equal(c, 'x');
 	assert_int_equal(ctl_peer_state(sv[1], err, sizeof err), CTL_PEER_QUIET);
 	close(sv[0]);
 	assert_int_equal(ctl_peer_state(sv[1], err, sizeof err), CTL_PEER_CLOSED);
+	assert_int_equal(errno, NET_ECLOSED);
 	assert_string_equal(err, "connection closed");
 	close(sv[1]);
 
@@ -3152,8 +3175,139 @@ test_peer_state(void **state)
 	assert_int_equal(write(sv[1], "unread", 6), 6);
 	close(sv[0]);
 	assert_int_equal(ctl_peer_state(sv[1], err, sizeof err), CTL_PEER_FAILED);
+	assert_int_equal(errno, ECONNRESET);
 	assert_string_equal(err, "Connection reset by peer");
 	close(sv[1]);
+}
+
+/* ctl_recv_awaiting: a wait for the RESULT names it when nothing of a
+ * message came (a timeout, a close, a reset: errno tells them apart), and
+ * keeps ctl_recv's words once a message began or for a stop. */
+static void
+test_recv_awaiting(void **state)
+{
+	static const struct { const char *name; size_t send; int how; int stop;
+	    const char *msg; int e; } rows[] = {
+		{ "silence", 0, 0, 0, "timed out waiting for a RESULT message",
+		  ETIMEDOUT },
+		{ "silence mid-header", 5, 0, 0,
+		  "timed out waiting for a RESULT message", ETIMEDOUT },
+		{ "silence mid-payload", 8 + 20, 0, 0,
+		  "timed out waiting for the rest of a control message", ETIMEDOUT },
+		{ "closed", 0, 1, 0,
+		  "connection closed while waiting for a RESULT message", NET_ECLOSED },
+		{ "reset", 0, 2, 0,
+		  "connection closed while waiting for a RESULT message", ECONNRESET },
+		{ "closed mid-payload", 8 + 20, 1, 0,
+		  "connection closed while waiting for the rest of a control message",
+		  NET_ECLOSED },
+		{ "stop requested", 0, 0, 1,
+		  "interrupted waiting for a control message", EINTR },
+	};
+	struct stopreq stop = STOPREQ_INIT;
+	struct ctl_msg m = params_msg(), got;
+	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
+	char err[256];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(stop_init(&stop, err, sizeof err), 0);
+	ctl_encode(&m, buf);
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		int sv[2], rc, e;
+
+		pair(SOCK_STREAM, sv);
+		if (rows[i].how == 2)           /* unread bytes: close resets */
+			assert_int_equal(write(sv[1], "x", 1), 1);
+		if (rows[i].send > 0)
+			assert_int_equal(write(sv[0], buf, rows[i].send),
+			                 (ssize_t)rows[i].send);
+		if (rows[i].how != 0)
+			close(sv[0]);
+		if (rows[i].stop)
+			stop_request(&stop);
+		errno = 0;
+		rc = ctl_recv_awaiting(sv[1], &got, mono_now() + 50000000u,
+		    "a RESULT message", &stop, err, sizeof err);
+		e = errno;
+		stop_clear(&stop);
+		if (rc != -1 || got.type != 0)
+			MISS("%s: rc %d, type %u", rows[i].name, rc, got.type);
+		else if (strcmp(err, rows[i].msg) != 0)
+			MISS("%s: '%s', want '%s'", rows[i].name, err, rows[i].msg);
+		else if (e != rows[i].e)
+			MISS("%s: errno %d (%s), want %d", rows[i].name, e, strerror(e),
+			     rows[i].e);
+		if (rows[i].how == 0)
+			close(sv[0]);
+		close(sv[1]);
+	}
+	MISSED();
+}
+
+/* The waits honour the stop request their caller passes, and no other:
+ * the process's own, requested, does not end a wait given another one or
+ * none. */
+static void
+test_stop_passed_down(void **state)
+{
+	struct stopreq mine = STOPREQ_INIT;
+	struct ctl_msg got;
+	char err[256];
+	uint8_t b;
+	int sv[2];
+
+	(void)state;
+	assert_int_equal(stop_init(&mine, err, sizeof err), 0);
+	assert_int_equal(stop_init(stop_process(), err, sizeof err), 0);
+	pair(SOCK_STREAM, sv);
+	stop_request(stop_process());
+	assert_int_equal(ctl_recv(sv[1], &got, 50, &mine, err, sizeof err), -1);
+	assert_int_equal(errno, ETIMEDOUT);
+	assert_string_equal(err, "timed out waiting for a control message");
+	assert_int_equal(ctl_recv(sv[1], &got, 50, NULL, err, sizeof err), -1);
+	assert_int_equal(errno, ETIMEDOUT);
+	assert_int_equal(net_wait_readable(sv[1], -1, 50, NULL), 0);
+	assert_int_equal(net_read_full(sv[1], &b, 1, -1, mono_now() + 50000000u,
+	                 NULL, err, sizeof err), -1);
+	assert_int_equal(errno, ETIMEDOUT);
+	assert_string_equal(err, "timed out");
+	stop_clear(stop_process());
+	stop_request(&mine);
+	assert_int_equal(ctl_recv(sv[1], &got, 3600000, &mine, err, sizeof err), -1);
+	assert_int_equal(errno, EINTR);
+	assert_string_equal(err, "interrupted waiting for a control message");
+	assert_int_equal(net_read_full(sv[1], &b, 1, -1, mono_now() + 3600000000000ull,
+	                 &mine, err, sizeof err), -1);
+	assert_int_equal(errno, EINTR);
+	assert_string_equal(err, "interrupted");
+	close(sv[0]);
+	close(sv[1]);
+}
+
+/* net_connect says why it failed in errno: a refused connection is
+ * ECONNREFUSED (the client's "is gput -i running there?"). */
+static void
+test_connect_refused(void **state)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+	    .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t sl = sizeof sa;
+	char err[256];
+	int fd;
+
+	(void)state;
+	/* a port bound but never listened on: nothing accepts there */
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&sa, &sl), 0);
+	errno = 0;
+	assert_int_equal(net_connect("127.0.0.1", ntohs(sa.sin_port), AF_INET,
+	                 1000, NULL, err, sizeof err), -1);
+	assert_int_equal(errno, ECONNREFUSED);
+	assert_int_equal(strncmp(err, "cannot connect to 127.0.0.1 port ", 33), 0);
+	close(fd);
 }
 
 /* Each test starts with no mismatches: one that failed on an assertion
@@ -3210,6 +3364,9 @@ main(void)
 		cmocka_unit_test_setup(test_recv_any_until, fresh),
 		cmocka_unit_test_setup(test_type_name, fresh),
 		cmocka_unit_test_setup(test_peer_state, fresh),
+		cmocka_unit_test_setup(test_recv_awaiting, fresh),
+		cmocka_unit_test_setup(test_stop_passed_down, fresh),
+		cmocka_unit_test_setup(test_connect_refused, fresh),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

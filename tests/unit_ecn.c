@@ -137,6 +137,26 @@ test_refused(void **state)
 	assert_int_equal(ecn_tcp_sysctl() >= 0, 1);     /* Linux has it */
 }
 
+/* A sysctl's text: digits and one newline, nothing else, or -1. */
+static void
+test_sysctl_parse(void **state)
+{
+	static const struct { const char *text; int v; } cases[] = {
+		{ "2\n", 2 }, { "0\n", 0 }, { "1", 1 }, { "2147483647\n", 2147483647 },
+		{ "", -1 }, { "\n", -1 }, { "1x\n", -1 }, { "1 2\n", -1 },
+		{ " 1\n", -1 }, { "+1\n", -1 }, { "-1\n", -1 }, { "1\n\n", -1 },
+		{ "1\nx", -1 }, { "2147483648\n", -1 },
+		{ "99999999999999999999\n", -1 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		print_message("case %zu\n", i);
+		assert_int_equal(ecn_sysctl_parse(cases[i].text), cases[i].v);
+	}
+}
+
 static char *
 lines_tcp(const struct tcp_stats *t)
 {
@@ -198,6 +218,7 @@ main(void)
 		cmocka_unit_test(test_codepoint),
 		cmocka_unit_test(test_tcp_info),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_sysctl_parse),
 		cmocka_unit_test(test_lines),
 	};
 

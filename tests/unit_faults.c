@@ -193,7 +193,7 @@ test_connect_blocking(void **state)
 	l = net_listen_any(0, err, sizeof err);
 	assert_true(l >= 0);
 	ss = loopback4(net_local_port(l));
-	fd = net_connect_sa(&ss, SOCK_STREAM, 0, 5000, err, sizeof err);
+	fd = net_connect_sa(&ss, SOCK_STREAM, 0, 5000, NULL, err, sizeof err);
 	assert_true(fd >= 0);
 	assert_int_equal(fcntl(fd, F_GETFL) & O_NONBLOCK, 0);
 	close(fd);
@@ -202,7 +202,7 @@ test_connect_blocking(void **state)
 	fault.fcntl_cmd = F_SETFL;
 	fault.err = EINVAL;
 	strcpy(err, "untouched");
-	fd = net_connect_sa(&ss, SOCK_STREAM, 0, 5000, err, sizeof err);
+	fd = net_connect_sa(&ss, SOCK_STREAM, 0, 5000, NULL, err, sizeof err);
 	no_faults();
 	assert_int_equal(fd, -1);
 	assert_string_equal(err, "fcntl O_NONBLOCK off: Invalid argument");
@@ -226,7 +226,7 @@ test_listen_dual_stack(void **state)
 	assert_true(l >= 0);
 	assert_int_equal(sock_family(l), have_ipv6() ? AF_INET6 : AF_INET);
 	ss = loopback4(net_local_port(l));
-	fd = net_connect_sa(&ss, SOCK_STREAM, 0, 5000, err, sizeof err);
+	fd = net_connect_sa(&ss, SOCK_STREAM, 0, 5000, NULL, err, sizeof err);
 	if (fd == -1)
 		fail_msg("127.0.0.1: %s", err);
 	close(fd);
@@ -253,7 +253,7 @@ test_listen_v6only_fails(void **state)
 	assert_int_equal(sock_family(l), AF_INET);
 	assert_int_equal(l, before);            /* the IPv6 socket was closed */
 	ss = loopback4(net_local_port(l));
-	fd = net_connect_sa(&ss, SOCK_STREAM, 0, 5000, err, sizeof err);
+	fd = net_connect_sa(&ss, SOCK_STREAM, 0, 5000, NULL, err, sizeof err);
 	if (fd == -1)
 		fail_msg("127.0.0.1: %s", err);
 	close(fd);

@@ -372,7 +372,7 @@ test_help(void **state)
 	}
 	assert_true(help.n > 60);
 	names_missing(&parser, "the parser", &help, "gput -h (src/cli_help.c)");
-	names_missing(&help, "gput -h", &parser, "the parser (src/cli.c)");
+	names_missing(&help, "gput -h", &parser, "the parser (src/cli_opts.c)");
 	names_missing(&man, "gput(1)", &help, "gput -h (src/cli_help.c)");
 	names_missing(&help, "gput -h", &man, "gput(1)'s option list");
 	MISSED();

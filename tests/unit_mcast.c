@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "ctl.h"
+#include "wire_ctl.h"
 #include "mcast.h"
 
 static int misses;
@@ -55,7 +55,7 @@ decode(const uint8_t *buf, struct ctl_msg *d, char *err, size_t errlen)
 	    err, errlen);
 }
 
-/* Bytes 130..151 as gput(1) and ctl.h say, and back. */
+/* Bytes 130..151 as gput(1) and wire_ctl.h say, and back. */
 static void
 test_wire(void **state)
 {

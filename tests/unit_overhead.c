@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "overhead.h"
-#include "ovhreport.h"
+#include "report_link.h"
 
 /* Configurations of the tables; an mtu left 0 means 1500 (see conf()). */
 #define TCP_TS(...) { .proto = OVH_TCP, .tcp_opts = 12, __VA_ARGS__ }
@@ -266,7 +266,8 @@ render(const struct ovh_conf *c, uint64_t msg, double link_bps)
 
 	assert_non_null(f);
 	assert_int_equal(ovh_message(c, msg, &m, err, sizeof(err)), 0);
-	ovh_print_breakdown(f, c, msg, &m, link_bps);
+	report_link_breakdown(f, c, msg, &m,
+	    link_bps > 0 ? ovh_expected_bps(&m, link_bps) : 0);
 	fclose(f);
 	return buf;
 }

@@ -1,5 +1,5 @@
 /* unit_pathlim.c: the window limit, bandwidth-delay product and Mathis
- * bound (pathlim.c) with exact numbers, and their lines (ovhreport.c). */
+ * bound (pathlim.c) with exact numbers, and their lines (report_link.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ovhreport.h"
+#include "report_link.h"
 #include "pathlim.h"
 
 /* Relative error: the figures are products and quotients of exact inputs. */
@@ -140,7 +140,7 @@ expect_lines(const struct plim_in *in, const char *want)
 
 	assert_non_null(f);
 	assert_int_equal(plim_compute(in, &p, err, sizeof err), 0);
-	ovh_print_path(f, &p);
+	report_link_path(f, &p);
 	fclose(f);
 	assert_string_equal(buf, want);
 	free(buf);

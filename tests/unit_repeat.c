@@ -184,6 +184,7 @@ static void
 test_render(void **state)
 {
 	struct config c;
+	struct report_repeat_opts o;
 	struct runset rs;
 	struct run_model m;
 	char err[300], *buf = NULL;
@@ -192,15 +193,18 @@ test_render(void **state)
 
 	(void)state;
 	assert_int_equal(parse("--repeat 2,4 --ci 90,50 h", &c, err, sizeof err), 0);
+	o.min = c.rep.min;
+	o.max = c.rep.max;
+	o.pause_ms = c.rep.pause_ms;
 	runset_init(&rs, c.rep.level, c.rep.width_pct);
 	one_run(&m, 1000000, 1000000000);
 	assert_int_equal(runset_add(&rs, &m, 1), 0);
 	one_run(&m, 1000000, 500000000);
 	assert_int_equal(runset_add(&rs, &m, 1), 0);
 	assert_int_equal(runset_compute(&rs), 0);
-	c.out = OUT_JSON;
+	o.out = OUT_JSON;
 	f = open_memstream(&buf, &len);
-	report_repeat(f, &c, &rs, 0);
+	report_repeat(f, &o, &rs, 0);
 	fclose(f);
 	/* mean 12, s = sqrt(32), t(0.95, 1) = 6.313751514675043 */
 	assert_non_null(strstr(buf, "\"run\": 2,"));
@@ -213,9 +217,9 @@ test_render(void **state)
 	assert_non_null(strstr(buf, "\"loss_pct\": null"));
 	free(buf);
 	buf = NULL;
-	c.out = OUT_CSV;
+	o.out = OUT_CSV;
 	f = open_memstream(&buf, &len);
-	report_repeat(f, &c, &rs, 0);
+	report_repeat(f, &o, &rs, 0);
 	fclose(f);
 	assert_non_null(strstr(buf, "run,side,role,bytes,calls,real_mbit,cpu_mbit,"
 	    "real_s,cpu_s,real_calls_s,loss_pct,jitter_ms,jain,link_ratio,"
@@ -228,9 +232,9 @@ test_render(void **state)
 	free(buf);
 	buf = NULL;
 	/* the table: t(0.95, 1) * sqrt(32) / sqrt(2) = 25.2550 */
-	c.out = OUT_TABLE;
+	o.out = OUT_TABLE;
 	f = open_memstream(&buf, &len);
-	report_repeat(f, &c, &rs, 0);
+	report_repeat(f, &o, &rs, 0);
 	fclose(f);
 	assert_non_null(strstr(buf, "summary of 2 runs: mean +- half-width of the "
 	    "90% confidence interval (Student's t), min, max, n\n"));

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "ctl.h"
+#include "wire_ctl.h"
 #include "model.h"
 #include "xfer.h"
 #include "streamrun.h"

@@ -5,6 +5,10 @@
 #       MBITS "-" when none was within the loss ceiling); CPU in seconds,
 #       "-" where unknown; TXCPU, the sender's own figure, is kept in the
 #       JSON only: CLIENTCPU measures the sending process alike for all.
+#   short PROTO LEN ROW ROUND GOT WANT
+#       a peer's receiver counted GOT of the WANT bytes sent (iperf2 2.1.8's
+#       server can lose a ring of its reads' records): that run is no
+#       result (its run line has MBITS "-"), and the report says how many
 #   cand udp LEN ROW ROUND STEP TARGET MBITS LOSS_TOOL LOSS_COUNT VERDICT
 #       every UDP candidate run of the search (TARGET 0: unpaced)
 #   pcapfile BYTES FRAMES FILEBYTES SECONDS   the generated capture
@@ -96,6 +100,7 @@ $1 == "run" {
 	    $2 == "udp" ? num($12) : "null", $2 == "udp" ? num($13) : "null")
 	next
 }
+$1 == "short" { nshort[$2 SUBSEP $3 SUBSEP $4]++; next }
 $1 == "cand" {
 	cands = cands (cands == "" ? "" : ",\n    ") sprintf("{\"len\":%d,\"row\":\"%s\",\"round\":%d,\"step\":%d,\"target_mbit\":%s,\"mbit\":%s,\"loss_tool_pct\":%s,\"loss_count_pct\":%s,\"accepted\":%s}",
 	    $3, $4, $5, $6, $7 == 0 ? "\"unpaced\"" : $7 + 0, num($8), num($9), num($10),
@@ -199,12 +204,21 @@ END {
 				}
 			paired[s, t] = pa[1]
 			# (mawk's sprintf holds 8 KiB: the long parts are concatenated)
-			jrows = jrows (jrows == "" ? "" : ",\n      ") sprintf("{\"row\":\"%s\",\"label\":\"%s\",\"rounds\":%d,\"ok\":%d,\"median_mbit\":%s,\"min_mbit\":%s,\"max_mbit\":%s,\"snd_us_per_mb\":%s,\"rcv_us_per_mb\":%s,\"loss_pct\":%s,\"vs_best_peer\":%s,\"ceiling\":%s,\"vs_ceiling\":%s,\"ceiling_invalid\":%s,\"runs\":[",
+			jrows = jrows (jrows == "" ? "" : ",\n      ") sprintf("{\"row\":\"%s\",\"label\":\"%s\",\"rounds\":%d,\"ok\":%d,\"median_mbit\":%s,\"min_mbit\":%s,\"max_mbit\":%s,\"snd_us_per_mb\":%s,\"rcv_us_per_mb\":%s,\"loss_pct\":%s,\"vs_best_peer\":%s,\"ceiling\":%s,\"vs_ceiling\":%s,\"ceiling_invalid\":%s,\"undercounted\":%d,\"runs\":[",
 			    t, label(t), rounds[k], count(rate[k]), num(m), num(lo(rate[k])),
 			    num(hi(rate[k])), num(median(snd[k])), num(median(rcv[k])),
 			    p == "udp" ? num(median(loss[k])) : "null", num(rp),
 			    c == "" ? "null" : "\"" c "\"", num(rc),
-			    rcs == "invalid" ? "true" : "false") raw[k] "]}"
+			    rcs == "invalid" ? "true" : "false", nshort[k]) raw[k] "]}"
+			if (nshort[k])
+				under = under sprintf("%s server under-counted %d of %d runs: " \
+				    "its own count short of the bytes sent, not used (those " \
+				    "rounds' best peer is the best of the others)\n",
+				    label(t), nshort[k], rounds[k])
+		}
+		if (under != "") {      # the peers whose count fell short
+			printf "%s", under
+			under = ""
 		}
 		if (bad != "") {        # the rows above that beat their ceiling
 			printf "%s", bad

@@ -1,19 +1,20 @@
 /* fuzz_ctl.c: libFuzzer target for what gput decodes off the network. The
  * input is one control message as it comes off the wire (header, then
  * payload of the length the header gives), optionally followed by a UDP
- * datagram that is checked as an end marker: for the stream of the PARAMS
- * message when the input is a valid one, else of a default stream. The
- * bytes after the first go to ctl_decode_payload() with the first as the
- * type as well, whatever the header says. Each decoder gets a heap copy of
- * exactly its bytes, so that AddressSanitizer sees any read past them.
- * Aborts when a decoder breaks its promise: an error is one non-empty line,
- * an ERROR's text is printable, a marker's index is 1 to MARKER_COUNT. */
+ * datagram that is decoded as an end marker. The bytes after the first go
+ * to ctl_decode_payload() with the first as the type as well, whatever the
+ * header says. Each decoder gets a heap copy of exactly its bytes, so that
+ * AddressSanitizer sees any read past them. Aborts when a decoder breaks
+ * its promise: an error is one non-empty line, an ERROR's text is
+ * printable, a marker's index is 1 to MARKER_COUNT and its fields are
+ * within the bytes given. Links only the pure codecs (Makefile:
+ * FUZZ_CTL_OBJS): wire_ctl, wire_udp and mcast_group. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctl.h"
-#include "xfer.h"
+#include "wire_ctl.h"
+#include "wire_udp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -57,17 +58,21 @@ payload(uint8_t type, const uint8_t *p, size_t n, struct ctl_msg *m)
 }
 
 static void
-marker(const struct xfer_params *p, const uint8_t *b, size_t n)
+marker(const uint8_t *b, size_t n)
 {
-	uint8_t *copy = malloc(n ? n : 1), idx = 0;
-	uint64_t dgrams = 0;
+	uint8_t *copy = malloc(n ? n : 1);
+	struct wire_gpue d;
+	enum wire_udp_res res;
 
 	if (copy == NULL)
 		abort();
 	memcpy(copy, b, n);
-	if (xfer_marker_decode(p, copy, n, &idx, &dgrams) &&
-	    (idx < 1 || idx > MARKER_COUNT || n < MARKER_BASE_LEN ||
-	     n > MARKER_MAX_LEN))
+	memset(&d, 0, sizeof d);
+	res = wire_gpue_decode(copy, n, &d);
+	if (res != WIRE_NONE && (d.idx < 1 || d.idx > MARKER_COUNT))
+		abort();
+	if ((res == WIRE_OK && n < WIRE_GPUE_PAD) ||
+	    (d.have_dgrams && n < WIRE_GPUE_BYTES))
 		abort();
 	free(copy);
 }
@@ -75,10 +80,6 @@ marker(const struct xfer_params *p, const uint8_t *b, size_t n)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct xfer_params udp = { .proto = PROTO_UDP,
-	    .role = ROLE_RECV, .len = 1472, .count = 10, .data_len = 1472,
-	    .data_bytes = 14720 };
-	const struct xfer_params *p = &udp;
 	uint8_t hdr[CTL_HDR_LEN], type = 0;
 	uint16_t plen = 0;
 	char err[256] = "";
@@ -99,9 +100,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size - CTL_HDR_LEN < plen)
 		return 0;  /* ctl_recv() would wait for the rest */
 	rest = CTL_HDR_LEN + plen;
-	if (payload(type, data + CTL_HDR_LEN, plen, &m) == 0 &&
-	    type == CTL_PARAMS)
-		p = &m.params;
-	marker(p, data + rest, size - rest);
+	(void)payload(type, data + CTL_HDR_LEN, plen, &m);
+	marker(data + rest, size - rest);
 	return 0;
 }

@@ -35,7 +35,7 @@ hex() {
 }
 find "$ctl" -maxdepth 1 -type f -exec rm -f {} +
 H=47505554   # "GPUT"
-V=04         # control protocol version (include/ctl.h)
+V=04         # control protocol version (include/wire_ctl.h)
 Z16=00000000000000000000000000000000
 Z20=0000000000000000000000000000000000000000
 Z32=$Z16$Z16

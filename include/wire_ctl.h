@@ -1,0 +1,334 @@
+#ifndef GPUT_WIRE_CTL_H
+#define GPUT_WIRE_CTL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "latstat.h"
+#include "mcast_group.h"
+#include "meter.h"
+#include "model.h"
+#include "xfer.h"
+
+/*
+ * Control protocol, version 4 (see gput(1), CONTROL PROTOCOL).
+ * Every message is an 8-byte header and a payload, all integers big-endian:
+ *
+ *   0  4  magic "GPUT"
+ *   4  1  version (3)
+ *   5  1  type (CTL_*)
+ *   6  2  payload length, at most CTL_MAX_PAYLOAD
+ *
+ * A session: the partner sends HELLO; the client answers PARAMS; the partner
+ * checks them against its limits and answers READY (or ERROR); the client
+ * opens the data path of every stream and proves it (TCP: the nonce and the
+ * stream's number are the first 18 bytes on each data connection; UDP: a
+ * proof datagram carrying the nonce and the stream's number, from the socket
+ * that will take part); the partner answers START, and only then does data
+ * flow. Multicast (PARAMS with CTL_MCAST): the partner sends nothing on the
+ * data path, so there is nothing to prove; it joins the group, answers
+ * READY with the agreed data port and START right after it. During the transfer the client may send STOP (^C). The partner
+ * ends with RESULT, or ERROR at any point.
+ *
+ * HELLO  (partner -> client, 40 bytes): 0 flags u32 (1: the partner requires
+ *   the shared secret), 4 zero u32, 8 challenge[32] (random, per session).
+ * PARAMS (client -> partner, 216 bytes): the partner's half of the test.
+ *   0 proto u8, 1 role u8, 2 flags u8 (1 nodelay, 2 verify, 4 stream,
+ *   8 verbose, 0x10 gso, 0x20 discard; 0x40 and 0x80 zero; discard with
+ *   verify is refused, gso for TCP too), 3 batch u8 (UDP datagrams per
+ *   system call: 0 or 1 one, 2..128; above 1 for TCP is refused), 4 len u32, 8 count u64, 16 window u32,
+ *   20 gap_us u32, 24 data_len u32, 28 seed u32, 32 data_bytes u64,
+ *   40 data_gap_ps u64 (the sender's gap between writes, picoseconds),
+ *   48 duration_ms u32, 52 interval_ms u32, 56 omit_ms u32, 60 data_burst
+ *   u32 (writes per gap), 64 cc[64] (a comma list of names the streams
+ *   take in turn, NUL-padded), 128 streams u16 (1..128), 130 mflags u16
+ *   (CTL_MCAST: multicast, -m; other bits zero), 132 group family u8
+ *   (4 or 6), 133 ttl u8 (1..255, the sender's TTL or hop limit), 134
+ *   data port u16 (1024..65535: the group's port and the client's source
+ *   port), 136 group[16] (network order, IPv4 in the first 4 bytes, the
+ *   rest zero; mcast.h says which groups are valid); without CTL_MCAST
+ *   bytes 132..151 are zero, with it the partner's half is a UDP receiver
+ *   of one stream. 152 xflags u32 (CTL_XF_*: the extensions of
+ *   version 4; a bit this gput does not know is refused; 8: the client
+ *   echoes cookies, UDP only), 156..167 the
+ *   latency probes' parameters, 168 the partner's --affinity u64 (CPUs 0..63),
+ *   176..183 the partner's hardening; each range is zero unless its
+ *   extension is asked. 184 mac[32]: with a key, HMAC-SHA256(key, "gput2
+ *   client" || challenge || bytes 0..183), else zero.
+ * READY  (partner -> client, 50 + 2 * ports bytes): 0 data port u16,
+ *   2 ports u16 (1..128: TCP 1, UDP one per stream), 4 nonce[16], 20
+ *   mac[32], 52 the other streams' ports, u16 each: with a key,
+ *   HMAC-SHA256(key, "gput2 partner" || challenge || PARAMS bytes 0..183 ||
+ *   READY bytes 0..19 || READY bytes 52..), else zero.
+ * START  (partner -> client, 0 bytes): the data path is proven (a UDP
+ *   stream the partner sends: both ways, its cookie echoed); go.
+ * STOP   (client -> partner, 0 bytes): end the transfer now, send RESULT.
+ * INTERVAL (partner -> client, 64 bytes), one per stream, live during the
+ *   transfer and the last one after it: 0 index u32 (per stream), 4 flags
+ *   u32 (IVAL_*), 8 start_ns u64, 16 end_ns u64, 24 bytes u64, 32 calls u64,
+ *   40 dgrams u64, 48 retrans u32 (IVAL_UDP: duplicates), 52 cwnd u32
+ *   (IVAL_UDP: reordered), 56 srtt_us u32, 60 stream u32 (1..N).
+ * TCPINFO (partner -> client, 96 bytes, TCP, per stream, before RESULT):
+ *   0 cc[16], 16 retrans u64, 24 rtt_us u32, 28 min_rtt_us u32, 32 cwnd u32,
+ *   36 mss u32, 40 delivery_rate u64 (bytes/s), 48 busy_us u64, 56
+ *   rwnd_limited_us u64, 64 sndbuf_limited_us u64, 72 stream u32, 76 ecn
+ *   u32 (TCPS_ECN_*; other bits zero), 80 delivered_ce u32 (segments
+ *   acknowledged with ECE), 84 received_ce u32 (CE-marked segments
+ *   received), 88 received_ce_bytes u32 (their payload), 92 zero u32.
+ *   Without TCPS_ECN delivered_ce and received_ce are zero, without
+ *   TCPS_ECN_RECEIVED received_ce and received_ce_bytes are.
+ * UDPSTATS (partner -> client, 144 bytes, a UDP receiver, before RESULT):
+ *   0 received, 8 unique, 16 duplicates, 24 reordered, 32 max_displacement,
+ *   40 late, 48 too_old, 56 other, 64 jitter_ns, 72 delay_var_ns,
+ *   80 delay_var_max_ns (u64 each), 88 owd_min_ns i64, 96 owd_mean_ns i64,
+ *   104 flags u32 (UDPS_*), 108 stream u32 (1..N; per stream), 112 the
+ *   data datagrams received by ECN codepoint (--ecn, UDPS_ECN): not-ECT,
+ *   ECT(1), ECT(0), CE, u64 each, adding up to received; zero without
+ *   UDPS_ECN.
+ * RESULT (partner -> client, 120 bytes), one per stream (1..N), then the
+ *   side's own (stream 0: the sums, and the CPU time of the whole side):
+ *   the gput_result fields in declaration order: eleven u64, flags u32,
+ *   sndbuf u32, rcvbuf u32; then 100 stream u32, 104 start_ns u64 (its window
+ *   opened, ns after START), 112 end_ns u64 (it ended, ns after START).
+ * ERROR  (either way, 1..CTL_MAX_TEXT bytes): printable ASCII reason.
+ * ECHOPORT (partner -> client, 4 bytes, right after READY when PARAMS asked
+ *   CTL_XF_LATENCY): 0 the echo's UDP port u16 (non-zero), 2 zero u16.
+ * ECHOSTATS (partner -> client, 48 bytes, with CTL_XF_LATENCY, before
+ *   RESULT): the echo's counts so far, u64 each: 0 received, 8 echoed,
+ *   16 over the rate, 24 from strangers, 32 malformed, 40 echoes the
+ *   kernel refused; received is the sum of the other five.
+ */
+#define CTL_MAGIC        "GPUT"
+#define CTL_VERSION      4
+#define CTL_HDR_LEN      8
+#define CTL_MAX_PAYLOAD  320
+#define CTL_MAX_TEXT     200
+#define CTL_HELLO_LEN    40
+#define CTL_PARAMS_LEN   216
+#define CTL_READY_LEN    52     /* with one port; 2 more per further port */
+#define CTL_RESULT_LEN   120
+#define CTL_CHALLENGE_LEN 32
+#define CTL_MAC_LEN      32
+#define CTL_NONCE_LEN    16
+#define CTL_PARAMS_SIGNED 184  /* PARAMS bytes the MAC covers */
+/* PARAMS byte 152, xflags: the extensions of version 4. */
+#define CTL_XF_ECN       0x0001u /* ECN on the data path (--ecn) */
+#define CTL_XF_LATENCY   0x0002u /* latency probes (--latency), bytes 156..167 */
+#define CTL_XF_ZEROCOPY  0x0004u /* --zerocopy: TCP MSG_ZEROCOPY, TCP_ZEROCOPY_RECEIVE */
+#define CTL_XF_COOKIE    0x0008u /* the client echoes the partner's UDP cookies
+                                    (xfer_path.h): asked when the partner sends
+                                    UDP, which it refuses without */
+#define CTL_XF_KNOWN     (CTL_XF_LATENCY | CTL_XF_ECN | CTL_XF_ZEROCOPY | \
+                          CTL_XF_COOKIE) /* the bits this build accepts */
+/* PARAMS extension ranges (offsets into the payload). */
+#define CTL_PX_XFLAGS    152
+#define CTL_PX_LATENCY   156     /* 12 bytes: 156 probe interval_us u32
+                                    (CTL_LAT_MIN_US..CTL_LAT_MAX_US), 160
+                                    idle_ms u32 (..CTL_LAT_MAX_IDLE_MS),
+                                    164 zero u32 */
+#define CTL_LAT_MIN_US      1000u      /* --latency-interval: 1 ms .. */
+#define CTL_LAT_MAX_US      1000000u   /* .. 1 s */
+#define CTL_LAT_MAX_IDLE_MS 60000u     /* --latency-idle: at most a minute */
+#define CTL_ECHOPORT_LEN  4
+#define CTL_ECHOSTATS_LEN 48
+#define CTL_PX_AFFINITY  168     /* 8 bytes: --affinity, CPUs 0..63 (affinity.h) */
+#define CTL_PX_HARDEN    176     /* 8 bytes */
+#define CTL_INTERVAL_LEN 64
+#define CTL_TCPINFO_LEN  96
+#define CTL_UDPSTATS_LEN 144
+#define CTL_READY_SIGNED  20   /* READY bytes the MAC covers */
+#define CTL_HELLO_KEY    0x01u /* HELLO flag: a shared secret is required */
+#define CTL_MCAST        0x0001u /* PARAMS mflags: the partner receives a group */
+#define CTL_MAX_MS       86400000u  /* --time, --omit, --interval: a day */
+#define CTL_MIN_INTERVAL_MS 100u    /* --interval: a tenth of a second */
+
+/* Byte offsets of every field in its message's payload (the list above):
+ * the encoder and the decoder both write and read at these names. */
+/* The header. */
+#define CTL_HDR_MAGIC    0       /* 4 bytes, CTL_MAGIC */
+#define CTL_HDR_VERSION  4
+#define CTL_HDR_TYPE     5
+#define CTL_HDR_PLEN     6
+/* HELLO. */
+#define CTL_HELLO_FLAGS  0
+#define CTL_HELLO_RSVD   4
+#define CTL_HELLO_CHALLENGE 8
+/* PARAMS (CTL_PX_XFLAGS and on: the extensions, above). */
+#define CTL_PX_PROTO       0
+#define CTL_PX_ROLE        1
+#define CTL_PX_FLAGS       2     /* CTL_PF_* */
+#define CTL_PX_BATCH       3
+#define CTL_PX_LEN         4
+#define CTL_PX_COUNT       8
+#define CTL_PX_WINDOW      16
+#define CTL_PX_GAP_US      20
+#define CTL_PX_DATA_LEN    24
+#define CTL_PX_SEED        28
+#define CTL_PX_DATA_BYTES  32
+#define CTL_PX_DATA_GAP_PS 40
+#define CTL_PX_DURATION_MS 48
+#define CTL_PX_INTERVAL_MS 52
+#define CTL_PX_OMIT_MS     56
+#define CTL_PX_DATA_BURST  60
+#define CTL_PX_CC          64    /* XFER_CC_LIST bytes */
+#define CTL_PX_STREAMS     128
+#define CTL_PX_MFLAGS      130   /* CTL_MCAST */
+#define CTL_PX_MFAMILY     132   /* bytes 132..151: the group (CTL_MCAST) */
+#define CTL_PX_MTTL        133
+#define CTL_PX_MPORT       134
+#define CTL_PX_MGROUP      136   /* 16 bytes */
+#define CTL_PX_LAT_INTERVAL_US CTL_PX_LATENCY
+#define CTL_PX_LAT_IDLE_MS (CTL_PX_LATENCY + 4)
+#define CTL_PX_LAT_RSVD    (CTL_PX_LATENCY + 8)
+#define CTL_PX_MAC         CTL_PARAMS_SIGNED
+/* PARAMS byte 2, flags. */
+#define CTL_PF_NODELAY   0x01u
+#define CTL_PF_VERIFY    0x02u
+#define CTL_PF_STREAM    0x04u
+#define CTL_PF_VERBOSE   0x08u
+#define CTL_PF_GSO       0x10u
+#define CTL_PF_DISCARD   0x20u
+#define CTL_PF_ALL       0x3fu
+/* READY. */
+#define CTL_RDY_PORT     0
+#define CTL_RDY_NPORTS   2
+#define CTL_RDY_NONCE    4
+#define CTL_RDY_MAC      CTL_READY_SIGNED
+#define CTL_RDY_PORTS    CTL_READY_LEN   /* the other streams' ports */
+/* RESULT: the eleven u64 counts from 0, 8 bytes apart. */
+#define CTL_RES_COUNTS   0
+#define CTL_RES_FLAGS    88
+#define CTL_RES_SNDBUF   92
+#define CTL_RES_RCVBUF   96
+#define CTL_RES_STREAM   100
+#define CTL_RES_START_NS 104
+#define CTL_RES_END_NS   112
+/* INTERVAL. */
+#define CTL_IVL_INDEX    0
+#define CTL_IVL_FLAGS    4
+#define CTL_IVL_START_NS 8
+#define CTL_IVL_END_NS   16
+#define CTL_IVL_BYTES    24
+#define CTL_IVL_CALLS    32
+#define CTL_IVL_DGRAMS   40
+#define CTL_IVL_RETRANS  48      /* IVAL_UDP: duplicates */
+#define CTL_IVL_CWND     52      /* IVAL_UDP: reordered */
+#define CTL_IVL_SRTT_US  56
+#define CTL_IVL_STREAM   60
+/* TCPINFO. */
+#define CTL_TCPI_CC        0     /* 16 bytes */
+#define CTL_TCPI_RETRANS   16
+#define CTL_TCPI_RTT_US    24
+#define CTL_TCPI_MIN_RTT_US 28
+#define CTL_TCPI_CWND      32
+#define CTL_TCPI_MSS       36
+#define CTL_TCPI_DELIVERY_RATE 40
+#define CTL_TCPI_BUSY_US   48
+#define CTL_TCPI_RWND_LIMITED_US 56
+#define CTL_TCPI_SNDBUF_LIMITED_US 64
+#define CTL_TCPI_STREAM    72
+#define CTL_TCPI_ECN       76
+#define CTL_TCPI_DELIVERED_CE 80
+#define CTL_TCPI_RECEIVED_CE  84
+#define CTL_TCPI_RECEIVED_CE_BYTES 88
+#define CTL_TCPI_RSVD      92
+/* UDPSTATS: the eleven u64 counts (received .. delay_var_max_ns) from 0,
+ * 8 bytes apart. */
+#define CTL_UDPS_COUNTS    0
+#define CTL_UDPS_OWD_MIN   88
+#define CTL_UDPS_OWD_MEAN  96
+#define CTL_UDPS_FLAGS     104
+#define CTL_UDPS_STREAM    108
+#define CTL_UDPS_ECN       112   /* 4 u64 */
+/* ECHOPORT; ECHOSTATS: its six u64 counts from 0, 8 bytes apart. */
+#define CTL_EPORT_PORT     0
+#define CTL_EPORT_RSVD     2
+#define CTL_ESTATS_COUNTS  0
+
+enum ctl_type {
+	CTL_PARAMS = 1,
+	CTL_READY  = 2,
+	CTL_RESULT = 3,
+	CTL_ERROR  = 4,
+	CTL_HELLO  = 5,
+	CTL_START  = 6,
+	CTL_STOP   = 7,
+	CTL_INTERVAL = 8,
+	CTL_TCPINFO  = 9,
+	CTL_UDPSTATS = 10,
+	CTL_ECHOPORT = 13,
+	CTL_ECHOSTATS = 14,
+};
+/* Types 11..16 are set aside for extensions of version 4 (11, 12: the
+ * partner's return-path check; 13, 14: latency probes; 15, 16: the data
+ * path); until a build defines them they are unknown and refused. */
+#define CTL_TYPE_MAX CTL_ECHOSTATS   /* the largest; ctl_type_known() says
+                                        which below it exist */
+
+struct ctl_msg {
+	uint8_t type;
+	uint32_t hello_flags;                  /* CTL_HELLO */
+	uint8_t challenge[CTL_CHALLENGE_LEN];  /* CTL_HELLO */
+	struct xfer_params params;             /* CTL_PARAMS */
+	struct mcast_group mcast;              /* CTL_PARAMS: -m (family 0:
+	                                          none) */
+	uint8_t mac[CTL_MAC_LEN];              /* CTL_PARAMS, CTL_READY */
+	uint16_t port[STREAM_MAX];             /* CTL_READY: data ports */
+	uint16_t nports;                       /* CTL_READY */
+	uint8_t nonce[CTL_NONCE_LEN];          /* CTL_READY */
+	struct gput_result result;             /* CTL_RESULT */
+	uint64_t start_ns, end_ns;             /* CTL_RESULT */
+	uint32_t stream;                       /* CTL_RESULT (0: the side),
+	                                          INTERVAL, TCPINFO, UDPSTATS */
+	uint32_t ival_index;                   /* CTL_INTERVAL */
+	struct ival ival;                      /* CTL_INTERVAL */
+	struct tcp_stats tcp;                  /* CTL_TCPINFO */
+	struct udp_stats udp;                  /* CTL_UDPSTATS */
+	uint16_t echo_port;                    /* CTL_ECHOPORT */
+	struct echo_stats echo;                /* CTL_ECHOSTATS */
+	char text[CTL_MAX_TEXT + 1];           /* CTL_ERROR, NUL-terminated */
+};
+
+/* The codec (wire_ctl.c): bytes in, a message or a reason out. The
+ * functions keep the protocol's name, ctl_, as its constants do; ctl.h
+ * sends and receives them. */
+/* The bytes a MAC covers: challenge || PARAMS bytes 0..151, and for READY
+ * also READY bytes 0..19 and 52.., into out (at least CTL_SIGNED_MAX
+ * bytes). ready may be NULL. Returns the number of bytes written. */
+#define CTL_SIGNED_MAX (CTL_CHALLENGE_LEN + CTL_PARAMS_SIGNED + \
+	CTL_READY_SIGNED + 2 * STREAM_MAX)
+size_t ctl_signed_bytes(const uint8_t *challenge, const struct ctl_msg *params,
+                        const struct ctl_msg *ready, uint8_t *out);
+
+/* Encode m into buf (at least CTL_HDR_LEN + CTL_MAX_PAYLOAD bytes).
+ * Returns the message length. */
+size_t ctl_encode(const struct ctl_msg *m, uint8_t *buf);
+
+/* Check a header; on success store type and payload length. Returns 0, or
+ * -1 with err filled (bad magic, unknown version, type or oversized length). */
+int ctl_decode_header(const uint8_t *hdr, uint8_t *type, uint16_t *plen,
+                      char *err, size_t errlen);
+
+/* Decode a payload of the given type. Returns 0, or -1 with err filled
+ * (wrong length for the type, a field out of range). */
+int ctl_decode_payload(uint8_t type, const uint8_t *p, size_t plen,
+                       struct ctl_msg *m, char *err, size_t errlen);
+
+/* Is t a message type this build knows (types 11, 12, 15, 16 are set
+ * aside for other extensions)? */
+int ctl_type_known(uint8_t t);
+
+/* "PARAMS", "READY", ..., or "unknown". */
+const char *ctl_type_name(uint8_t type);
+
+/* Build an ERROR message. */
+void ctl_error(struct ctl_msg *m, const char *text);
+
+/* A partner at its --max-sessions limit refuses with an ERROR whose text
+ * begins with CTL_BUSY_TEXT: the protocol's one error code, so that a
+ * client can tell "try later" from any other refusal. */
+#define CTL_BUSY_TEXT "partner busy"
+/* Is m the partner's busy refusal? */
+int ctl_error_busy(const struct ctl_msg *m);
+
+#endif

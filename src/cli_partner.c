@@ -1,0 +1,85 @@
+/* cli_partner.c: the options of gput -i alone into the config. */
+#include "cli_partner.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_value.h"
+#include "partner_acl.h"
+#include "units.h"
+#include "xfer.h"
+
+int
+cli_partner_opt(struct cli_state *ps, int o, const char *arg)
+{
+	struct config *c = ps->c;
+	struct partner_limits *l = &c->lim;
+	char why[160];
+	uint64_t v;
+
+	switch (o) {
+	case OPT_ONCE: c->once = 1; return 0;
+	case OPT_INETD: c->inetd = 1; return 0;
+	case OPT_NO_MCAST: c->no_multicast = 1; return 0;
+	case OPT_USER:
+		if (*arg == '\0')
+			return cli_bad_value(ps, o, "empty user name");
+		c->user = arg;
+		return 0;
+	case OPT_ALLOW:
+		if (acl_add(&c->allow, arg, why, sizeof why) == -1)
+			return cli_bad_value(ps, o, why);
+		return 0;
+	case OPT_ALLOW_CC:              /* each one this host offers */
+		if (cli_value_cc(arg, why, sizeof why) == -1)
+			return cli_bad_value(ps, o, why);
+		c->allow_cc = arg;
+		return 0;
+	case OPT_MAX_SESSIONS:
+		if (units_parse_int(arg, 1, 1024, &v, why, sizeof why) == -1)
+			return cli_bad_value(ps, o, why);
+		l->max_sessions = (unsigned)v;
+		return 0;
+	case OPT_MAX_PER_SOURCE:
+		if (units_parse_int(arg, 1, 1024, &v, why, sizeof why) == -1)
+			return cli_bad_value(ps, o, why);
+		l->max_per_source = (unsigned)v;
+		return 0;
+	case OPT_MAX_HANDSHAKES:
+		if (units_parse_int(arg, 1, 1024, &v, why, sizeof why) == -1)
+			return cli_bad_value(ps, o, why);
+		l->max_handshakes = (unsigned)v;
+		return 0;
+	case OPT_MAX_STREAMS:
+		if (units_parse_int(arg, 1, STREAM_MAX, &v, why, sizeof why) == -1)
+			return cli_bad_value(ps, o, why);
+		l->max_streams = (unsigned)v;
+		return 0;
+	case OPT_MAX_TIME:
+		if (units_parse_int(arg, 1, 86400, &v, why, sizeof why) == -1)
+			return cli_bad_value(ps, o, why);
+		l->max_time_s = (unsigned)v;
+		return 0;
+	case OPT_MAX_BYTES:
+		if (units_parse_size(arg, 0, 1ULL << 62, &v, why, sizeof why) == -1)
+			return cli_bad_value(ps, o, why);
+		l->max_bytes = v;
+		return 0;
+	case OPT_MAX_BUFFER:
+		if (units_parse_size(arg, 1, XFER_TCP_MAX, &v, why, sizeof why) == -1)
+			return cli_bad_value(ps, o, why);
+		l->max_buffer = (uint32_t)v;
+		return 0;
+	case OPT_MAX_RATE:
+		if (strcmp(arg, "0") == 0) {
+			l->max_rate = 0;
+			return 0;
+		}
+		if (units_parse_rate(arg, 1e3, 1e13, &l->max_rate, why,
+		    sizeof why) == -1)
+			return cli_bad_value(ps, o, why);
+		return 0;
+	}
+	return cli_bad_value(ps, o, "unknown option");
+}
