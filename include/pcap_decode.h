@@ -31,8 +31,9 @@ struct pdec_frame {
 	uint16_t sport, dport;
 	uint32_t seq;       /* TCP sequence number */
 	uint8_t  tcp_flags; /* RFC 9293 3.1: FIN 0x01, SYN 0x02, RST 0x04 ... */
-	int      marker;    /* 1: a gput UDP end-of-transfer marker or proof
-	                       datagram, not data (gput(1), UDP end markers) */
+	int      marker;    /* 1: a gput UDP end-of-transfer marker, proof,
+	                       cookie or echo datagram, not data (gput(1), UDP
+	                       end markers, SECURITY) */
 	int      end_marker;     /* 1: an end marker ("GPUE"; marker is 1 too) */
 	int      end_has_count;  /* its datagram count was captured */
 	uint64_t end_dgrams;     /* the data datagrams the sender says it sent */

@@ -73,7 +73,8 @@ struct pflow_dir {
 	int      fin;              /* a FIN was seen */
 	uint64_t connections;      /* SYNs seen with distinct sequence numbers */
 	uint64_t datagrams;        /* UDP datagrams that reached the flow whole,
-	                              markers and proof left out (every copy) */
+	                              markers, proofs, cookies and echoes left out
+	                              (every copy) */
 	struct pflow_gput *gput;   /* NULL until a gput data header (decoded or
 	                              cut) or end marker is seen; flow
 	                              directions only, freed by pflow_free() */

@@ -393,15 +393,21 @@ gput_data(const struct pkt *k, size_t off, unsigned payload,
 	fr->gpud_send_ns = d.send_ns;
 }
 
-/* gput's UDP proof datagram (wire_udp.h): PROOF_BASE_LEN to PROOF_MAX_LEN
- * bytes that start as one. It proves the client's data socket to the
- * partner before the transfer: control, not payload, so it is counted with
- * the end markers. */
+/* gput's UDP datagrams of the data path's setup (wire_udp.h), each in its
+ * own lengths and starting as one: the proof (GPUH, the client's data
+ * socket to the partner's), the partner's cookie (GPUC) and the client's
+ * echo of it (GPUK, the return path validated before the partner sends).
+ * Control, not payload, so they are counted with the end markers. */
 static int
-gput_proof(const struct pkt *k, size_t off, unsigned payload)
+gput_setup(const struct pkt *k, size_t off, unsigned payload)
 {
-	return payload >= PROOF_BASE_LEN && payload <= PROOF_MAX_LEN &&
-	    wire_gpuh_is(k->p + off, captured(k, off, payload));
+	struct wire_cookie c;
+	size_t n = captured(k, off, payload);
+
+	if (payload >= PROOF_BASE_LEN && payload <= PROOF_MAX_LEN)
+		return wire_gpuh_is(k->p + off, n);
+	return wire_gpuc_decode(k->p + off, n, payload, &c) != WIRE_NONE ||
+	    wire_gpuk_decode(k->p + off, n, payload, &c) != WIRE_NONE;
 }
 
 /* TCP (RFC 9293 3.1: ports 4, seq 4, ack 4, data offset/flags 2, ...) or UDP
@@ -446,7 +452,7 @@ transport(const struct pkt *k, size_t off, unsigned avail,
 	fr->payload = avail - fr->l4_hdr;
 	if (fr->proto == IPPROTO_UDP && fr->frag == 0)
 		fr->marker = gput_marker(k, off + fr->l4_hdr, fr->payload, fr) ||
-		    gput_proof(k, off + fr->l4_hdr, fr->payload);
+		    gput_setup(k, off + fr->l4_hdr, fr->payload);
 	if (fr->proto == IPPROTO_UDP && !fr->marker)
 		gput_data(k, off + fr->l4_hdr, fr->payload, fr);
 	return PDEC_OK;

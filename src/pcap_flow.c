@@ -512,7 +512,7 @@ udp_datagram(struct pflow_table *t, struct pflow_dir *d,
 
 	*dup = 0;
 	if (fr->marker && !fr->end_marker)
-		return 0;  /* the proof: control, nothing to count */
+		return 0;  /* a proof, cookie or echo: control, nothing to count */
 	d->datagrams += !fr->marker;
 	if (!fr->end_marker && fr->gpud == PDEC_GPUD_NONE)
 		return 0;

@@ -19,6 +19,7 @@
 
 #include "capbuild.h"
 #include "pcap_scan.h"
+#include "wire_udp.h"
 
 #define US    1000LL          /* ns */
 #define MS    1000000LL
@@ -188,6 +189,48 @@ static const uint64_t reordered[] = { 0, 1, 4, 2, 3, 5, 9, 6, 7, 8 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
+/* A setup datagram (wire_udp.h) of len bytes at ts: the proof ("GPUH"),
+ * the partner's cookie ("GPUC") or the client's echo ("GPUK"). */
+static void
+put_setup(struct cap *c, const char *kind, size_t len, int64_t ts)
+{
+	static const uint8_t nonce[PROOF_NONCE_LEN] = { 1, 2, 3 };
+	struct wire_cookie k = { .stream = 1, .cookie = { 9, 8, 7 } };
+	uint8_t b[CECHO_MAX_LEN] = { 0 };
+	struct spec m = cb_gput4(DLT_EN10MB, (unsigned)len, b);
+
+	m.head_len = len;
+	if (strcmp(kind, "GPUH") == 0)
+		wire_gpuh_encode(b, len, nonce, 1);
+	else if (strcmp(kind, "GPUC") == 0)
+		wire_gpuc_encode(b, len, &k);
+	else
+		wire_gpuk_encode(b, len, &k);
+	cb_put(c, &m, ts);
+}
+
+/* A partner that sends: the client's proof, the partner's cookie, the
+ * client's echo, the cookie again (sent before the echo came), then the 10
+ * datagrams in order and the markers. All in one direction, so that one
+ * flow direction holds them: the setup is control, none of it payload. */
+static void
+write_setup(const char *dir)
+{
+	struct cap *c = cb_new();
+	uint64_t i;
+
+	cb_open(c, dir, "gpud_setup.pcap", DLT_EN10MB, 65535);
+	put_setup(c, "GPUH", PROOF_BASE_LEN, T0 - 4 * MS);
+	put_setup(c, "GPUC", COOKIE_BASE_LEN, T0 - 3 * MS);
+	put_setup(c, "GPUK", CECHO_MAX_LEN, T0 - 2 * MS);
+	put_setup(c, "GPUC", COOKIE_MAX_LEN, T0 - 1 * MS);
+	for (i = 0; i < 10; i++)
+		put_data(c, i, 1, T0 + (int64_t)i * MS + 100 * US);
+	put_markers(c, 10, T0 + 20 * MS);
+	cb_close(c);
+	free(c);
+}
+
 /* Every capture of this test, the golden cases' among them. */
 static void
 write_captures(const char *dir)
@@ -200,6 +243,7 @@ write_captures(const char *dir)
 	write_cut(dir);
 	write_frag(dir);
 	write_missing(dir);
+	write_setup(dir);
 }
 
 /* ---- tests ---- */
@@ -471,6 +515,94 @@ test_decode(void **state)
 	}
 }
 
+/* The proof, the cookie and its echo: control frames in their own lengths
+ * (a cut one by its first 8 bytes), never data nor end markers. */
+static void
+test_setup_decode(void **state)
+{
+	static const struct {
+		const char *kind;
+		unsigned len, captured;     /* captured: 0 all */
+		int      marker;
+	} cases[] = {
+		{ "GPUH", PROOF_BASE_LEN, 0, 1 }, { "GPUH", PROOF_MAX_LEN, 0, 1 },
+		{ "GPUC", COOKIE_BASE_LEN, 0, 1 }, { "GPUC", COOKIE_MAX_LEN, 0, 1 },
+		{ "GPUC", COOKIE_BASE_LEN, 8, 1 }, { "GPUC", COOKIE_BASE_LEN, 7, 0 },
+		{ "GPUC", CECHO_BASE_LEN, 0, 0 },  /* a cookie of an echo's length */
+		{ "GPUK", CECHO_BASE_LEN, 0, 1 }, { "GPUK", CECHO_MAX_LEN, 0, 1 },
+		{ "GPUK", CECHO_MAX_LEN, 8, 1 }, { "GPUK", COOKIE_MAX_LEN, 0, 0 },
+		{ "GPUK", CECHO_MAX_LEN + 1, 0, 0 },
+	};
+	struct wire_cookie k = { .stream = 3 };
+	uint8_t buf[256], b[64] = { 0 };
+	struct pdec_frame fr;
+	char why[160];
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < N(cases); i++) {
+		struct spec u = cb_gput4(DLT_EN10MB, cases[i].len, b);
+		size_t hdr = 14 + 20 + 8;
+
+		print_message("%s %u captured %u\n", cases[i].kind, cases[i].len,
+		              cases[i].captured);
+		u.head_len = cases[i].len;
+		if (strcmp(cases[i].kind, "GPUH") == 0)
+			wire_gpuh_encode(b, cases[i].len, k.cookie, 1);
+		else if (strcmp(cases[i].kind, "GPUC") == 0)
+			wire_gpuc_encode(b, cases[i].len, &k);
+		else
+			wire_gpuk_encode(b, cases[i].len, &k);
+		n = cb_build(buf, &u);
+		assert_int_equal(pdec_frame(DLT_EN10MB, buf, cases[i].captured ?
+		                 (uint32_t)(hdr + cases[i].captured) : (uint32_t)n,
+		                 (uint32_t)n, &fr, why, sizeof(why)), PDEC_OK);
+		assert_int_equal(fr.marker, cases[i].marker);
+		assert_int_equal(fr.end_marker, 0);
+		assert_int_equal(fr.gpud, PDEC_GPUD_NONE);
+	}
+	/* padding that is not zero: not a cookie */
+	{
+		struct spec u = cb_gput4(DLT_EN10MB, COOKIE_BASE_LEN, b);
+
+		u.head_len = COOKIE_BASE_LEN;
+		wire_gpuc_encode(b, COOKIE_BASE_LEN, &k);
+		b[COOKIE_BASE_LEN - 1] = 1;
+		n = cb_build(buf, &u);
+		assert_int_equal(pdec_frame(DLT_EN10MB, buf, (uint32_t)n, (uint32_t)n,
+		                 &fr, why, sizeof(why)), PDEC_OK);
+		assert_int_equal(fr.marker, 0);
+	}
+}
+
+/* A run with its setup in the capture: the payload is the data's alone,
+ * the setup frames are counted with the markers. */
+static void
+test_setup_counts(void **state)
+{
+	struct pscan s;
+	const struct pscan_flow *r;
+
+	(void)state;
+	scan(&s, "gpud_setup.pcap");
+	assert_int_equal(s.nflows, 1);
+	r = &s.flows[0];
+	assert_true(r->has_gput);
+	assert_int_equal(r->gput.sent, 10);
+	assert_int_equal(r->gput.received, 10);
+	assert_int_equal(r->gput.lost, 0);
+	assert_int_equal(r->data->payload, 10000);
+	assert_int_equal(r->data->data_packets, 10);
+	assert_int_equal(r->data->markers, 3 + 4);
+	assert_int_equal(r->data->marker_bytes, 3 * 32 + PROOF_BASE_LEN +
+	                 COOKIE_BASE_LEN + CECHO_MAX_LEN + COOKIE_MAX_LEN);
+	assert_int_equal(r->data->payload + r->data->retrans +
+	                 r->data->marker_bytes + r->data->l4 + r->data->l3 +
+	                 r->data->l2 + r->data->pad + r->data->l1,
+	                 r->data->wire);
+	pscan_free(&s);
+}
+
 /* An end marker's count, when captured (8 bytes at offset 8). */
 static void
 test_marker_count(void **state)
@@ -508,6 +640,8 @@ main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decode),
 		cmocka_unit_test(test_marker_count),
+		cmocka_unit_test(test_setup_decode),
+		cmocka_unit_test(test_setup_counts),
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_timing),
 		cmocka_unit_test(test_warnings),
