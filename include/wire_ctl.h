@@ -24,8 +24,9 @@
  * opens the data path of every stream and proves it (TCP: the nonce and the
  * stream's number are the first 18 bytes on each data connection; UDP: a
  * proof datagram carrying the nonce and the stream's number, from the socket
- * that will take part); the partner answers START, and only then does data
- * flow. Multicast (PARAMS with CTL_MCAST): the partner sends nothing on the
+ * that will take part; a UDP stream the partner sends: then the partner's
+ * cookie, echoed from that socket, xfer_path.h); the partner answers START,
+ * and only then does data flow. Multicast (PARAMS with CTL_MCAST): the partner sends nothing on the
  * data path, so there is nothing to prove; it joins the group, answers
  * READY with the agreed data port and START right after it. During the transfer the client may send STOP (^C). The partner
  * ends with RESULT, or ERROR at any point.
