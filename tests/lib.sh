@@ -123,3 +123,63 @@ snmp_udp() {
 	"$@" awk -v c="$_c" '$1 == "Udp:" { if (++n == 1) { for (i = 2; i <= NF; i++) if ($i == c) k = i }
 		else if (k) print $k }' /proc/net/snmp
 }
+
+# tb_init WHAT TAG TOOL... [-- FILE...]: a testbed of the test's own
+# (tools/gput-testbed, prefix gput-TAG<pid>, exported), taken down when the
+# test ends. Without root or one of the TOOLs the test is skipped (WHAT says
+# which, and the Debian package to install); a FILE not built fails it.
+# Sets TESTBED; tb and counter below run against it.
+tb_init() {
+	_what=$1 _tag=$2; shift 2
+	PATH=$PATH:/usr/sbin:/sbin
+	TESTBED=tools/gput-testbed
+	if [ "$(id -u)" -ne 0 ]; then
+		skip "$_what (needs root for network namespaces)"
+		t_done
+	fi
+	while [ "$#" -gt 0 ] && [ "$1" != -- ]; do
+		if ! command -v "$1" >/dev/null 2>&1; then
+			case $1 in
+			ip | tc) _pkg=iproute2 ;; nft) _pkg=nftables ;; ping) _pkg=iputils-ping ;; *) _pkg=$1 ;;
+			esac
+			skip "$_what (needs $1: install the Debian package $_pkg)"
+			t_done
+		fi
+		shift
+	done
+	[ "$#" -gt 0 ] && shift
+	for _f in "$@"; do
+		[ -x "$_f" ] || { fail "$_what ($_f not built)"; t_done; }
+	done
+	GPUT_TESTBED_PREFIX=gput-$_tag$$
+	export GPUT_TESTBED_PREFIX
+	trap tb_cleanup EXIT
+}
+# shellcheck disable=SC2317 # called through the trap
+tb_cleanup() {
+	t_cleanup
+	"$TESTBED" down >/dev/null 2>&1
+}
+
+# tb ARGS...: run the testbed command; fail and stop the test when it fails.
+tb() {
+	if ! "$TESTBED" "$@" >"$T_TMP/tb.log" 2>&1; then
+		cat "$T_TMP/tb.log"
+		fail "gput-testbed $*"
+		t_done
+	fi
+}
+
+# counter DIR KIND: that line of "gput-testbed counters" (empty when absent).
+counter() {
+	"$TESTBED" counters 2>/dev/null | awk -v d="$1" -v k="$2" '$1 == d && $2 == k { print $3 }'
+}
+
+# tb_daemon: gput -i in the testbed's host b (D_WRAP stays so for later
+# start_daemon calls); D_PID, D_PORT, D_LOG as start_daemon's; the test stops
+# when it cannot start.
+tb_daemon() {
+	D_WRAP=("$TESTBED" exec b)
+	start_daemon "$@" || { fail "gput -i in b"; t_done; }
+}
+

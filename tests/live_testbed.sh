@@ -20,58 +20,12 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-PATH=$PATH:/usr/sbin:/sbin
-TESTBED=tools/gput-testbed
 ADDR_B=198.18.0.2
 N=2000          # datagrams per UDP run
 L=1000          # their length: 1042-byte frames, UDP length 1008 (matched)
 G=200           # us between them: 42 Mbit/s, under the 100M link
 
-if [ "$(id -u)" -ne 0 ]; then
-	skip "testbed impairments (needs root for network namespaces)"
-	t_done
-fi
-for t in ip tc ethtool nft; do
-	if ! command -v "$t" >/dev/null 2>&1; then
-		case $t in ip | tc) p=iproute2 ;; nft) p=nftables ;; *) p=$t ;; esac
-		skip "testbed impairments (needs $t: install the Debian package $p)"
-		t_done
-	fi
-done
-if [ ! -x "$GPUT" ]; then
-	fail "testbed impairments ($GPUT not built)"
-	t_done
-fi
-
-GPUT_TESTBED_PREFIX=gput-tb$$
-export GPUT_TESTBED_PREFIX
-tb_cleanup() {
-	t_cleanup
-	"$TESTBED" down >/dev/null 2>&1
-}
-trap tb_cleanup EXIT
-
-# tb ARGS...: run the testbed command; fail and stop when it fails.
-tb() {
-	if ! "$TESTBED" "$@" >"$T_TMP/tb.log" 2>&1; then
-		cat "$T_TMP/tb.log"
-		fail "gput-testbed $*"
-		t_done
-	fi
-}
-
-# counter DIR KIND: that line of "gput-testbed counters" (empty when absent).
-counter() {
-	"$TESTBED" counters 2>/dev/null | awk -v d="$1" -v k="$2" '$1 == d && $2 == k { print $3 }'
-}
-
-# daemon: gput -i in b; sets D_PORT (stops the test when it cannot).
-daemon() {
-	# shellcheck disable=SC2034 # read by start_daemon
-	D_WRAP=("$TESTBED" exec b)
-	# shellcheck disable=SC2119 # no extra options
-	start_daemon || { fail "gput -i in b"; t_done; }
-}
+tb_init "testbed impairments" tb ip tc ethtool nft -- "$GPUT"
 
 # count_on HOST HOOK DEV: this test's own counters on DEV of HOST, after
 # (ingress) or before (egress) the testbed's rules, of IPv4 packets from a:
@@ -122,7 +76,7 @@ for bad in "xy loss 1" "ab loss 100.5" "ab loss 1.234" "ab loss -1" "ab jitter 1
 	rc=$?
 	check "impair $bad is refused (exit $rc)" [ "$rc" -ne 0 ]
 done
-daemon
+tb_daemon
 
 # --- loss: every frame the rule dropped is one datagram gput missed
 tb impair 'a>b' loss 5
@@ -230,7 +184,7 @@ done
 
 # --- router: a sender at twice the link rate loses datagrams in r's queue
 tb up 10M --router
-daemon                          # the change of topology ended the first one
+tb_daemon                       # the change of topology ended the first one
 count_on r egress veth-rb       # what enters r's queue toward b
 count_on b ingress veth-b       # what leaves it
 # 1042-byte frames cost 1066 byte-times, 853 us at 10M: one every 426 us
