@@ -115,22 +115,22 @@ eq "dup 5%: received $N of $N, Bytes count each once" "$RECV $(field 1 2)" "$N $
 tb impair ab clear
 tb impair ab reorder 10 udp
 if command -v tcpdump >/dev/null && [ -x "$GPUT_PCAP" ] && command -v jq >/dev/null; then
-	"$TESTBED" exec b tcpdump -i veth-b -n -U --immediate-mode -Z root -w "$T_TMP/ro.pcap" \
-		"udp and src host 198.18.0.1" 2>"$T_TMP/ro.tcpdump" &
-	CAPP=$!
-	T_PIDS="$T_PIDS $CAPP"
-	wait_for_line "$T_TMP/ro.tcpdump" 'listening on' 5
+	# the capture must hold every UDP frame from a that reached b, as this
+	# test's own counters at b's ingress count them (data and short)
+	count_on b ingress veth-b
+	CAP_WRAP=("$TESTBED" exec b)
+	cap_start ro veth-b "udp and src host 198.18.0.1" || fail "tcpdump in b"
 	run_t 60 "$TESTBED" exec a "$GPUT" --json -u -n 2000 -l "$L" -p "$D_PORT" "$ADDR_B" -w 4096
 	cp "$OUT" "$T_TMP/ro.json"
-	# the capture holds every frame once the file stops growing (bounded)
-	_last=-1
-	for _i in $(seq 40); do _sz=$(wc -c <"$T_TMP/ro.pcap"); [ "$_sz" = "$_last" ] && break; _last=$_sz; sleep 0.05; done
-	kill -INT "$CAPP"; wait "$CAPP" 2>/dev/null
+	read -r _data _short _ <<-EOS
+	$(counts b)
+	EOS
+	[ -n "$CAP" ] && cap_stop "$((_data + _short))"
 	STEER=$(counter 'a>b' reorder)
 	check "reorder 10% udp: frames steered (${STEER:-none})" [ "${STEER:-0}" -gt 0 ]
 	check "reorder 10% udp: gput saw reordered datagrams" eval \
 		"jq -e '.sides[1].udp.reordered > 0' \"$T_TMP/ro.json\" >/dev/null"
-	run_t 20 "$GPUT_PCAP" --json "$T_TMP/ro.pcap"
+	run_t 20 "$GPUT_PCAP" --json "$CAP"
 	for k in received unique duplicates; do
 		eq "reorder 10% udp: gput-pcap's $k == gput's" \
 			"$(jq -r "[.flows[] | select(.gput_udp != null)][0].gput_udp.$k" "$OUT")" \
