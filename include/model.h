@@ -8,7 +8,7 @@
 #include "meter.h"
 #include "pathlim.h"
 #include "udpacct.h"
-#include "xfer.h"
+#include "xfer_params.h"
 
 /*
  * The result model: one run, a side per host, intervals per side. The data

@@ -13,12 +13,14 @@
 #include <unistd.h>
 #include <time.h>
 
-#include "wire_ctl.h"                    /* CTL_XF_ECN */
 #include "databuf.h"
 #include "ecn.h"
 #include "model.h"
 #include "net.h"
+#include "pattern.h"
 #include "udpacct.h"
+#include "udplog.h"
+#include "wire_udp.h"
 #include "xfer_batch.h"
 #include "xfer_markers.h"
 
@@ -30,76 +32,6 @@
 #define UDP_START_MS 10000
 /* Idle time that ends a UDP receive when every marker was lost. */
 #define UDP_IDLE_MS  1000
-
-uint32_t
-xfer_marker_len(const struct xfer_params *p)
-{
-	return wire_len_apart(MARKER_BASE_LEN, p->data_len, xfer_last_len(p));
-}
-
-size_t
-xfer_marker_encode(const struct xfer_params *p, uint8_t *buf, uint8_t idx,
-                   uint64_t dgrams, uint64_t bytes)
-{
-	uint32_t len = xfer_marker_len(p);
-
-	wire_gpue_encode(buf, len, idx, dgrams, bytes);
-	return len;
-}
-
-int
-xfer_marker_decode(const struct xfer_params *p, const uint8_t *buf, size_t n,
-                   uint8_t *idx, uint64_t *dgrams)
-{
-	struct wire_gpue m;
-
-	if (n != xfer_marker_len(p) || wire_gpue_decode(buf, n, &m) != WIRE_OK ||
-	    !m.zero)
-		return 0;
-	*dgrams = m.dgrams;
-	*idx = m.idx;
-	return 1;
-}
-
-uint32_t
-xfer_proof_len(const struct xfer_params *p)
-{
-	return wire_len_apart(PROOF_BASE_LEN, p->data_len, xfer_last_len(p));
-}
-
-size_t
-xfer_proof_encode(const struct xfer_params *p,
-                  const uint8_t nonce[PROOF_NONCE_LEN], uint16_t stream,
-                  uint8_t *buf)
-{
-	uint32_t len = xfer_proof_len(p);
-
-	wire_gpuh_encode(buf, len, nonce, stream);
-	return len;
-}
-
-int
-xfer_proof_check(const struct xfer_params *p,
-                 const uint8_t nonce[PROOF_NONCE_LEN], uint16_t stream,
-                 const uint8_t *buf, size_t n)
-{
-	uint8_t want[PROOF_MAX_LEN], diff = 0;
-	size_t i;
-
-	if (n != xfer_proof_len(p))
-		return 0;
-	xfer_proof_encode(p, nonce, stream, want);
-	for (i = 0; i < n; i++)             /* no early exit on the nonce */
-		diff |= (uint8_t)(want[i] ^ buf[i]);
-	return diff == 0;
-}
-
-int
-xfer_udp_header(const struct xfer_params *p)
-{
-	return p->proto == PROTO_UDP && p->data_len >= WIRE_GPUD_LEN &&
-	    xfer_last_len(p) >= WIRE_GPUD_LEN;
-}
 
 uint64_t
 xfer_udp_drain(int fd)
@@ -657,7 +589,7 @@ udp_recv(struct stream *s, uint32_t vlen, size_t cap)
 	    .want = xfer_data_calls(p), .dlen = p->data_len,
 	    .last = xfer_last_len(p) };
 	rc = xfer_udp_prepare(fd, err, errlen);
-	if (rc == 0 && xfer_udp_header(p)) {
+	if (rc == 0 && xfer_udp_has_header(p)) {
 		rc = udpacct_init(&acct, err, errlen);
 		x->acct = rc == 0 ? &acct : NULL;
 	}
