@@ -58,11 +58,12 @@ need-cmocka:
 need-crypto:
 	@$(PKG_CONFIG) --exists libcrypto || { echo "gput: OpenSSL's libcrypto not found: install the Debian package libssl-dev (or run tools/install-deps as root)" >&2; exit 1; }
 
+# rebuilt whole: a renamed or removed source leaves no stale member behind
 src/libgput.a: $(CORE_OBJS)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 src/libgputpcap.a: $(PCAP_OBJS)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 src/%.o: src/%.c
 	$(CC) $(FINAL_CFLAGS) -c -o $@ $<

@@ -4,7 +4,7 @@
 #include <stdint.h>
 
 #include "config.h"
-#include "xfer.h"
+#include "xfer_params.h"
 
 /* What a parsed config means for one test: the drivers' view of it. */
 

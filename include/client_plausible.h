@@ -6,7 +6,7 @@
 
 #include "meter.h"
 #include "model.h"
-#include "xfer.h"
+#include "xfer_params.h"
 
 /*
  * plausible: is what a partner says physically possible for this test?

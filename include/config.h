@@ -12,11 +12,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "partner_acl.h"
 #include "cli_repeat.h"
 #include "mcast.h"
+#include "partner_acl.h"
 #include "report_out.h"
-#include "xfer.h"
+#include "xfer_params.h"
 #define GPUT_DEFAULT_PORT 5037
 #define GPUT_DEFAULT_COUNT 2048
 #define GPUT_DEFAULT_LEN  4096

@@ -7,7 +7,8 @@
 #include "latstat.h"
 #include "meter.h"
 #include "pathlim.h"
-#include "xfer.h"
+#include "udpacct.h"
+#include "xfer_params.h"
 
 /*
  * The result model: one run, a side per host, intervals per side. The data
@@ -61,23 +62,7 @@ struct tcp_stats {
                                     received_ce and received_ce_bytes valid */
 #define TCPS_ECN_ALL      0x07u
 
-/* A UDP receiver's exact accounting (udpacct.c), for the reports. */
-struct udp_stats {
-	uint64_t received, unique, duplicates, reordered, max_displacement;
-	uint64_t late, too_old, other;   /* other: datagrams neither data nor ours */
-	uint64_t jitter_ns;              /* RFC 3550 interarrival jitter */
-	uint64_t delay_var_ns;           /* mean one-way delay above the minimum */
-	uint64_t delay_var_max_ns;       /* largest one-way delay above the minimum */
-	int64_t  owd_min_ns, owd_mean_ns;/* absolute one-way delay (--same-clock) */
-	uint64_t ecn[4];                 /* UDPS_ECN: the data datagrams received
-	                                    (every copy: they add up to received)
-	                                    by ECN codepoint, ecn.h's ECN_* */
-	uint32_t flags;                  /* UDPS_* */
-};
-#define UDPS_SEQ   0x01u  /* the datagrams carried sequence numbers */
-#define UDPS_TIMED 0x02u  /* ... and send times: jitter and delays valid */
-#define UDPS_ECN   0x04u  /* --ecn: ecn[] is valid */
-#define UDPS_ALL   0x07u
+/* A UDP receiver's figures: struct udp_stats (udpacct.h). */
 
 /*
  * One side of the run, or one stream of a side (-P): a stream is a record

@@ -3,7 +3,7 @@
 
 #include <stdint.h>
 
-#include "xfer.h"
+#include "xfer_params.h"
 
 /*
  * The partner's memory for one test, counted before any of it is taken:

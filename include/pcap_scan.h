@@ -5,21 +5,25 @@
 #include <stdint.h>
 
 #include "pcap_flow.h"
+#include "udpacct.h"
 
 /* A gput UDP data direction as reported (gput(1), "UDP data header"):
- * counts as struct udpacct defines them, over the datagrams the capture
- * holds. */
+ * the receiver's figures (udpacct.h) over the datagrams the capture holds,
+ * and what a capture adds to them. */
 struct pscan_gput {
 	int      sent_known;   /* an end marker's count was captured */
 	uint64_t sent;         /* data datagrams the sender sent (markers) */
-	uint64_t received, unique;
 	uint64_t lost;         /* sent - unique; 0 when sent is not known */
-	uint64_t duplicates, reordered;
-	uint64_t max_displacement, late, too_old;
 	uint64_t cut;          /* headers cut by the snaplen: not decodable */
+	struct udp_stats u;    /* the counts (received, unique, duplicates,
+	                          reordered, max_displacement, late, too_old),
+	                          flags UDPS_SEQ; no timing: below */
 	int      has_timing;   /* some header had a send time (the sender was
 	                          paced): jitter and delay variation mean
 	                          something */
+	/* The timing as the accounting computed it, not rounded to the whole
+	 * ns of u: gput-pcap prints it to 0.1 us and 1 ns, where a second
+	 * rounding would move the last digit. */
 	double   jitter_ms;    /* RFC 3550 6.4.1 */
 	double   delay_var_ms, delay_var_max_ms;  /* mean, max of transit
 	                                            - least transit */

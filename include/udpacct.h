@@ -47,14 +47,45 @@
 /* Sequence numbers remembered for telling a duplicate from a late first copy. */
 #define UDPACCT_WINDOW 65536
 
+/*
+ * A UDP receiver's figures: the one record of them. gput's receiver fills
+ * it (udpacct_figures(), then the datagrams that were not data and the
+ * ECN counts), the UDPSTATS control message carries it, the result model
+ * sums a side's streams in it and the reports print it; gput-pcap holds
+ * the same record for a capture's gput UDP flow. The counts are the ones
+ * defined above; the timing is in whole ns, as the control message
+ * carries it.
+ */
+struct udp_stats {
+	uint64_t received, unique, duplicates, reordered, max_displacement;
+	uint64_t late, too_old, other;   /* other: datagrams neither data nor ours */
+	uint64_t jitter_ns;              /* RFC 3550 interarrival jitter */
+	uint64_t delay_var_ns;           /* mean one-way delay above the minimum */
+	uint64_t delay_var_max_ns;       /* largest one-way delay above the minimum */
+	int64_t  owd_min_ns, owd_mean_ns;/* absolute one-way delay (--same-clock) */
+	uint64_t ecn[4];                 /* UDPS_ECN: the data datagrams received
+	                                    (every copy: they add up to received)
+	                                    by ECN codepoint, ecn.h's ECN_* */
+	uint32_t flags;                  /* UDPS_* */
+};
+#define UDPS_SEQ   0x01u  /* the datagrams carried sequence numbers */
+#define UDPS_TIMED 0x02u  /* ... and send times: jitter and delays valid */
+#define UDPS_ECN   0x04u  /* --ecn: ecn[] is valid */
+#define UDPS_ALL   0x07u
+
 struct udpacct {
-	uint64_t received;     /* data datagrams that arrived (every copy) */
-	uint64_t unique;       /* distinct sequence numbers among them */
-	uint64_t duplicates;   /* copies of a sequence number already seen (within the window) */
-	uint64_t reordered;    /* arrived after a higher sequence number (first copies only) */
-	uint64_t max_displacement; /* largest (highest seen so far - seq) of a reordered one */
-	uint64_t late;         /* arrived after udpacct_marker() (counted in received/unique/... too) */
-	uint64_t too_old;      /* more than the window behind the highest: cannot tell; counted as received, not unique */
+	struct udp_stats n;    /* the counts, kept as datagrams arrive: received
+	                          (every copy), unique (distinct sequence
+	                          numbers), duplicates (copies of one already
+	                          seen within the window), reordered (first
+	                          copies that arrived after a higher sequence
+	                          number), max_displacement (largest highest
+	                          seen so far - seq of a reordered one), late
+	                          (after udpacct_marker(), counted in the others
+	                          too), too_old (more than the window behind the
+	                          highest: cannot tell; counted as received, not
+	                          unique). The rest of n stays 0:
+	                          udpacct_figures() adds the timing. */
 	uint64_t next;         /* highest sequence number seen + 1 (0: none yet) */
 	double   jitter_ns;    /* RFC 3550 6.4.1 interarrival jitter, J += (|D| - J)/16, over consecutive arrivals (first copies only) */
 	int64_t  transit_min, transit_max; /* arrive - send, ns (clocks may differ: only differences mean anything); valid when transit_n > 0 */
@@ -67,13 +98,6 @@ struct udpacct {
 	uint64_t *bits;        /* UDPACCT_WINDOW bits: bit (seq mod window) set = seq seen */
 	uint64_t prev_send, prev_arrive; /* the previous first copy, for jitter */
 	int      marked;       /* udpacct_marker() was called */
-};
-
-/* Every count at once, for tests and the reports (a plain copy, no bitmap). */
-struct udpacct_counts {
-	uint64_t sent;         /* as the caller gave it */
-	uint64_t received, unique, lost, duplicates, reordered, max_displacement;
-	uint64_t late, too_old, next;
 };
 
 /* Zeroes a and allocates the window bitmap (8 KiB). Returns 0, or -1 with err
@@ -92,8 +116,13 @@ uint64_t udpacct_lost(const struct udpacct *a, uint64_t sent);
 double   udpacct_delay_var_mean_ns(const struct udpacct *a);
 /* max(transit) - min(transit), ns; 0 with no data. */
 double   udpacct_delay_var_max_ns(const struct udpacct *a);
-/* Fills c with every count, lost taken against sent:
- * unique + lost = sent (when sent >= unique); received = unique + duplicates + too_old. */
-void     udpacct_counts(const struct udpacct *a, uint64_t sent, struct udpacct_counts *c);
+/* The figures so far into out: the counts, flags UDPS_SEQ, and with timed
+ * (the datagrams carried their send times) and a first copy timed also
+ * UDPS_TIMED and the timing in whole ns (delays and jitter above 2^64 ns,
+ * which a sender's send times can make, read UINT64_MAX); the rest of out
+ * (other, ecn) 0. */
+void     udpacct_figures(const struct udpacct *a, int timed, struct udp_stats *out);
+/* v ns as a whole number: rounded, 0 below 0, UINT64_MAX above it. */
+uint64_t udpacct_ns(double v);
 
 #endif

@@ -6,7 +6,7 @@
 
 /*
  * --log: the UDP receiver writes a binary record per datagram while data
- * flows (xfer.h, UDP_LOG_REC; a copy per datagram, a write per 64); after
+ * flows (UDP_LOG_REC below; a copy per datagram, a write per 64); after
  * the run this turns them into text, one line per datagram:
  *   seq arrive_s send_s delay_ms len flags
  * arrive_s from the first arrival, send_s from the first send time (or "-"
@@ -19,6 +19,15 @@
  */
 
 #include <stdint.h>
+
+/* A --log record, little-endian: 0 seq u64, 8 send ns u64, 16 arrival ns
+ * u64 (the kernel's real-time stamp), 24 length u32, 28 flags u32 (UDPLOG_*). */
+#define UDP_LOG_REC 32u
+#define UDPLOG_DUP     0x01u
+#define UDPLOG_REORDER 0x02u
+#define UDPLOG_LATE    0x04u
+#define UDPLOG_OLD     0x08u
+#define UDPLOG_NOSEQ   0x10u  /* no header: seq is the arrival index */
 
 /* Read the records of bin (from its start) and write the text to path;
  * sent: the datagrams the sender sent (0: unknown). Returns 0, or -1 with

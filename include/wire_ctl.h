@@ -8,7 +8,7 @@
 #include "mcast_group.h"
 #include "meter.h"
 #include "model.h"
-#include "xfer.h"
+#include "xfer_params.h"
 
 /*
  * Control protocol, version 4 (see gput(1), CONTROL PROTOCOL).
@@ -112,15 +112,7 @@
 #define CTL_MAC_LEN      32
 #define CTL_NONCE_LEN    16
 #define CTL_PARAMS_SIGNED 184  /* PARAMS bytes the MAC covers */
-/* PARAMS byte 152, xflags: the extensions of version 4. */
-#define CTL_XF_ECN       0x0001u /* ECN on the data path (--ecn) */
-#define CTL_XF_LATENCY   0x0002u /* latency probes (--latency), bytes 156..167 */
-#define CTL_XF_ZEROCOPY  0x0004u /* --zerocopy: TCP MSG_ZEROCOPY, TCP_ZEROCOPY_RECEIVE */
-#define CTL_XF_COOKIE    0x0008u /* the client echoes the partner's UDP cookies
-                                    (xfer_path.h): asked when the partner sends
-                                    UDP, which it refuses without */
-#define CTL_XF_KNOWN     (CTL_XF_LATENCY | CTL_XF_ECN | CTL_XF_ZEROCOPY | \
-                          CTL_XF_COOKIE) /* the bits this build accepts */
+/* PARAMS byte 152, xflags: CTL_XF_* (xfer_params.h). */
 /* PARAMS extension ranges (offsets into the payload). */
 #define CTL_PX_XFLAGS    152
 #define CTL_PX_LATENCY   156     /* 12 bytes: 156 probe interval_us u32

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "meter.h"
+#include "wire_udp.h"
 #include "xfer.h"
 
 /*

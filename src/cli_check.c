@@ -9,7 +9,7 @@
 #include "cli_mcast.h"
 #include "cli_opts.h"
 #include "cli_params.h"
-#include "xfer.h"
+#include "xfer_params.h"
 
 /* Options each mode accepts besides its own; the rest are usage errors. */
 static const char daemon_ok[] = "ipv";

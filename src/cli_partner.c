@@ -8,7 +8,7 @@
 #include "cli_value.h"
 #include "partner_acl.h"
 #include "units.h"
-#include "xfer.h"
+#include "xfer_params.h"
 
 int
 cli_partner_opt(struct cli_state *ps, int o, const char *arg)

@@ -8,11 +8,12 @@
 #include "affinity.h"
 #include "cli_mcast.h"
 #include "cli_repeat.h"
+#include "pattern.h"
 #include "wire_ctl.h"
 #include "report.h"
 #include "tcpinfo.h"
 #include "units.h"
-#include "xfer.h"
+#include "xfer_params.h"
 
 int
 cli_value_cc(const char *list, char *why, size_t len)

@@ -35,7 +35,9 @@
 #include "tcpinfo.h"
 #include "partner_watch.h"
 #include "xfer_batch.h"
+#include "xfer_markers.h"
 #include "xfer_path.h"
+#include "xfer_udp.h"
 
 /* After ^C, how long the client waits for the partner's partial results. */
 #define CLIENT_STOP_MS 800
@@ -447,7 +449,7 @@ watch_setup(struct run *r, struct watch *w)
 	w->tcp_info = r->lp.proto == PROTO_TCP && sending;
 	w->t0 = r->t0;
 	w->model = &r->model;
-	w->udp_seq = !sending && xfer_udp_header(&r->lp);
+	w->udp_seq = !sending && xfer_udp_has_header(&r->lp);
 	w->lat = r->have_lat ? &r->lat : NULL;
 	/* the partner's threads that use CPU: a stream's each, its watcher
 	 * and its main thread (which runs the one stream of -P 1) */

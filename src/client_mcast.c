@@ -18,6 +18,7 @@
 #include "report.h"
 #include "stream.h"
 #include "units.h"
+#include "xfer_udp.h"
 
 /* After ^C, how long each partner has to send its partial results. */
 #define MCAST_STOP_MS 800

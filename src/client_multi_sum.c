@@ -10,7 +10,7 @@
 
 #include "json.h"
 #include "report.h"
-#include "xfer.h"
+#include "xfer_params.h"
 
 #define MSUM_MAGIC 0x6d73756du      /* "msum" */
 

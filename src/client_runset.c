@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xfer.h"
+#include "xfer_params.h"
 
 static const char *const fig_key[RS_NFIG] = {
 	"real_mbit", "cpu_mbit", "real_s", "cpu_s", "real_calls_s",

@@ -11,7 +11,8 @@
 #include <unistd.h>
 
 #include "net.h"
-#include "xfer.h"
+#include "xfer_params.h"
+#include "xfer_udp.h"
 
 int
 mcast_parse(const char *s, struct mcast_group *g, char *why, size_t len)

@@ -20,6 +20,7 @@
 #include "net.h"
 #include "partner_log.h"
 #include "partner_session.h"
+#include "xfer_udp.h"
 
 /* systemd socket activation: the first passed descriptor (sd_listen_fds(3)). */
 #define LISTEN_FDS_START 3

@@ -21,7 +21,9 @@
 #include "tcpinfo.h"
 #include "partner_watch.h"
 #include "xfer_batch.h"
+#include "xfer_markers.h"
 #include "xfer_path.h"
+#include "xfer_udp.h"
 
 struct session {
 	const struct config *c;
@@ -718,7 +720,7 @@ watch_setup(struct session *s, struct watch *w)
 		return;                         /* no sampling */
 	w->model = &s->model;
 	w->send_ivals = 1;
-	w->udp_seq = !sending && xfer_udp_header(p);
+	w->udp_seq = !sending && xfer_udp_has_header(p);
 	w->tcp_info = p->proto == PROTO_TCP && sending;
 }
 

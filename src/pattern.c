@@ -1,25 +1,11 @@
 /* pattern.c: the data pattern a sender writes and a -c receiver checks. */
-#include "xfer.h"
+#include "pattern.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "databuf.h"
-
-uint64_t
-xfer_data_calls(const struct xfer_params *p)
-{
-	return (p->data_bytes + p->data_len - 1) / p->data_len;
-}
-
-uint32_t
-xfer_last_len(const struct xfer_params *p)
-{
-	uint64_t rem = p->data_bytes % p->data_len;
-
-	return rem == 0 ? p->data_len : (uint32_t)rem;
-}
 
 uint32_t
 pattern_seed(const char *s)

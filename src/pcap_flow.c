@@ -537,9 +537,9 @@ udp_datagram(struct pflow_table *t, struct pflow_dir *d,
 		return 0;
 	}
 	g->timed += fr->gpud_send_ns != 0;
-	before = g->acct.duplicates;
+	before = g->acct.n.duplicates;
 	udpacct_add(&g->acct, fr->gpud_seq, fr->gpud_send_ns, (uint64_t)ts);
-	*dup = g->acct.duplicates != before;
+	*dup = g->acct.n.duplicates != before;
 	return 0;
 }
 

@@ -42,17 +42,17 @@ table_gput(FILE *f, const struct pscan_gput *u)
 	else
 		fputs("- (no end marker)", f);
 	fprintf(f, ", received %" PRIu64 ", unique %" PRIu64 ", lost ",
-	        u->received, u->unique);
+	        u->u.received, u->u.unique);
 	if (u->sent_known)
 		fprintf(f, "%" PRIu64, u->lost);
 	else
 		fputc('-', f);
-	fprintf(f, ", duplicates %" PRIu64 ", late %" PRIu64, u->duplicates,
-	        u->late);
-	if (u->too_old > 0)
-		fprintf(f, ", too old %" PRIu64, u->too_old);
+	fprintf(f, ", duplicates %" PRIu64 ", late %" PRIu64, u->u.duplicates,
+	        u->u.late);
+	if (u->u.too_old > 0)
+		fprintf(f, ", too old %" PRIu64, u->u.too_old);
 	fprintf(f, "\n  reordered      %" PRIu64 " (max displacement %" PRIu64
-	        ")\n", u->reordered, u->max_displacement);
+	        ")\n", u->u.reordered, u->u.max_displacement);
 	if (u->has_timing)
 		fprintf(f, "  jitter         %.4f ms; delay variation %.4f ms "
 		        "mean, %.4f ms max\n", u->jitter_ms, u->delay_var_ms,
@@ -165,14 +165,14 @@ csv_gput(FILE *f, const struct pscan_flow *r)
 	int g = r->has_gput, t = g && u->has_timing;
 
 	csv_u64(f, g && u->sent_known, u->sent, ',');
-	csv_u64(f, g, u->received, ',');
-	csv_u64(f, g, u->unique, ',');
+	csv_u64(f, g, u->u.received, ',');
+	csv_u64(f, g, u->u.unique, ',');
 	csv_u64(f, g && u->sent_known, u->lost, ',');
-	csv_u64(f, g, u->duplicates, ',');
-	csv_u64(f, g, u->reordered, ',');
-	csv_u64(f, g, u->max_displacement, ',');
-	csv_u64(f, g, u->late, ',');
-	csv_u64(f, g, u->too_old, ',');
+	csv_u64(f, g, u->u.duplicates, ',');
+	csv_u64(f, g, u->u.reordered, ',');
+	csv_u64(f, g, u->u.max_displacement, ',');
+	csv_u64(f, g, u->u.late, ',');
+	csv_u64(f, g, u->u.too_old, ',');
 	csv_u64(f, g, u->cut, ',');
 	csv_num(f, t, 6, u->jitter_ms);
 	csv_num(f, t, 6, u->delay_var_ms);
@@ -247,15 +247,15 @@ json_gput(struct json *j, const struct pscan_gput *u)
 	json_key(j, "gput_udp");
 	json_begin_object(j);
 	kv_u64(j, "sent", u->sent_known, u->sent);
-	json_kv_u64(j, "received", u->received);
-	json_kv_u64(j, "unique", u->unique);
+	json_kv_u64(j, "received", u->u.received);
+	json_kv_u64(j, "unique", u->u.unique);
 	kv_u64(j, "lost", u->sent_known, u->lost);
-	json_kv_u64(j, "duplicates", u->duplicates);
+	json_kv_u64(j, "duplicates", u->u.duplicates);
 	json_break(j, 6);
-	json_kv_u64(j, "reordered", u->reordered);
-	json_kv_u64(j, "max_displacement", u->max_displacement);
-	json_kv_u64(j, "late", u->late);
-	json_kv_u64(j, "too_old", u->too_old);
+	json_kv_u64(j, "reordered", u->u.reordered);
+	json_kv_u64(j, "max_displacement", u->u.max_displacement);
+	json_kv_u64(j, "late", u->u.late);
+	json_kv_u64(j, "too_old", u->u.too_old);
 	json_kv_u64(j, "not_decodable", u->cut);
 	json_break(j, 6);
 	kv_num(j, "jitter_ms", t, 6, u->jitter_ms);

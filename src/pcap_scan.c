@@ -119,25 +119,17 @@ resolve_gput(struct pscan_flow *r, const struct pflow_dir *x)
 {
 	const struct pflow_gput *g = x->gput;
 	struct pscan_gput *u = &r->gput;
-	struct udpacct_counts c;
 
 	r->held = x->datagrams;
 	if (g == NULL)
 		return;
 	u->sent_known = g->sent_known;
 	u->sent = g->sent;
-	if (r->f->proto != 17 || g->acct.received + g->cut == 0)
+	if (r->f->proto != 17 || g->acct.n.received + g->cut == 0)
 		return;
-	udpacct_counts(&g->acct, g->sent, &c);
 	r->has_gput = 1;
-	u->received = c.received;
-	u->unique = c.unique;
-	u->lost = g->sent_known ? c.lost : 0;
-	u->duplicates = c.duplicates;
-	u->reordered = c.reordered;
-	u->max_displacement = c.max_displacement;
-	u->late = c.late;
-	u->too_old = c.too_old;
+	udpacct_figures(&g->acct, 0, &u->u);
+	u->lost = g->sent_known ? udpacct_lost(&g->acct, g->sent) : 0;
 	u->cut = g->cut;
 	u->has_timing = g->timed > 0;
 	if (u->has_timing) {
@@ -145,7 +137,7 @@ resolve_gput(struct pscan_flow *r, const struct pflow_dir *x)
 		u->delay_var_ms = udpacct_delay_var_mean_ns(&g->acct) / 1e6;
 		u->delay_var_max_ms = udpacct_delay_var_max_ns(&g->acct) / 1e6;
 	}
-	r->held = x->datagrams - c.duplicates;
+	r->held = x->datagrams - u->u.duplicates;
 }
 
 /* The data direction carries more payload (new or not); on a tie the first

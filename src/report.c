@@ -4,7 +4,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "xfer.h"
+#include "wire_udp.h"
 
 /* The -f tags, their column names and what they print. */
 enum tag_kind { T_BYTES, T_LEN, T_COUNT, T_CALLS, T_RT, T_CT, T_RBR, T_CBR,

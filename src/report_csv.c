@@ -2,7 +2,6 @@
 #include "report_csv.h"
 
 #include "json.h"
-#include "xfer.h"
 
 #define CSV_COLUMNS "side,role,bytes,calls,real_s,cpu_s,real_mbit,cpu_mbit," \
                     "real_calls_s,cpu_calls_s"

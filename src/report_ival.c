@@ -3,7 +3,6 @@
 
 #include <string.h>
 
-#include "xfer.h"
 
 /* Column widths of an interval line. */
 #define W_START 6       /* after the side tag */

@@ -5,7 +5,6 @@
 #include "report_lat.h"
 #include "ecn.h"
 #include "json.h"
-#include "xfer.h"
 
 static void put_udp(struct json *j, const struct side *s, int ecn);
 

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "json.h"
-#include "xfer.h"
 
 /* A sample's value: a count, nanoseconds shown as seconds, or a double. */
 struct pval {

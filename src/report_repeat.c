@@ -6,7 +6,6 @@
 #include "json.h"
 #include "report_json.h"
 #include "version.h"
-#include "xfer.h"
 
 static const char *const stat_names[] = {
 	"n", "mean", "stdev", "min", "median", "max", "ci_low", "ci_high",

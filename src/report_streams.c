@@ -3,7 +3,6 @@
 
 #include "report.h"
 #include "report_ival.h"
-#include "xfer.h"
 
 /* A side's or a stream's row of the table. */
 static struct report_row

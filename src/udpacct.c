@@ -93,11 +93,11 @@ udpacct_add(struct udpacct *a, uint64_t seq, uint64_t send_ns, uint64_t arrive_n
 	uint64_t *w = &a->bits[(seq & (UDPACCT_WINDOW - 1)) >> 6];
 	uint64_t bit = (uint64_t)1 << (seq & 63);
 
-	a->received++;
+	a->n.received++;
 	if (a->marked)
-		a->late++;
+		a->n.late++;
 	if (seq == UINT64_MAX) {
-		a->too_old++;          /* next = seq + 1 would read as "none yet" */
+		a->n.too_old++;          /* next = seq + 1 would read as "none yet" */
 		return;
 	}
 	if (seq >= a->next) {
@@ -112,19 +112,19 @@ udpacct_add(struct udpacct *a, uint64_t seq, uint64_t send_ns, uint64_t arrive_n
 		uint64_t d = a->next - 1 - seq;
 
 		if (d >= UDPACCT_WINDOW) {
-			a->too_old++;
+			a->n.too_old++;
 			return;
 		}
 		if (*w & bit) {
-			a->duplicates++;
+			a->n.duplicates++;
 			return;
 		}
-		a->reordered++;
-		if (d > a->max_displacement)
-			a->max_displacement = d;
+		a->n.reordered++;
+		if (d > a->n.max_displacement)
+			a->n.max_displacement = d;
 	}
 	*w |= bit;
-	a->unique++;
+	a->n.unique++;
 	time_first_copy(a, send_ns, arrive_ns);
 }
 
@@ -137,7 +137,7 @@ udpacct_marker(struct udpacct *a)
 uint64_t
 udpacct_lost(const struct udpacct *a, uint64_t sent)
 {
-	return a->unique >= sent ? 0 : sent - a->unique;
+	return a->n.unique >= sent ? 0 : sent - a->n.unique;
 }
 
 double
@@ -157,17 +157,24 @@ udpacct_delay_var_max_ns(const struct udpacct *a)
 	return (double)(uint64_t)((uint64_t)a->transit_max - (uint64_t)a->transit_min);
 }
 
-void
-udpacct_counts(const struct udpacct *a, uint64_t sent, struct udpacct_counts *c)
+uint64_t
+udpacct_ns(double v)
 {
-	c->sent = sent;
-	c->received = a->received;
-	c->unique = a->unique;
-	c->lost = udpacct_lost(a, sent);
-	c->duplicates = a->duplicates;
-	c->reordered = a->reordered;
-	c->max_displacement = a->max_displacement;
-	c->late = a->late;
-	c->too_old = a->too_old;
-	c->next = a->next;
+	return v <= 0 ? 0 : v >= 18446744073709551615.0 ? UINT64_MAX :
+	    (uint64_t)(v + 0.5);
+}
+
+void
+udpacct_figures(const struct udpacct *a, int timed, struct udp_stats *out)
+{
+	*out = a->n;
+	out->flags |= UDPS_SEQ;
+	if (!timed || a->transit_n == 0)
+		return;
+	out->flags |= UDPS_TIMED;
+	out->jitter_ns = udpacct_ns(a->jitter_ns);
+	out->delay_var_ns = udpacct_ns(udpacct_delay_var_mean_ns(a));
+	out->delay_var_max_ns = udpacct_ns(udpacct_delay_var_max_ns(a));
+	out->owd_min_ns = a->transit_min;
+	out->owd_mean_ns = (int64_t)(out->delay_var_ns + (uint64_t)a->transit_min);
 }

@@ -5,7 +5,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "xfer.h"
 
 struct rec { uint64_t seq, send, at; uint32_t len, flags; };
 

@@ -12,6 +12,9 @@
 #include <linux/errqueue.h>         /* after time.h: struct timespec */
 #include <unistd.h>
 
+#include "pattern.h"
+#include "wire_udp.h"
+
 /* Longest wait after ENOBUFS before the send is tried again. */
 #define NOBUFS_WAIT_MS 1
 
@@ -42,26 +45,6 @@ mono_ns
 xfer_slip(const struct xfer_params *p, mono_ns late)
 {
 	return p->slip_ns != 0 && late > p->slip_ns ? late - p->slip_ns : 0;
-}
-
-uint64_t
-xfer_due_ns(const struct xfer_params *p, uint64_t i)
-{
-	uint32_t b = p->data_burst > 1 ? p->data_burst : 1;
-	unsigned __int128 ns = (unsigned __int128)(i / b * b) * p->data_gap_ps /
-	    1000u;
-
-	/* a schedule past 2^64 ns (584 years) saturates: wrapped, a remote's
-	 * PARAMS could pass the partner's --max-time as a few seconds */
-	return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
-}
-
-double
-xfer_schedule_s(const struct xfer_params *p)
-{
-	uint64_t n = xfer_data_calls(p);
-
-	return n == 0 ? 0 : (double)xfer_due_ns(p, n - 1) / 1e9;
 }
 
 void
@@ -145,7 +128,7 @@ xfer_send_loop(struct stream *s)
 	uint64_t left = p->data_bytes, calls = 0, nobufs = 0;
 	size_t off = 0, len = p->len;
 	uint32_t burst = p->data_burst > 1 ? p->data_burst : 1;
-	int paced = p->data_gap_ps != 0, hdr = xfer_udp_header(p), inplace;
+	int paced = p->data_gap_ps != 0, hdr = xfer_udp_has_header(p), inplace;
 	int sflags = MSG_NOSIGNAL | (s->zc.on ? MSG_ZEROCOPY : 0);
 	uint8_t h[WIRE_GPUD_LEN];
 	struct iovec iov[2] = { { h, sizeof h }, { NULL, 0 } };
@@ -228,25 +211,4 @@ xfer_send_loop(struct stream *s)
 	}
 	pattern_free(&pt);
 	return rc;
-}
-
-void
-xfer_cc_pick(const char *list, uint32_t k, char out[16])
-{
-	const char *p = list, *e;
-	uint32_t n = 1, i;
-
-	out[0] = '\0';
-	if (list[0] == '\0')
-		return;
-	for (e = list; *e != '\0'; e++)
-		n += *e == ',';
-	for (i = k % n; i > 0; i--)
-		p = strchr(p, ',') + 1;
-	e = strchr(p, ',');
-	i = (uint32_t)(e ? (size_t)(e - p) : strlen(p));
-	if (i > 15)
-		i = 15;
-	memcpy(out, p, i);
-	out[i] = '\0';
 }

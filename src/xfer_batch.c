@@ -11,6 +11,8 @@
 #include <sys/uio.h>
 
 #include "databuf.h"
+#include "pattern.h"
+#include "wire_udp.h"
 #include "xfer_markers.h"
 
 #ifndef UDP_SEGMENT
@@ -325,7 +327,7 @@ xfer_udp_send_batch(struct stream *s)
 	t->p = p;
 	t->pt = &pt;
 	t->segs = xfer_gso_segs(p);
-	t->hl = xfer_udp_header(p) ? WIRE_GPUD_LEN : 0;
+	t->hl = xfer_udp_has_header(p) ? WIRE_GPUD_LEN : 0;
 	t->timed = t->hl && p->data_gap_ps != 0;
 	t->iov = calloc((size_t)vlen * t->segs, 2 * sizeof *t->iov);
 	t->h = calloc((size_t)vlen * t->segs, sizeof *t->h);

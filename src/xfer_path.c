@@ -9,6 +9,7 @@
 
 #include "auth.h"
 #include "net.h"
+#include "xfer_markers.h"
 
 /* Datagrams read per look at a socket: a flood does not hold the caller
  * past its deadline. */

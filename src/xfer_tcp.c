@@ -16,8 +16,8 @@
 #include <time.h>
 #include <linux/errqueue.h>         /* after time.h: struct timespec */
 
-#include "wire_ctl.h"                    /* CTL_XF_ZEROCOPY */
 #include "databuf.h"
+#include "pattern.h"
 
 /* Bytes the kernel still held when the last write returned (see CAVEATS). */
 static void

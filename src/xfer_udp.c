@@ -13,12 +13,14 @@
 #include <unistd.h>
 #include <time.h>
 
-#include "wire_ctl.h"                    /* CTL_XF_ECN */
 #include "databuf.h"
 #include "ecn.h"
 #include "model.h"
 #include "net.h"
+#include "pattern.h"
 #include "udpacct.h"
+#include "udplog.h"
+#include "wire_udp.h"
 #include "xfer_batch.h"
 #include "xfer_markers.h"
 
@@ -30,76 +32,6 @@
 #define UDP_START_MS 10000
 /* Idle time that ends a UDP receive when every marker was lost. */
 #define UDP_IDLE_MS  1000
-
-uint32_t
-xfer_marker_len(const struct xfer_params *p)
-{
-	return wire_len_apart(MARKER_BASE_LEN, p->data_len, xfer_last_len(p));
-}
-
-size_t
-xfer_marker_encode(const struct xfer_params *p, uint8_t *buf, uint8_t idx,
-                   uint64_t dgrams, uint64_t bytes)
-{
-	uint32_t len = xfer_marker_len(p);
-
-	wire_gpue_encode(buf, len, idx, dgrams, bytes);
-	return len;
-}
-
-int
-xfer_marker_decode(const struct xfer_params *p, const uint8_t *buf, size_t n,
-                   uint8_t *idx, uint64_t *dgrams)
-{
-	struct wire_gpue m;
-
-	if (n != xfer_marker_len(p) || wire_gpue_decode(buf, n, &m) != WIRE_OK ||
-	    !m.zero)
-		return 0;
-	*dgrams = m.dgrams;
-	*idx = m.idx;
-	return 1;
-}
-
-uint32_t
-xfer_proof_len(const struct xfer_params *p)
-{
-	return wire_len_apart(PROOF_BASE_LEN, p->data_len, xfer_last_len(p));
-}
-
-size_t
-xfer_proof_encode(const struct xfer_params *p,
-                  const uint8_t nonce[PROOF_NONCE_LEN], uint16_t stream,
-                  uint8_t *buf)
-{
-	uint32_t len = xfer_proof_len(p);
-
-	wire_gpuh_encode(buf, len, nonce, stream);
-	return len;
-}
-
-int
-xfer_proof_check(const struct xfer_params *p,
-                 const uint8_t nonce[PROOF_NONCE_LEN], uint16_t stream,
-                 const uint8_t *buf, size_t n)
-{
-	uint8_t want[PROOF_MAX_LEN], diff = 0;
-	size_t i;
-
-	if (n != xfer_proof_len(p))
-		return 0;
-	xfer_proof_encode(p, nonce, stream, want);
-	for (i = 0; i < n; i++)             /* no early exit on the nonce */
-		diff |= (uint8_t)(want[i] ^ buf[i]);
-	return diff == 0;
-}
-
-int
-xfer_udp_header(const struct xfer_params *p)
-{
-	return p->proto == PROTO_UDP && p->data_len >= WIRE_GPUD_LEN &&
-	    xfer_last_len(p) >= WIRE_GPUD_LEN;
-}
 
 uint64_t
 xfer_udp_drain(int fd)
@@ -354,15 +286,15 @@ on_data(struct rx *x, const uint8_t *buf, size_t n, uint64_t at, char *err,
 
 		if (!wire_gpud_data(buf, n, &seq, &send))
 			return 2;               /* the right length, not our data */
-		uniq0 = a->unique, dup0 = a->duplicates, reo0 = a->reordered;
+		uniq0 = a->n.unique, dup0 = a->n.duplicates, reo0 = a->n.reordered;
 		udpacct_add(a, seq, send, at);
-		fresh = a->unique > uniq0;
-		flags = (a->duplicates > dup0 ? UDPLOG_DUP : 0) |
-		    (a->reordered > reo0 ? UDPLOG_REORDER : 0) |
-		    (!fresh && a->duplicates == dup0 ? UDPLOG_OLD : 0) |
+		fresh = a->n.unique > uniq0;
+		flags = (a->n.duplicates > dup0 ? UDPLOG_DUP : 0) |
+		    (a->n.reordered > reo0 ? UDPLOG_REORDER : 0) |
+		    (!fresh && a->n.duplicates == dup0 ? UDPLOG_OLD : 0) |
 		    (r->flags & RES_MARKER ? UDPLOG_LATE : 0);
-		LIVE_SET(x->s, dups, a->duplicates);
-		LIVE_SET(x->s, reordered, a->reordered);
+		LIVE_SET(x->s, dups, a->n.duplicates);
+		LIVE_SET(x->s, reordered, a->n.reordered);
 	}
 	log_rec(x, seq, send, at, (uint32_t)n, flags);
 	x->got++;
@@ -569,46 +501,23 @@ udp_socket_drops(int fd, uint64_t *n)
 	return 0;
 }
 
-/* ns as a u64: a sender's send times are its own, so a hostile one can make
- * these figures larger than 2^64 ns (585 years), which no u64 holds. */
-static uint64_t
-ns_of(double v)
-{
-	return v <= 0 ? 0 : v >= 18446744073709551615.0 ? UINT64_MAX :
-	    (uint64_t)(v + 0.5);
-}
-
-/* The receiver's accounting into the caller's udp_stats. */
+/* The receiver's figures into the caller's udp_stats: the accounting's
+ * (send times came from the schedule when the sender was paced), or
+ * without sequence numbers the datagrams read, each once. */
 static void
 fill_stats(const struct rx *x, struct udp_stats *st)
 {
-	const struct udpacct *a = x->acct;
-
 	memset(st, 0, sizeof *st);
+	if (x->acct != NULL) {
+		udpacct_figures(x->acct, x->p->data_gap_ps != 0, st);
+	} else {
+		st->received = x->r->dgrams;
+		st->unique = x->r->dgrams;
+	}
 	st->other = x->other;
-	st->received = x->r->dgrams;
-	st->unique = x->r->dgrams;
 	if (x->p->xflags & CTL_XF_ECN) {    /* every datagram received, once */
 		memcpy(st->ecn, x->ecn, sizeof st->ecn);
 		st->flags |= UDPS_ECN;
-	}
-	if (a == NULL)
-		return;
-	st->flags |= UDPS_SEQ;
-	st->received = a->received;
-	st->unique = a->unique;
-	st->duplicates = a->duplicates;
-	st->reordered = a->reordered;
-	st->max_displacement = a->max_displacement;
-	st->late = a->late;
-	st->too_old = a->too_old;
-	if (x->p->data_gap_ps != 0 && a->transit_n > 0) {
-		st->flags |= UDPS_TIMED;    /* send times came from the schedule */
-		st->jitter_ns = ns_of(a->jitter_ns);
-		st->delay_var_ns = ns_of(udpacct_delay_var_mean_ns(a));
-		st->delay_var_max_ns = ns_of(udpacct_delay_var_max_ns(a));
-		st->owd_min_ns = a->transit_min;
-		st->owd_mean_ns = (int64_t)(st->delay_var_ns + (uint64_t)a->transit_min);
 	}
 }
 
@@ -680,7 +589,7 @@ udp_recv(struct stream *s, uint32_t vlen, size_t cap)
 	    .want = xfer_data_calls(p), .dlen = p->data_len,
 	    .last = xfer_last_len(p) };
 	rc = xfer_udp_prepare(fd, err, errlen);
-	if (rc == 0 && xfer_udp_header(p)) {
+	if (rc == 0 && xfer_udp_has_header(p)) {
 		rc = udpacct_init(&acct, err, errlen);
 		x->acct = rc == 0 ? &acct : NULL;
 	}

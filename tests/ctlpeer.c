@@ -113,6 +113,8 @@
 #include "auth.h"
 #include "ctl.h"
 #include "net.h"
+#include "wire_udp.h"
+#include "xfer_markers.h"
 #include "wire_probe.h"
 #include "xfer_path.h"
 
@@ -363,7 +365,7 @@ step_send(struct peer *p, uint64_t k)
 		size_t want = left < x->len ? (size_t)left : x->len;
 		ssize_t n;
 
-		if (is_udp(p) && xfer_udp_header(x))    /* as gput's sender */
+		if (is_udp(p) && xfer_udp_has_header(x))    /* as gput's sender */
 			wire_gpud_encode(buf, seq++, 0);
 		n = send(p->data, buf, want, MSG_NOSIGNAL);
 

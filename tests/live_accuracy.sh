@@ -22,98 +22,26 @@
 # shellcheck disable=SC2317 # functions called through traps and acc_case
 . tests/lib.sh
 
-PATH=$PATH:/usr/sbin:/sbin
-TESTBED=tools/gput-testbed
 RATE=10M
 ADDR_A=198.18.0.1
 ADDR_B=198.18.0.2
 DEV_B=veth-b
 
-if [ "$(id -u)" -ne 0 ]; then
-	skip "accuracy (needs root for network namespaces)"
-	t_done
-fi
 if [ -n "${GPUT_SANITIZED:-}" ]; then
 	skip "accuracy (a sanitizers' build measures its own slowness: make check holds the rates against eta*C)"
 	t_done
 fi
-for t in ip tc ethtool tcpdump; do
-	if ! command -v "$t" >/dev/null 2>&1; then
-		case $t in ip | tc) p=iproute2 ;; *) p=$t ;; esac
-		skip "accuracy (needs $t: install the Debian package $p)"
-		t_done
-	fi
-done
-if [ ! -x "$GPUT" ]; then
-	fail "accuracy ($GPUT not built)"
-	t_done
-fi
-
 # A testbed of our own, so a user's gput-a/gput-b is left alone.
-GPUT_TESTBED_PREFIX=gput-t$$
-export GPUT_TESTBED_PREFIX
+tb_init accuracy t ip tc ethtool tcpdump -- "$GPUT"
 NS_A=$GPUT_TESTBED_PREFIX-a
 NS_B=$GPUT_TESTBED_PREFIX-b
+# captures at b's end; nice: the shaper's timer work must not wait behind them
+CAP_WRAP=(ip netns exec "$NS_B" nice -n 19)
 
-acc_cleanup() {
-	t_cleanup
-	"$TESTBED" down >/dev/null 2>&1
-}
-trap acc_cleanup EXIT
-
-# bring_up MTU: (re)configure the link; fail and stop when it cannot.
-bring_up() {
-	if ! "$TESTBED" up "$RATE" "$1" >"$T_TMP/up.log" 2>&1; then
-		cat "$T_TMP/up.log"
-		fail "testbed up $RATE $1"
-		t_done
-	fi
-}
-
-# ns_daemon: start "gput -i -p 0" in namespace b; set D_PID and D_PORT.
-ns_daemon() {
-	_log=$T_TMP/daemon.log
-	ip netns exec "$NS_B" "$GPUT" -i -p 0 2>"$_log" >/dev/null &
-	D_PID=$!
-	T_PIDS="$T_PIDS $D_PID"
-	if ! wait_for_line "$_log" 'listening on .* port [0-9]+' 5; then
-		echo "daemon did not announce its port:"; cat "$_log"
-		return 1
-	fi
-	D_PORT=$(sed -n 's/.*listening on .* port \([0-9][0-9]*\).*/\1/p' "$_log" | head -n 1)
-}
-
-# cap_start NAME: capture the data direction (a to b, no control connection)
-# at b's end into $T_TMP/NAME.pcap; sets CAP and CAP_PID.
-cap_start() {
-	CAP=$T_TMP/$1.pcap
-	# --immediate-mode: packets reach the file as they arrive (otherwise the
-	# last ring block is lost when tcpdump is stopped); nice: the shaper's
-	# timer work must not wait behind the capture.
-	ip netns exec "$NS_B" nice -n 19 tcpdump -i "$DEV_B" -n -U --immediate-mode -Z root \
-		-w "$CAP" "ip and src host $ADDR_A and not tcp port $D_PORT" \
-		2>"$T_TMP/$1.tcpdump" &
-	CAP_PID=$!
-	T_PIDS="$T_PIDS $CAP_PID"
-	if ! wait_for_line "$T_TMP/$1.tcpdump" 'listening on' 5; then
-		cat "$T_TMP/$1.tcpdump"
-		CAP=""
-		return 1
-	fi
-}
-
-# cap_stop: let the file stop growing (bounded), then stop tcpdump.
-cap_stop() {
-	_last=-1
-	_end=$(( $(date +%s) + 2 ))
-	while [ "$(date +%s)" -lt "$_end" ]; do
-		_sz=$(wc -c <"$CAP")
-		[ "$_sz" -eq "$_last" ] && break
-		_last=$_sz
-		read -r _ </dev/null -t 0.1 2>/dev/null || sleep 0.1
-	done
-	kill -INT "$CAP_PID" 2>/dev/null
-	wait "$CAP_PID" 2>/dev/null
+# acc_cap NAME: capture the data direction (a to b, no control connection)
+# at b's end into $T_TMP/NAME.pcap (cap_start in tests/lib.sh)
+acc_cap() {
+	cap_start "$1" "$DEV_B" "ip and src host $ADDR_A and not tcp port $D_PORT" -B 32768
 }
 
 # predict ARGS...: sets ETA and EXP from gput --predict ARGS --link RATE.
@@ -161,7 +89,7 @@ acc_case() {
 	for _try in 1 2; do
 		CAP=""
 		if [ "$_cap" != - ]; then
-			cap_start "$_cap" || fail "tcpdump in $NS_B"
+			acc_cap "$_cap" || fail "tcpdump in $NS_B"
 		fi
 		"$@"
 		[ -z "$CAP" ] || cap_stop
@@ -234,11 +162,8 @@ pcap_eta() {
 	check "$_name: $_e4 vs $2" [ "$_e4" = "$2" ]
 }
 
-bring_up 1500
-if ! ns_daemon; then
-	fail "gput -i in namespace $NS_B"
-	t_done
-fi
+tb up "$RATE" 1500
+tb_daemon
 
 # TCP with timestamps: 1448 payload bytes per 1538-byte frame.
 predict -l 1448
@@ -305,7 +230,7 @@ acc_case "UDP --rate 5M, 10M link: 5 MBit/s" 0.005 - rate_run
 # Three datagrams: gput's receiver rate and gput-pcap's goodput of a capture
 # of the same run agree (both read the kernel's arrival stamps)
 CAP=""
-cap_start three || fail "tcpdump in $NS_B"
+acc_cap three || fail "tcpdump in $NS_B"
 gput_a -u -n 3 -l 1472 -g 2000
 [ -n "$CAP" ] && cap_stop
 _g=$(field 1 5)
@@ -327,12 +252,12 @@ predict -u -l 64
 acc_case "UDP -l 64 (small frames), 10M" 0.02 - udp_run 64 2
 
 # PPPoE-sized MTU: 1472 + 8 + 20 > 1492, so every datagram is two fragments.
-bring_up 1492
+tb up "$RATE" 1492
 predict -u -l 1472 --mtu 1492
 acc_case "UDP -l 1472, MTU 1492, 10M" 0.02 - udp_run 1472 2.5
 # A short captured run of its own for gput-pcap's verdict.
 CAP=""
-cap_start mtu1492 || fail "tcpdump in $NS_B"
+acc_cap mtu1492 || fail "tcpdump in $NS_B"
 gput_a -u -n 100 -l 1472 -g 1300
 [ -n "$CAP" ] && cap_stop
 _name="MTU 1492: gput-pcap reports the 1472-byte UDP payload as fragmented"

@@ -32,49 +32,8 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-PATH=$PATH:/usr/sbin:/sbin
-TESTBED=tools/gput-testbed
 ADDR_B=198.18.0.2
-
-if [ "$(id -u)" -ne 0 ]; then
-	skip "testbed delay (needs root for network namespaces)"
-	t_done
-fi
-for t in ip tc ethtool nft ping; do
-	if ! command -v "$t" >/dev/null 2>&1; then
-		case $t in ip | tc) p=iproute2 ;; nft) p=nftables ;; ping) p=iputils-ping ;; *) p=$t ;; esac
-		skip "testbed delay (needs $t: install the Debian package $p)"
-		t_done
-	fi
-done
-for f in "$GPUT" tools/gput-delay; do
-	if [ ! -x "$f" ]; then
-		fail "testbed delay ($f not built)"
-		t_done
-	fi
-done
-
-GPUT_TESTBED_PREFIX=gput-dl$$
-export GPUT_TESTBED_PREFIX
-tb_cleanup() {
-	t_cleanup
-	"$TESTBED" down >/dev/null 2>&1
-}
-trap tb_cleanup EXIT
-
-# tb ARGS...: run the testbed command; fail and stop when it fails.
-tb() {
-	if ! "$TESTBED" "$@" >"$T_TMP/tb.log" 2>&1; then
-		cat "$T_TMP/tb.log"
-		fail "gput-testbed $*"
-		t_done
-	fi
-}
-
-# counter DIR KIND: that line of "gput-testbed counters" (empty when absent).
-counter() {
-	"$TESTBED" counters 2>/dev/null | awk -v d="$1" -v k="$2" '$1 == d && $2 == k { print $3 }'
-}
+tb_init "testbed delay" dl ip tc ethtool nft ping -- "$GPUT" tools/gput-delay
 
 # rtt N GAP: ping b from a N times; sets RMIN RAVG RMAX RMDEV (ms). One
 # ping first, so that neither side's ARP is in the numbers.
@@ -106,14 +65,6 @@ counted() {
 	    awk '{ for (i = 1; i < NF; i++) if ($i == "packets") { print $(i + 1); exit } }'
 }
 
-# daemon: gput -i in b; sets D_PORT (stops the test when it cannot).
-daemon() {
-	# shellcheck disable=SC2034 # read by start_daemon
-	D_WRAP=("$TESTBED" exec b)
-	# shellcheck disable=SC2119 # no extra options
-	start_daemon || { fail "gput -i in b"; t_done; }
-}
-
 # --- bad input is refused before anything is built
 for bad in "--delay" "--delay x" "--delay 20/" "--delay 11s" "--delay -1" "--jitter 2" \
 	"--delay 20 --queue 0" "--delay 20 --queue 12q" "--queue 0p" "--queue 99999999999"; do
@@ -143,7 +94,7 @@ check "delay 20: error percentiles ordered (p50 $(counter 'a>b' delay-err-p50-us
 	    -v c="$(counter 'a>b' delay-err-max-us)" 'BEGIN { exit !(a != "" && a <= b && b <= c + 1) }'
 
 # every frame a sends passes the a>b delay line and reaches b
-daemon
+tb_daemon
 count_on a egress veth-a
 count_on b ingress veth-b
 fwd0=$(counter 'a>b' delay-fwd)
@@ -205,7 +156,7 @@ eq "up again: the loss rule kept, its counter from 0" "$(counter 'a>b' loss)" 0
 
 # --- jitter: spread, order kept; reordered when allowed
 tb up 100M --delay 20 --jitter 5
-daemon
+tb_daemon
 rtt 50 0.02
 check "jitter 5: ping's minimum RTT $RMIN >= 30 ms" ge "$RMIN" 30
 check "jitter 5: the RTTs spread (max $RMAX - min $RMIN > 1 ms)" ge "$RMAX" "$(awk -v m="$RMIN" 'BEGIN { print m + 1 }')"
@@ -217,7 +168,7 @@ if command -v jq >/dev/null; then
 	eq "jitter 5 (order kept): gput saw datagrams, none reordered" \
 		"$(jq -r '.sides[1].udp | "\(.received > 0) \(.reordered)"' "$OUT")" "true 0"
 	tb up 100M --delay 20 --jitter 5 --jitter-reorder
-	daemon
+	tb_daemon
 	run_t 60 "$TESTBED" exec a "$GPUT" --json -u -n 2000 -l 1000 -g 100 -p "$D_PORT" "$ADDR_B"
 	# (a datagram may now also arrive after gput's end markers: counted lost)
 	check "jitter 5 reorder: gput saw datagrams out of order ($(jq -r '.sides[1].udp.reordered' "$OUT"))" \
@@ -285,7 +236,7 @@ if [ -x tests/ecnpeer ]; then
 	if "$GPUT" -h 2>&1 | grep -q -- '--ecn' && command -v jq >/dev/null; then
 		"$TESTBED" exec a sysctl -qw net.ipv4.tcp_ecn=1
 		"$TESTBED" exec b sysctl -qw net.ipv4.tcp_ecn=1
-		daemon
+		tb_daemon
 		m0=$(counter 'a>b' ecn-mark)
 		run_t 30 "$TESTBED" exec a "$GPUT" --json --ecn --cc cubic --time 3 -p "$D_PORT" "$ADDR_B"
 		MARK=$(( $(counter 'a>b' ecn-mark) - m0 ))

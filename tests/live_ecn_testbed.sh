@@ -10,44 +10,15 @@
 # shellcheck disable=SC2317 # functions called through traps
 . "$(dirname "$0")/lib.sh"
 
-PATH=$PATH:/usr/sbin:/sbin
-TESTBED=tools/gput-testbed
 ADDR_B=198.18.0.2
-
-if [ "$(id -u)" -ne 0 ]; then
-	skip "ecn across the testbed (needs root for network namespaces)"
-	t_done
-fi
-for t in ip tc ethtool nft jq; do
-	command -v "$t" >/dev/null 2>&1 || { skip "ecn across the testbed (needs $t)"; t_done; }
-done
-for f in "$GPUT" tools/gput-delay; do
-	[ -x "$f" ] || { fail "ecn across the testbed ($f not built)"; t_done; }
-done
+tb_init "ecn across the testbed" en ip tc ethtool nft jq -- "$GPUT" tools/gput-delay
 grep -q -- '--ecn K' "$TESTBED" || { fail "gput-testbed has --ecn K"; t_done; }
-
-GPUT_TESTBED_PREFIX=gput-en$$
-export GPUT_TESTBED_PREFIX
-tb_cleanup() { t_cleanup; "$TESTBED" down >/dev/null 2>&1; }
-trap tb_cleanup EXIT
-
-tb() {
-	if ! "$TESTBED" "$@" >"$T_TMP/tb.log" 2>&1; then
-		cat "$T_TMP/tb.log"
-		fail "gput-testbed $*"
-		t_done
-	fi
-}
-counter() {
-	"$TESTBED" counters 2>/dev/null | awk -v d="$1" -v k="$2" '$1 == d && $2 == k { print $3 }'
-}
 side() { jq -r --arg s "$1" ".sides[] | select(.side == \$s) | $2" "$OUT"; }
 
 # 10 Mbit/s, marking above 30000 bytes, a queue of 1 MiB (nothing ECN-capable
 # is dropped in these runs: the books below say so), 1 ms each way
 tb up 10M --ecn 30000 --queue 1M --delay 1
-D_WRAP=("$TESTBED" exec b)
-start_daemon || { fail "daemon in b"; t_done; }
+tb_daemon
 
 # UDP: 2000 datagrams of 1000 bytes every 600 us, 13.3 Mbit/s of payload
 # into 10 Mbit/s: the queue passes K and the marker marks

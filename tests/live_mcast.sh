@@ -59,14 +59,12 @@ exact() {
 	eq "$1: nothing on stderr" "$(cat "$ERR")" ""
 }
 
-# capture DEV FILTER: tcpdump -v of the first matching packet on DEV into
-# $T_TMP/cap, started and listening before this returns; CAP_PID.
-capture() {
-	"${NSX[@]}" tcpdump -i "$1" -n -v -c 1 -l "$2" >"$T_TMP/cap" 2>"$T_TMP/cap.err" &
-	CAP_PID=$!
-	T_PIDS="$T_PIDS $CAP_PID"
-	wait_for_line "$T_TMP/cap.err" 'listening on' 5
-}
+# capture NAME DEV FILTER: headers on DEV (cap_start in tests/lib.sh), the
+# group's datagrams: n data and 3 end markers (cap_stop's count); wire: after
+# cap_stop, tcpdump -v's text of the first packet in $T_TMP/cap
+CAP_WRAP=("${NSX[@]}")
+capture() { cap_start "$@" -s 128 -B 32768; }
+wire() { tcpdump -r "$CAP" -n -v -c 1 >"$T_TMP/cap" 2>/dev/null; }
 HAVE_TCPDUMP=1
 command -v tcpdump >/dev/null || HAVE_TCPDUMP=0
 
@@ -77,11 +75,12 @@ eq "ipv4 lo: both partners joined" \
 	"$(grep -c 'joined group 239.1.2.3 port' "$D1_LOG") $(grep -c 'joined group 239.1.2.3 port' "$D2_LOG")" "1 1"
 
 # --- IPv4 over a veth, --ttl and --mport: the TTL and port on the wire
-if [ "$HAVE_TCPDUMP" = 1 ] && capture mc1 'udp and dst host 239.1.2.4'; then
+if [ "$HAVE_TCPDUMP" = 1 ] && capture ttl4 mc1 'udp and dst host 239.1.2.4'; then
 	run_t 30 "${G[@]}" -T -m 239.1.2.4 --ttl 3 --mport 40001 "${N[@]}" \
 		198.51.100.1 -p "$P1" 198.51.100.1 -p "$P2"
 	exact "ipv4 veth --ttl 3"
-	wait_until 5 grep -q 'ttl' "$T_TMP/cap"
+	cap_stop 1003
+	wire
 	check "ipv4 veth: TTL 3 on the wire" grep -q 'ttl 3,' "$T_TMP/cap"
 	check "ipv4 veth: from and to the data port" \
 		grep -q '198.51.100.1.40001 > 239.1.2.4.40001: UDP' "$T_TMP/cap"
@@ -92,14 +91,15 @@ fi
 # --- IPv6 over a veth, -c on every partner, the hop limit on the wire
 if [ "$HAVE6" = 0 ]; then
 	skip "ipv6 group (no IPv6 address on the veth)"
-elif [ "$HAVE_TCPDUMP" = 1 ] && capture mc1 'udp and dst host ff15::1234'; then
+elif [ "$HAVE_TCPDUMP" = 1 ] && capture hlim6 mc1 'udp and dst host ff15::1234'; then
 	run_t 30 "${G[@]}" -T -c -m ff15::1234 --ttl 5 "${N[@]}" \
 		2001:db8::1 -p "$P1" 2001:db8::1 -p "$P2"
 	exact "ipv6 veth -c --ttl 5"
 	eq "ipv6: verified under each tag" "$(grep ': verified' "$OUT")" \
 "1: verified 1000000 bytes, all match the pattern
 2: verified 1000000 bytes, all match the pattern"
-	wait_until 5 grep -q 'hlim' "$T_TMP/cap"
+	cap_stop 1003
+	wire
 	check "ipv6: hop limit 5 on the wire" grep -q 'hlim 5,' "$T_TMP/cap"
 else
 	run_t 30 "${G[@]}" -T -m ff15::1234 "${N[@]}" 2001:db8::1 -p "$P1" 2001:db8::1 -p "$P2"

@@ -1,6 +1,9 @@
-#!/bin/sh
+#!/bin/bash
 # Live: capture real loopback gput transfers (TCP, then UDP) with tcpdump and
 # check that gput-pcap finds the data flow and exactly gput's Bytes in it.
+# On the lo of a network namespace of the test's own: the captures hold
+# only the test's traffic, so tcpdump's statistics judge them complete
+# (tests/lib.sh, cap_stop) and its UDP counters count the datagrams.
 . "$(dirname "$0")/lib.sh"
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -16,24 +19,21 @@ if [ ! -x "$GPUT" ] || [ ! -x "$GPUT_PCAP" ]; then
 	t_done
 fi
 
-CAP="$T_TMP/lo.pcap"
 CSV="$T_TMP/flows.csv"
+NS=gput-t$$p
+t_netns "$NS" || { fail "a network namespace of the test's own ($NS)"; t_done; }
+NX=(ip netns exec "$NS")
+D_WRAP=("${NX[@]}")
+CAP_WRAP=("${NX[@]}")
 
 start_daemon || { fail "daemon announces its port"; t_done; }
 
-# -U writes every packet as it comes, so the file can be read while tcpdump
-# runs; "listening on" is printed once the capture is active. Headers are
-# enough (gput-pcap takes sizes from them): -s 128 and a large buffer keep
-# the kernel from dropping packets when other traffic runs on lo.
-tcpdump -i lo -U -s 128 -B 32768 -w "$CAP" host 127.0.0.1 and tcp \
-	2>"$T_TMP/tcpdump.err" >/dev/null &
-TD=$!
-T_PIDS="$T_PIDS $TD"
-if ! wait_for_line "$T_TMP/tcpdump.err" 'listening on' 5; then
-	fail "tcpdump starts capturing on lo"; cat "$T_TMP/tcpdump.err"; t_done
-fi
+# Headers are enough (gput-pcap takes sizes from them): -s 128, and a large
+# buffer keeps the kernel from dropping packets.
+cap_start lo-tcp lo 'host 127.0.0.1 and tcp' -s 128 -B 32768 ||
+	{ fail "tcpdump starts capturing on lo"; t_done; }
 
-run_t 30 "$GPUT" -v -T -n 1000 -l 1448 -p "$D_PORT" 127.0.0.1
+run_t 30 "${NX[@]}" "$GPUT" -v -T -n 1000 -l 1448 -p "$D_PORT" 127.0.0.1
 eq "gput transfer: exit status" "$RC" 0
 BYTES=$(field 1 2)
 eq "gput transfer: partner Bytes" "$BYTES" 1448000
@@ -49,16 +49,7 @@ data_row() {
 }
 row() { awk -F, -v n="$1" -v c="$2" 'NR == n + 1 { print $c }' "$OUT"; }
 
-# The capture is complete once the data flow holds every byte gput counted;
-# poll gput-pcap until then (a read may hit a record tcpdump is writing).
-complete() {
-	"$GPUT_PCAP" --csv "$CAP" >"$CSV" 2>/dev/null || return 1
-	_r=$(data_row "$CSV")
-	[ -n "$_r" ] && [ "$(awk -F, -v n="$_r" 'NR == n + 1 { print $12 }' "$CSV")" = "$BYTES" ]
-}
-wait_until 10 complete
-kill "$TD" 2>/dev/null
-wait "$TD" 2>/dev/null
+cap_stop || t_done
 
 run_t 10 "$GPUT_PCAP" --csv --link 10G "$CAP"
 eq "gput-pcap: exit status" "$RC" 0
@@ -109,18 +100,13 @@ fi
 # markers reach the wire; gput-pcap's count is also checked against
 # tcpdump's own filter on the same file (magic "GPUE" after the UDP header,
 # UDP length 8 + 32).
-# --immediate-mode: packets reach the file as they arrive, so stopping
-# tcpdump cannot lose the last ones (the markers) in its buffer; -Z root:
-# T_TMP is root's alone.
-UCAP="$T_TMP/lo-udp.pcap"
-tcpdump -i lo -U --immediate-mode -Z root -s 128 -B 32768 -w "$UCAP" \
-	host 127.0.0.1 and udp 2>"$T_TMP/tcpdump-udp.err" >/dev/null &
-TD=$!
-T_PIDS="$T_PIDS $TD"
-if ! wait_for_line "$T_TMP/tcpdump-udp.err" 'listening on' 5; then
-	fail "tcpdump starts capturing UDP on lo"; cat "$T_TMP/tcpdump-udp.err"; t_done
-fi
-run_t 30 "$GPUT" -v -u -n 200 -l 1000 -p "$D_PORT" 127.0.0.1 -w 4096
+# The namespace's UDP counter says how many datagrams were sent: the capture
+# must hold exactly as many.
+cap_start lo-udp lo 'host 127.0.0.1 and udp' -s 128 -B 32768 ||
+	{ fail "tcpdump starts capturing UDP on lo"; t_done; }
+UCAP=$CAP
+U0=$(snmp_udp OutDatagrams "${NX[@]}")
+run_t 30 "${NX[@]}" "$GPUT" -v -u -n 200 -l 1000 -p "$D_PORT" 127.0.0.1 -w 4096
 eq "gput UDP transfer: exit status" "$RC" 0
 BYTES=$(field 1 2)
 eq "gput UDP transfer: partner Bytes" "$BYTES" 200000
@@ -129,16 +115,7 @@ PORTS=$(sed -n 's/.*data udp [^ ]* port \([0-9]*\) -> [^ ]* port \([0-9]*\).*/\1
 PORTS=${PORTS:-any}
 ETA=$("$GPUT" --predict -u -l 1000 | awk '$1 == "eta" { print $2 }')
 
-# Complete once the data flow holds every byte and the three markers.
-udp_complete() {
-	"$GPUT_PCAP" --csv "$UCAP" >"$CSV" 2>/dev/null || return 1
-	_r=$(data_row "$CSV")
-	[ -n "$_r" ] && awk -F, -v n="$_r" -v b="$BYTES" \
-	    'NR == n + 1 { ok = $12 == b && $31 == 3 } END { exit !ok }' "$CSV"
-}
-wait_until 10 udp_complete
-kill "$TD" 2>/dev/null
-wait "$TD" 2>/dev/null
+cap_stop "$(( $(snmp_udp OutDatagrams "${NX[@]}") - U0 ))" || t_done
 
 run_t 10 "$GPUT_PCAP" --csv "$UCAP"
 eq "gput-pcap UDP: exit status" "$RC" 0

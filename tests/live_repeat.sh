@@ -151,19 +151,9 @@ for a in "--repeat 1" "--repeat 4,3" "--repeat 3 --ci 40" "--ci 95" "--pause 1" 
 done
 
 # ---- the emulated 10 Mbit/s link ----
-if [ "$(id -u)" -ne 0 ] || ! command -v nft >/dev/null || ! command -v tc >/dev/null; then
-	skip "repeat on the testbed (needs root, nft and tc)"
-	t_done
-fi
-TESTBED=tools/gput-testbed
-export GPUT_TESTBED_PREFIX=gput-rp$$
-tb_cleanup() { "$TESTBED" down >/dev/null 2>&1; t_cleanup; }
-trap tb_cleanup EXIT
-if ! "$TESTBED" up 10M >"$T_TMP/tb" 2>&1; then
-	fail "testbed up 10M"; cat "$T_TMP/tb"; t_done
-fi
-D_WRAP=("$TESTBED" exec b)
-start_daemon || { fail "daemon in b"; t_done; }
+tb_init "repeat on the testbed" rp nft tc
+tb up 10M
+tb_daemon
 run_t 60 "$TESTBED" exec a "$GPUT" --repeat 5 --json -n 300 -l 1448 -p "$D_PORT" 198.18.0.2
 eq "10M: --repeat 5 --json: exit 0, 5 runs" "$RC $(jq '.runs | length' "$OUT")" "0 5"
 # t(0.975, 4)

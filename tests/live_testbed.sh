@@ -20,58 +20,12 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-PATH=$PATH:/usr/sbin:/sbin
-TESTBED=tools/gput-testbed
 ADDR_B=198.18.0.2
 N=2000          # datagrams per UDP run
 L=1000          # their length: 1042-byte frames, UDP length 1008 (matched)
 G=200           # us between them: 42 Mbit/s, under the 100M link
 
-if [ "$(id -u)" -ne 0 ]; then
-	skip "testbed impairments (needs root for network namespaces)"
-	t_done
-fi
-for t in ip tc ethtool nft; do
-	if ! command -v "$t" >/dev/null 2>&1; then
-		case $t in ip | tc) p=iproute2 ;; nft) p=nftables ;; *) p=$t ;; esac
-		skip "testbed impairments (needs $t: install the Debian package $p)"
-		t_done
-	fi
-done
-if [ ! -x "$GPUT" ]; then
-	fail "testbed impairments ($GPUT not built)"
-	t_done
-fi
-
-GPUT_TESTBED_PREFIX=gput-tb$$
-export GPUT_TESTBED_PREFIX
-tb_cleanup() {
-	t_cleanup
-	"$TESTBED" down >/dev/null 2>&1
-}
-trap tb_cleanup EXIT
-
-# tb ARGS...: run the testbed command; fail and stop when it fails.
-tb() {
-	if ! "$TESTBED" "$@" >"$T_TMP/tb.log" 2>&1; then
-		cat "$T_TMP/tb.log"
-		fail "gput-testbed $*"
-		t_done
-	fi
-}
-
-# counter DIR KIND: that line of "gput-testbed counters" (empty when absent).
-counter() {
-	"$TESTBED" counters 2>/dev/null | awk -v d="$1" -v k="$2" '$1 == d && $2 == k { print $3 }'
-}
-
-# daemon: gput -i in b; sets D_PORT (stops the test when it cannot).
-daemon() {
-	# shellcheck disable=SC2034 # read by start_daemon
-	D_WRAP=("$TESTBED" exec b)
-	# shellcheck disable=SC2119 # no extra options
-	start_daemon || { fail "gput -i in b"; t_done; }
-}
+tb_init "testbed impairments" tb ip tc ethtool nft -- "$GPUT"
 
 # count_on HOST HOOK DEV: this test's own counters on DEV of HOST, after
 # (ingress) or before (egress) the testbed's rules, of IPv4 packets from a:
@@ -122,7 +76,7 @@ for bad in "xy loss 1" "ab loss 100.5" "ab loss 1.234" "ab loss -1" "ab jitter 1
 	rc=$?
 	check "impair $bad is refused (exit $rc)" [ "$rc" -ne 0 ]
 done
-daemon
+tb_daemon
 
 # --- loss: every frame the rule dropped is one datagram gput missed
 tb impair 'a>b' loss 5
@@ -161,22 +115,22 @@ eq "dup 5%: received $N of $N, Bytes count each once" "$RECV $(field 1 2)" "$N $
 tb impair ab clear
 tb impair ab reorder 10 udp
 if command -v tcpdump >/dev/null && [ -x "$GPUT_PCAP" ] && command -v jq >/dev/null; then
-	"$TESTBED" exec b tcpdump -i veth-b -n -U --immediate-mode -Z root -w "$T_TMP/ro.pcap" \
-		"udp and src host 198.18.0.1" 2>"$T_TMP/ro.tcpdump" &
-	CAPP=$!
-	T_PIDS="$T_PIDS $CAPP"
-	wait_for_line "$T_TMP/ro.tcpdump" 'listening on' 5
+	# the capture must hold every UDP frame from a that reached b, as this
+	# test's own counters at b's ingress count them (data and short)
+	count_on b ingress veth-b
+	CAP_WRAP=("$TESTBED" exec b)
+	cap_start ro veth-b "udp and src host 198.18.0.1" || fail "tcpdump in b"
 	run_t 60 "$TESTBED" exec a "$GPUT" --json -u -n 2000 -l "$L" -p "$D_PORT" "$ADDR_B" -w 4096
 	cp "$OUT" "$T_TMP/ro.json"
-	# the capture holds every frame once the file stops growing (bounded)
-	_last=-1
-	for _i in $(seq 40); do _sz=$(wc -c <"$T_TMP/ro.pcap"); [ "$_sz" = "$_last" ] && break; _last=$_sz; sleep 0.05; done
-	kill -INT "$CAPP"; wait "$CAPP" 2>/dev/null
+	read -r _data _short _ <<-EOS
+	$(counts b)
+	EOS
+	[ -n "$CAP" ] && cap_stop "$((_data + _short))"
 	STEER=$(counter 'a>b' reorder)
 	check "reorder 10% udp: frames steered (${STEER:-none})" [ "${STEER:-0}" -gt 0 ]
 	check "reorder 10% udp: gput saw reordered datagrams" eval \
 		"jq -e '.sides[1].udp.reordered > 0' \"$T_TMP/ro.json\" >/dev/null"
-	run_t 20 "$GPUT_PCAP" --json "$T_TMP/ro.pcap"
+	run_t 20 "$GPUT_PCAP" --json "$CAP"
 	for k in received unique duplicates; do
 		eq "reorder 10% udp: gput-pcap's $k == gput's" \
 			"$(jq -r "[.flows[] | select(.gput_udp != null)][0].gput_udp.$k" "$OUT")" \
@@ -230,7 +184,7 @@ done
 
 # --- router: a sender at twice the link rate loses datagrams in r's queue
 tb up 10M --router
-daemon                          # the change of topology ended the first one
+tb_daemon                       # the change of topology ended the first one
 count_on r egress veth-rb       # what enters r's queue toward b
 count_on b ingress veth-b       # what leaves it
 # 1042-byte frames cost 1066 byte-times, 853 us at 10M: one every 426 us

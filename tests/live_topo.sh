@@ -20,45 +20,7 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-PATH=$PATH:/usr/sbin:/sbin
-TESTBED=tools/gput-testbed
-
-if [ "$(id -u)" -ne 0 ]; then
-	skip "testbed topologies (needs root for network namespaces)"
-	t_done
-fi
-for t in ip tc ethtool nft ping; do
-	if ! command -v "$t" >/dev/null 2>&1; then
-		skip "testbed topologies (needs $t)"
-		t_done
-	fi
-done
-for f in tools/gput-delay tests/ecnpeer; do
-	if [ ! -x "$f" ]; then
-		fail "testbed topologies ($f not built)"
-		t_done
-	fi
-done
-
-GPUT_TESTBED_PREFIX=gput-tp$$
-export GPUT_TESTBED_PREFIX
-tb_cleanup() {
-	t_cleanup
-	"$TESTBED" down >/dev/null 2>&1
-}
-trap tb_cleanup EXIT
-
-tb() {
-	if ! "$TESTBED" "$@" >"$T_TMP/tb.log" 2>&1; then
-		cat "$T_TMP/tb.log"
-		fail "gput-testbed $*"
-		t_done
-	fi
-}
-
-counter() {
-	"$TESTBED" counters 2>/dev/null | awk -v d="$1" -v k="$2" '$1 == d && $2 == k { print $3 }'
-}
+tb_init "testbed topologies" tp ip tc ethtool nft ping -- tools/gput-delay tests/ecnpeer
 
 # minrtt FROM TO: ping's minimum RTT after two pings that settle ARP
 minrtt() {

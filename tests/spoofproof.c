@@ -42,6 +42,7 @@
 
 #include "ctl.h"
 #include "net.h"
+#include "xfer_markers.h"
 #include "xfer_path.h"
 
 #define TIMEOUT_MS 30000

@@ -17,7 +17,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "pattern.h"
+#include "wire_udp.h"
 #include "xfer.h"
+#include "xfer_markers.h"
 #include "xfer_batch.h"
 #include "streamrun.h"
 #include "sockhelp.h"

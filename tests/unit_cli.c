@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 
 #include "cli.h"
+#include "pattern.h"
 #include "wire_ctl.h"
 
 /* Rows start from the defaults and override fields: that is the point. */

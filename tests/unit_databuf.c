@@ -21,6 +21,7 @@
 
 #include "databuf.h"
 #include "model.h"
+#include "pattern.h"
 #include "xfer.h"
 #include "xfer_batch.h"
 #include "streamrun.h"

@@ -28,6 +28,7 @@
 
 #include "net.h"
 #include "xfer.h"
+#include "xfer_markers.h"
 #include "streamrun.h"
 #include "sockhelp.h"
 

@@ -323,14 +323,14 @@ check_gput(const struct gwant *w)
 	assert_true(r->has_gput);
 	assert_true(u->sent_known);
 	assert_int_equal(u->sent, w->sent);
-	assert_int_equal(u->received, w->received);
-	assert_int_equal(u->unique, w->unique);
+	assert_int_equal(u->u.received, w->received);
+	assert_int_equal(u->u.unique, w->unique);
 	assert_int_equal(u->lost, w->lost);
-	assert_int_equal(u->duplicates, w->duplicates);
-	assert_int_equal(u->reordered, w->reordered);
-	assert_int_equal(u->max_displacement, w->maxd);
-	assert_int_equal(u->late, w->late);
-	assert_int_equal(u->too_old, 0);
+	assert_int_equal(u->u.duplicates, w->duplicates);
+	assert_int_equal(u->u.reordered, w->reordered);
+	assert_int_equal(u->u.max_displacement, w->maxd);
+	assert_int_equal(u->u.late, w->late);
+	assert_int_equal(u->u.too_old, 0);
 	assert_int_equal(u->cut, w->cut);
 	assert_int_equal(r->data->payload, w->payload);
 	assert_int_equal(r->data->retrans, w->retrans);
@@ -450,7 +450,7 @@ test_frag(void **state)
 	assert_int_equal(s.flows[0].held, 3);
 	/* datagram 1 completes with its first fragment, the 6th frame */
 	assert_int_equal(d->gput->acct.transit_n, 3);
-	assert_int_equal(d->gput->acct.reordered, 0);
+	assert_int_equal(d->gput->acct.n.reordered, 0);
 	assert_int_equal(d->first_ns, T0 + 1 * MS);
 	assert_int_equal(d->last_ns, T0 + 9 * MS);
 	pscan_free(&s);
@@ -589,7 +589,7 @@ test_setup_counts(void **state)
 	r = &s.flows[0];
 	assert_true(r->has_gput);
 	assert_int_equal(r->gput.sent, 10);
-	assert_int_equal(r->gput.received, 10);
+	assert_int_equal(r->gput.u.received, 10);
 	assert_int_equal(r->gput.lost, 0);
 	assert_int_equal(r->data->payload, 10000);
 	assert_int_equal(r->data->data_packets, 10);

@@ -32,6 +32,28 @@ static int misses;
 #define SEQ(...) .seq = (const uint64_t[]){ __VA_ARGS__ }, \
 	.n = sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t)
 
+/* Every count at once, lost taken against sent: the table's row. */
+struct counts {
+	uint64_t sent;         /* as the caller gave it */
+	uint64_t received, unique, lost, duplicates, reordered, max_displacement;
+	uint64_t late, too_old, next;
+};
+
+/* The counts of a through udpacct_figures(), lost through udpacct_lost(). */
+static void
+counts(const struct udpacct *a, uint64_t sent, struct counts *c)
+{
+	struct udp_stats u;
+
+	udpacct_figures(a, 0, &u);
+	if (u.flags != UDPS_SEQ || u.jitter_ns != 0 || u.other != 0)
+		MISS("udpacct_figures untimed: flags %u, jitter %" PRIu64,
+		     u.flags, u.jitter_ns);
+	*c = (struct counts){ sent, u.received, u.unique, udpacct_lost(a, sent),
+	    u.duplicates, u.reordered, u.max_displacement, u.late, u.too_old,
+	    a->next };
+}
+
 static void
 init(struct udpacct *a)
 {
@@ -45,9 +67,9 @@ init(struct udpacct *a)
 static void
 check_identities(const char *name, const struct udpacct *a, uint64_t sent)
 {
-	struct udpacct_counts c;
+	struct counts c;
 
-	udpacct_counts(a, sent, &c);
+	counts(a, sent, &c);
 	if (c.received != c.unique + c.duplicates + c.too_old)
 		MISS("%s: received %" PRIu64 " != unique %" PRIu64 " + duplicates %"
 		     PRIu64 " + too_old %" PRIu64, name, c.received, c.unique,
@@ -66,8 +88,8 @@ check_identities(const char *name, const struct udpacct *a, uint64_t sent)
 }
 
 static void
-compare(const char *name, const struct udpacct_counts *got,
-        const struct udpacct_counts *want)
+compare(const char *name, const struct counts *got,
+        const struct counts *want)
 {
 #define FIELD(f) if (got->f != want->f) \
 	MISS("%s: " #f " %" PRIu64 ", want %" PRIu64, name, got->f, want->f)
@@ -87,7 +109,7 @@ test_table(void **state)
 		const uint64_t *seq;
 		size_t n;
 		size_t marker_at;      /* udpacct_marker() before this arrival */
-		struct udpacct_counts want;
+		struct counts want;
 	} rows[] = {
 		/* in order */
 		{ "nothing arrived", NULL, 0, NOMARK, { 3, 0, 0, 3, 0, 0, 0, 0, 0, 0 } },
@@ -187,7 +209,7 @@ test_table(void **state)
 	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		const struct row *r = &rows[i];
 		struct udpacct a;
-		struct udpacct_counts got;
+		struct counts got;
 
 		init(&a);
 		for (j = 0; j < r->n; j++) {
@@ -198,12 +220,12 @@ test_table(void **state)
 		}
 		if (r->marker_at == r->n)
 			udpacct_marker(&a);
-		udpacct_counts(&a, r->want.sent, &got);
+		counts(&a, r->want.sent, &got);
 		compare(r->name, &got, &r->want);
 		if (got.sent != r->want.sent)
 			MISS("%s: sent not copied", r->name);
 		if (udpacct_lost(&a, r->want.sent) != r->want.lost)
-			MISS("%s: udpacct_lost disagrees with udpacct_counts", r->name);
+			MISS("%s: udpacct_lost disagrees with the table", r->name);
 		udpacct_free(&a);
 	}
 	MISSED();
@@ -224,7 +246,7 @@ static void
 test_window_wrap(void **state)
 {
 	struct udpacct a;
-	struct udpacct_counts got, want;
+	struct counts got, want;
 	uint64_t k, lost = 0, dups = 0, old = 0, swaps = 0, emits = 0;
 
 	(void)state;
@@ -252,9 +274,9 @@ test_window_wrap(void **state)
 		}
 	}
 #undef EMIT
-	want = (struct udpacct_counts){ WRAP_N, emits, WRAP_N - lost, lost, dups, swaps,
+	want = (struct counts){ WRAP_N, emits, WRAP_N - lost, lost, dups, swaps,
 	                                 1, 0, old, WRAP_N };
-	udpacct_counts(&a, WRAP_N, &got);
+	counts(&a, WRAP_N, &got);
 	compare("window wrap", &got, &want);
 	check_identities("window wrap", &a, WRAP_N);
 	if (lost != 525 || dups != 675 || old != 8 || swaps != 105)
@@ -287,7 +309,7 @@ test_random_vs_reference(void **state)
 	const uint64_t base = G - 400000, span = 8000000;
 	unsigned char *seen = calloc(span, 1);
 	struct udpacct a;
-	struct udpacct_counts got, want;
+	struct counts got, want;
 	uint64_t cur = base, i;
 
 	(void)state;
@@ -335,7 +357,7 @@ test_random_vs_reference(void **state)
 	}
 	want.sent = want.next;
 	want.lost = want.sent - want.unique;
-	udpacct_counts(&a, want.sent, &got);
+	counts(&a, want.sent, &got);
 	compare("random stream", &got, &want);
 	check_identities("random stream", &a, want.sent);
 	if (want.too_old == 0 || want.reordered == 0 || want.duplicates == 0 ||
@@ -469,11 +491,11 @@ static void
 test_no_data(void **state)
 {
 	struct udpacct a;
-	struct udpacct_counts c;
+	struct counts c;
 
 	(void)state;
 	init(&a);
-	udpacct_counts(&a, 0, &c);
+	counts(&a, 0, &c);
 	if (c.received || c.unique || c.lost || c.next || a.jitter_ns != 0 ||
 	    udpacct_delay_var_mean_ns(&a) != 0 || udpacct_delay_var_max_ns(&a) != 0)
 		MISS("%s", "a fresh udpacct is not empty");
@@ -511,11 +533,58 @@ test_hostile_send_times(void **state)
 	assert_int_equal(udpacct_init(&a, err, sizeof err), 0);
 	for (i = 0; i < sizeof send / sizeof send[0]; i++)
 		udpacct_add(&a, i, send[i], 1700000000000000000ULL + i);
-	assert_int_equal(a.unique, 5);
+	assert_int_equal(a.n.unique, 5);
 	assert_true(udpacct_delay_var_max_ns(&a) >= 0);
 	assert_true(udpacct_delay_var_mean_ns(&a) == udpacct_delay_var_mean_ns(&a));
 	assert_true(a.jitter_ns >= 0);
 	udpacct_free(&a);
+}
+
+/* The figures: counts as kept, timing in whole ns only when the datagrams
+ * were timed and a first copy was, the rest left 0. */
+static void
+test_figures(void **state)
+{
+	struct udpacct a;
+	struct udp_stats u;
+
+	(void)state;
+	init(&a);
+	udpacct_figures(&a, 1, &u);         /* timed, but nothing arrived */
+	assert_int_equal(u.flags, UDPS_SEQ);
+	assert_int_equal(u.received, 0);
+	assert_int_equal(u.jitter_ns, 0);
+	udpacct_add(&a, 0, 100, 50);
+	udpacct_add(&a, 1, 200, 100);       /* jitter 3.125, var 25 and 50 */
+	udpacct_add(&a, 1, 300, 150);       /* a duplicate: timing unchanged */
+	udpacct_marker(&a);
+	udpacct_add(&a, 3, 400, 300);       /* late; transit -100 again */
+	udpacct_figures(&a, 0, &u);         /* not timed: the counts only */
+	assert_int_equal(u.flags, UDPS_SEQ);
+	assert_int_equal(u.received, 4);
+	assert_int_equal(u.unique, 3);
+	assert_int_equal(u.duplicates, 1);
+	assert_int_equal(u.late, 1);
+	assert_int_equal(u.jitter_ns, 0);
+	assert_int_equal(u.delay_var_ns, 0);
+	assert_true(u.owd_min_ns == 0 && u.owd_mean_ns == 0);
+	udpacct_figures(&a, 1, &u);
+	assert_int_equal(u.flags, UDPS_SEQ | UDPS_TIMED);
+	assert_int_equal(u.received, 4);
+	assert_int_equal(u.unique, 3);
+	assert_int_equal(u.jitter_ns, udpacct_ns(a.jitter_ns));
+	assert_int_equal(u.delay_var_ns, udpacct_ns(udpacct_delay_var_mean_ns(&a)));
+	assert_int_equal(u.delay_var_max_ns, 50);
+	assert_true(u.owd_min_ns == -100);
+	assert_true(u.owd_mean_ns == -100 + (int64_t)u.delay_var_ns);
+	assert_int_equal(u.other, 0);
+	assert_int_equal(u.ecn[0] | u.ecn[1] | u.ecn[2] | u.ecn[3], 0);
+	udpacct_free(&a);
+	/* whole ns: rounded half up, 0 below 0, UINT64_MAX above it */
+	assert_int_equal(udpacct_ns(-5), 0);
+	assert_int_equal(udpacct_ns(3.125), 3);
+	assert_int_equal(udpacct_ns(2.5), 3);
+	assert_int_equal(udpacct_ns(1e30), UINT64_MAX);
 }
 
 int
@@ -530,6 +599,7 @@ main(void)
 		cmocka_unit_test(test_jitter_by_hand),
 		cmocka_unit_test(test_no_data),
 		cmocka_unit_test(test_hostile_send_times),
+		cmocka_unit_test(test_figures),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,7 +23,12 @@
 #include <unistd.h>
 
 #include "model.h"
+#include "pattern.h"
+#include "udplog.h"
+#include "wire_udp.h"
 #include "xfer.h"
+#include "xfer_markers.h"
+#include "xfer_udp.h"
 #include "streamrun.h"
 #include "sockhelp.h"
 
@@ -332,8 +337,8 @@ test_udp_header_streams(void **state)
 		struct xfer_params p = stream_of(rows[i].len, rows[i].bytes);
 
 		p.proto = rows[i].proto;
-		if (xfer_udp_header(&p) != rows[i].want)
-			MISS("%s: %d, want %d", rows[i].name, xfer_udp_header(&p),
+		if (xfer_udp_has_header(&p) != rows[i].want)
+			MISS("%s: %d, want %d", rows[i].name, xfer_udp_has_header(&p),
 			     rows[i].want);
 	}
 	MISSED();
@@ -1088,7 +1093,7 @@ test_udp_transfer(void **state)
 		 * marker; with one the receiver reads on for copies and takes the
 		 * markers queued behind; the socket dropped nothing */
 		if (rcv.r.flags != (RES_DROPS | (rows[i].verify ? RES_VERIFIED : 0u) |
-		    (xfer_udp_header(&rcv.p) ? RES_MARKER : 0u)) ||
+		    (xfer_udp_has_header(&rcv.p) ? RES_MARKER : 0u)) ||
 		    rcv.r.sock_drops != 0)
 			MISS("%s: receiver flags 0x%x, %llu dropped", rows[i].name,
 			     rcv.r.flags, (unsigned long long)rcv.r.sock_drops);
@@ -1100,7 +1105,7 @@ test_udp_transfer(void **state)
 }
 
 /* Send datagrams 0..n-1 of p's stream except those in skip, then markers;
- * with the data header (xfer_udp_header) as the sender writes it: sequence
+ * with the data header (xfer_udp_has_header) as the sender writes it: sequence
  * k, no send time, the pattern after it at its own phase. */
 static void
 send_stream(int fd, const struct xfer_params *p, uint64_t skip_mask, int markers,
@@ -1119,7 +1124,7 @@ send_stream(int fd, const struct xfer_params *p, uint64_t skip_mask, int markers
 		if (k < 64 && (skip_mask >> k & 1))
 			continue;
 		memcpy(buf, pt.buf + (p->stream ? k * p->data_len % pt.period : 0), len);
-		if (xfer_udp_header(p))
+		if (xfer_udp_has_header(p))
 			wire_gpud_encode(buf, k, 0);
 		if (flip != 0 && k == flip / p->data_len)
 			buf[flip % p->data_len] ^= 0x80;
@@ -1255,7 +1260,7 @@ test_udp_recv_headed(void **state)
 	p.proto = PROTO_UDP;
 	p.role = ROLE_RECV;
 	p.verify = 1;
-	assert_true(xfer_udp_header(&p));
+	assert_true(xfer_udp_has_header(&p));
 	sock_udp_pair(sv, 4 << 20);
 	assert_int_equal(xfer_udp_prepare(sv[1], err, sizeof err), 0);
 	for (k = 0; k < sizeof order / sizeof order[0]; k++) {
@@ -1339,7 +1344,7 @@ test_udp_recv_headless(void **state)
 	assert_non_null(log);
 	p.proto = PROTO_UDP;
 	p.role = ROLE_RECV;
-	assert_false(xfer_udp_header(&p));
+	assert_false(xfer_udp_has_header(&p));
 	sock_udp_pair(sv, 4 << 20);
 	assert_int_equal(xfer_udp_prepare(sv[1], err, sizeof err), 0);
 	for (k = 0; k < 4; k++)         /* the fourth the same as the third */

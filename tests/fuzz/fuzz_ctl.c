@@ -15,6 +15,7 @@
 
 #include "wire_ctl.h"
 #include "wire_udp.h"
+#include "xfer_markers.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

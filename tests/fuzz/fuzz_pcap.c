@@ -32,9 +32,9 @@ check_dir(const struct pflow_dir *d)
 	    d->data_packets > d->packets || d->retrans_packets > d->packets)
 		abort();
 	if (d->gput != NULL &&
-	    (d->gput->acct.received != d->gput->acct.unique +
-	     d->gput->acct.duplicates + d->gput->acct.too_old ||
-	     d->gput->acct.received + d->gput->cut > d->datagrams))
+	    (d->gput->acct.n.received != d->gput->acct.n.unique +
+	     d->gput->acct.n.duplicates + d->gput->acct.n.too_old ||
+	     d->gput->acct.n.received + d->gput->cut > d->datagrams))
 		abort();
 }
 
