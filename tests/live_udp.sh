@@ -15,6 +15,7 @@ seq_run() {
 	_args=()
 	while [ "$1" != "--" ]; do _args+=("$1"); shift; done
 	shift
+	rm -f "$T_TMP/sp.out"   # not the last run's "ok listen port" line
 	"$CTLPEER" partner sendhello getparams sendready acceptdata put=start \
 		"sendseq=$1" put=sendresult eof >"$T_TMP/sp.out" 2>&1 &
 	_sp=$!
