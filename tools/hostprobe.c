@@ -35,7 +35,10 @@
  * mode (UDP GSO/GRO); 1: any other failure.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <netinet/ip.h>
 #include <netinet/udp.h>
@@ -64,6 +67,9 @@
 
 #define BATCH 64
 #define MAXDGRAM 65507             /* largest UDP payload over IPv4 */
+#define MAXLEN   (64LL << 20)      /* LEN at most (gput's -l too) */
+#define MAXBYTES (1LL << 62)       /* BYTES at most (gput's -x too) */
+#define MAXMBITS 1e7               /* MBITS at most: 10 Tbit/s */
 
 enum mode { UDP_SEND, UDP_MMSG, UDP_GSO, TCP_COPY, TCP_TRUNC };
 
@@ -390,11 +396,39 @@ static void setup(void)
 	}
 }
 
+/* A whole decimal number, the whole word (a sign only for -), in [min, max].
+ * Returns 0, or -1. */
+static int num(const char *s, long long min, long long max, long long *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)(s[0] == '-' ? s[1] : s[0])))
+		return -1;
+	errno = 0;
+	*v = strtoll(s, &end, 10);
+	return errno == 0 && *end == '\0' && *v >= min && *v <= max ? 0 : -1;
+}
+
+/* MBITS: a decimal number (digits and a point) from 0 to MAXMBITS, the
+ * whole word. Returns 0, or -1. */
+static int rate(const char *s, double *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)s[0]) || s[strspn(s, "0123456789.")] != '\0')
+		return -1;
+	errno = 0;
+	*v = strtod(s, &end);
+	return errno == 0 && *end == '\0' && isfinite(*v) && *v <= MAXMBITS ?
+	    0 : -1;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *names[] = { "udp-send", "udp-mmsg", "udp-gso",
 	    "tcp-copy", "tcp-trunc" };
 	pthread_t tt, rt;
+	long long v[5] = { 0 };
 	int m = -1;
 
 	if (argc < 6 || argc > 8) {
@@ -405,13 +439,18 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 5; i++)
 		if (strcmp(argv[1], names[i]) == 0)
 			m = i;
-	len = strtoul(argv[2], NULL, 10);
-	total = strtoull(argv[3], NULL, 10);
-	rxcpu = atoi(argv[4]);
-	txcpu = atoi(argv[5]);
-	mbits = argc >= 7 ? strtod(argv[6], NULL) : 0;
-	bufsize = argc >= 8 ? atoi(argv[7]) : 0;
-	if (m < 0 || len == 0 || total == 0 || mbits < 0 || bufsize < 0 || (m <= UDP_GSO && len > MAXDGRAM)) {
+	if (num(argv[2], 1, MAXLEN, &v[0]) || num(argv[3], 1, MAXBYTES, &v[1]) ||
+	    num(argv[4], -1, CPU_SETSIZE - 1, &v[2]) ||
+	    num(argv[5], -1, CPU_SETSIZE - 1, &v[3]) ||
+	    (argc >= 7 && rate(argv[6], &mbits)) ||
+	    (argc >= 8 && num(argv[7], 0, INT_MAX, &v[4])))
+		m = -1;
+	len = (size_t)v[0];
+	total = (uint64_t)v[1];
+	rxcpu = (int)v[2];
+	txcpu = (int)v[3];
+	bufsize = (int)v[4];
+	if (m < 0 || (m <= UDP_GSO && len > MAXDGRAM)) {
 		fprintf(stderr, "hostprobe: bad arguments\n");
 		return 1;
 	}
