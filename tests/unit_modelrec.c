@@ -16,7 +16,7 @@
 #include "model_rec.h"
 #include "report_csv.h"
 #include "report_json.h"
-#include "xfer.h"
+#include "xfer_params.h"
 
 static void
 add_ival(struct side *s, uint64_t k, uint64_t bytes, uint32_t flags)
