@@ -870,8 +870,8 @@ print_output(struct run *r)
 		return print_table(r);
 	if (c->out == OUT_PROM)            /* never with --repeat (cli_check.c) */
 		return print_prom(r);
-	if (r->keep)
-		;                               /* the run set renders it */
+	if (r->keep || c->on_model != NULL)
+		;       /* the run set renders it, or several partners' parent */
 	else if (c->out == OUT_CSV)
 		report_csv(stdout, &r->model);
 	else if (c->out == OUT_JSON)
@@ -1088,8 +1088,11 @@ client_run(const struct config *c, struct run_model *keep)
 		r.model.interrupted = rc == 130;
 		r.model.side[0].have_result = 0;
 		r.model.side[1].have_result = 0;
-		(c->out == OUT_JSON ? report_json : report_json_summary_line)(stdout,
-		    &r.model);
+		if (c->on_model != NULL)        /* several partners' parent renders it */
+			c->on_model(c, &r.model, r.t0);
+		else
+			(c->out == OUT_JSON ? report_json :
+			    report_json_summary_line)(stdout, &r.model);
 		fflush(stdout);
 	}
 	if (rc != 0 && c->out == OUT_PROM) {    /* gput_up 0, and why */

@@ -18,15 +18,20 @@
 #include "json.h"
 #include "meter.h"
 #include "client_multi_sum.h"
+#include "model_rec.h"
 #include "report.h"
+#include "report_csv.h"
 #include "report_ival.h"
+#include "report_json.h"
 #include "stop.h"
 
-/* A partner's process writes to four pipes: its results (held until every
+/* A partner's process writes to five pipes: its table (held until every
  * partner is done, so that they print in partner order), its live interval
  * lines and its standard error (both relayed as whole lines as they come),
- * and its totals for the sums over the partners (one record, client_multi_sum.c). */
-enum { CH_RESULTS, CH_LIVE, CH_ERR, CH_SUM, CH_N };
+ * its totals for the sums over the partners (one record, client_multi_sum.c)
+ * and, with --csv, --json or --json-lines, its run's model (a record,
+ * model_rec.h), which the parent renders. */
+enum { CH_RESULTS, CH_LIVE, CH_ERR, CH_SUM, CH_MODEL, CH_N };
 
 struct mbuf {
 	char  *p;
@@ -38,8 +43,11 @@ struct child {
 	struct config c;            /* this partner's test */
 	pid_t  pid;                 /* -1: never started */
 	int    fd[CH_N];            /* read ends; -1 once closed */
-	struct mbuf out;            /* CH_RESULTS */
+	struct mbuf out;            /* CH_RESULTS; then what the parent renders
+	                               from CH_MODEL's records */
 	struct mbuf sum;            /* CH_SUM */
+	struct mbuf model;          /* CH_MODEL */
+	int    badrec;              /* a model record that did not add up */
 	struct mbuf line[CH_N];     /* CH_LIVE, CH_ERR: a line not yet whole */
 	int    reaped, status;      /* waitpid's */
 	int    killed;              /* by us, after the stop's deadline */
@@ -73,14 +81,43 @@ on_chld(int sig)
 	multi_child_exited = 1;
 }
 
-/* In a partner's process: where its totals go (CH_SUM's write end). */
-static int child_sum_fd = -1;
+/* In a partner's process: where its totals and its model go (CH_SUM's and
+ * CH_MODEL's write ends). */
+static int child_sum_fd = -1, child_model_fd = -1;
 
+/* The run's model as a record to the parent (none: the parent says this
+ * partner has no results). */
+static void
+child_put_model(const struct run_model *m)
+{
+	uint8_t *buf;
+	size_t len, off = 0;
+
+	if (model_rec_put(m, &buf, &len) == -1) {
+		fprintf(stderr, "gput: no memory for the results' record\n");
+		return;
+	}
+	while (off < len) {
+		ssize_t n = write(child_model_fd, buf + off, len - off);
+
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	free(buf);
+}
+
+/* A run's model (a failed one's with its error): the totals for the sums
+ * (a run that measured), and for all but the table the model itself. */
 static void
 child_on_model(const struct config *c, const struct run_model *m, uint64_t t0)
 {
-	(void)c;
-	(void)msum_put(child_sum_fd, m, t0);    /* none: the parent sums without */
+	if (m->error == NULL)
+		(void)msum_put(child_sum_fd, m, t0); /* none: the parent sums without */
+	if (c->out != OUT_TABLE)
+		child_put_model(m);
 }
 
 /* In a partner's process, until run_client installs its own handler. */
@@ -157,6 +194,7 @@ child_run(struct multi *m, unsigned k, const int *wfd)
 	}
 	ch->c.ival_out = live;
 	child_sum_fd = wfd[CH_SUM];
+	child_model_fd = wfd[CH_MODEL];
 	ch->c.on_model = child_on_model;
 	/* a stop that comes before run_client's handler must not be lost (it
 	 * would run the whole test) nor kill the process (no results) */
@@ -303,8 +341,9 @@ drain(struct multi *m, struct child *ch, int i)
 		close_pipe(m, ch, i);
 		return;
 	}
-	if (i == CH_RESULTS || i == CH_SUM) {
-		mbuf_add(i == CH_SUM ? &ch->sum : &ch->out, buf, (size_t)got);
+	if (i == CH_RESULTS || i == CH_SUM || i == CH_MODEL) {
+		mbuf_add(i == CH_SUM ? &ch->sum : i == CH_MODEL ? &ch->model :
+		    &ch->out, buf, (size_t)got);
 		return;
 	}
 	mbuf_add(&ch->line[i], buf, (size_t)got);
@@ -445,7 +484,7 @@ static int
 whole(const struct child *ch)
 {
 	return ch->pid != -1 && ch->reaped && WIFEXITED(ch->status) &&
-	    !ch->out.nomem;
+	    !ch->out.nomem && !ch->model.nomem && !ch->badrec;
 }
 
 /* Why ch has no results of its own, in words. */
@@ -460,8 +499,10 @@ no_results_why(const struct child *ch, char *buf, size_t len)
 	else if (WIFSIGNALED(ch->status))
 		snprintf(buf, len, "its process ended by signal %d (%s)",
 		         WTERMSIG(ch->status), strsignal(WTERMSIG(ch->status)));
-	else if (ch->out.nomem)
+	else if (ch->out.nomem || ch->model.nomem)
 		snprintf(buf, len, "no memory for its results");
+	else if (ch->badrec)
+		snprintf(buf, len, "its results did not arrive whole");
 	else if (WEXITSTATUS(ch->status) == 130)
 		snprintf(buf, len, "interrupted");
 	else
@@ -663,6 +704,48 @@ print_json(struct multi *m)
 	fputs("}\n", stdout);
 }
 
+/* Partner ch's results as text: each model record its process sent,
+ * rendered as --csv, --json or --json-lines prints one run, after
+ * anything it printed itself. */
+static void
+render_models(struct multi *m, struct child *ch)
+{
+	const uint8_t *p = (const uint8_t *)ch->model.p;
+	size_t left = ch->model.len, used;
+	char err[128];
+
+	while (left > 0 && !ch->model.nomem) {
+		struct run_model rm;
+		char *text = NULL;
+		size_t tlen = 0;
+		FILE *f;
+
+		if (model_rec_take(p, left, &used, &rm, err, sizeof err) == -1) {
+			ch->badrec = 1;
+			return;
+		}
+		if ((f = open_memstream(&text, &tlen)) == NULL) {
+			ch->out.nomem = 1;
+			model_free(&rm);
+			return;
+		}
+		if (m->c->out == OUT_CSV)
+			report_csv(f, &rm);
+		else if (m->c->out == OUT_JSON)
+			report_json(f, &rm);
+		else
+			report_json_summary_line(f, &rm);
+		if (fclose(f) != 0)
+			ch->out.nomem = 1;
+		else
+			mbuf_add(&ch->out, text, tlen);
+		free(text);
+		model_free(&rm);
+		p += used;
+		left -= used;
+	}
+}
+
 /* ---- the whole run ------------------------------------------------- */
 
 /* A line on stderr for a partner whose process could not say why it
@@ -750,6 +833,9 @@ run_multi(const struct config *c)
 	for (k = 0; k < m.n; k++)
 		(void)start_child(&m, k);   /* the others still run */
 	pump(&m);
+	for (k = 0; k < m.n && c->out != OUT_TABLE; k++)
+		if (whole(&m.ch[k]))
+			render_models(&m, &m.ch[k]);
 	if (c->out == OUT_TABLE)
 		print_table(&m);
 	else if (c->out == OUT_CSV)
@@ -761,6 +847,8 @@ run_multi(const struct config *c)
 		r = child_verdict(&m.ch[k]);
 		rc = r == 130 || rc == 130 ? 130 : r != 0 ? 1 : rc;
 		free(m.ch[k].out.p);
+		free(m.ch[k].sum.p);
+		free(m.ch[k].model.p);
 		for (i = 0; i < CH_N; i++)
 			free(m.ch[k].line[i].p);
 	}

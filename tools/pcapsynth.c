@@ -15,12 +15,15 @@
  * zero (as on a sending host with checksum offload). Prints the payload
  * bytes and the frame count.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MSS 1448
+#define MAXBYTES (1ULL << 50)    /* BYTES at most */
 
 static FILE *out;
 static unsigned snaplen = 128;
@@ -87,19 +90,37 @@ static void frame(int dir, uint32_t seq, uint32_t ack, uint8_t flags,
 	t_ns += (uint64_t)(wirelen + 24) * 8;
 }
 
+/* A whole decimal number, the whole word, at most max. Returns 0, or -1. */
+static int num(const char *s, uint64_t max, uint64_t *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)s[0]))
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return errno == 0 && *end == '\0' && *v <= max ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
 	uint8_t gh[24] = { 0 };
-	uint64_t bytes, sent = 0;
+	uint64_t bytes, sent = 0, v;
 	uint32_t cs = 1000000, ss = 2000000, n = 0;
 
 	if (argc < 3 || argc > 4) {
 		fprintf(stderr, "usage: pcapsynth FILE BYTES [SNAPLEN]\n");
 		return 1;
 	}
-	bytes = strtoull(argv[2], NULL, 10);
+	if (num(argv[2], MAXBYTES, &bytes) == -1) {
+		fprintf(stderr, "pcapsynth: BYTES from 0 to %llu\n",
+		        (unsigned long long)MAXBYTES);
+		return 1;
+	}
+	if (argc == 4 && num(argv[3], 128, &v) == -1)
+		v = 0;
 	if (argc == 4)
-		snaplen = (unsigned)strtoul(argv[3], NULL, 10);
+		snaplen = (unsigned)v;
 	if (snaplen < 66 || snaplen > 128) {
 		fprintf(stderr, "pcapsynth: SNAPLEN from 66 to 128\n");
 		return 1;

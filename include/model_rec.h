@@ -1,0 +1,37 @@
+#ifndef GPUT_MODEL_REC_H
+#define GPUT_MODEL_REC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+
+/*
+ * A run's model as one record of bytes, for several partners: each
+ * partner's process hands its model to the parent over a pipe, and the
+ * parent renders it (gput(1), SEVERAL PARTNERS). Both ends are the same
+ * program (fork), so the record holds the structures as they are in
+ * memory, their pointers replaced by what they point to:
+ *
+ *   header      magic "mrec", the record's length in bytes (u64)
+ *   run_model   as in memory (its pointers not used)
+ *   host        u32 length with its NUL (0: NULL), the bytes
+ *   error       the same
+ *   side 0, 1   its intervals (niv struct ival), then its nst streams,
+ *               each a struct side followed by its intervals
+ *
+ * Pure: no I/O. Everything is checked on the way in: lengths within the
+ * record, counts that fit it, strings that end in their NUL.
+ */
+
+/* m's record into a buffer of its own: *buf (free it), *len. Returns 0,
+ * or -1 (no memory). */
+int model_rec_put(const struct run_model *m, uint8_t **buf, size_t *len);
+
+/* The record at the start of buf[0..len) into out (model_free it); *used:
+ * its length. out's host and error point into buf (keep buf while out is
+ * used). Returns 0, or -1 with err filled (nothing to free). */
+int model_rec_take(const uint8_t *buf, size_t len, size_t *used,
+                   struct run_model *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,231 @@
+/* model_rec.c: a run's model as one record of bytes (model_rec.h). */
+#include "model_rec.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REC_MAGIC 0x6d726563u          /* "mrec" */
+#define REC_HEAD  (sizeof(uint32_t) + sizeof(uint64_t))
+
+/* The record being written: grown as it goes. */
+struct wbuf {
+	uint8_t *p;
+	size_t   len, cap;
+	int      nomem;
+};
+
+static void
+put(struct wbuf *w, const void *s, size_t n)
+{
+	if (w->nomem || n == 0)
+		return;
+	if (n > SIZE_MAX - w->len) {
+		w->nomem = 1;
+		return;
+	}
+	if (w->len + n > w->cap) {
+		size_t cap = w->cap ? w->cap : 4096;
+		uint8_t *p;
+
+		while (cap < w->len + n)
+			cap = cap > SIZE_MAX / 2 ? w->len + n : cap * 2;
+		if ((p = realloc(w->p, cap)) == NULL) {
+			w->nomem = 1;
+			return;
+		}
+		w->p = p;
+		w->cap = cap;
+	}
+	memcpy(w->p + w->len, s, n);
+	w->len += n;
+}
+
+static void
+put_str(struct wbuf *w, const char *s)
+{
+	uint32_t n = 0;
+
+	if (s != NULL) {
+		size_t l = strlen(s) + 1;
+
+		n = l > UINT32_MAX ? UINT32_MAX : (uint32_t)l;
+	}
+	put(w, &n, sizeof n);
+	put(w, s, n);                   /* cut at 4 GiB: take finds no NUL */
+}
+
+static void
+put_ivals(struct wbuf *w, const struct side *s)
+{
+	if (s->niv > 0)
+		put(w, s->iv, s->niv * sizeof *s->iv);
+}
+
+int
+model_rec_put(const struct run_model *m, uint8_t **buf, size_t *len)
+{
+	struct wbuf w = { NULL, 0, 0, 0 };
+	uint32_t magic = REC_MAGIC;
+	uint64_t total = 0;
+	uint32_t k;
+	int i;
+
+	put(&w, &magic, sizeof magic);
+	put(&w, &total, sizeof total);  /* filled in below */
+	put(&w, m, sizeof *m);
+	put_str(&w, m->host);
+	put_str(&w, m->error);
+	for (i = 0; i < 2; i++) {
+		put_ivals(&w, &m->side[i]);
+		for (k = 0; k < m->side[i].nst; k++) {
+			put(&w, &m->side[i].st[k], sizeof m->side[i].st[k]);
+			put_ivals(&w, &m->side[i].st[k]);
+		}
+	}
+	if (w.nomem) {
+		free(w.p);
+		return -1;
+	}
+	total = w.len;
+	memcpy(w.p + sizeof magic, &total, sizeof total);
+	*buf = w.p;
+	*len = w.len;
+	return 0;
+}
+
+/* The record being read: what is left of it. */
+struct rbuf {
+	const uint8_t *p;
+	size_t left;
+};
+
+static int
+take(struct rbuf *r, void *d, size_t n)
+{
+	if (n > r->left)
+		return -1;
+	memcpy(d, r->p, n);
+	r->p += n;
+	r->left -= n;
+	return 0;
+}
+
+static int
+take_str(struct rbuf *r, const char **s)
+{
+	uint32_t n;
+
+	*s = NULL;
+	if (take(r, &n, sizeof n) == -1 || n > r->left)
+		return -1;
+	if (n == 0)
+		return 0;
+	if (r->p[n - 1] != '\0')
+		return -1;
+	*s = (const char *)r->p;
+	r->p += n;
+	r->left -= n;
+	return 0;
+}
+
+/* s's intervals (s->niv of them, as the record says) into an array of
+ * their own. */
+static int
+take_ivals(struct rbuf *r, struct side *s)
+{
+	size_t n = s->niv;
+
+	s->iv = NULL;
+	s->cap = 0;
+	if (n == 0)
+		return 0;
+	if (n > r->left / sizeof *s->iv)
+		return -1;
+	if ((s->iv = malloc(n * sizeof *s->iv)) == NULL)
+		return -1;
+	s->cap = n;
+	return take(r, s->iv, n * sizeof *s->iv);
+}
+
+/* Side s's intervals and streams. */
+static int
+take_side(struct rbuf *r, struct side *s)
+{
+	uint32_t n = s->nst, k;
+
+	s->st = NULL;
+	s->nst = 0;
+	if (take_ivals(r, s) == -1)
+		return -1;
+	if (n == 0)
+		return 0;
+	if (n > r->left / sizeof *s->st ||
+	    (s->st = calloc(n, sizeof *s->st)) == NULL)
+		return -1;
+	for (k = 0; k < n; k++) {
+		struct side *t = &s->st[k];
+
+		if (take(r, t, sizeof *t) == -1) {
+			memset(t, 0, sizeof *t);
+			return -1;
+		}
+		s->nst = k + 1;         /* freed with the side from here on */
+		t->st = NULL;           /* a stream has no streams */
+		t->nst = 0;
+		if (take_ivals(r, t) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+int
+model_rec_take(const uint8_t *buf, size_t len, size_t *used,
+               struct run_model *out, char *err, size_t errlen)
+{
+	struct rbuf r = { buf, len };
+	uint32_t magic;
+	uint64_t total;
+	size_t niv[2];
+	uint32_t nst[2];
+	int i;
+
+	memset(out, 0, sizeof *out);
+	if (take(&r, &magic, sizeof magic) == -1 ||
+	    take(&r, &total, sizeof total) == -1 || magic != REC_MAGIC ||
+	    total < REC_HEAD || total > len) {
+		snprintf(err, errlen, "not a whole model record");
+		return -1;
+	}
+	r.left = (size_t)total - REC_HEAD;      /* the rest is the next one's */
+	if (take(&r, out, sizeof *out) == -1) {
+		memset(out, 0, sizeof *out);
+		goto bad;
+	}
+	out->host = out->error = NULL;
+	for (i = 0; i < 2; i++) {               /* nothing of the sender's */
+		niv[i] = out->side[i].niv;
+		nst[i] = out->side[i].nst;
+		out->side[i].iv = NULL;
+		out->side[i].st = NULL;
+		out->side[i].niv = out->side[i].cap = 0;
+		out->side[i].nst = 0;
+	}
+	if (take_str(&r, &out->host) == -1 || take_str(&r, &out->error) == -1)
+		goto bad;
+	for (i = 0; i < 2; i++) {
+		out->side[i].niv = niv[i];
+		out->side[i].nst = nst[i];
+		if (take_side(&r, &out->side[i]) == -1)
+			goto bad;
+	}
+	if (r.left != 0)
+		goto bad;
+	*used = (size_t)total;
+	return 0;
+bad:
+	model_free(out);
+	memset(out, 0, sizeof *out);
+	snprintf(err, errlen, "a model record that does not add up");
+	return -1;
+}
