@@ -55,6 +55,7 @@
  *   ready           receive READY; prints the data port
  *   nocookie        (before params) the UDP PARAMS that follow do not say
  *                   that this client echoes cookies (xflags 0x8)
+ *   batch=N         (before params) the PARAMS that follow ask --batch N
  *   data            connect the data socket to that port and prove it (TCP:
  *                   the nonce; UDP: one proof datagram); when the partner
  *                   sends UDP, echo its cookie as a client does (the proof
@@ -134,6 +135,7 @@ struct peer {
 	struct mcast_group group;       /* group=: sent with the PARAMS */
 	uint32_t lat_us, lat_ms;        /* latency=: sent with the PARAMS */
 	int nocookie;                   /* nocookie: PARAMS without xflags 0x8 */
+	unsigned batch;                 /* batch=: sent with the PARAMS */
 	uint16_t echo_port;             /* echoport */
 	int probe_fd;                   /* probes=...,ok: the proven socket */
 	uint64_t probe_seq;
@@ -186,6 +188,7 @@ set_params(struct peer *p, const char *arg)
 	x->data_gap_ps = gap * 1000000u;
 	x->streams = 1;
 	p->params.mcast = p->group;
+	x->batch = (uint8_t)p->batch;
 	if (x->proto == PROTO_UDP && x->role == ROLE_SEND && !p->nocookie)
 		x->xflags |= CTL_XF_COOKIE;
 	if (p->lat_us) {
@@ -877,6 +880,9 @@ run_step(struct peer *p, const char *s)
 		p->data_port = m.port[0];
 		memcpy(p->nonce, m.nonce, sizeof p->nonce);
 		printf("ok ready %u\n", m.port[0]);
+	} else if (strncmp(s, "batch=", 6) == 0) {
+		p->batch = (unsigned)strtoul(s + 6, NULL, 10);
+		printf("ok batch\n");
 	} else if (strcmp(s, "nocookie") == 0) {
 		p->nocookie = 1;
 		printf("ok nocookie\n");

@@ -88,4 +88,9 @@ eq "closed during the transfer: the partner stops" "$(sed -n 's/^ok error //p' "
 	"transfer: the receiver's port refused the data (receiver gone)"
 check "closed during the transfer: logged, well before the end" \
 	grep -Eq 'end: udp send, [0-9]{1,7} bytes, [0-9]+ calls, [0-9.]+ s: the receiver.s port refused the data' "$D_LOG"
+# the batched sender (sendmmsg) too: 8 datagrams a call, a call every 8 ms
+run_t 60 "$CTLPEER" client "$P" hello batch=8 params=udp,send,100000,1000,1000 ready data start closedata error
+eq "closed during a batched transfer: the partner stops" "$(sed -n 's/^ok error //p' "$OUT")" \
+	"transfer: the receiver's port refused the data (receiver gone)"
+eq "both: each logged" "$(grep -Ec 'end: udp send, [0-9]{1,7} bytes, [0-9]+ calls, [0-9.]+ s: the receiver.s port refused the data' "$D_LOG")" 2
 t_done
