@@ -137,4 +137,41 @@ eq "gput-pcap UDP: end markers and proofs, as tcpdump counts them" "$(row "$R" 3
 eq "gput-pcap UDP: 32 bytes a marker, 40 a proof" "$(row "$R" 32)" "$((MK * 32 + PR * 40))"
 eq "gput-pcap UDP: eta equals the model's" \
 	"$(awk -v e="$(row "$R" 22)" 'BEGIN { printf "%.4f", e }')" "$ETA"
+
+# The partner sends (-r): its cookie goes the data's way before the data,
+# the client's proofs and its echo of the cookie the other way; none of it
+# is payload (gput(1), CONTROL PROTOCOL).
+cap_start lo-udp-r lo 'host 127.0.0.1 and udp' -s 128 -B 32768 ||
+	{ fail "tcpdump starts capturing UDP -r on lo"; t_done; }
+RCAP=$CAP
+U0=$(snmp_udp OutDatagrams "${NX[@]}")
+run_t 30 "${NX[@]}" "$GPUT" -v -u -r -n 200 -l 1000 -p "$D_PORT" 127.0.0.1 -w 4096
+eq "gput UDP -r: exit status" "$RC" 0
+# what the partner sent is on the wire (the client's socket may drop some)
+BYTES=$(field 1 2)
+eq "gput UDP -r: partner Bytes" "$BYTES" 200000
+# the client's data socket, then the partner's: the data flow goes the other way
+PORTS=$(sed -n 's/.*data udp [^ ]* port \([0-9]*\) -> [^ ]* port \([0-9]*\).*/\2,\1/p' "$ERR")
+PORTS=${PORTS:-any}
+cap_stop "$(( $(snmp_udp OutDatagrams "${NX[@]}") - U0 ))" || t_done
+run_t 10 "$GPUT_PCAP" --csv "$RCAP"
+eq "gput-pcap UDP -r: exit status" "$RC" 0
+R=$(data_row "$OUT")
+R=${R:-0}
+check "gput-pcap UDP -r: finds the data flow ($PORTS)" [ "$R" -gt 0 ]
+eq "gput-pcap UDP -r: its payload bytes equal the partner's Bytes" "$(row "$R" 12)" "$BYTES"
+eq "gput-pcap UDP -r: 200 data frames" "$(row "$R" 9)" 200
+DIR=any
+[ "$PORTS" = any ] || DIR="src port ${PORTS%,*} and dst port ${PORTS#*,}"
+REV=any
+[ "$PORTS" = any ] || REV="src port ${PORTS#*,} and dst port ${PORTS%,*}"
+# UDP lengths: a cookie 8 + 44, an echo 8 + 48, a proof 8 + 40
+CK=$(tcpdump -nn -r "$RCAP" "udp[4:2] = 52 and udp[8:4] = 0x47505543 and $DIR" 2>/dev/null | wc -l)
+EC=$(tcpdump -nn -r "$RCAP" "udp[4:2] = 56 and udp[8:4] = 0x4750554b and $REV" 2>/dev/null | wc -l)
+PR=$(tcpdump -nn -r "$RCAP" "udp[4:2] = 48 and udp[8:4] = 0x47505548 and $REV" 2>/dev/null | wc -l)
+check "tcpdump -r: the partner's cookie ($CK), the client's echo ($EC) and proof ($PR)" \
+	[ "$CK" -ge 1 -a "$EC" -ge 1 -a "$PR" -ge 1 ]
+eq "gput-pcap UDP -r: end markers and cookies, as tcpdump counts them" "$(row "$R" 31)" "$((3 + CK))"
+eq "gput-pcap UDP -r: 32 bytes a marker, 44 a cookie" "$(row "$R" 32)" "$((3 * 32 + CK * 44))"
+eq "gput-pcap UDP -r: the proofs and echoes the other way are not payload" "$(row "$R" 29)" 0
 t_done
