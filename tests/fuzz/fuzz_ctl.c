@@ -78,6 +78,30 @@ marker(const uint8_t *b, size_t n)
 	free(copy);
 }
 
+/* A cookie or an echo (GPUC, GPUK) from the same bytes: never read past
+ * n, and what is whole has a stream and the kind's length. */
+static void
+cookie(const uint8_t *b, size_t n)
+{
+	uint8_t *copy = malloc(n ? n : 1);
+	struct wire_cookie c;
+	size_t len = n;
+
+	if (copy == NULL)
+		abort();
+	memcpy(copy, b, n);
+	if (wire_gpuc_decode(copy, n, len, &c) == WIRE_OK &&
+	    (c.stream == 0 || len < COOKIE_BASE_LEN || len > COOKIE_MAX_LEN))
+		abort();
+	if (wire_gpuk_decode(copy, n, len, &c) == WIRE_OK &&
+	    (c.stream == 0 || len < CECHO_BASE_LEN || len > CECHO_MAX_LEN))
+		abort();
+	/* the datagram longer than what was captured: cut at most */
+	if (n >= 8 && wire_gpuc_decode(copy, 8, n, &c) == WIRE_OK && n > 8)
+		abort();
+	free(copy);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -103,5 +127,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rest = CTL_HDR_LEN + plen;
 	(void)payload(type, data + CTL_HDR_LEN, plen, &m);
 	marker(data + rest, size - rest);
+	cookie(data + rest, size - rest);
 	return 0;
 }
