@@ -47,7 +47,7 @@
  *   (4 or 6), 133 ttl u8 (1..255, the sender's TTL or hop limit), 134
  *   data port u16 (1024..65535: the group's port and the client's source
  *   port), 136 group[16] (network order, IPv4 in the first 4 bytes, the
- *   rest zero; mcast.h says which groups are valid); without CTL_MCAST
+ *   rest zero; mcast_group.h says which groups are valid); without CTL_MCAST
  *   bytes 132..151 are zero, with it the partner's half is a UDP receiver
  *   of one stream. 152 xflags u32 (CTL_XF_*: the extensions of
  *   version 4; a bit this gput does not know is refused; 8: the client

@@ -201,8 +201,10 @@ parse_percent(const char *arg, double *pct, char *why, size_t len)
 	return 0;
 }
 
-int
-cli_value_global(struct cli_state *ps, int o, const char *arg)
+/* The link and the path (--predict, --link): --mtu, --no-timestamps, --vlan,
+ * --pppoe, --link, --rtt, --loss. 1: o is not one of them. */
+static int
+value_path(struct cli_state *ps, int o, const char *arg)
 {
 	struct config *c = ps->c;
 	char why[160];
@@ -210,16 +212,6 @@ cli_value_global(struct cli_state *ps, int o, const char *arg)
 	double d;
 
 	switch (o) {
-	case '4': c->family = AF_INET; return 0;
-	case '6': c->family = AF_INET6; return 0;
-	case 'h': c->mode = MODE_HELP; return 0;
-	case 'V': c->mode = MODE_VERSION; return 0;
-	case 'i': c->mode = MODE_DAEMON; return 0;
-	case OPT_PREDICT: c->mode = MODE_PREDICT; return 0;
-	case 'r': c->role = ROLE_RECV; return 0;
-	case 't': c->role = ROLE_SEND; return 0;
-	case 'T': c->title = 1; return 0;
-	case 'u': c->proto = PROTO_UDP; return 0;
 	case OPT_NOTS: c->no_ts = 1; return 0;
 	case OPT_PPPOE: c->pppoe = 1; return 0;
 	case OPT_VLAN:
@@ -227,9 +219,6 @@ cli_value_global(struct cli_state *ps, int o, const char *arg)
 			return cli_bad_value(ps, o, why);
 		c->vlan_tags = (unsigned)v;
 		return 0;
-	case 'p':
-		c->port_set = 1;
-		return cli_value_port(ps, arg, &c->port);
 	case OPT_MTU:
 		if (units_parse_int(arg, 68, 65535, &v, why, sizeof why) == -1)
 			return cli_bad_value(ps, o, why);
@@ -251,12 +240,19 @@ cli_value_global(struct cli_state *ps, int o, const char *arg)
 			return cli_bad_value(ps, o, why);
 		c->loss = d / 100;
 		return 0;
-	case OPT_KEY_FILE: c->key_file = arg; return 0;
-	case 'q': c->quiet = 1; return 0;
-	case OPT_JSON: c->out = OUT_JSON; return 0;
-	case OPT_JSON_LINES: c->out = OUT_JSON_LINES; return 0;
-	case OPT_CSV: c->out = OUT_CSV; return 0;
-	case OPT_PROMETHEUS: c->out = OUT_PROM; return 0;
+	}
+	return 1;
+}
+
+/* --latency and its options, --same-clock. 1: o is not one of them. */
+static int
+value_latency(struct cli_state *ps, int o, const char *arg)
+{
+	struct config *c = ps->c;
+	char why[160];
+	uint64_t v;
+
+	switch (o) {
 	case OPT_SAME_CLOCK: c->same_clock = 1; return 0;
 	case OPT_LATENCY: c->latency = 1; return 0;
 	case OPT_LAT_IDLE:
@@ -277,18 +273,20 @@ cli_value_global(struct cli_state *ps, int o, const char *arg)
 			return cli_bad_value(ps, o, why);
 		c->queue_bytes = v;
 		return 0;
-	case 'm':
-	case OPT_TTL:
-	case OPT_MPORT:
-		if (cli_mcast_opt(c, o == 'm' ? 'm' : o == OPT_TTL ? 't' : 'p',
-		    arg, why, sizeof why) == -1)
-			return cli_bad_value(ps, o, why);
-		return 0;
-	case OPT_LOG:
-		if (*arg == '\0')
-			return cli_bad_value(ps, o, "empty file name");
-		c->log_file = arg;
-		return 0;
+	}
+	return 1;
+}
+
+/* How long and how fast: --time, --interval, --omit, --rate, --burst,
+ * --repeat, --ci, --pause. 1: o is not one of them. */
+static int
+value_timing(struct cli_state *ps, int o, const char *arg)
+{
+	struct config *c = ps->c;
+	char why[160];
+	uint64_t v;
+
+	switch (o) {
 	case OPT_RATE:
 		if (units_parse_rate(arg, UNITS_RATE_MIN, UNITS_RATE_MAX, &c->rate_bps,
 		    why, sizeof why) == -1)
@@ -299,19 +297,6 @@ cli_value_global(struct cli_state *ps, int o, const char *arg)
 			return cli_bad_value(ps, o, why);
 		c->burst = (uint32_t)v;
 		return 0;
-	case OPT_CC:
-		if (cli_value_cc(arg, why, sizeof why) == -1)
-			return cli_bad_value(ps, o, why);
-		c->cc = arg;
-		return 0;
-	case OPT_BIDIR:
-		c->bidir = 1;
-		return 0;
-	case OPT_ECN:
-		c->ecn = 1;
-		return 0;
-	case 'P':
-		return cli_value_streams(ps, arg, &c->streams);
 	case OPT_REPEAT:
 		if (repeat_parse_count(arg, &c->rep, why, sizeof why) == -1)
 			return cli_bad_value(ps, o, why);
@@ -336,5 +321,64 @@ cli_value_global(struct cli_state *ps, int o, const char *arg)
 		    &c->interval_ms : &c->omit_ms) = (uint32_t)v;
 		return 0;
 	}
-	return 1;                               /* not one of the run's */
+	return 1;
+}
+
+int
+cli_value_global(struct cli_state *ps, int o, const char *arg)
+{
+	struct config *c = ps->c;
+	char why[160];
+	int r;
+
+	switch (o) {
+	case '4': c->family = AF_INET; return 0;
+	case '6': c->family = AF_INET6; return 0;
+	case 'h': c->mode = MODE_HELP; return 0;
+	case 'V': c->mode = MODE_VERSION; return 0;
+	case 'i': c->mode = MODE_DAEMON; return 0;
+	case OPT_PREDICT: c->mode = MODE_PREDICT; return 0;
+	case 'r': c->role = ROLE_RECV; return 0;
+	case 't': c->role = ROLE_SEND; return 0;
+	case 'T': c->title = 1; return 0;
+	case 'u': c->proto = PROTO_UDP; return 0;
+	case 'p':
+		c->port_set = 1;
+		return cli_value_port(ps, arg, &c->port);
+	case OPT_KEY_FILE: c->key_file = arg; return 0;
+	case 'q': c->quiet = 1; return 0;
+	case OPT_JSON: c->out = OUT_JSON; return 0;
+	case OPT_JSON_LINES: c->out = OUT_JSON_LINES; return 0;
+	case OPT_CSV: c->out = OUT_CSV; return 0;
+	case OPT_PROMETHEUS: c->out = OUT_PROM; return 0;
+	case 'm':
+	case OPT_TTL:
+	case OPT_MPORT:
+		if (cli_mcast_opt(c, o == 'm' ? 'm' : o == OPT_TTL ? 't' : 'p',
+		    arg, why, sizeof why) == -1)
+			return cli_bad_value(ps, o, why);
+		return 0;
+	case OPT_LOG:
+		if (*arg == '\0')
+			return cli_bad_value(ps, o, "empty file name");
+		c->log_file = arg;
+		return 0;
+	case OPT_CC:
+		if (cli_value_cc(arg, why, sizeof why) == -1)
+			return cli_bad_value(ps, o, why);
+		c->cc = arg;
+		return 0;
+	case OPT_BIDIR:
+		c->bidir = 1;
+		return 0;
+	case OPT_ECN:
+		c->ecn = 1;
+		return 0;
+	case 'P':
+		return cli_value_streams(ps, arg, &c->streams);
+	}
+	if ((r = value_path(ps, o, arg)) != 1 ||
+	    (r = value_latency(ps, o, arg)) != 1)
+		return r;
+	return value_timing(ps, o, arg);        /* 1: not one of the run's */
 }

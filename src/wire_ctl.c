@@ -546,7 +546,7 @@ params_invalid(const struct xfer_params *x)
 }
 
 /* Bytes 130..151: nothing but zeros, or a multicast group for a partner
- * that receives one UDP stream (ctl.h). Fills m->mcast; returns NULL or
+ * that receives one UDP stream (wire_ctl.h). Fills m->mcast; returns NULL or
  * what is wrong. */
 static const char *
 decode_mcast(struct rd *r, struct ctl_msg *m)

@@ -51,7 +51,9 @@ start_daemon() {
 	D_PID=$!
 	T_PIDS="$T_PIDS $D_PID"
 	D_LOG=$_log
-	if ! wait_for_line "$_log" 'listening on .* port [0-9]+' 5; then
+	# a bound on a hang, not a judgement of speed: a loaded host (or one
+	# starting the partner in a namespace) may take seconds
+	if ! wait_for_line "$_log" 'listening on .* port [0-9]+' 20; then
 		echo "daemon did not announce its port:"; cat "$_log"
 		D_PORT=0
 		return 1

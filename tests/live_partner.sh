@@ -83,24 +83,33 @@ for proto in tcp udp; do
 	kill "$CC" 2>/dev/null; wait "$CC" 2>/dev/null
 done
 
-# --- data without the proof: a wrong nonce is no proof
-if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null; then
-	# In a namespace of its own, the only UDP traffic is ours: the partner
-	# must send nothing at all, not one datagram, to an unproven client.
-	cat >"$T_TMP/reflect.sh" <<-'EOS'
-	ip link set lo up
-	"$GPUT" -i -p 0 2>"$T_TMP/rd.log" & D=$!
-	for i in $(seq 100); do grep -q 'port [0-9]' "$T_TMP/rd.log" && break; sleep 0.05; done
-	RP=$(sed -n 's/.*listening on .* port \([0-9]*\)$/\1/p' "$T_TMP/rd.log")
-	out0=$(awk '/^Udp:/ { n++; if (n == 2) print $5 }' /proc/net/snmp)
-	timeout 20 "$CTLPEER" client "$RP" hello params=udp,send,1000,100 ready data=bad error >"$T_TMP/rc.out" 2>&1
-	out1=$(awk '/^Udp:/ { n++; if (n == 2) print $5 }' /proc/net/snmp)
-	kill "$D"; wait "$D" 2>/dev/null
-	echo "datagrams sent: $((out1 - out0))"
-	EOS
-	GPUT=$GPUT CTLPEER=$CTLPEER T_TMP=$T_TMP timeout 60 unshare -n bash "$T_TMP/reflect.sh" >"$T_TMP/reflect.out" 2>&1
+# --- a partner in a network namespace of the test's own (needs root): the
+# counters there (/proc/net/snmp) count only the test's traffic, and nft
+# rules there touch nothing else. N_PID, N_PORT, N_LOG; NX runs a command there.
+NSP=gput-t$$n
+NX=()
+if [ "$(id -u)" -eq 0 ] && t_netns "$NSP"; then
+	M_PID=$D_PID M_LOG=$D_LOG
+	D_WRAP=(ip netns exec "$NSP")
+	if start_daemon; then
+		NX=("${D_WRAP[@]}") N_PID=$D_PID N_PORT=$D_PORT N_LOG=$D_LOG
+	else
+		fail "a partner in $NSP"
+	fi
+	D_WRAP=() D_PID=$M_PID D_LOG=$M_LOG
+fi
+n_log_has() { D_LOG=$N_LOG log_has "$@"; }
+
+# --- data without the proof: a wrong nonce is no proof. The partner must
+# send nothing at all, not one datagram, to an unproven client: in its
+# namespace the only UDP datagram sent is the client's own proof.
+if [ "${#NX[@]}" -gt 0 ]; then
+	out0=$(snmp_udp OutDatagrams "${NX[@]}")
+	timeout 20 "${NX[@]}" "$CTLPEER" client "$N_PORT" hello params=udp,send,1000,100 ready \
+		data=bad error >"$T_TMP/rc.out" 2>&1
+	out1=$(snmp_udp OutDatagrams "${NX[@]}")
 	eq "UDP -r with a wrong nonce: one datagram in all, the client's own proof" \
-		"$(cat "$T_TMP/reflect.out")" "datagrams sent: 1"
+		"datagrams sent: $((out1 - out0))" "datagrams sent: 1"
 	check "UDP -r with a wrong nonce: refused after the handshake deadline" grep -q \
 		"^ok error data connection: timed out waiting for the client's proof datagram of stream 1 (1 others ignored)$" "$T_TMP/rc.out"
 else
@@ -121,15 +130,9 @@ blast() {       # PORT: 200 datagrams of 100 bytes and a forged end marker
 	for i in $(seq 200); do printf '%0100d' 0 >"/dev/udp/127.0.0.1/$1"; done 2>/dev/null
 	printf 'GPUE\001\001\000\000\000\000\000\000\000\000\000\001%020d' 0 >"/dev/udp/127.0.0.1/$1" 2>/dev/null
 }
-SNS=gput-t$$s
-if [ "$(id -u)" -eq 0 ] && t_netns "$SNS"; then
-	SX=(ip netns exec "$SNS")
-	M_PID=$D_PID M_LOG=$D_LOG
-	D_WRAP=("${SX[@]}")
-	start_daemon || fail "strangers: a partner in $SNS"
-	D_WRAP=()
+if [ "${#NX[@]}" -gt 0 ]; then
 	for dir in -r -t; do
-		"${SX[@]}" "$GPUT" -v -u $dir -g 2000 -n 500 -l 100 -p "$D_PORT" 127.0.0.1 -w 1024 \
+		"${NX[@]}" "$GPUT" -v -u $dir -g 2000 -n 500 -l 100 -p "$N_PORT" 127.0.0.1 -w 1024 \
 			>"$T_TMP/fo" 2>"$T_TMP/fe" &
 		FC=$!
 		port= n0= n1= open=0
@@ -139,10 +142,10 @@ if [ "$(id -u)" -eq 0 ] && t_netns "$SNS"; then
 			else
 				port=$(sed -n 's/^gput: data udp .* -> [^ ]* port \([0-9]*\),.*/\1/p' "$T_TMP/fe")
 			fi
-			n0=$(snmp_udp NoPorts "${SX[@]}")
-			"${SX[@]}" bash -c "$(declare -f blast); blast $port"
-			n1=$(snmp_udp NoPorts "${SX[@]}")
-			open=$("${SX[@]}" ss -Hanu "sport = :$port" | wc -l)
+			n0=$(snmp_udp NoPorts "${NX[@]}")
+			"${NX[@]}" bash -c "$(declare -f blast); blast $port"
+			n1=$(snmp_udp NoPorts "${NX[@]}")
+			open=$("${NX[@]}" ss -Hanu "sport = :$port" | wc -l)
 		fi
 		wait "$FC"
 		eq "UDP $dir with strangers: exit 0" "$?" 0
@@ -152,8 +155,6 @@ if [ "$(id -u)" -eq 0 ] && t_netns "$SNS"; then
 		eq "UDP $dir with strangers: the receiver counted exactly the stream" "$RB" 50000
 		check "UDP $dir with strangers: every datagram, none lost" grep -q ': received 500 of 500 datagrams, 0 lost' "$T_TMP/fo"
 	done
-	kill "$D_PID"; wait "$D_PID" 2>/dev/null
-	D_PID=$M_PID D_LOG=$M_LOG
 else
 	skip "third-party datagrams (needs root for a namespace whose UDP counters are the test's)"
 fi
@@ -182,7 +183,12 @@ eq "impossible RESULT: exit 1, nothing printed" "$RC $(wc -c <"$OUT") $(cat "$ER
 # --- ^C: the run ends at once with what it measured, marked, exit 130
 "$GPUT" -v -r -n 100000000 -l 1448 -p "$P" 127.0.0.1 >"$T_TMP/io" 2>"$T_TMP/ie" &
 IC=$!
-if wait_for_line "$T_TMP/ie" '^gput: data tcp ' 10; then
+# ^C once data has arrived: the client's data socket counts received bytes
+ic_moved() {
+	_p=$(sed -n 's/^gput: data tcp [^ ]* port \([0-9]*\) .*/\1/p' "$T_TMP/ie")
+	[ -n "$_p" ] && ss -Htin "sport = :$_p" | grep -q 'bytes_received:[1-9]'
+}
+if wait_for_line "$T_TMP/ie" '^gput: data tcp ' 10 && wait_until 10 ic_moved; then
 	kill -INT "$IC"
 	check "^C: the client ends" wait_until 5 eval '! kill -0 $IC 2>/dev/null'
 	wait "$IC"; IRC=$?
@@ -238,40 +244,38 @@ eq "--max-time 1: a paced test that cannot fit is refused" "$RC $(cat "$ERR")" \
 	"1 gput: partner 127.0.0.1 port $D_PORT: partner refused the test: refused: the test's gaps alone take 4.0 s, this partner allows 1 s (--max-time)"
 
 # --- a client that vanishes without a word (no FIN, no RST: every packet of
-# its control connection dropped): the partner's sender stops within 10 s
-if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null && command -v nft >/dev/null; then
-	cat >"$T_TMP/vanish.sh" <<-'EOS'
-	ip link set lo up
-	"$GPUT" -i -p 0 2>"$T_TMP/vd.log" & D=$!
-	for i in $(seq 100); do grep -q 'port [0-9]' "$T_TMP/vd.log" && break; sleep 0.05; done
-	VP=$(sed -n 's/.*listening on .* port \([0-9]*\)$/\1/p' "$T_TMP/vd.log")
+# its control connection dropped) while the partner sends: the partner's
+# sender stops, ended by the kernel's own timers on the control connection
+# (keepalive and TCP_USER_TIMEOUT, within 10 s by gput(1)): "Connection timed
+# out" is their word, the judgement here. In a namespace of the test's own
+# (its nft rules touch nothing else); the waits only bound a hang: a loaded
+# host starts the partner late or runs its session late, the kernel's
+# timers still fire on time.
+if [ "${#NX[@]}" -gt 0 ] && command -v nft >/dev/null; then
 	for proto in tcp udp; do
-		"$CTLPEER" client "$VP" hello params=$proto,send,100000000,1000 ready data start hold \
-			>"$T_TMP/v.$proto" 2>&1 &
+		"${NX[@]}" "$CTLPEER" client "$N_PORT" hello params=$proto,send,100000000,1000 ready \
+			data start hold >"$T_TMP/v.$proto" 2>&1 &
 		C=$!
-		for i in $(seq 200); do grep -q '^ok hold' "$T_TMP/v.$proto" && break; sleep 0.05; done
+		T_PIDS="$T_PIDS $C"
+		wait_for_line "$T_TMP/v.$proto" '^ok hold' 30 || fail "a silent client ($proto): its test runs"
 		CP=$(sed -n 's/^ok connect from port //p' "$T_TMP/v.$proto")
-		nft add table inet vanish
-		nft add chain inet vanish in '{ type filter hook input priority 0; }'
-		nft add rule inet vanish in tcp sport "$CP" drop
-		nft add rule inet vanish in tcp dport "$CP" drop
+		VS=$(pgrep -n -P "$N_PID")      # its session, the newest child
+		"${NX[@]}" nft -f - <<-EOF
+		table inet vanish {
+			chain in { type filter hook input priority 0; tcp sport ${CP:-0} drop; tcp dport ${CP:-0} drop; }
+		}
+		EOF
 		t0=$(date +%s%N)
-		for i in $(seq 300); do pgrep -P "$D" >/dev/null || break; sleep 0.05; done
+		check "a silent client ($proto): the partner's sender stops" \
+			wait_until 60 eval '! kill -0 "${VS:-0}" 2>/dev/null'
 		t1=$(date +%s%N)
-		pgrep -P "$D" >/dev/null && echo "$proto: still sending" || echo "$proto: stopped"
-		echo "$proto: $(( (t1 - t0) / 1000000 )) ms" >>"$T_TMP/vanish.ms"
-		nft delete table inet vanish
+		check "a silent client ($proto): ended by the control connection's timeout ($(( (t1 - t0) / 1000000 )) ms)" \
+			n_log_has "end: $proto send, .*: control connection: Connection timed out$"
+		"${NX[@]}" nft delete table inet vanish
 		kill "$C"; wait "$C" 2>/dev/null
 	done
-	kill "$D"; wait "$D" 2>/dev/null
-	EOS
-	GPUT=$GPUT CTLPEER=$CTLPEER T_TMP=$T_TMP timeout 60 unshare -n bash "$T_TMP/vanish.sh" >"$T_TMP/vanish.out" 2>&1
-	eq "a silent client: the partner's sender stops (TCP, UDP)" "$(cat "$T_TMP/vanish.out")" \
-		"$(printf 'tcp: stopped\nudp: stopped')"
-	check "a silent client: logged as a timeout ($(tr '\n' ' ' <"$T_TMP/vanish.ms"))" \
-		[ "$(grep -c 'end: .* send, .*: control connection: Connection timed out$' "$T_TMP/vd.log")" -eq 2 ]
 else
-	skip "a client that vanishes silently (needs root, unshare and nft)"
+	skip "a client that vanishes silently (needs root and nft)"
 fi
 
 # --- inetd and systemd socket activation
