@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "latstat.h"
+#include "linkconn.h"
 #include "meter.h"
 #include "pathlim.h"
 #include "udpacct.h"
@@ -155,6 +156,12 @@ struct run_model {
 	                                may read up to 2/(frames-2) high */
 	int      have_path;          /* --link with --rtt: path is filled */
 	struct plim path;
+	int      have_pred;          /* --link: the connection and its
+	                                prediction (the table's link lines) */
+	struct link_conn link_conn;
+	struct link_pred link_pred;
+	uint32_t udp_idle_ms;        /* UDP: a receiver without an end marker
+	                                stops after this long idle */
 	double   link_expected_bps;  /* ... the same in bit/s */
 	double   link_expected_Bps;  /* ... and in bytes/s */
 	const char *error;           /* a failed run: why (NULL: none) */

@@ -31,6 +31,7 @@
 #include "report_lat.h"
 #include "report_prom.h"
 #include "report_streams.h"
+#include "report_table.h"
 #include "stream.h"
 #include "tcpinfo.h"
 #include "partner_watch.h"
@@ -651,89 +652,30 @@ partner_invalid(struct run *r)
 	return NULL;
 }
 
-/* The table and the lines under it. Returns the exit status. */
+/* The table and the lines under it (report_table.c), unless several
+ * partners' parent renders it from the model. Returns the exit status. */
 static int
 print_table(struct run *r)
 {
 	const struct config *c = r->c;
-	const struct report_row rows[2] = {
-		{ 'l', r->lp.len, r->lp.count, &r->lr },
-		{ c->tag, r->rp.len, r->rp.count, &r->rr },  /* '1' .. '9' */
-	};
-	int recv_side = r->lp.role == ROLE_RECV ? 0 : 1, i, bad = 0;
-	int nrows = r->have_rr ? 2 : 1;
+	const struct table_opts o = { c->loc.format, c->rem.format,
+	    c->loc.verbose || c->rem.verbose, c->same_clock };
 
-	if (c->title)
-		report_title(stdout, c->loc.format);
-	if (r->nst > 1) {                       /* a line per stream, then the sum */
-		report_streams_table(stdout, &r->model, c->loc.format, c->rem.format,
-		    c->loc.verbose || c->rem.verbose);
-	} else {
-		report_line(stdout, c->loc.format, &rows[0]);
-		if (r->have_rr)
-			report_line(stdout, c->rem.format, &rows[1]);
+	if (c->on_model == NULL) {
+		if (c->title)
+			report_title(stdout, c->loc.format);
+		report_table(stdout, &r->model, &o);
 	}
-	if (r->lp.proto == PROTO_UDP && r->have_rr && !r->interrupted)
-		report_udp_arrivals(stdout, rows[recv_side].tag, rows[recv_side].r,
-		    rows[1 - recv_side].r, xfer_udp_idle_ms(&r->lp),
-		    r->model.side[recv_side].have_udp ? &r->model.side[recv_side].udp :
-		    NULL, c->same_clock);
-	for (i = 0; i < nrows && r->lp.proto == PROTO_UDP; i++)
-		report_udp_batch(stdout, rows[i].tag, rows[i].r, i ? r->rp.batch :
-		    r->lp.batch, i ? r->rp.gso : r->lp.gso);
-	for (i = 0; i < nrows; i++) {
-		report_verify(stdout, rows[i].tag, rows[i].r);
-		bad |= rows[i].r->verify_bad != 0;
-		if (i == 1 - recv_side && (c->loc.verbose || c->rem.verbose))
-			report_tcp_queue(stdout, rows[i].tag, rows[i].r);
-		if (c->loc.verbose || c->rem.verbose)
-			report_service_demand(stdout, rows[i].tag, rows[i].r);
-	}
-	if (r->have_rr && (c->loc.verbose || c->rem.verbose) &&
-	    (r->rr.flags & RES_BUFS))
-		fprintf(stdout, "%c: data socket buffers: send %u, receive %u bytes "
-		        "(as the partner's kernel set them)\n", c->tag, r->rr.sndbuf,
-		        r->rr.rcvbuf);
 	if (r->interrupted) {
-		fprintf(stdout, "interrupted: the lines above count what was moved "
-		        "until the stop%s\n", r->have_rr ? "" : "; the partner sent "
-		        "no results in time");
 		fflush(stdout);
 		return 130;
 	}
-	for (i = 0; i < nrows; i++)
-		if (r->model.side[i].have_steady)
-			report_steady_line(stdout, &r->model.side[i], c->omit_ms);
-	if (r->model.have_fair)
-		report_fairness(stdout, &r->model);
-	for (i = 0; i < nrows && (c->loc.verbose || c->rem.verbose); i++) {
-		const struct side *sd = &r->model.side[i];
-		uint32_t k;
-
-		if (r->nst == 1 && sd->tcp.valid)
-			report_tcp_stats(stdout, rows[i].tag, &sd->tcp);
-		for (k = 0; r->nst > 1 && k < sd->nst; k++)
-			if (sd->st[k].tcp.valid)
-				report_tcp_stats(stdout, rows[i].tag, &sd->st[k].tcp);
-		if (!c->ecn)
-			continue;
-		if (r->nst == 1)
-			report_ecn_tcp(stdout, rows[i].tag, &sd->tcp);
-		for (k = 0; r->nst > 1 && k < sd->nst; k++)
-			report_ecn_tcp(stdout, rows[i].tag, &sd->st[k].tcp);
-		if (sd->have_udp)
-			report_ecn_udp(stdout, rows[i].tag, &sd->udp);
-	}
-	report_lat_text(stdout, &r->model.lat, c->loc.verbose || c->rem.verbose);
 	if (c->link_bps > 0 && !r->pred_ok) {
 		fprintf(stderr, "gput: --link: %s\n", r->pred_err);
 		return 1;
 	}
-	if (c->link_bps > 0)
-		report_link(stdout, &r->lc, r->lp.data_len, &r->pred, rows, 2,
-		    recv_side);
 	fflush(stdout);
-	if (bad) {
+	if (r->lr.verify_bad || (r->have_rr && r->rr.verify_bad)) {
 		fprintf(stderr, "gput: data verification failed\n");
 		return 1;
 	}
@@ -833,6 +775,9 @@ fill_model(struct run *r)
 		    r->lp.data_len, rs->r.bytes) : 0;
 		m->have_path = r->pred.have_path;
 		m->path = r->pred.path;
+		m->have_pred = 1;
+		m->link_conn = r->lc;
+		m->link_pred = r->pred;
 	}
 }
 
@@ -985,6 +930,7 @@ model_init(struct run *r)
 	    .role = r->rp.role, .len = r->rp.len, .count = r->rp.count,
 	    .batch = r->rp.batch, .gso = r->rp.gso };
 	m->streams = r->lp.streams;
+	m->udp_idle_ms = (uint32_t)xfer_udp_idle_ms(&r->lp);
 }
 
 /* The local streams and their records in the model. Returns 0, or -1 with

@@ -23,14 +23,15 @@
 #include "report_csv.h"
 #include "report_ival.h"
 #include "report_json.h"
+#include "report_table.h"
 #include "stop.h"
 
-/* A partner's process writes to five pipes: its table (held until every
- * partner is done, so that they print in partner order), its live interval
+/* A partner's process writes to five pipes: its standard output (nothing
+ * is expected there: its results come as a model), its live interval
  * lines and its standard error (both relayed as whole lines as they come),
  * its totals for the sums over the partners (one record, client_multi_sum.c)
- * and, with --csv, --json or --json-lines, its run's model (a record,
- * model_rec.h), which the parent renders. */
+ * and its run's model (a record, model_rec.h), which the parent renders
+ * once every partner is done, in partner order. */
 enum { CH_RESULTS, CH_LIVE, CH_ERR, CH_SUM, CH_MODEL, CH_N };
 
 struct mbuf {
@@ -110,14 +111,14 @@ child_put_model(const struct run_model *m)
 }
 
 /* A run's model (a failed one's with its error): the totals for the sums
- * (a run that measured), and for all but the table the model itself. */
+ * (a run that measured), and the model itself, which the parent renders. */
 static void
 child_on_model(const struct config *c, const struct run_model *m, uint64_t t0)
 {
+	(void)c;
 	if (m->error == NULL)
 		(void)msum_put(child_sum_fd, m, t0); /* none: the parent sums without */
-	if (c->out != OUT_TABLE)
-		child_put_model(m);
+	child_put_model(m);
 }
 
 /* In a partner's process, until run_client installs its own handler. */
@@ -705,13 +706,15 @@ print_json(struct multi *m)
 }
 
 /* Partner ch's results as text: each model record its process sent,
- * rendered as --csv, --json or --json-lines prints one run, after
- * anything it printed itself. */
+ * rendered as the table, --csv, --json or --json-lines prints one run,
+ * after anything it printed itself. */
 static void
 render_models(struct multi *m, struct child *ch)
 {
 	const uint8_t *p = (const uint8_t *)ch->model.p;
 	size_t left = ch->model.len, used;
+	const struct table_opts o = { ch->c.loc.format, ch->c.rem.format,
+	    ch->c.loc.verbose || ch->c.rem.verbose, ch->c.same_clock };
 	char err[128];
 
 	while (left > 0 && !ch->model.nomem) {
@@ -729,7 +732,9 @@ render_models(struct multi *m, struct child *ch)
 			model_free(&rm);
 			return;
 		}
-		if (m->c->out == OUT_CSV)
+		if (m->c->out == OUT_TABLE)
+			report_table(f, &rm, &o);
+		else if (m->c->out == OUT_CSV)
 			report_csv(f, &rm);
 		else if (m->c->out == OUT_JSON)
 			report_json(f, &rm);
@@ -833,7 +838,7 @@ run_multi(const struct config *c)
 	for (k = 0; k < m.n; k++)
 		(void)start_child(&m, k);   /* the others still run */
 	pump(&m);
-	for (k = 0; k < m.n && c->out != OUT_TABLE; k++)
+	for (k = 0; k < m.n; k++)
 		if (whole(&m.ch[k]))
 			render_models(&m, &m.ch[k]);
 	if (c->out == OUT_TABLE)

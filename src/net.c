@@ -181,16 +181,20 @@ net_connect_sa(const struct sockaddr_storage *sa, int type, uint32_t window,
                size_t errlen)
 {
 	mono_ns deadline = mono_now() + (mono_ns)timeout_ms * 1000000u;
-	int fd, soerr = 0, w, fl;
+	int fd, soerr = 0, w, fl, e;
 	socklen_t sl = sizeof soerr;
 
 	fd = socket(sa->ss_family, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd == -1) {
-		snprintf(err, errlen, "socket: %s", strerror(errno));
+		e = errno;
+		snprintf(err, errlen, "socket: %s", strerror(e));
+		errno = e;
 		return -1;
 	}
 	if (window != 0 && net_set_window(fd, window, 1, err, errlen) == -1) {
+		e = errno;
 		close(fd);
+		errno = e;
 		return -1;
 	}
 	if (connect(fd, (const struct sockaddr *)sa, sa_len(sa)) == -1) {
@@ -209,8 +213,10 @@ net_connect_sa(const struct sockaddr_storage *sa, int type, uint32_t window,
 	}
 	if ((fl = fcntl(fd, F_GETFL)) == -1 ||
 	    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1) {
-		snprintf(err, errlen, "fcntl O_NONBLOCK off: %s", strerror(errno));
+		e = errno;
+		snprintf(err, errlen, "fcntl O_NONBLOCK off: %s", strerror(e));
 		close(fd);
+		errno = e;
 		return -1;
 	}
 	return fd;

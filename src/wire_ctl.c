@@ -210,64 +210,6 @@ encode_udpstats(const struct udp_stats *u, uint32_t stream, uint8_t *p)
 	return CTL_UDPSTATS_LEN;
 }
 
-/* The ECN counts: with UDPS_ECN they take every datagram received apart
- * (by subtraction, as above), without it they are zero. */
-static int
-ecn_invalid(const struct udp_stats *u)
-{
-	uint64_t left = u->received;
-	int i;
-
-	if (!(u->flags & UDPS_ECN))
-		return (u->ecn[0] | u->ecn[1] | u->ecn[2] | u->ecn[3]) != 0;
-	for (i = 0; i < 3; i++) {
-		if (u->ecn[i] > left)
-			return 1;
-		left -= u->ecn[i];
-	}
-	return u->ecn[3] != left;
-}
-
-static int
-decode_udpstats(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
-{
-	struct udp_stats *u = &m->udp;
-	uint64_t *v[] = { &u->received, &u->unique, &u->duplicates,
-	    &u->reordered, &u->max_displacement, &u->late, &u->too_old, &u->other,
-	    &u->jitter_ns, &u->delay_var_ns, &u->delay_var_max_ns };
-	size_t i;
-
-	for (i = 0; i < sizeof v / sizeof v[0]; i++)
-		*v[i] = get_u64(r, CTL_UDPS_COUNTS + 8 * i);
-	u->owd_min_ns = (int64_t)get_u64(r, CTL_UDPS_OWD_MIN);
-	u->owd_mean_ns = (int64_t)get_u64(r, CTL_UDPS_OWD_MEAN);
-	u->flags = get_u32(r, CTL_UDPS_FLAGS);
-	m->stream = get_u32(r, CTL_UDPS_STREAM);
-	for (i = 0; i < 4; i++)
-		u->ecn[i] = get_u64(r, CTL_UDPS_ECN + 8 * i);
-	if ((u->flags & ~UDPS_ALL) != 0) {
-		snprintf(err, errlen, "bad UDPSTATS message: reserved bits set");
-		return -1;
-	}
-	if (m->stream == 0 || m->stream > STREAM_MAX) {
-		snprintf(err, errlen, "bad UDPSTATS message: stream %u", m->stream);
-		return -1;
-	}
-	/* every copy counted once: received = unique + duplicates + too old,
-	 * taken apart by subtraction (a sum could wrap around 2^64) */
-	if (u->unique > u->received || u->duplicates > u->received - u->unique ||
-	    u->too_old != u->received - u->unique - u->duplicates) {
-		snprintf(err, errlen, "bad UDPSTATS message: counts that do not add up");
-		return -1;
-	}
-	if (ecn_invalid(u)) {
-		snprintf(err, errlen, "bad UDPSTATS message: ECN counts that do not "
-		         "add up to the datagrams received");
-		return -1;
-	}
-	return 0;
-}
-
 static size_t
 encode_echostats(const struct echo_stats *e, uint8_t *p)
 {
@@ -278,48 +220,6 @@ encode_echostats(const struct echo_stats *e, uint8_t *p)
 	for (i = 0; i < sizeof v / sizeof v[0]; i++)
 		put_u64(p, CTL_ESTATS_COUNTS + 8 * i, v[i]);
 	return CTL_ECHOSTATS_LEN;
-}
-
-static int
-decode_echoport(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
-{
-	m->echo_port = get_u16(r, CTL_EPORT_PORT);
-	if (m->echo_port == 0 || get_u16(r, CTL_EPORT_RSVD) != 0) {
-		snprintf(err, errlen, "bad ECHOPORT message: %s", m->echo_port == 0 ?
-		         "port 0" : "reserved bits set");
-		return -1;
-	}
-	return 0;
-}
-
-static int
-decode_echostats(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
-{
-	struct echo_stats *e = &m->echo;
-	uint64_t *v[] = { &e->received, &e->echoed, &e->over_rate,
-	    &e->strangers, &e->malformed, &e->failed };
-	uint64_t left;
-	size_t i;
-
-	for (i = 0; i < sizeof v / sizeof v[0]; i++)
-		*v[i] = get_u64(r, CTL_ESTATS_COUNTS + 8 * i);
-	/* received is the sum of the others: taken apart by subtraction (a
-	 * sum could wrap around 2^64) */
-	left = e->received;
-	for (i = 1; i < sizeof v / sizeof v[0]; i++) {
-		if (*v[i] > left) {
-			snprintf(err, errlen, "bad ECHOSTATS message: counts that do "
-			         "not add up");
-			return -1;
-		}
-		left -= *v[i];
-	}
-	if (left != 0) {
-		snprintf(err, errlen, "bad ECHOSTATS message: counts that do not "
-		         "add up");
-		return -1;
-	}
-	return 0;
 }
 
 size_t
@@ -825,6 +725,107 @@ decode_ready(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 	    rd_ok(r, CTL_RDY_MAC, CTL_MAC_LEN)) {
 		memcpy(m->nonce, r->b + CTL_RDY_NONCE, CTL_NONCE_LEN);
 		memcpy(m->mac, r->b + CTL_RDY_MAC, CTL_MAC_LEN);
+	}
+	return 0;
+}
+
+/* The ECN counts: with UDPS_ECN they take every datagram received apart
+ * (by subtraction, as decode_udpstats takes its counts apart), without it
+ * they are zero. */
+static int
+ecn_invalid(const struct udp_stats *u)
+{
+	uint64_t left = u->received;
+	int i;
+
+	if (!(u->flags & UDPS_ECN))
+		return (u->ecn[0] | u->ecn[1] | u->ecn[2] | u->ecn[3]) != 0;
+	for (i = 0; i < 3; i++) {
+		if (u->ecn[i] > left)
+			return 1;
+		left -= u->ecn[i];
+	}
+	return u->ecn[3] != left;
+}
+
+static int
+decode_udpstats(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
+{
+	struct udp_stats *u = &m->udp;
+	uint64_t *v[] = { &u->received, &u->unique, &u->duplicates,
+	    &u->reordered, &u->max_displacement, &u->late, &u->too_old, &u->other,
+	    &u->jitter_ns, &u->delay_var_ns, &u->delay_var_max_ns };
+	size_t i;
+
+	for (i = 0; i < sizeof v / sizeof v[0]; i++)
+		*v[i] = get_u64(r, CTL_UDPS_COUNTS + 8 * i);
+	u->owd_min_ns = (int64_t)get_u64(r, CTL_UDPS_OWD_MIN);
+	u->owd_mean_ns = (int64_t)get_u64(r, CTL_UDPS_OWD_MEAN);
+	u->flags = get_u32(r, CTL_UDPS_FLAGS);
+	m->stream = get_u32(r, CTL_UDPS_STREAM);
+	for (i = 0; i < 4; i++)
+		u->ecn[i] = get_u64(r, CTL_UDPS_ECN + 8 * i);
+	if ((u->flags & ~UDPS_ALL) != 0) {
+		snprintf(err, errlen, "bad UDPSTATS message: reserved bits set");
+		return -1;
+	}
+	if (m->stream == 0 || m->stream > STREAM_MAX) {
+		snprintf(err, errlen, "bad UDPSTATS message: stream %u", m->stream);
+		return -1;
+	}
+	/* every copy counted once: received = unique + duplicates + too old,
+	 * taken apart by subtraction (a sum could wrap around 2^64) */
+	if (u->unique > u->received || u->duplicates > u->received - u->unique ||
+	    u->too_old != u->received - u->unique - u->duplicates) {
+		snprintf(err, errlen, "bad UDPSTATS message: counts that do not add up");
+		return -1;
+	}
+	if (ecn_invalid(u)) {
+		snprintf(err, errlen, "bad UDPSTATS message: ECN counts that do not "
+		         "add up to the datagrams received");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+decode_echoport(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
+{
+	m->echo_port = get_u16(r, CTL_EPORT_PORT);
+	if (m->echo_port == 0 || get_u16(r, CTL_EPORT_RSVD) != 0) {
+		snprintf(err, errlen, "bad ECHOPORT message: %s", m->echo_port == 0 ?
+		         "port 0" : "reserved bits set");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+decode_echostats(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
+{
+	struct echo_stats *e = &m->echo;
+	uint64_t *v[] = { &e->received, &e->echoed, &e->over_rate,
+	    &e->strangers, &e->malformed, &e->failed };
+	uint64_t left;
+	size_t i;
+
+	for (i = 0; i < sizeof v / sizeof v[0]; i++)
+		*v[i] = get_u64(r, CTL_ESTATS_COUNTS + 8 * i);
+	/* received is the sum of the others: taken apart by subtraction (a
+	 * sum could wrap around 2^64) */
+	left = e->received;
+	for (i = 1; i < sizeof v / sizeof v[0]; i++) {
+		if (*v[i] > left) {
+			snprintf(err, errlen, "bad ECHOSTATS message: counts that do "
+			         "not add up");
+			return -1;
+		}
+		left -= *v[i];
+	}
+	if (left != 0) {
+		snprintf(err, errlen, "bad ECHOSTATS message: counts that do not "
+		         "add up");
+		return -1;
 	}
 	return 0;
 }
