@@ -73,6 +73,15 @@ eq "honest peer: cookie echoed, START" "$(grep -E '^ok (cookie|start)' "$OUT" | 
 run_t 30 "$GPUT" -u -r -n 200 -l 1000 -p "$P" 127.0.0.1
 eq "gput -u -r: exit 0" "$RC" 0
 eq "gput -u -r: the partner sent 200 datagrams" "$(field 1 7)" 203
+run_t 30 "$GPUT" -u -r -P 4 -n 50 -l 1000 -p "$P" 127.0.0.1
+eq "gput -u -r -P 4: exit 0, every stream validated and sent (4 x 53 calls)" \
+	"$RC $(awk '$1 == "1" && $NF == "streams" { print $7 }' "$OUT")" "0 212"
+run_t 30 "$GPUT" --bidir -u -n 50 -l 1000 -p "$P" 127.0.0.1
+eq "gput --bidir -u: exit 0, the reversed test's partner sent (53 calls)" \
+	"$RC $(awk '$1 == "2" && $2 == "2" { print $8 }' "$OUT")" "0 53"
+run_t 30 "$GPUT" -u -r -n 50 -l 1000 -p "$P" 127.0.0.1 127.0.0.1
+eq "gput -u -r, two partners: exit 0, both sent (53 calls each)" \
+	"$RC $(awk '$2 ~ /^[12]$/ && $1 == $2 { printf "%s ", $8 }' "$OUT")" "0 53 53 "
 
 # --- a client that does not say it echoes: refused, one line
 run_t 30 "$CTLPEER" client "$P" hello nocookie params=udp,send,10,1000 error
