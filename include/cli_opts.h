@@ -22,7 +22,7 @@ enum { OPT_LINK = 256, OPT_PREDICT, OPT_MTU, OPT_NOTS, OPT_VLAN, OPT_PPPOE,
        OPT_DISCARD, OPT_RTT, OPT_LOSS, OPT_AFFINITY, OPT_REPEAT, OPT_PAUSE,
        OPT_CI, OPT_LATENCY, OPT_LAT_IDLE, OPT_LAT_INTERVAL, OPT_QUEUE_BYTES,
        OPT_PROMETHEUS, OPT_ECN, OPT_ALLOW_CC, OPT_ZEROCOPY, OPT_MAX_PER_SOURCE,
-       OPT_MAX_HANDSHAKES, OPT_MAX };
+       OPT_MAX_HANDSHAKES, OPT_FULL_READS, OPT_MAX };
 /* Options of gput -i alone. */
 #define IS_PARTNER_OPT(o) (((o) >= OPT_MAX_SESSIONS && (o) <= OPT_INETD) || \
 	(o) == OPT_MAX_STREAMS || (o) == OPT_NO_MCAST || (o) == OPT_ALLOW_CC || \
@@ -30,7 +30,8 @@ enum { OPT_LINK = 256, OPT_PREDICT, OPT_MTU, OPT_NOTS, OPT_VLAN, OPT_PPPOE,
 
 /* Long options that set one side, like -l: they may follow a partner name. */
 #define IS_SIDE_OPT(o) ((o) == OPT_BATCH || (o) == OPT_GSO || \
-	(o) == OPT_DISCARD || (o) == OPT_AFFINITY || (o) == OPT_ZEROCOPY)
+	(o) == OPT_DISCARD || (o) == OPT_AFFINITY || (o) == OPT_ZEROCOPY || \
+	(o) == OPT_FULL_READS)
 
 #define CLI_SHORTOPTS "+:46cDf:g:hil:m:n:p:P:qrsS:tTuvVw:x:"
 

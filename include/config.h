@@ -74,6 +74,7 @@ struct side_opts {
 	uint8_t  discard;     /* --discard */
 	uint64_t cpus;        /* --affinity: CPUs 0..63 (affinity.h), 0: any */
 	uint8_t  zerocopy;    /* --zerocopy: TCP MSG_ZEROCOPY / TCP_ZEROCOPY_RECEIVE */
+	uint8_t  fullreads;   /* --full-reads: TCP receiver, SO_RCVLOWAT = -l */
 	const char *format;   /* -f */
 };
 

@@ -34,8 +34,11 @@ enum { ROLE_SEND = 0, ROLE_RECV = 1 };
 #define CTL_XF_COOKIE    0x0008u /* the client echoes the partner's UDP cookies
                                     (xfer_path.h): asked when the partner sends
                                     UDP, which it refuses without */
+#define CTL_XF_FULLREADS 0x0010u /* --full-reads: a TCP receiver's recv()
+                                    returns with a whole -l (SO_RCVLOWAT) */
 #define CTL_XF_KNOWN     (CTL_XF_LATENCY | CTL_XF_ECN | CTL_XF_ZEROCOPY | \
-                          CTL_XF_COOKIE) /* the bits this build accepts */
+                          CTL_XF_COOKIE | CTL_XF_FULLREADS) /* the bits this
+                                    build accepts */
 
 /* Everything one side needs to run its half of a transfer. The data_* fields
  * describe the sender's stream and are the same on both sides. */

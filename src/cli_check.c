@@ -205,6 +205,18 @@ check_side_pair(const struct config *c, const struct partner *p, char *err,
 		snprintf(err, errlen, "--zerocopy applies to TCP only");
 		return -1;
 	}
+	if ((c->loc.fullreads || p->rem.fullreads) && c->proto != PROTO_TCP) {
+		snprintf(err, errlen, "--full-reads applies to TCP only (a UDP "
+		         "read is one datagram)");
+		return -1;
+	}
+	if ((c->loc.fullreads && c->loc.zerocopy) ||
+	    (p->rem.fullreads && p->rem.zerocopy)) {
+		snprintf(err, errlen, "--full-reads and --zerocopy cannot be used "
+		         "together (a zero-copy receive maps what is queued, it "
+		         "does not wait)");
+		return -1;
+	}
 	if ((c->loc.zerocopy && c->loc.discard) ||
 	    (p->rem.zerocopy && p->rem.discard)) {
 		snprintf(err, errlen, "--zerocopy and --discard cannot be used "

@@ -30,6 +30,7 @@ static const struct help_line test_lines[] = {
 	{ "-S, --seed seed", "the pattern's seed (1 to 256 characters)" },
 	{ "--discard", "the receiver drops the bytes unread (MSG_TRUNC)" },
 	{ "--zerocopy", "TCP: lend the sender's pages, map the receiver's" },
+	{ "--full-reads", "TCP receiver: each read waits for a whole -l" },
 	{ "--affinity cpus", "run the data threads on these CPUs (0,1 2-3)" },
 	{ "--cc algo[,algo ...]", "TCP congestion control, per stream in turn" },
 	{ "--ecn", "ECN: UDP sends ECT(0); CE marks counted (-v, JSON)" },

@@ -70,6 +70,7 @@ const struct option cli_opts_long[] = {
 	{ "discard",  no_argument,       NULL, OPT_DISCARD },
 	{ "affinity", required_argument, NULL, OPT_AFFINITY },
 	{ "zerocopy", no_argument,       NULL, OPT_ZEROCOPY },
+	{ "full-reads", no_argument,     NULL, OPT_FULL_READS },
 	{ "rtt",      required_argument, NULL, OPT_RTT },
 	{ "loss",     required_argument, NULL, OPT_LOSS },
 	{ "repeat",   required_argument, NULL, OPT_REPEAT },

@@ -28,6 +28,8 @@ side_params(const struct config *c, const struct side_opts *s, uint8_t role,
 	p->cpus = s->cpus;
 	if (s->zerocopy)
 		p->xflags |= CTL_XF_ZEROCOPY;
+	if (s->fullreads)
+		p->xflags |= CTL_XF_FULLREADS;
 	p->len = s->len;
 	p->count = s->total ? (s->total + s->len - 1) / s->len : s->count;
 	p->window = s->window;

@@ -82,6 +82,7 @@ cli_value_side(struct cli_state *ps, int o, const char *arg)
 	case OPT_GSO: s->gso = 1; return 0;
 	case OPT_DISCARD: s->discard = 1; return 0;
 	case OPT_ZEROCOPY: s->zerocopy = 1; return 0;
+	case OPT_FULL_READS: s->fullreads = 1; return 0;
 	case OPT_AFFINITY:
 		if (affinity_parse(arg, &s->cpus, why, sizeof why) == -1)
 			return cli_bad_value(ps, o, why);

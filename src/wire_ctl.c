@@ -440,6 +440,10 @@ params_invalid(const struct xfer_params *x)
 		return "--zerocopy for UDP";
 	if ((x->xflags & CTL_XF_ZEROCOPY) && x->discard)
 		return "--zerocopy with --discard";
+	if ((x->xflags & CTL_XF_FULLREADS) && x->proto != PROTO_TCP)
+		return "--full-reads for UDP";
+	if ((x->xflags & CTL_XF_FULLREADS) && (x->xflags & CTL_XF_ZEROCOPY))
+		return "--full-reads with --zerocopy";
 	if ((x->xflags & CTL_XF_COOKIE) && x->proto != PROTO_UDP)
 		return "cookie echo for TCP";
 	return NULL;

@@ -192,6 +192,21 @@ rx_step(struct tcp_rx *x, struct stream *s, size_t ask, const uint8_t **data)
 	return n;
 }
 
+/* --full-reads: a recv() returns once a whole len is queued (or the
+ * sender's end, or the bytes still due if fewer: the kernel waits for the
+ * smaller of SO_RCVLOWAT and what the call asks), not with whatever
+ * arrived first: fewer wake-ups and calls per byte, each a full -l.
+ * Refused: one stderr line, and reads as without it. */
+static void
+rx_full_reads(int fd, uint32_t len)
+{
+	int v = len > INT32_MAX ? INT32_MAX : (int)len;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &v, sizeof v) == -1)
+		fprintf(stderr, "gput: --full-reads: the kernel refused SO_RCVLOWAT "
+		        "(%s): each read returns what has arrived\n", strerror(errno));
+}
+
 int
 xfer_tcp_recv(struct stream *s)
 {
@@ -222,6 +237,8 @@ xfer_tcp_recv(struct stream *s)
 	}
 	if (p->xflags & CTL_XF_ZEROCOPY)
 		rx_map(&x);
+	if (p->xflags & CTL_XF_FULLREADS)
+		rx_full_reads(fd, p->len);
 	/* Read the agreed bytes and no more: a sender that goes on past them
 	 * cannot keep the receiver running. A stop request ends the loop. */
 	while (bytes < want && !stop_requested(st)) {

@@ -966,7 +966,7 @@ static const struct wcase cases[] = {
 	  .type = CTL_PARAMS, .msg = LMSG(), .poke = { B(131, 1) },
 	  .err = "bad PARAMS message: latency probes with multicast" },
 	MSG("PARAMS latency, an unknown xflag", CTL_PARAMS,
-	    LMSG(.xflags = CTL_XF_LATENCY | 0x10u), BADP("reserved bits set")),
+	    LMSG(.xflags = CTL_XF_LATENCY | 0x20u), BADP("reserved bits set")),
 	/* ---- PARAMS: params_invalid, field by field ---- */
 	PRM("tcp receiver", TCPR(),
 	    NULL),
