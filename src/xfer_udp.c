@@ -104,7 +104,6 @@ xfer_udp_send(struct stream *s)
 	/* the window ends with the last data datagram, before the markers */
 	int rc = xfer_send_loop(s);
 
-	s->r.dgrams = s->r.calls;
 	if (rc == 0)
 		xfer_markers_send(s);
 	return rc;
