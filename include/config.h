@@ -68,7 +68,8 @@ struct side_opts {
 	uint32_t window;      /* -w, bytes */
 	uint32_t gap_us;      /* -g */
 	uint32_t seed;        /* -S */
-	uint8_t  nodelay, verify, stream, verbose;
+	uint8_t  nodelay, verify, verbose;
+	uint8_t  pattern_spans; /* -s, --stream: the pattern runs on across datagrams */
 	uint8_t  batch;       /* --batch (0: one datagram per call) */
 	uint8_t  gso;         /* --gso */
 	uint8_t  discard;     /* --discard */

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "meter.h"
 #include "stop.h"
@@ -68,13 +69,44 @@ mono_ns xfer_sleep_until(const struct stopreq *st, mono_ns t);
  * is past p->slip_ns (0 without one). */
 mono_ns xfer_slip(const struct xfer_params *p, mono_ns late);
 
-/* The sending loop both protocols share: p->data_bytes in writes of p->len
- * from the pattern, -g pacing, no clock read per call. ENOBUFS (a full
- * queue below the socket) is waited out, up to 1 ms a time, and with -v
- * counted on stderr. Fills bytes, calls, real and CPU time.
- * Returns 0, or -1 with err filled. With period = len a
- * full write brings the pattern phase back to 0, so a UDP datagram starts
- * the pattern anew unless -s made the period longer. */
+/* Where a sender is in its stream: what a send path lays out its next
+ * call from. */
+struct xfer_sendpos {
+	uint64_t seq;       /* writes (UDP: datagrams) made so far */
+	uint64_t left;      /* bytes still to send */
+	size_t   off;       /* the pattern's phase, in [0, period) */
+	int64_t  t0;        /* real-time ns of write 0's slot on the schedule
+	                       (timed: the data headers' send times) */
+};
+
+/* A send path: how one call is laid out (build) and made (send). send
+ * returns the bytes the call took (> 0), 0 (the peer closed), or -1 with
+ * errno; on success *writes are the writes (datagrams) it took and *off the
+ * pattern's phase after them. refused, or NULL, takes a failure e the path
+ * can recover from by changing its way (GSO refused): 1 to call again. A
+ * path embeds this first and is passed by it. */
+struct xfer_sendpath {
+	void    (*build)(struct xfer_sendpath *sp, const struct xfer_sendpos *at);
+	ssize_t (*send)(struct xfer_sendpath *sp, int fd, uint64_t *writes,
+	                size_t *off);
+	int     (*refused)(struct xfer_sendpath *sp, int fd, int e);
+	int      timed;     /* its data headers carry send times */
+	int      dgrams;    /* its writes are datagrams: counted in dgrams */
+};
+
+/* The one sending loop, whatever the path: p->data_bytes from the
+ * pattern, a call at a time, -g pacing (--burst writes per gap), no clock
+ * read, allocation or formatting per call. EINTR is tried again; ENOBUFS
+ * (a full queue below the socket) is waited out, up to 1 ms a time, and
+ * with -v counted on stderr; a stop request or --time's end stops it. The
+ * live counters are stored once per call. Fills bytes, calls (system
+ * calls), dgrams (a datagram path), real and CPU time. Returns 0, or -1
+ * with s->err filled. */
+int  xfer_send_run(struct stream *s, struct xfer_sendpath *sp);
+/* The plain path over it: writes of p->len, one a call (TCP, and UDP
+ * without --batch or --gso). With period = len a full write brings the
+ * pattern phase back to 0, so a UDP datagram starts the pattern anew
+ * unless -s made the period longer. */
 int  xfer_send_loop(struct stream *s);
 /* --zerocopy: read MSG_ZEROCOPY's completions from s's error queue
  * without waiting (each covers a range of sends; the kernel marks those it

@@ -57,8 +57,9 @@ uint64_t xfer_dgrams_per_call_max(const struct xfer_params *p);
  * on standard error: the receiver then reads one datagram per message. */
 int      xfer_gro_enable(int fd);
 
-/* The batched UDP sender: the stream in sendmmsg calls (markers after it
- * as plain datagrams). Returns 0 with s->r filled (calls: the system calls;
+/* The batched UDP sender: the stream in sendmmsg calls, through the one
+ * send loop (xfer_send_run) with the batched build/send pair (markers after
+ * it as plain datagrams). Returns 0 with s->r filled (calls: the system calls;
  * dgrams: the datagrams), or -1 with s->err filled. */
 int      xfer_udp_send_batch(struct stream *s);
 

@@ -65,7 +65,8 @@ struct xfer_params {
 	                         idle timeout grows with it */
 	uint32_t data_burst;  /* --burst: writes back to back per gap (0, 1: one) */
 	uint32_t seed;        /* pattern seed (-S) */
-	uint8_t  stream;      /* -s: pattern runs on across datagrams */
+	uint8_t  pattern_spans; /* -s, --stream: the pattern runs on across
+	                         datagrams (period XFER_STREAM_PERIOD) */
 	/* The run's shape, the same on both sides: */
 	uint32_t duration_ms; /* --time: the sender sends this long; 0: count mode */
 	uint32_t interval_ms; /* --interval: sample every this long; 0: never */

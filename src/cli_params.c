@@ -50,7 +50,7 @@ cli_params(const struct config *c, struct xfer_params *local,
 	    c->rate_bps + 0.5) : (uint64_t)snd->gap_us * 1000000u;
 	data.data_burst = c->burst;
 	data.seed = snd->seed;
-	data.stream = snd->stream;
+	data.pattern_spans = snd->pattern_spans;
 	side_params(c, &c->loc, c->role, local);
 	side_params(c, &c->rem, c->role == ROLE_SEND ? ROLE_RECV : ROLE_SEND, remote);
 	local->data_len = remote->data_len = data.data_len;
@@ -58,7 +58,7 @@ cli_params(const struct config *c, struct xfer_params *local,
 	local->data_gap_ps = remote->data_gap_ps = data.data_gap_ps;
 	local->data_burst = remote->data_burst = data.data_burst;
 	local->seed = remote->seed = data.seed;
-	local->stream = remote->stream = data.stream;
+	local->pattern_spans = remote->pattern_spans = data.pattern_spans;
 	local->duration_ms = remote->duration_ms = c->duration_ms;
 	local->interval_ms = remote->interval_ms = c->interval_ms;
 	local->omit_ms = remote->omit_ms = c->omit_ms;

@@ -77,7 +77,7 @@ cli_value_side(struct cli_state *ps, int o, const char *arg)
 	switch (o) {
 	case 'c': s->verify = 1; return 0;
 	case 'D': s->nodelay = 1; return 0;
-	case 's': s->stream = 1; return 0;
+	case 's': s->pattern_spans = 1; return 0;
 	case 'v': s->verbose = 1; return 0;
 	case OPT_GSO: s->gso = 1; return 0;
 	case OPT_DISCARD: s->discard = 1; return 0;

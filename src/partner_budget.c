@@ -21,7 +21,7 @@ _Static_assert(sizeof(struct stream) + sizeof(struct side) +
 static uint64_t
 pattern_bytes(const struct xfer_params *p, uint64_t maxlen)
 {
-	return (p->stream ? XFER_STREAM_PERIOD : p->data_len) + maxlen;
+	return (p->pattern_spans ? XFER_STREAM_PERIOD : p->data_len) + maxlen;
 }
 
 void

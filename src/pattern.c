@@ -24,7 +24,7 @@ pattern_init(struct pattern *pt, const struct xfer_params *p, size_t maxlen,
 	uint32_t x = p->seed ? p->seed : 0x9e3779b9u;   /* xorshift32 state */
 	size_t i;
 
-	pt->period = p->stream ? XFER_STREAM_PERIOD : p->data_len;
+	pt->period = p->pattern_spans ? XFER_STREAM_PERIOD : p->data_len;
 	pt->size = pt->period + maxlen;
 	pt->buf = databuf_alloc(pt->size);
 	if (pt->buf == NULL) {

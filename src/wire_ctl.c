@@ -72,7 +72,7 @@ encode_params(const struct ctl_msg *m, uint8_t *p)
 {
 	const struct xfer_params *x = &m->params;
 	uint8_t flags = (x->nodelay ? CTL_PF_NODELAY : 0) |
-	    (x->verify ? CTL_PF_VERIFY : 0) | (x->stream ? CTL_PF_STREAM : 0) |
+	    (x->verify ? CTL_PF_VERIFY : 0) | (x->pattern_spans ? CTL_PF_STREAM : 0) |
 	    (x->verbose ? CTL_PF_VERBOSE : 0) | (x->gso ? CTL_PF_GSO : 0) |
 	    (x->discard ? CTL_PF_DISCARD : 0);
 
@@ -523,7 +523,7 @@ decode_params(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 	x->role = get_u8(r, CTL_PX_ROLE);
 	x->nodelay = (flags & CTL_PF_NODELAY) != 0;
 	x->verify = (flags & CTL_PF_VERIFY) != 0;
-	x->stream = (flags & CTL_PF_STREAM) != 0;
+	x->pattern_spans = (flags & CTL_PF_STREAM) != 0;
 	x->verbose = (flags & CTL_PF_VERBOSE) != 0;
 	x->gso = (flags & CTL_PF_GSO) != 0;
 	x->discard = (flags & CTL_PF_DISCARD) != 0;

@@ -117,94 +117,165 @@ xfer_zc_reap(struct stream *s)
 }
 
 int
-xfer_send_loop(struct stream *s)
+xfer_send_run(struct stream *s, struct xfer_sendpath *sp)
 {
 	const struct xfer_params *p = &s->p;
 	const struct stopreq *st = s->stop;
 	struct gput_result *r = &s->r;
-	int fd = s->fd;
-	struct pattern pt;
-	struct meter m;
-	uint64_t left = p->data_bytes, calls = 0, nobufs = 0;
-	size_t off = 0, len = p->len;
+	struct xfer_sendpos at = { 0, p->data_bytes, 0, 0 };
+	uint64_t calls = 0, nobufs = 0, writes;
 	uint32_t burst = p->data_burst > 1 ? p->data_burst : 1;
-	int paced = p->data_gap_ps != 0, hdr = xfer_udp_has_header(p), inplace;
-	int sflags = MSG_NOSIGNAL | (s->zc.on ? MSG_ZEROCOPY : 0);
-	uint8_t h[WIRE_GPUD_LEN];
-	struct iovec iov[2] = { { h, sizeof h }, { NULL, 0 } };
-	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2 };
+	int paced = p->data_gap_ps != 0, rc = 0;
 	int64_t rt = 0;                     /* the real-time clock less ours */
+	struct meter m;
 	mono_ns base;                       /* the schedule's time 0 */
-	int rc = 0;
+	size_t off;
 
-	if (pattern_init(&pt, p, len, s->err, sizeof s->err) == -1)
-		return -1;
-	/* Without -s every datagram starts the pattern anew (phase 0): its
-	 * header goes over the pattern's first bytes, and the datagram is sent
-	 * in one piece rather than two (one copy in the kernel, not two). */
-	inplace = hdr && pt.period == len;
-	if (hdr && paced)
+	if (sp->timed)
 		rt = meter_real_offset();       /* once: send times come from the schedule */
 	meter_start(&m);
 	s->start = m.t0;
 	base = m.t0;
+	at.t0 = (int64_t)base + rt;
 	/* stop, or --time up: two loads of a line no one writes while data flows */
-	while (left > 0 && !stop_requested(st) &&
+	while (at.left > 0 && !stop_requested(st) &&
 	    !atomic_load_explicit(&st->end, memory_order_relaxed)) {
-		size_t want = left < len ? (size_t)left : len;
 		ssize_t n;
 
-		if (inplace) {                  /* UDP: the header over the pattern */
-			wire_gpud_encode(pt.buf, calls, paced ?
-			    (uint64_t)((int64_t)(base + xfer_due_ns(p, calls)) + rt) : 0);
-			n = send(fd, pt.buf, want, MSG_NOSIGNAL);
-		} else if (hdr) {               /* UDP: the header, then the pattern */
-			wire_gpud_encode(h, calls, paced ? (uint64_t)((int64_t)(base +
-			    xfer_due_ns(p, calls)) + rt) : 0);
-			iov[1].iov_base = pt.buf + off + WIRE_GPUD_LEN;
-			iov[1].iov_len = want - WIRE_GPUD_LEN;
-			n = sendmsg(fd, &mh, MSG_NOSIGNAL);
-		} else {
-			n = send(fd, pt.buf + off, want, sflags);
-		}
-
+		sp->build(sp, &at);
+		n = sp->send(sp, s->fd, &writes, &off);
 		if (n <= 0) {                   /* the one place send errors land */
 			if (n == -1 && errno == ENOBUFS && !stop_requested(st)) {
 				nobufs++;
 				/* --zerocopy: completions not yet read hold the
 				 * socket's option memory; reading them frees it */
 				if (!s->zc.on || xfer_zc_reap(s) == 0)
-					xfer_nobufs_wait(fd);
+					xfer_nobufs_wait(s->fd);
 				continue;
 			}
 			if (n == -1 && errno == EINTR && !stop_requested(st))
 				continue;
+			if (n == -1 && sp->refused != NULL &&
+			    sp->refused(sp, s->fd, errno))
+				continue;       /* the path changed its way (GSO off) */
 			xfer_io_error(s, n == 0 ? EPIPE : errno, "sending");
 			rc = -1;
 			break;
 		}
 		calls++;
-		left -= (uint64_t)n;
-		LIVE_SET(s, bytes, p->data_bytes - left);
+		at.seq += writes;
+		at.left -= (uint64_t)n;
+		at.off = off;
+		LIVE_SET(s, bytes, p->data_bytes - at.left);
 		LIVE_SET(s, calls, calls);
-		off += (size_t)n;               /* pattern phase: stays in [0, period) */
-		if (off >= pt.period)
-			off %= pt.period;
-		if (paced && left > 0 && calls % burst == 0)   /* -g, --rate */
-			base += xfer_slip(p, xfer_sleep_until(st, base +
-			    xfer_due_ns(p, calls)));
+		if (sp->dgrams)
+			LIVE_SET(s, dgrams, at.seq);
+		if (paced && at.left > 0 && at.seq % burst == 0) {   /* -g, --rate */
+			mono_ns slip = xfer_slip(p, xfer_sleep_until(st, base +
+			    xfer_due_ns(p, at.seq)));
+
+			base += slip;           /* the send times move with it */
+			at.t0 += (int64_t)slip;
+		}
 	}
-	if (stop_requested(st) && rc == 0 && left > 0) {   /* stopped before the end */
+	if (stop_requested(st) && rc == 0 && at.left > 0) {   /* stopped before the end */
 		snprintf(s->err, sizeof s->err, "interrupted");
 		rc = -1;
 	}
 	meter_stop(&m, r);                  /* the window ends with the last call */
-	r->bytes = p->data_bytes - left;
+	r->bytes = p->data_bytes - at.left;
 	r->calls = calls;
+	if (sp->dgrams)
+		r->dgrams = at.seq;
 	if (p->verbose && nobufs > 0)
 		fprintf(stderr, "gput: sending: the queue below the socket was full "
 		        "(ENOBUFS) %llu times; waited up to %d ms each time\n",
 		        (unsigned long long)nobufs, NOBUFS_WAIT_MS);
+	return rc;
+}
+
+/* The plain path: one write (one datagram) a call from the pattern, as
+ * TCP and a UDP sender without --batch or --gso send. */
+struct plain {
+	struct xfer_sendpath sp;            /* first: the loop's handle */
+	const struct pattern *pt;
+	size_t len;                         /* -l */
+	int hdr;                            /* UDP with the data header */
+	int inplace;                        /* ... written over the pattern */
+	int flags;                          /* send()'s */
+	const struct xfer_params *p;
+	/* the call built: */
+	size_t off, want;
+	uint8_t h[WIRE_GPUD_LEN];
+	struct iovec iov[2];
+	struct msghdr mh;
+};
+
+static void
+plain_build(struct xfer_sendpath *sp, const struct xfer_sendpos *at)
+{
+	struct plain *x = (struct plain *)sp;
+	uint64_t send_ns = sp->timed ? (uint64_t)(at->t0 +
+	    (int64_t)xfer_due_ns(x->p, at->seq)) : 0;
+
+	x->want = at->left < x->len ? (size_t)at->left : x->len;
+	x->off = at->off;
+	if (x->inplace) {                   /* UDP: the header over the pattern */
+		wire_gpud_encode(x->pt->buf, at->seq, send_ns);
+	} else if (x->hdr) {                /* UDP: the header, then the pattern */
+		wire_gpud_encode(x->h, at->seq, send_ns);
+		x->iov[1].iov_base = x->pt->buf + x->off + WIRE_GPUD_LEN;
+		x->iov[1].iov_len = x->want - WIRE_GPUD_LEN;
+	}
+}
+
+static ssize_t
+plain_send(struct xfer_sendpath *sp, int fd, uint64_t *writes, size_t *off)
+{
+	struct plain *x = (struct plain *)sp;
+	ssize_t n;
+
+	if (x->inplace)
+		n = send(fd, x->pt->buf, x->want, MSG_NOSIGNAL);
+	else if (x->hdr)
+		n = sendmsg(fd, &x->mh, MSG_NOSIGNAL);
+	else
+		n = send(fd, x->pt->buf + x->off, x->want, x->flags);
+	if (n > 0) {
+		*writes = 1;
+		*off = x->off + (size_t)n;      /* pattern phase: stays in [0, period) */
+		if (*off >= x->pt->period)
+			*off %= x->pt->period;
+	}
+	return n;
+}
+
+int
+xfer_send_loop(struct stream *s)
+{
+	const struct xfer_params *p = &s->p;
+	struct pattern pt;
+	struct plain x = { .sp = { plain_build, plain_send, NULL, 0, 0 } };
+	int rc;
+
+	if (pattern_init(&pt, p, p->len, s->err, sizeof s->err) == -1)
+		return -1;
+	x.pt = &pt;
+	x.p = p;
+	x.len = p->len;
+	x.hdr = xfer_udp_has_header(p);
+	/* Without -s every datagram starts the pattern anew (phase 0): its
+	 * header goes over the pattern's first bytes, and the datagram is sent
+	 * in one piece rather than two (one copy in the kernel, not two). */
+	x.inplace = x.hdr && pt.period == p->len;
+	x.flags = MSG_NOSIGNAL | (s->zc.on ? MSG_ZEROCOPY : 0);
+	x.iov[0].iov_base = x.h;
+	x.iov[0].iov_len = sizeof x.h;
+	x.mh.msg_iov = x.iov;
+	x.mh.msg_iovlen = 2;
+	x.sp.timed = x.hdr && p->data_gap_ps != 0;
+	x.sp.dgrams = p->proto == PROTO_UDP;
+	rc = xfer_send_run(s, &x.sp);
 	if (s->zc.on) {                     /* still lent: xfer_tcp_send frees it */
 		s->zc.buf = pt.buf;
 		pt.buf = NULL;

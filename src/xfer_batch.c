@@ -1,4 +1,5 @@
-/* xfer_batch.c: the batched UDP sender (sendmmsg, UDP GSO) and its sums. */
+/* xfer_batch.c: the batched UDP sender's path (sendmmsg, UDP GSO), a
+ * build/send pair for the one send loop (xfer.c), and its sums. */
 #include "xfer_batch.h"
 
 #include <errno.h>
@@ -130,12 +131,15 @@ gso_off(int fd, int e)
 /* One call's worth of messages, laid out afresh for every call from the
  * first unsent datagram: headers, then iovecs pointing into the pattern. */
 struct tx {
+	struct xfer_sendpath sp;            /* first: the loop's handle */
 	const struct xfer_params *p;
 	const struct pattern *pt;
+	uint32_t vlen;                      /* messages per call (--batch) */
+	uint64_t total;                     /* datagrams in the stream */
 	uint32_t segs;                      /* datagrams per message (GSO) */
 	size_t hl;                          /* header bytes (0: no header) */
-	int timed;                          /* headed and paced: send times */
 	int64_t base;                       /* real time of datagram 0's slot */
+	unsigned nm;                        /* messages in the call built */
 	struct mmsghdr mm[XFER_BATCH_MAX];
 	uint32_t nseg[XFER_BATCH_MAX];      /* datagrams in each message */
 	size_t off[XFER_BATCH_MAX + 1];     /* pattern phase at each message */
@@ -185,7 +189,7 @@ tx_build_flat(struct tx *t, uint64_t seq, uint64_t take)
 		for (; k < t->segs && j < take; k++, j++)
 			if (t->hl)
 				wire_gpud_encode(t->flat + j * len, seq + j,
-				    t->timed ? (uint64_t)(t->base +
+				    t->sp.timed ? (uint64_t)(t->base +
 				    (int64_t)xfer_due_ns(t->p, seq + j)) : 0);
 		v->iov_len = (size_t)k * len;
 		t->nseg[m++] = k;
@@ -212,7 +216,7 @@ tx_build(struct tx *t, uint64_t seq, uint64_t take, uint64_t left, size_t off)
 		for (; k < t->segs && j < take; k++, j++) {
 			size_t want = left < p->len ? (size_t)left : p->len;
 
-			wire_gpud_encode(t->h[j], seq + j, t->timed ?
+			wire_gpud_encode(t->h[j], seq + j, t->sp.timed ?
 			    (uint64_t)(t->base + (int64_t)xfer_due_ns(p, seq + j)) : 0);
 			v[2 * k].iov_base = t->h[j];
 			v[2 * k].iov_len = t->hl;
@@ -230,82 +234,52 @@ tx_build(struct tx *t, uint64_t seq, uint64_t take, uint64_t left, size_t off)
 	return m;
 }
 
-/* The send loop: as xfer_send_loop, a call at a time, each call as many
- * datagrams as are due and fit. */
-static int
-batch_loop(struct stream *s, struct tx *t, uint32_t vlen)
+/* The batched path's build: as many datagrams as are due and fit in one
+ * call, laid out flat while every one taken is a full one. */
+static void
+tx_build_call(struct xfer_sendpath *sp, const struct xfer_sendpos *at)
 {
-	const struct xfer_params *p = &s->p;
-	const struct stopreq *st = s->stop;
-	struct gput_result *r = &s->r;
-	uint64_t left = p->data_bytes, total = xfer_data_calls(p), seq = 0;
-	uint64_t calls = 0, nobufs = 0;
-	uint32_t burst = p->data_burst > 1 ? p->data_burst : 1;
-	int paced = p->data_gap_ps != 0, rc = 0;
-	size_t off = 0;
-	struct meter m;
-	mono_ns base;                       /* the schedule's time 0 */
+	struct tx *t = (struct tx *)sp;
+	const struct xfer_params *p = t->p;
+	uint64_t take = xfer_batch_take(p, at->seq, t->total - at->seq,
+	    (uint64_t)t->vlen * t->segs);
 
-	meter_start(&m);
-	s->start = m.t0;
-	base = m.t0;
-	if (t->timed)                       /* send times come from the schedule */
-		t->base = (int64_t)m.t0 + meter_real_offset();
-	while (left > 0 && !stop_requested(st) &&
-	    !atomic_load_explicit(&st->end, memory_order_relaxed)) {
-		uint64_t take = xfer_batch_take(p, seq, total - seq,
-		    (uint64_t)vlen * t->segs);
-		/* the flat layout while every datagram taken is a full one */
-		unsigned nm = t->flat != NULL && left >= take * p->len ?
-		    tx_build_flat(t, seq, take) : tx_build(t, seq, take, left, off), i;
-		int n = sendmmsg(s->fd, t->mm, nm, MSG_NOSIGNAL);
+	t->base = at->t0;
+	t->nm = t->flat != NULL && at->left >= take * p->len ?
+	    tx_build_flat(t, at->seq, take) : tx_build(t, at->seq, take, at->left,
+	    at->off);
+}
 
-		if (n <= 0) {                   /* the one place send errors land */
-			if (n == -1 && errno == ENOBUFS && !stop_requested(st)) {
-				nobufs++;
-				xfer_nobufs_wait(s->fd);
-				continue;
-			}
-			if (n == -1 && errno == EINTR && !stop_requested(st))
-				continue;
-			if (n == -1 && t->segs > 1 && gso_refused(errno)) {
-				gso_off(s->fd, errno);  /* once: segs is 1 from now on */
-				t->segs = 1;
-				continue;
-			}
-			xfer_io_error(s, n == 0 ? EPIPE : errno, "sending");
-			rc = -1;
-			break;
-		}
-		for (i = 0; i < (unsigned)n; i++) {
-			seq += t->nseg[i];
-			left -= t->mm[i].msg_len;
-		}
-		off = t->off[n];
-		calls++;
-		LIVE_SET(s, bytes, p->data_bytes - left);
-		LIVE_SET(s, calls, calls);
-		LIVE_SET(s, dgrams, seq);
-		if (paced && left > 0 && seq % burst == 0) {   /* -g, --rate */
-			mono_ns slip = xfer_slip(p, xfer_sleep_until(st, base +
-			    xfer_due_ns(p, seq)));
+/* Its send: one sendmmsg; what the messages it took held. */
+static ssize_t
+tx_send(struct xfer_sendpath *sp, int fd, uint64_t *writes, size_t *off)
+{
+	struct tx *t = (struct tx *)sp;
+	int n = sendmmsg(fd, t->mm, t->nm, MSG_NOSIGNAL), i;
+	ssize_t bytes = 0;
 
-			base += slip;           /* the send times move with it */
-			t->base += (int64_t)slip;
-		}
+	if (n <= 0)
+		return n;
+	*writes = 0;
+	for (i = 0; i < n; i++) {
+		*writes += t->nseg[i];
+		bytes += (ssize_t)t->mm[i].msg_len;
 	}
-	if (stop_requested(st) && rc == 0 && left > 0) {
-		snprintf(s->err, sizeof s->err, "interrupted");
-		rc = -1;
-	}
-	meter_stop(&m, r);                  /* the window ends with the last call */
-	r->bytes = p->data_bytes - left;
-	r->calls = calls;
-	r->dgrams = seq;
-	if (p->verbose && nobufs > 0)
-		fprintf(stderr, "gput: sending: the queue below the socket was full "
-		        "(ENOBUFS) %llu times\n", (unsigned long long)nobufs);
-	return rc;
+	*off = t->off[n];
+	return bytes;
+}
+
+/* GSO refused by the kernel or the path: once, then a datagram a message. */
+static int
+tx_refused(struct xfer_sendpath *sp, int fd, int e)
+{
+	struct tx *t = (struct tx *)sp;
+
+	if (t->segs <= 1 || !gso_refused(e))
+		return 0;
+	gso_off(fd, e);
+	t->segs = 1;
+	return 1;
 }
 
 int
@@ -324,11 +298,14 @@ xfer_udp_send_batch(struct stream *s)
 		free(t);
 		return -1;
 	}
+	t->sp = (struct xfer_sendpath){ tx_build_call, tx_send, tx_refused,
+	    xfer_udp_has_header(p) && p->data_gap_ps != 0, 1 };
 	t->p = p;
 	t->pt = &pt;
+	t->vlen = vlen;
+	t->total = xfer_data_calls(p);
 	t->segs = xfer_gso_segs(p);
 	t->hl = xfer_udp_has_header(p) ? WIRE_GPUD_LEN : 0;
-	t->timed = t->hl && p->data_gap_ps != 0;
 	t->iov = calloc((size_t)vlen * t->segs, 2 * sizeof *t->iov);
 	t->h = calloc((size_t)vlen * t->segs, sizeof *t->h);
 	if (t->iov == NULL || t->h == NULL) {
@@ -344,7 +321,7 @@ xfer_udp_send_batch(struct stream *s)
 		gso_off(s->fd, errno);
 		t->segs = 1;
 	}
-	rc = batch_loop(s, t, vlen);
+	rc = xfer_send_run(s, &t->sp);
 	if (t->segs > 1)                    /* the markers go as they are */
 		(void)setsockopt(s->fd, IPPROTO_UDP, UDP_SEGMENT, &(int){ 0 },
 		    sizeof(int));

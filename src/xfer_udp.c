@@ -104,7 +104,6 @@ xfer_udp_send(struct stream *s)
 	/* the window ends with the last data datagram, before the markers */
 	int rc = xfer_send_loop(s);
 
-	s->r.dgrams = s->r.calls;
 	if (rc == 0)
 		xfer_markers_send(s);
 	return rc;
@@ -198,10 +197,10 @@ udp_verify(const struct xfer_params *p, const struct pattern *pt,
 	uint64_t at = seq * (uint64_t)p->data_len, first = UINT64_MAX;
 	size_t skip = hdr ? WIRE_GPUD_LEN : 0;
 
-	r->verify_bad += pattern_check(pt, (p->stream ? at : 0) + skip, buf + skip,
+	r->verify_bad += pattern_check(pt, (p->pattern_spans ? at : 0) + skip, buf + skip,
 	    n - skip, &first);
 	if (first != UINT64_MAX && r->verify_first == UINT64_MAX)
-		r->verify_first = p->stream ? first : at + first;
+		r->verify_first = p->pattern_spans ? first : at + first;
 }
 
 /* A datagram that is neither data nor a marker came at t (its kernel stamp):

@@ -314,7 +314,7 @@ test_batch_transfer(void **state)
 		sock_udp_pair(sv, 16 << 20);
 		memset(&snd, 0, sizeof snd);
 		snd.p = stream_of(rows[i].len, rows[i].bytes);
-		snd.p.stream = rows[i].stream;
+		snd.p.pattern_spans = rows[i].stream;
 		snd.p.seed = pattern_seed(rows[i].name);
 		rcv = snd;
 		snd.p.batch = rows[i].sbatch;

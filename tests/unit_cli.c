@@ -124,8 +124,8 @@ static const struct ok_row ok_rows[] = {
 	{ "--nodelay host", 0, 0, CONF(.loc = SIDE(.nodelay = 1), .rem = SIDE(.nodelay = 1)) },
 	{ "-c host", 0, 0, CONF(.loc = SIDE(.verify = 1), .rem = SIDE(.verify = 1)) },
 	{ "--verify host", 0, 0, CONF(.loc = SIDE(.verify = 1), .rem = SIDE(.verify = 1)) },
-	{ "-s host", 0, 0, CONF(.loc = SIDE(.stream = 1), .rem = SIDE(.stream = 1)) },
-	{ "--stream host", 0, 0, CONF(.loc = SIDE(.stream = 1), .rem = SIDE(.stream = 1)) },
+	{ "-s host", 0, 0, CONF(.loc = SIDE(.pattern_spans = 1), .rem = SIDE(.pattern_spans = 1)) },
+	{ "--stream host", 0, 0, CONF(.loc = SIDE(.pattern_spans = 1), .rem = SIDE(.pattern_spans = 1)) },
 	{ "-v host", 0, 0, CONF(.loc = SIDE(.verbose = 1), .rem = SIDE(.verbose = 1)) },
 	{ "--verbose host", 0, 0, CONF(.loc = SIDE(.verbose = 1), .rem = SIDE(.verbose = 1)) },
 	{ "--prometheus host", 0, 0, CONF(.out = OUT_PROM) },
@@ -147,11 +147,11 @@ static const struct ok_row ok_rows[] = {
 	  .loc = SIDE(.len = 1000), .rem = SIDE(.len = 2000)) },
 	{ "host -c -D -f %b -g 5 -l 10 -n 3 -s -S abc -v -w 2", 0, 0,
 	  CONF(.rem = SIDE(.verify = 1, .nodelay = 1, .format = "%b", .gap_us = 5, .len = 10,
-	  .count = 3, .stream = 1, .seed = H_ABC, .verbose = 1, .window = 2048)) },
+	  .count = 3, .pattern_spans = 1, .seed = H_ABC, .verbose = 1, .window = 2048)) },
 	{ "host --verify --nodelay --format=%c --gap=6 --length=11 --count=4 --stream "
 	  "--seed=a --verbose --window=3", 0, 0,
 	  CONF(.rem = SIDE(.verify = 1, .nodelay = 1, .format = "%c", .gap_us = 6, .len = 11,
-	  .count = 4, .stream = 1, .seed = H_A, .verbose = 1, .window = 3072)) },
+	  .count = 4, .pattern_spans = 1, .seed = H_A, .verbose = 1, .window = 3072)) },
 	{ "-n 7 host -x 100", 0, 0, CONF(.loc = SIDE(.count = 7),
 	  .rem = SIDE(.count = 7, .total = 100)) },
 	{ "-x 100 host -n 5", 0, 0, CONF(.loc = SIDE(.total = 100), .rem = SIDE(.count = 5)) },
@@ -232,7 +232,7 @@ check_side(const char *line, const char *which, const struct side_opts *got,
 #define SF(f) if (got->f != want->f) MISS("'%s': %s." #f " = %llu, want %llu", \
 	line, which, (unsigned long long)got->f, (unsigned long long)want->f)
 	SF(len); SF(count); SF(total); SF(window); SF(gap_us); SF(seed);
-	SF(nodelay); SF(verify); SF(stream); SF(verbose);
+	SF(nodelay); SF(verify); SF(pattern_spans); SF(verbose);
 #undef SF
 	if (strcmp(got->format, want->format) != 0)
 		MISS("'%s': %s.format = '%s', want '%s'", line, which, got->format,
@@ -775,12 +775,12 @@ static const struct params_row params_rows[] = {
 	/* per-side flags stay per side; the stream's come from the sender */
 	{ "-u -c -D -v -w 64 -g 100 -S abc -s host -g 7",
 	  SND(.proto = PROTO_UDP, .verify = 1, .nodelay = 1, .verbose = 1, .window = 65536,
-	      .gap_us = 100, DATA(.data_gap_ps = 100000000, .seed = H_ABC, .stream = 1)),
+	      .gap_us = 100, DATA(.data_gap_ps = 100000000, .seed = H_ABC, .pattern_spans = 1)),
 	  RCV(.proto = PROTO_UDP, .verify = 1, .nodelay = 1, .verbose = 1, .window = 65536,
-	      .gap_us = 7, DATA(.data_gap_ps = 100000000, .seed = H_ABC, .stream = 1)) },
+	      .gap_us = 7, DATA(.data_gap_ps = 100000000, .seed = H_ABC, .pattern_spans = 1)) },
 	{ "-r -S a host -S foobar -s -g 9",
-	  RCV(DATA(.seed = H_FOOBAR, .stream = 1, .data_gap_ps = 9000000)),
-	  SND(.gap_us = 9, DATA(.seed = H_FOOBAR, .stream = 1, .data_gap_ps = 9000000)) },
+	  RCV(DATA(.seed = H_FOOBAR, .pattern_spans = 1, .data_gap_ps = 9000000)),
+	  SND(.gap_us = 9, DATA(.seed = H_FOOBAR, .pattern_spans = 1, .data_gap_ps = 9000000)) },
 	{ "-S a host -S foobar -s -g 9",
 	  SND(DATA(.seed = H_A)), RCV(.gap_us = 9, DATA(.seed = H_A)) },
 	{ "-r -c host", RCV(.verify = 1), SND(.verify = 1) },
@@ -811,7 +811,7 @@ check_params(const char *line, const char *which, const struct xfer_params *got,
 	line, which, (unsigned long long)got->f, (unsigned long long)want->f)
 	PF(proto); PF(role); PF(nodelay); PF(verify); PF(verbose); PF(len);
 	PF(count); PF(window); PF(gap_us); PF(data_len); PF(data_bytes);
-	PF(data_gap_ps); PF(data_burst); PF(seed); PF(stream);
+	PF(data_gap_ps); PF(data_burst); PF(seed); PF(pattern_spans);
 	PF(duration_ms); PF(interval_ms); PF(omit_ms); PF(xflags);
 #undef PF
 }

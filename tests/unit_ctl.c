@@ -41,7 +41,7 @@ params_msg(void)
 	m.params.proto = PROTO_UDP;
 	m.params.role = ROLE_RECV;
 	m.params.nodelay = 1;
-	m.params.stream = 1;
+	m.params.pattern_spans = 1;
 	m.params.len = 0x01020304;
 	m.params.count = 0x1112131415161718ULL;
 	m.params.window = 0x21222324;
@@ -68,7 +68,7 @@ assert_params_equal(const struct xfer_params *a, const struct xfer_params *b)
 	assert_int_equal(a->role, b->role);
 	assert_int_equal(a->nodelay, b->nodelay);
 	assert_int_equal(a->verify, b->verify);
-	assert_int_equal(a->stream, b->stream);
+	assert_int_equal(a->pattern_spans, b->pattern_spans);
 	assert_int_equal(a->verbose, b->verbose);
 	assert_int_equal(a->len, b->len);
 	assert_int_equal(a->count, b->count);

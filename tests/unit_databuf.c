@@ -171,7 +171,7 @@ test_pattern(void **state)
 		for (s = 0; s < 2; s++) {
 			memset(&p, 0, sizeof p);
 			p.len = p.data_len = lens[i];
-			p.stream = (uint8_t)s;
+			p.pattern_spans = (uint8_t)s;
 			assert_int_equal(pattern_init(&pt, &p, lens[i], err, sizeof err), 0);
 			if ((uintptr_t)pt.buf % 4096 != 0)
 				MISS("-l %u%s: pattern at %p", lens[i], s ? " -s" : "",

@@ -1,11 +1,12 @@
 /* unit_faults.c: system calls that fail on purpose. This program defines
- * fcntl(), setsockopt(), send(), sendmsg() and clock_gettime() itself; being in the
+ * fcntl(), setsockopt(), send(), sendmsg(), sendmmsg() and clock_gettime() itself; being in the
  * executable, they take libc's place for the library code linked in
  * (libgput.a), pass every call through to the kernel, and fail the one a
  * test names (or count the calls). Checked: net_connect_sa, net_listen_any
  * and the UDP receiver report a failed call, leak nothing, and never go on
  * with a socket that is not what they asked for; the sender waits out
- * ENOBUFS instead of spinning, and reads no clock per call; the UDP
+ * ENOBUFS instead of spinning, the batched one through the same loop, and
+ * reads no clock per call; the UDP
  * receiver notices a step of the real-time clock. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,6 +29,7 @@
 
 #include "net.h"
 #include "xfer.h"
+#include "xfer_batch.h"
 #include "xfer_markers.h"
 #include "streamrun.h"
 #include "sockhelp.h"
@@ -105,6 +107,18 @@ sendmsg(int fd, const struct msghdr *m, int flags)
 		return -1;
 	}
 	return syscall(SYS_sendmsg, fd, m, flags);
+}
+
+int
+sendmmsg(int fd, struct mmsghdr *v, unsigned int n, int flags)
+{
+	seen.sends++;
+	if (fault.nobufs > 0 && fault.send_skip-- <= 0) {
+		fault.nobufs--;
+		errno = ENOBUFS;
+		return -1;
+	}
+	return (int)syscall(SYS_sendmmsg, fd, v, n, flags);
 }
 
 int
@@ -388,10 +402,12 @@ test_udp_clock_step(void **state)
 
 /* ---- the sender and ENOBUFS -------------------------------------- */
 
-/* Run xfer_send_loop for 20 datagrams of 100 bytes with -v, its standard
- * error kept in msg. Returns its status; *ns is the run's length. */
+/* Run xfer_send_loop (batch 0) or the batched sender (--batch batch) for
+ * 20 datagrams of 100 bytes with -v, its standard error kept in msg.
+ * Returns its status; *ns is the run's length. */
 static int
-send_20(int fd, struct gput_result *r, char *msg, size_t msglen, uint64_t *ns)
+send_20b(int fd, uint8_t batch, struct gput_result *r, char *msg,
+         size_t msglen, uint64_t *ns)
 {
 	struct xfer_params p;
 	struct timespec t0, t1;
@@ -407,6 +423,7 @@ send_20(int fd, struct gput_result *r, char *msg, size_t msglen, uint64_t *ns)
 	p.len = p.data_len = 100;
 	p.count = 20;
 	p.data_bytes = 2000;
+	p.batch = batch;
 	fflush(stderr);
 	saved = dup(2);
 	assert_true(saved >= 0);
@@ -414,7 +431,8 @@ send_20(int fd, struct gput_result *r, char *msg, size_t msglen, uint64_t *ns)
 	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t0);       /* not counted */
 	memset(&seen, 0, sizeof seen);
 	memset(r, 0, sizeof *r);
-	rc = t_run(xfer_send_loop, fd, &p, r, err, sizeof err);
+	rc = t_run(batch > 1 ? xfer_udp_send_batch : xfer_send_loop, fd, &p, r,
+	    err, sizeof err);
 	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t1);
 	fflush(stderr);
 	dup2(saved, 2);
@@ -426,8 +444,14 @@ send_20(int fd, struct gput_result *r, char *msg, size_t msglen, uint64_t *ns)
 	*ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u +
 	    (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
 	if (rc != 0)
-		print_error("xfer_send_loop: %s\n", err);
+		print_error("sender: %s\n", err);
 	return rc;
+}
+
+static int
+send_20(int fd, struct gput_result *r, char *msg, size_t msglen, uint64_t *ns)
+{
+	return send_20b(fd, 0, r, msg, msglen, ns);
 }
 
 /* Datagrams waiting on fd, drained. */
@@ -497,6 +521,38 @@ test_send_nobufs(void **state)
 	close(sv[1]);
 }
 
+/* The batched sender (--batch 8: calls of 8, 8 and 4 datagrams) goes
+ * through the same loop: five ENOBUFS at its second call are waited out,
+ * never counted as calls, and told with the same words as above. */
+static void
+test_send_nobufs_batch(void **state)
+{
+	struct gput_result r;
+	char msg[512];
+	uint64_t ns;
+	int sv[2];
+
+	(void)state;
+	no_faults();
+	sock_udp_pair(sv, 0);
+	fault.send_skip = 1;
+	fault.nobufs = 5;
+	assert_int_equal(send_20b(sv[0], 8, &r, msg, sizeof msg, &ns), 0);
+	no_faults();
+	assert_int_equal(seen.sends, 3 + 5 + MARKER_COUNT);
+	assert_int_equal(r.calls, 3 + MARKER_COUNT);
+	assert_int_equal(r.dgrams, 20);
+	assert_int_equal(r.bytes, 2000);
+	assert_string_equal(msg, "gput: sending: the queue below the socket was full "
+	                    "(ENOBUFS) 5 times; waited up to 1 ms each time\n");
+	if (ns < 5000000u)
+		fail_msg("5 ENOBUFS waited out in %llu ns, want at least 5 ms",
+		         (unsigned long long)ns);
+	assert_int_equal(drain(sv[1]), 20);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 /* A control connection: keepalive as documented, and TCP_NODELAY, or a
  * small message (START behind READY) waits 40 ms for a delayed ACK. */
 static void
@@ -537,6 +593,7 @@ main(void)
 		cmocka_unit_test(test_udp_clock_step),
 		cmocka_unit_test(test_send_no_clock_per_call),
 		cmocka_unit_test(test_send_nobufs),
+		cmocka_unit_test(test_send_nobufs_batch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

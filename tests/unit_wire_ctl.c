@@ -39,7 +39,7 @@ static int misses;
 	0xca, 0xcb, 0xcc, 0xcd, 0xce, 0xcf, 0xd0, 0xd1, 0xd2, 0xd3, 0xd4, 0xd5, \
 	0xd6, 0xd7, 0xd8, 0xd9, 0xda, 0xdb, 0xdc, 0xdd, 0xde, 0xdf }
 #define PX_BASE .proto = PROTO_UDP, .role = ROLE_RECV, .nodelay = 1, \
-	.stream = 1, .len = 0x01020304, .count = 0x1112131415161718ULL, \
+	.pattern_spans = 1, .len = 0x01020304, .count = 0x1112131415161718ULL, \
 	.window = 0x21222324, .gap_us = 10000000 /* 0x00989680 */, \
 	.data_len = 65507 /* 0x0000ffe3 */, .seed = 0xa1a2a3a4u, \
 	.data_bytes = P62 /* a timed test: XFER_TIME_BYTES */, \
@@ -789,20 +789,20 @@ static const struct wcase cases[] = {
 	  .want = PMSG(.cc = "bbr") },
 	/* each flag on its own sets its own bit at 2 */
 	{ .name = "PARAMS, no flags", .type = CTL_PARAMS,
-	  .msg = PMSG(.nodelay = 0, .stream = 0), .poke = { B(2, 0x00) },
-	  .want = PMSG(.nodelay = 0, .stream = 0) },
+	  .msg = PMSG(.nodelay = 0, .pattern_spans = 0), .poke = { B(2, 0x00) },
+	  .want = PMSG(.nodelay = 0, .pattern_spans = 0) },
 	{ .name = "PARAMS, nodelay", .type = CTL_PARAMS,
-	  .msg = PMSG(.nodelay = 1, .stream = 0), .poke = { B(2, 0x01) },
-	  .want = PMSG(.nodelay = 1, .stream = 0) },
+	  .msg = PMSG(.nodelay = 1, .pattern_spans = 0), .poke = { B(2, 0x01) },
+	  .want = PMSG(.nodelay = 1, .pattern_spans = 0) },
 	{ .name = "PARAMS, verify", .type = CTL_PARAMS,
-	  .msg = PMSG(.nodelay = 0, .stream = 0, .verify = 1), .poke = { B(2, 0x02) },
-	  .want = PMSG(.nodelay = 0, .stream = 0, .verify = 1) },
+	  .msg = PMSG(.nodelay = 0, .pattern_spans = 0, .verify = 1), .poke = { B(2, 0x02) },
+	  .want = PMSG(.nodelay = 0, .pattern_spans = 0, .verify = 1) },
 	{ .name = "PARAMS, stream", .type = CTL_PARAMS,
-	  .msg = PMSG(.nodelay = 0, .stream = 1), .poke = { B(2, 0x04) },
-	  .want = PMSG(.nodelay = 0, .stream = 1) },
+	  .msg = PMSG(.nodelay = 0, .pattern_spans = 1), .poke = { B(2, 0x04) },
+	  .want = PMSG(.nodelay = 0, .pattern_spans = 1) },
 	{ .name = "PARAMS, verbose", .type = CTL_PARAMS,
-	  .msg = PMSG(.nodelay = 0, .stream = 0, .verbose = 1), .poke = { B(2, 0x08) },
-	  .want = PMSG(.nodelay = 0, .stream = 0, .verbose = 1) },
+	  .msg = PMSG(.nodelay = 0, .pattern_spans = 0, .verbose = 1), .poke = { B(2, 0x08) },
+	  .want = PMSG(.nodelay = 0, .pattern_spans = 0, .verbose = 1) },
 	{ .name = "PARAMS, four flags", .type = CTL_PARAMS,
 	  .msg = PMSG(.verify = 1, .verbose = 1), .poke = { B(2, 0x0f) },
 	  .want = PMSG(.verify = 1, .verbose = 1) },

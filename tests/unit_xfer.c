@@ -686,7 +686,7 @@ test_pattern_layout(void **state)
 		struct xfer_params p = stream_of(rows[i].len, 1000000);
 		struct pattern pt;
 
-		p.stream = rows[i].stream;
+		p.pattern_spans = rows[i].stream;
 		p.seed = rows[i].seed;
 		assert_int_equal(pattern_init(&pt, &p, rows[i].maxlen, err, sizeof err), 0);
 		assert_int_equal(pt.period, rows[i].period);
@@ -727,7 +727,7 @@ test_pattern_seeds(void **state)
 	pattern_free(&b);
 	/* the stream pattern's first period starts like the non-stream one */
 	p.seed = 0;
-	p.stream = 1;
+	p.pattern_spans = 1;
 	assert_int_equal(pattern_init(&b, &p, 256, err, sizeof err), 0);
 	assert_memory_equal(a.buf, b.buf, 256);
 	pattern_free(&b);
@@ -761,7 +761,7 @@ test_pattern_check(void **state)
 		uint8_t data[256];
 		uint64_t first = UINT64_MAX, bad;
 
-		p.stream = rows[i].stream;
+		p.pattern_spans = rows[i].stream;
 		assert_int_equal(pattern_init(&pt, &p, 128, err, sizeof err), 0);
 		memcpy(data, pt.buf + rows[i].off % pt.period, rows[i].n);
 		for (k = 0; k < 3 && rows[i].flips[k] != 0; k++)
@@ -859,7 +859,7 @@ test_tcp_transfer(void **state)
 		tcp_pair(rows[i].domain, sv);
 		snd.fd = sv[0];
 		snd.p = stream_of(rows[i].len, rows[i].bytes);
-		snd.p.stream = rows[i].stream;
+		snd.p.pattern_spans = rows[i].stream;
 		snd.p.seed = rows[i].seed;
 		snd.p.gap_us = rows[i].gap_us;
 		snd.p.data_gap_ps = (uint64_t)rows[i].gap_us * 1000000u;
@@ -1066,7 +1066,7 @@ test_udp_transfer(void **state)
 		memset(&snd, 0, sizeof snd);
 		snd.p = stream_of(rows[i].len, rows[i].bytes);
 		snd.p.proto = PROTO_UDP;
-		snd.p.stream = rows[i].stream;
+		snd.p.pattern_spans = rows[i].stream;
 		snd.p.seed = pattern_seed(rows[i].name);
 		rcv = snd;
 		rcv.p.role = ROLE_RECV;
@@ -1123,7 +1123,7 @@ send_stream(int fd, const struct xfer_params *p, uint64_t skip_mask, int markers
 
 		if (k < 64 && (skip_mask >> k & 1))
 			continue;
-		memcpy(buf, pt.buf + (p->stream ? k * p->data_len % pt.period : 0), len);
+		memcpy(buf, pt.buf + (p->pattern_spans ? k * p->data_len % pt.period : 0), len);
 		if (xfer_udp_has_header(p))
 			wire_gpud_encode(buf, k, 0);
 		if (flip != 0 && k == flip / p->data_len)
@@ -1436,7 +1436,7 @@ test_udp_verify_damage(void **state)
 		p.proto = PROTO_UDP;
 		p.role = ROLE_RECV;
 		p.verify = 1;
-		p.stream = streams[i];
+		p.pattern_spans = streams[i];
 		sock_udp_pair(sv, 4 << 20);
 		assert_int_equal(xfer_udp_prepare(sv[1], err, sizeof err), 0);
 		send_stream(sv[0], &p, 0, 3, 10 * 1000 + 30);   /* past the header */
@@ -1447,7 +1447,7 @@ test_udp_verify_damage(void **state)
 		if (r.dgrams != 50 || r.verify_bad != 1 || !(r.flags & RES_VERIFIED) ||
 		    r.verify_first != 10030)
 			MISS("stream %u: %llu dgrams, %llu bad, flags 0x%x, first bad at "
-			     "%llu, want 50, 1, RES_VERIFIED, 10030", p.stream,
+			     "%llu, want 50, 1, RES_VERIFIED, 10030", p.pattern_spans,
 			     (unsigned long long)r.dgrams, (unsigned long long)r.verify_bad,
 			     r.flags, (unsigned long long)r.verify_first);
 	}

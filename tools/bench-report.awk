@@ -51,6 +51,7 @@ function label(t) {
 	if (t == "gputi1") return "gput --interval 1"
 	if (t ~ /^gputP/) return "gput -P " substr(t, 6)
 	if (t == "gputD") return "gput --discard"
+	if (t == "gputF") return "gput --full-reads"
 	if (t == "gputB64") return "gput --batch 64"
 	if (t == "gputGSO") return "gput --gso"
 	if (t == "nuttcp" || t == "iperf2" || t == "iperf3") return t (proto_of_row == "udp" ? " -u" : "")
