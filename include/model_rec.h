@@ -24,9 +24,12 @@
  * record, counts that fit it, strings that end in their NUL.
  */
 
-/* m's record into a buffer of its own: *buf (free it), *len. Returns 0,
- * or -1 (no memory). */
-int model_rec_put(const struct run_model *m, uint8_t **buf, size_t *len);
+/* m's record into a buffer of its own: *buf (free it), *len; ivals 0
+ * leaves the intervals out (the record says there are none: the table
+ * does not print them, and a long run has many). Returns 0, or -1 (no
+ * memory). */
+int model_rec_put(const struct run_model *m, int ivals, uint8_t **buf,
+                  size_t *len);
 
 /* The record at the start of buf[0..len) into out (model_free it); *used:
  * its length. out's host and error point into buf (keep buf while out is

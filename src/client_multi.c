@@ -87,14 +87,15 @@ on_chld(int sig)
 static int child_sum_fd = -1, child_model_fd = -1;
 
 /* The run's model as a record to the parent (none: the parent says this
- * partner has no results). */
+ * partner has no results); the table's without the intervals it does not
+ * print. */
 static void
-child_put_model(const struct run_model *m)
+child_put_model(const struct config *c, const struct run_model *m)
 {
 	uint8_t *buf;
 	size_t len, off = 0;
 
-	if (model_rec_put(m, &buf, &len) == -1) {
+	if (model_rec_put(m, c->out != OUT_TABLE, &buf, &len) == -1) {
 		fprintf(stderr, "gput: no memory for the results' record\n");
 		return;
 	}
@@ -115,10 +116,9 @@ child_put_model(const struct run_model *m)
 static void
 child_on_model(const struct config *c, const struct run_model *m, uint64_t t0)
 {
-	(void)c;
 	if (m->error == NULL)
 		(void)msum_put(child_sum_fd, m, t0); /* none: the parent sums without */
-	child_put_model(m);
+	child_put_model(c, m);
 }
 
 /* In a partner's process, until run_client installs its own handler. */

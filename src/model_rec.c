@@ -56,32 +56,46 @@ put_str(struct wbuf *w, const char *s)
 }
 
 static void
-put_ivals(struct wbuf *w, const struct side *s)
+put_ivals(struct wbuf *w, const struct side *s, int ivals)
 {
-	if (s->niv > 0)
+	if (ivals && s->niv > 0)
 		put(w, s->iv, s->niv * sizeof *s->iv);
 }
 
+/* A stream's side as in memory, its interval count 0 without them. */
+static void
+put_stream(struct wbuf *w, const struct side *s, int ivals)
+{
+	struct side t = *s;
+
+	if (!ivals)
+		t.niv = 0;
+	put(w, &t, sizeof t);
+	put_ivals(w, s, ivals);
+}
+
 int
-model_rec_put(const struct run_model *m, uint8_t **buf, size_t *len)
+model_rec_put(const struct run_model *m, int ivals, uint8_t **buf,
+              size_t *len)
 {
 	struct wbuf w = { NULL, 0, 0, 0 };
 	uint32_t magic = REC_MAGIC;
 	uint64_t total = 0;
+	struct run_model h = *m;
 	uint32_t k;
 	int i;
 
+	for (i = 0; i < 2 && !ivals; i++)
+		h.side[i].niv = 0;
 	put(&w, &magic, sizeof magic);
 	put(&w, &total, sizeof total);  /* filled in below */
-	put(&w, m, sizeof *m);
+	put(&w, &h, sizeof h);
 	put_str(&w, m->host);
 	put_str(&w, m->error);
 	for (i = 0; i < 2; i++) {
-		put_ivals(&w, &m->side[i]);
-		for (k = 0; k < m->side[i].nst; k++) {
-			put(&w, &m->side[i].st[k], sizeof m->side[i].st[k]);
-			put_ivals(&w, &m->side[i].st[k]);
-		}
+		put_ivals(&w, &m->side[i], ivals);
+		for (k = 0; k < m->side[i].nst; k++)
+			put_stream(&w, &m->side[i].st[k], ivals);
 	}
 	if (w.nomem) {
 		free(w.p);
