@@ -15,7 +15,6 @@
 
 #include "wire_ctl.h"
 #include "wire_udp.h"
-#include "xfer_markers.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
