@@ -1620,11 +1620,56 @@ test_stop_pipe(void **state)
 	assert_false(readable(fd));
 }
 
+/* The one send loop stores the live counters a sampler reads once per
+ * call: bytes and calls for every path, datagrams for a datagram path (the
+ * plain UDP sender too, not only the batched one); TCP has none. */
+static void
+test_send_live_counters(void **state)
+{
+	static const struct { uint8_t proto; uint64_t dgrams; } rows[] = {
+		{ PROTO_UDP, 20 }, { PROTO_TCP, 0 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct stream s;
+		char buf[4096];
+		int sv[2];
+		ssize_t got = 0, n;
+
+		if (rows[i].proto == PROTO_UDP)
+			sock_udp_pair(sv, 0);
+		else
+			sock_tcp_pair(sv);
+		memset(&s, 0, sizeof s);
+		s.id = 1;
+		s.fd = sv[0];
+		s.stop = stop_process();
+		s.p.proto = rows[i].proto;
+		s.p.len = s.p.data_len = 100;
+		s.p.count = 20;
+		s.p.data_bytes = 2000;
+		assert_int_equal(xfer_send_loop(&s), 0);
+		assert_int_equal(LIVE_GET(&s, bytes), 2000);
+		assert_int_equal(LIVE_GET(&s, calls), s.r.calls);
+		assert_int_equal(LIVE_GET(&s, dgrams), rows[i].dgrams);
+		assert_int_equal(s.r.dgrams, rows[i].dgrams);
+		while (got < 2000 && (n = recv(sv[1], buf, sizeof buf,
+		    MSG_DONTWAIT)) > 0)
+			got += n;
+		assert_int_equal(got, 2000);
+		close(sv[0]);
+		close(sv[1]);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_calls_last_len),
+		cmocka_unit_test(test_send_live_counters),
 		cmocka_unit_test(test_marker_len),
 		cmocka_unit_test(test_udp_idle_ms),
 		cmocka_unit_test(test_due_ns),
