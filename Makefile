@@ -176,7 +176,8 @@ $(FUZZ_OBJ)/libfuzz.a: $(FUZZ_OBJS)
 
 # fuzz_ctl links the pure codecs only: no socket, clock or stop request
 # in what it runs.
-FUZZ_CTL_OBJS := $(addprefix $(FUZZ_OBJ)/,wire_ctl.o wire_udp.o mcast_group.o)
+FUZZ_CTL_OBJS := $(addprefix $(FUZZ_OBJ)/,wire_ctl.o wire_udp.o mcast_group.o \
+                 xfer_params.o)
 tests/fuzz/fuzz_ctl: tests/fuzz/fuzz_ctl.c $(FUZZ_CTL_OBJS) | need-fuzz
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_CTL_OBJS)
 

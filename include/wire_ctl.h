@@ -132,8 +132,7 @@
 #define CTL_READY_SIGNED  20   /* READY bytes the MAC covers */
 #define CTL_HELLO_KEY    0x01u /* HELLO flag: a shared secret is required */
 #define CTL_MCAST        0x0001u /* PARAMS mflags: the partner receives a group */
-#define CTL_MAX_MS       86400000u  /* --time, --omit, --interval: a day */
-#define CTL_MIN_INTERVAL_MS 100u    /* --interval: a tenth of a second */
+/* CTL_MAX_MS, CTL_MIN_INTERVAL_MS: xfer_params.h. */
 
 /* Byte offsets of every field in its message's payload (the list above):
  * the encoder and the decoder both write and read at these names. */

@@ -98,6 +98,14 @@ struct xfer_params {
  * this bound, and the sender stops when xfer_end is set. */
 #define XFER_TIME_BYTES (1ULL << 62)
 
+#define CTL_MAX_MS       86400000u  /* --time, --omit, --interval: a day */
+#define CTL_MIN_INTERVAL_MS 100u    /* --interval: a tenth of a second */
+
+/* The ranges every transfer's parameters keep, as PARAMS carries them
+ * (the partner's own --max-* are checked on top): NULL, or what is wrong
+ * ("stream count out of range", ...). */
+const char *xfer_params_invalid(const struct xfer_params *x);
+
 /* How long the sender's schedule alone takes, in seconds: a gap after each
  * burst of writes but the last (-g, --rate, --burst). */
 double   xfer_schedule_s(const struct xfer_params *p);

@@ -8,7 +8,7 @@
  * its promise: an error is one non-empty line, an ERROR's text is
  * printable, a marker's index is 1 to MARKER_COUNT and its fields are
  * within the bytes given. Links only the pure codecs (Makefile:
- * FUZZ_CTL_OBJS): wire_ctl, wire_udp and mcast_group. */
+ * FUZZ_CTL_OBJS): wire_ctl, wire_udp, mcast_group and xfer_params. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
