@@ -116,8 +116,71 @@ xfer_zc_reap(struct stream *s)
 	return s->zc.done - before;
 }
 
-int
-xfer_send_run(struct stream *s, struct xfer_sendpath *sp)
+/* The plain path: one write (one datagram) a call from the pattern, as
+ * TCP and a UDP sender without --batch or --gso send. */
+struct plain {
+	struct xfer_sendpath sp;            /* first: the loop's handle */
+	const struct pattern *pt;
+	size_t len;                         /* -l */
+	int hdr;                            /* UDP with the data header */
+	int inplace;                        /* ... written over the pattern */
+	int flags;                          /* send()'s */
+	const struct xfer_params *p;
+	/* the call built: */
+	size_t off, want;
+	uint8_t h[WIRE_GPUD_LEN];
+	struct iovec iov[2];
+	struct msghdr mh;
+};
+
+/* Its build and send, inlined into the loop (send_run) for the plain path. */
+static inline __attribute__((always_inline)) void
+plain_build(struct xfer_sendpath *sp, const struct xfer_sendpos *at)
+{
+	struct plain *x = (struct plain *)sp;
+	uint64_t send_ns = sp->timed ? (uint64_t)(at->t0 +
+	    (int64_t)xfer_due_ns(x->p, at->seq)) : 0;
+
+	x->want = at->left < x->len ? (size_t)at->left : x->len;
+	x->off = at->off;
+	if (x->inplace) {                   /* UDP: the header over the pattern */
+		wire_gpud_encode(x->pt->buf, at->seq, send_ns);
+	} else if (x->hdr) {                /* UDP: the header, then the pattern */
+		wire_gpud_encode(x->h, at->seq, send_ns);
+		x->iov[1].iov_base = x->pt->buf + x->off + WIRE_GPUD_LEN;
+		x->iov[1].iov_len = x->want - WIRE_GPUD_LEN;
+	}
+}
+
+static inline __attribute__((always_inline)) ssize_t
+plain_send(struct xfer_sendpath *sp, int fd, uint64_t *writes, size_t *off)
+{
+	struct plain *x = (struct plain *)sp;
+	ssize_t n;
+
+	if (x->inplace)
+		n = send(fd, x->pt->buf, x->want, MSG_NOSIGNAL);
+	else if (x->hdr)
+		n = sendmsg(fd, &x->mh, MSG_NOSIGNAL);
+	else
+		n = send(fd, x->pt->buf + x->off, x->want, x->flags);
+	if (n > 0) {
+		*writes = 1;
+		*off = x->off + (size_t)n;      /* pattern phase: stays in [0, period) */
+		if (*off >= x->pt->period)
+			*off %= x->pt->period;
+	}
+	return n;
+}
+
+/* The loop, given the path's pair: xfer_send_run calls a path's through
+ * its pointers; the plain path, where a call is one write and a few
+ * instructions a call would show, passes its own, which the compiler then
+ * calls directly (inlined). One body either way. */
+static inline __attribute__((always_inline)) int
+send_run(struct stream *s, struct xfer_sendpath *sp,
+         void (*build)(struct xfer_sendpath *, const struct xfer_sendpos *),
+         ssize_t (*send_call)(struct xfer_sendpath *, int, uint64_t *, size_t *))
 {
 	const struct xfer_params *p = &s->p;
 	const struct stopreq *st = s->stop;
@@ -142,8 +205,8 @@ xfer_send_run(struct stream *s, struct xfer_sendpath *sp)
 	    !atomic_load_explicit(&st->end, memory_order_relaxed)) {
 		ssize_t n;
 
-		sp->build(sp, &at);
-		n = sp->send(sp, s->fd, &writes, &off);
+		build(sp, &at);
+		n = send_call(sp, s->fd, &writes, &off);
 		if (n <= 0) {                   /* the one place send errors land */
 			if (n == -1 && errno == ENOBUFS && !stop_requested(st)) {
 				nobufs++;
@@ -194,60 +257,10 @@ xfer_send_run(struct stream *s, struct xfer_sendpath *sp)
 	return rc;
 }
 
-/* The plain path: one write (one datagram) a call from the pattern, as
- * TCP and a UDP sender without --batch or --gso send. */
-struct plain {
-	struct xfer_sendpath sp;            /* first: the loop's handle */
-	const struct pattern *pt;
-	size_t len;                         /* -l */
-	int hdr;                            /* UDP with the data header */
-	int inplace;                        /* ... written over the pattern */
-	int flags;                          /* send()'s */
-	const struct xfer_params *p;
-	/* the call built: */
-	size_t off, want;
-	uint8_t h[WIRE_GPUD_LEN];
-	struct iovec iov[2];
-	struct msghdr mh;
-};
-
-static void
-plain_build(struct xfer_sendpath *sp, const struct xfer_sendpos *at)
+int
+xfer_send_run(struct stream *s, struct xfer_sendpath *sp)
 {
-	struct plain *x = (struct plain *)sp;
-	uint64_t send_ns = sp->timed ? (uint64_t)(at->t0 +
-	    (int64_t)xfer_due_ns(x->p, at->seq)) : 0;
-
-	x->want = at->left < x->len ? (size_t)at->left : x->len;
-	x->off = at->off;
-	if (x->inplace) {                   /* UDP: the header over the pattern */
-		wire_gpud_encode(x->pt->buf, at->seq, send_ns);
-	} else if (x->hdr) {                /* UDP: the header, then the pattern */
-		wire_gpud_encode(x->h, at->seq, send_ns);
-		x->iov[1].iov_base = x->pt->buf + x->off + WIRE_GPUD_LEN;
-		x->iov[1].iov_len = x->want - WIRE_GPUD_LEN;
-	}
-}
-
-static ssize_t
-plain_send(struct xfer_sendpath *sp, int fd, uint64_t *writes, size_t *off)
-{
-	struct plain *x = (struct plain *)sp;
-	ssize_t n;
-
-	if (x->inplace)
-		n = send(fd, x->pt->buf, x->want, MSG_NOSIGNAL);
-	else if (x->hdr)
-		n = sendmsg(fd, &x->mh, MSG_NOSIGNAL);
-	else
-		n = send(fd, x->pt->buf + x->off, x->want, x->flags);
-	if (n > 0) {
-		*writes = 1;
-		*off = x->off + (size_t)n;      /* pattern phase: stays in [0, period) */
-		if (*off >= x->pt->period)
-			*off %= x->pt->period;
-	}
-	return n;
+	return send_run(s, sp, sp->build, sp->send);
 }
 
 int
@@ -275,7 +288,7 @@ xfer_send_loop(struct stream *s)
 	x.mh.msg_iovlen = 2;
 	x.sp.timed = x.hdr && p->data_gap_ps != 0;
 	x.sp.dgrams = p->proto == PROTO_UDP;
-	rc = xfer_send_run(s, &x.sp);
+	rc = send_run(s, &x.sp, plain_build, plain_send);
 	if (s->zc.on) {                     /* still lent: xfer_tcp_send frees it */
 		s->zc.buf = pt.buf;
 		pt.buf = NULL;
