@@ -19,8 +19,8 @@
 # many of its runs that was; nothing takes the missing number's place.
 #
 # TCP: writes of each BENCH_SIZES length: gput, gput --interval 1, gput -P 1,
-#   -P 2, -P 4, gput --discard, gput --full-reads (when ./gput -h lists
-#   them), nuttcp, iperf2,
+#   -P 2, -P 4, gput --discard, gput --full-reads, gput --discard
+#   --full-reads (when ./gput -h lists them), nuttcp, iperf2,
 #   iperf3; host rows from tools/hostprobe.c: one TCP connection, the same
 #   writes, read with copy ("host copy", the ceiling of the rows that copy)
 #   and with recv(MSG_TRUNC) ("host trunc", the ceiling of --discard).
@@ -247,6 +247,7 @@ start_gput() {
 	else note "gput has no --discard yet: no gput --discard row"; fi
 	# --full-reads: each receiver read waits for a whole -l (SO_RCVLOWAT)
 	if gput_has --full-reads; then HAVE_TCP="$HAVE_TCP gputF"
+		gput_has --discard && HAVE_TCP="$HAVE_TCP gputDF"
 	else note "gput has no --full-reads yet: no gput --full-reads row"; fi
 	if gput_has --batch; then HAVE_UDP="$HAVE_UDP gputB64"
 	else note "gput has no --batch yet: no gput --batch 64 row"; fi
@@ -266,6 +267,7 @@ run_gputP4() { GPUT_STREAMS=4 run_gput "$1" $(($2 / 4)); }
 # side; after it: the partner's).
 run_gputD() { GPUT_BOTH="--discard" run_gput "$@"; }
 run_gputF() { GPUT_BOTH="--full-reads" run_gput "$@"; }
+run_gputDF() { GPUT_BOTH="--discard --full-reads" run_gput "$@"; }
 udp_gputB64() { GPUT_BOTH="--batch 64" GPUT_BURST=64 udp_gput "$@"; }
 udp_gputGSO() { GPUT_BOTH="--gso" GPUT_BURST=44 udp_gput "$@"; }
 
