@@ -2,12 +2,14 @@
 #include "pcap_scan.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <pcap/pcap.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include "pcap_decode.h"
 
@@ -316,26 +318,132 @@ pscan_finish(struct pscan *s, char *err, size_t errlen)
 	return 0;
 }
 
-/* One line for a capture libpcap would not open. */
-static void
-open_error(const char *path, const char *ebuf, char *err, size_t errlen)
-{
-	struct stat st;
+/* A capture is opened here, not by libpcap, so that its first bytes can be
+ * looked at: libpcap's errors are text only, and gput-pcap tells an empty
+ * input, bytes that are no capture and a cut-off file header apart by the
+ * bytes themselves. libpcap then reads from a stream that gives those bytes
+ * again before the rest (a pipe cannot be rewound). */
+#define HEAD_MAX 28                     /* a pcapng section header's least */
 
-	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
-	    S_ISREG(st.st_mode) && st.st_size == 0)
-		snprintf(err, errlen, "%s: the file is empty, not a capture",
-		         path);
-	else if (strcmp(path, "-") == 0 && strstr(ebuf, "only got 0") != NULL)
-		snprintf(err, errlen, "-: standard input is empty, not a "
-		         "capture");
-	else if (strstr(ebuf, "unknown file format") != NULL)
+struct head {
+	int fd;                         /* 0, standard input, is not closed */
+	uint8_t b[HEAD_MAX];
+	size_t n, off;
+};
+
+static ssize_t
+head_read(void *cookie, char *buf, size_t size)
+{
+	struct head *h = cookie;
+	ssize_t n;
+	size_t k = 0;
+
+	if (h->off < h->n) {
+		k = h->n - h->off < size ? h->n - h->off : size;
+		memcpy(buf, h->b + h->off, k);
+		h->off += k;
+		if (k == size)
+			return (ssize_t)k;
+	}
+	if (k > 0)
+		return (ssize_t)k;      /* the rest at the next call */
+	do
+		n = read(h->fd, buf, size);
+	while (n == -1 && errno == EINTR);
+	return n;
+}
+
+static int
+head_close(void *cookie)
+{
+	struct head *h = cookie;
+
+	if (h->fd > 0)
+		close(h->fd);
+	free(h);
+	return 0;
+}
+
+/* The file header's length for a magic number libpcap may know (pcap in
+ * either byte order, with micro- or nanoseconds; pcapng), 0 for other
+ * bytes. Used only to explain a capture libpcap refused. */
+static size_t
+head_len(const uint8_t *b, size_t n)
+{
+	uint32_t m;
+
+	if (n < 4)
+		return 0;
+	m = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+	switch (m) {
+	case 0xa1b2c3d4: case 0xd4c3b2a1: case 0xa1b23c4d: case 0x4d3cb2a1:
+		return 24;
+	case 0x0a0d0d0a:
+		return HEAD_MAX;
+	}
+	return 0;
+}
+
+/* path ("-": standard input) as a stream with its first bytes in *h. */
+static FILE *
+open_head(const char *path, struct head **hp, char *err, size_t errlen)
+{
+	static const cookie_io_functions_t io = { .read = head_read,
+	                                          .close = head_close };
+	struct head *h = calloc(1, sizeof *h);
+	ssize_t n = 0;
+	FILE *fp;
+
+	if (h == NULL) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	h->fd = strcmp(path, "-") == 0 ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+	if (h->fd == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		free(h);
+		return NULL;
+	}
+	while (h->n < sizeof h->b && (n = read(h->fd, h->b + h->n,
+	    sizeof h->b - h->n)) != 0) {
+		if (n > 0)
+			h->n += (size_t)n;
+		else if (errno != EINTR)
+			break;
+	}
+	if (h->n == 0) {
+		if (n == -1)
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		else if (h->fd == 0)
+			snprintf(err, errlen, "-: standard input is empty, not a "
+			         "capture");
+		else
+			snprintf(err, errlen, "%s: the file is empty, not a capture",
+			         path);
+		head_close(h);
+		return NULL;
+	}
+	if ((fp = fopencookie(h, "rb", io)) == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		head_close(h);
+		return NULL;
+	}
+	*hp = h;
+	return fp;
+}
+
+/* One line for a capture libpcap would not open, from its first bytes. */
+static void
+open_error(const char *path, const struct head *h, const char *ebuf,
+           char *err, size_t errlen)
+{
+	size_t want = head_len(h->b, h->n);
+
+	if (want == 0)
 		snprintf(err, errlen, "%s: not a pcap or pcapng capture", path);
-	else if (strstr(ebuf, "truncated") != NULL)
+	else if (h->n < want)
 		snprintf(err, errlen, "%s: the capture's file header is cut off "
-		         "(%s)", path, ebuf);
-	else if (strncmp(ebuf, path, strlen(path)) == 0)
-		snprintf(err, errlen, "%s", ebuf);
+		         "(%zu of %zu bytes)", path, h->n, want);
 	else
 		snprintf(err, errlen, "%s: %s", path, ebuf);
 }
@@ -442,14 +550,19 @@ pscan_file_mem(struct pscan *s, const char *path, const char *filter,
                unsigned mtu, uint64_t max_memory, char *err, size_t errlen)
 {
 	char ebuf[PCAP_ERRBUF_SIZE] = "";
+	struct head *h = NULL;
 	pcap_t *p;
+	FILE *fp;
 	int rc, dlt;
 
 	pscan_init(s, mtu, -1);
-	p = pcap_open_offline_with_tstamp_precision(path,
+	if ((fp = open_head(path, &h, err, errlen)) == NULL)
+		return PSCAN_EBAD;
+	p = pcap_fopen_offline_with_tstamp_precision(fp,
 	    PCAP_TSTAMP_PRECISION_NANO, ebuf);
 	if (p == NULL) {
-		open_error(path, ebuf, err, errlen);
+		open_error(path, h, ebuf, err, errlen);
+		fclose(fp);
 		return PSCAN_EBAD;
 	}
 	dlt = pcap_datalink(p);

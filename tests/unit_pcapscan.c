@@ -254,6 +254,26 @@ write_bad(const char *dir)
 	snprintf(path, sizeof(path), "%s/bad_empty.pcap", dir);
 	assert_non_null(f = fopen(path, "w"));
 	fclose(f);
+	/* the first bytes of a capture and no more: the file header cut */
+	snprintf(path, sizeof(path), "%s/bad_head.pcap", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fwrite("\xd4\xc3\xb2\xa1\x02\x00\x04\x00\0\0", 1, 10, f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/bad_head.pcapng", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fwrite("\x0a\x0d\x0d\x0a\x1c\0\0\0\x4d\x3c\x2b\x1a", 1, 12, f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/bad_two.pcap", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("a\n", f);
+	fclose(f);
+	/* a whole pcap file header of a version libpcap does not read: its
+	 * own words follow the path */
+	snprintf(path, sizeof(path), "%s/bad_version.pcap", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fwrite("\xd4\xc3\xb2\xa1\x09\x00\x04\x00\0\0\0\0\0\0\0\0"
+	       "\xff\xff\0\0\x01\0\0\0", 1, 24, f);
+	fclose(f);
 	cb_open(c, dir, "bad_nopackets.pcap", DLT_EN10MB, 65535);
 	cb_close(c);
 	cb_open(c, dir, "bad_linktype.pcap", DLT_IEEE802_11, 65535);
@@ -765,6 +785,13 @@ test_filter(void **state)
 static const struct { const char *name, *err; } bads[] = {
 	{ "bad_text.pcap", "not a pcap or pcapng capture" },
 	{ "bad_empty.pcap", "the file is empty, not a capture" },
+	{ "bad_head.pcap", "the capture's file header is cut off (10 of 24 "
+	  "bytes)" },
+	{ "bad_head.pcapng", "the capture's file header is cut off (12 of 28 "
+	  "bytes)" },
+	{ "bad_two.pcap", "not a pcap or pcapng capture" },
+	{ "bad_version.pcap", "unsupported pcap savefile version 9.4" },
+	{ "no_such.pcap", "No such file or directory" },
 	{ "bad_nopackets.pcap", "the capture holds no packets" },
 	{ "bad_linktype.pcap", "unsupported link type IEEE802_11 (105); "
 	  "gput-pcap reads EN10MB, LINUX_SLL, LINUX_SLL2, RAW, IPV4, IPV6, NULL "
