@@ -7,6 +7,7 @@
 #include "auth.h"
 #include "config.h"
 #include "partner_gate.h"
+#include "partner_limits.h"
 
 /* The whole handshake, from accept to START, has this long: a client that
  * dribbles one byte at a time gains nothing. */
@@ -17,19 +18,6 @@
 /* After a data error, how long the partner waits for the client's STOP or
  * close, which tell an interrupted client from a failure. */
 #define SESSION_GRACE_MS     1000
-/* A test must make progress: its streams together move at least
- * PARTNER_MIN_RATE bytes a second, over every PARTNER_PROGRESS_S seconds
- * (a UDP receiver's window is longer by its idle timeout, so that a sender
- * that ended is seen to end first). A paced test whose schedule is slower
- * and lasts that long is refused at once. */
-/* --max-rate holds over any 100 ms, to within 10 ms at the rate: a burst
- * (all streams' together) takes at most PARTNER_BURST_MS at --max-rate, and
- * a sender that runs later than PARTNER_SLIP_MS moves its schedule on
- * rather than catching up. */
-#define PARTNER_BURST_MS     5u
-#define PARTNER_SLIP_MS      5u
-#define PARTNER_MIN_RATE     1000u
-#define PARTNER_PROGRESS_S   10u
 
 /*
  * Serve one client's test on the connected control socket cfd: HELLO,
@@ -42,10 +30,5 @@
 int session_serve(int cfd, const struct sockaddr_storage *peer,
                   const struct config *c, const struct auth_key *key,
                   struct gate *g, int slot);
-
-/* Is p within the partner's limits l? Returns 0, or -1 with a reason that
- * names the limit in why ("... (--max-bytes)"). */
-int session_check_limits(const struct partner_limits *l,
-                         const struct xfer_params *p, char *why, size_t len);
 
 #endif
