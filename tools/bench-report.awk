@@ -58,6 +58,8 @@ function label(t) {
 	if (t == "nuttcp" || t == "iperf2" || t == "iperf3") return t (proto_of_row == "udp" ? " -u" : "")
 	if (t == "hostcopy") return "host: copy"
 	if (t == "hosttrunc") return "host: MSG_TRUNC"
+	if (t == "hostcopyF") return "host: copy, full"
+	if (t == "hosttruncF") return "host: TRUNC, full"
 	if (t == "hostsend") return "host: send()"
 	if (t == "hostmmsg") return "host: sendmmsg 64"
 	if (t == "hostgso") return "host: GSO+GRO"
@@ -71,7 +73,8 @@ function isgput(t) { return t ~ /^gput/ }
 # The host row that bounds row t: what the probe does the way t does it.
 function ceilof(p, t) {
 	if (ishost(t)) return ""
-	if (p == "tcp") return t ~ /^gputD/ ? "hosttrunc" : "hostcopy"
+	if (p == "tcp")         # the --full-reads rows: the probe's -full modes
+		return (t ~ /^gputD/ ? "hosttrunc" : "hostcopy") (t ~ /F$/ ? "F" : "")
 	if (t == "gputB64") return "hostmmsg"
 	if (t == "gputGSO") return "hostgso"
 	return "hostsend"

@@ -23,7 +23,9 @@
 #   --full-reads (when ./gput -h lists them), nuttcp, iperf2,
 #   iperf3; host rows from tools/hostprobe.c: one TCP connection, the same
 #   writes, read with copy ("host copy", the ceiling of the rows that copy)
-#   and with recv(MSG_TRUNC) ("host trunc", the ceiling of --discard).
+#   and with recv(MSG_TRUNC) ("host trunc", the ceiling of --discard);
+#   with the --full-reads rows, both again with SO_RCVLOWAT = LEN ("host:
+#   copy, full", "host: TRUNC, full", their ceilings).
 # UDP: BENCH_UDP_LEN-byte datagrams at a loss ceiling of BENCH_LOSS percent:
 #   a row's result in a round is the best receiver goodput among candidate
 #   runs whose loss is at most the ceiling. Each candidate moves the same
@@ -533,6 +535,7 @@ build_probe() {
 		cat "$TMP/cc.err" >&2; note "tools/hostprobe.c did not build: no host rows"
 		return 0; }
 	HAVE_TCP="$HAVE_TCP hostcopy hosttrunc"
+	case $HAVE_TCP in *gputF*) HAVE_TCP="$HAVE_TCP hostcopyF hosttruncF" ;; esac
 	HAVE_UDP="$HAVE_UDP hostsend hostmmsg"
 	if "$TMP/hostprobe" udp-gso 1472 14720 "$PRX" "$PTX" >/dev/null 2>"$TMP/err"; then
 		HAVE_UDP="$HAVE_UDP hostgso"
@@ -554,6 +557,9 @@ probe() {
 }
 run_hostcopy() { probe tcp-copy "$1" $(($1 * $2)) 0 | cut -d' ' -f1-4; }
 run_hosttrunc() { probe tcp-trunc "$1" $(($1 * $2)) 0 | cut -d' ' -f1-4; }
+# the ceilings of the --full-reads rows: the same, each read waiting for LEN
+run_hostcopyF() { probe tcp-copy-full "$1" $(($1 * $2)) 0 | cut -d' ' -f1-4; }
+run_hosttruncF() { probe tcp-trunc-full "$1" $(($1 * $2)) 0 | cut -d' ' -f1-4; }
 udp_hostsend() { probe udp-send "$1" $(($1 * $2)) "$3" $((${UWIN:-0} * 1024)); }
 udp_hostmmsg() { probe udp-mmsg "$1" $(($1 * $2)) "$3" $((${UWIN:-0} * 1024)); }
 udp_hostgso() { probe udp-gso "$1" $(($1 * $2)) "$3" $((${UWIN:-0} * 1024)); }

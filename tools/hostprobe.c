@@ -14,6 +14,8 @@
  *              send() as fit one 64 KiB datagram; UDP GRO on receive, each
  *              coalesced read counted as len / gso_size segments (its cmsg)
  *   tcp-copy   LEN-byte writes; the receiver reads with LEN-byte recv()s
+ *   tcp-copy-full, tcp-trunc-full  the same with SO_RCVLOWAT = LEN on the
+ *              receiver: each recv() waits for a whole LEN (gput --full-reads)
  *   tcp-trunc  the same, read with recv(MSG_TRUNC): the kernel drops the
  *              bytes instead of copying them
  * MBITS over 0 paces the sender to that payload rate (10^6 bit/s) on an
@@ -72,6 +74,7 @@
 #define MAXMBITS 1e7               /* MBITS at most: 10 Tbit/s */
 
 enum mode { UDP_SEND, UDP_MMSG, UDP_GSO, TCP_COPY, TCP_TRUNC };
+static int full_reads;             /* tcp-*-full: SO_RCVLOWAT = len */
 
 static enum mode mode;
 static size_t len;
@@ -404,6 +407,11 @@ static void setup(void)
 		    (rxfd = accept(lfd, NULL, NULL)) < 0)
 			fail("listen/connect/accept");
 		close(lfd);
+		if (full_reads) {
+			int lw = (int)len;
+			if (setsockopt(rxfd, SOL_SOCKET, SO_RCVLOWAT, &lw, sizeof lw) < 0)
+				fail("SO_RCVLOWAT");
+		}
 	}
 }
 
@@ -437,19 +445,26 @@ static int rate(const char *s, double *v)
 int main(int argc, char **argv)
 {
 	static const char *names[] = { "udp-send", "udp-mmsg", "udp-gso",
-	    "tcp-copy", "tcp-trunc" };
+	    "tcp-copy", "tcp-trunc", "tcp-copy-full", "tcp-trunc-full" };
 	pthread_t tt, rt;
+	const char *pname;
 	long long v[5] = { 0 };
 	int m = -1;
 
 	if (argc < 6 || argc > 8) {
 		fprintf(stderr, "usage: hostprobe udp-send|udp-mmsg|udp-gso|"
-		    "tcp-copy|tcp-trunc LEN BYTES RXCPU TXCPU [MBITS [BUF]]\n");
+		    "tcp-copy|tcp-trunc|tcp-copy-full|tcp-trunc-full LEN BYTES RXCPU "
+		    "TXCPU [MBITS [BUF]]\n");
 		return 1;
 	}
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 7; i++)
 		if (strcmp(argv[1], names[i]) == 0)
 			m = i;
+	if (m > TCP_TRUNC) {               /* the -full modes */
+		full_reads = 1;
+		m -= 2;
+	}
+	pname = argv[1];
 	if (num(argv[2], 1, MAXLEN, &v[0]) || num(argv[3], 1, MAXBYTES, &v[1]) ||
 	    num(argv[4], -1, CPU_SETSIZE - 1, &v[2]) ||
 	    num(argv[5], -1, CPU_SETSIZE - 1, &v[3]) ||
@@ -490,7 +505,7 @@ int main(int argc, char **argv)
 		}
 		printf("mode=%s len=%zu sent=%llu received=%llu bytes=%llu seconds=%.6f "
 		    "rate_Mbps=%.4f tx_cpu=%.3f rx_cpu=%.3f loss_pct=%.4f "
-		    "calls_tx=%llu calls_rx=%llu\n", names[m], len,
+		    "calls_tx=%llu calls_rx=%llu\n", pname, len,
 		    (unsigned long long)sent, (unsigned long long)rxc.units,
 		    (unsigned long long)rxc.bytes, secs,
 		    secs > 0 ? (double)rxc.bytes * 8 / secs / 1e6 : 0, txc.cpu, rxc.cpu,
