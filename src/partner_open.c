@@ -291,10 +291,10 @@ partner_open_data(struct session *s, char *err, size_t errlen)
 		    tcpinfo_set_cc(st->fd, st->p.cc, err, errlen) == -1 &&
 		    (p->role == ROLE_SEND || errno != EPERM))
 			return -1;
-		/* the watcher ends a test without progress (partner_session.c, watch_setup); a
-		 * send timeout as short would return the bytes a stalled
-		 * receiver's kernel takes when pressed (a zero-window probe) as
-		 * progress, and the watcher would see some */
+		/* the watcher ends a test without progress (partner_session.c,
+		 * watch_setup); a send timeout as short would return the bytes
+		 * a stalled receiver's kernel takes when pressed (a zero-window
+		 * probe) as progress, and the watcher would see some */
 		if (net_set_timeouts(st->fd, DATA_IDLE_TIMEOUT_MS,
 		    2 * DATA_IDLE_TIMEOUT_MS, err, errlen) == -1)
 			return -1;

@@ -260,20 +260,112 @@ send_results(struct session *s, uint32_t extra_flags, char *err, size_t errlen)
 	return 0;
 }
 
+/* A transfer that ended well here: did the client stop it (STOP), leave,
+ * or reset the control connection with our messages unread? Returns 1 (the
+ * session ends here, logged) or 0: *flags and *ev say a stop, else "ok" is
+ * logged. */
+static int
+ended_well(struct session *s, enum watch_event *ev, uint32_t *flags)
+{
+	struct ctl_msg stop;
+	char err[300], text[CTL_MAX_TEXT + 320];
+	enum ctl_peer ps;
+	int pe;
+
+	/* a UDP receiver cannot tell a client that vanished mid-transfer
+	 * from one that is done, nor a timed TCP receiver a client that
+	 * stopped from one that is done; the control connection can */
+	/* one look only: a reset is reported once, then reads as EOF */
+	ps = ctl_peer_state(s->ctl, err, sizeof err);
+	pe = errno;
+	if (ps == CTL_PEER_SPOKE && ctl_recv_type(s->ctl, CTL_STOP, &stop,
+	    SESSION_GRACE_MS, s->stop, err, sizeof err) == 0) {
+		*flags = RES_STOPPED;
+		log_end(s, &s->model.side[0].r, "stopped by the client");
+		*ev = WATCH_PEER_STOP;
+		return 0;
+	}
+	if (ps == CTL_PEER_FAILED && pe == ECONNRESET) {
+		/* the client closed with our TCPINFO or UDPSTATS unread
+		 * (with nothing unread it would have closed cleanly) */
+		plog("client %s: results not read: the client reset the "
+		     "control connection", s->who);
+		return 1;
+	}
+	if (ps != CTL_PEER_QUIET) {
+		if (ps == CTL_PEER_CLOSED)
+			snprintf(text, sizeof text, "the client closed the "
+			         "control connection");
+		else
+			snprintf(text, sizeof text, "%s%s", ps == CTL_PEER_FAILED ?
+			         "control connection: " : "", err);
+		log_end(s, &s->model.side[0].r, text);
+		return 1;
+	}
+	log_end(s, &s->model.side[0].r, "ok");
+	return 0;
+}
+
+/* The transfer's end as the watcher (*ev, w) and the streams (rc, err) saw
+ * it: logged, and the client told why when it did not complete. Returns 1
+ * (the session ends here) or 0 to send RESULT, with *flags (RES_STOPPED)
+ * and *ev WATCH_PEER_STOP when the client stopped it. */
+static int
+conclude(struct session *s, struct watch *w, enum watch_event *ev, int rc,
+         const char *err, uint32_t *flags)
+{
+	const struct config *c = s->c;
+	char text[CTL_MAX_TEXT + 320];
+
+	switch (*ev) {
+	case WATCH_PEER_CLOSED:
+		log_end(s, &s->model.side[0].r, "the client closed the control "
+		        "connection");
+		return 1;
+	case WATCH_PEER_FAILED:
+		log_end(s, &s->model.side[0].r, w->err[0] ? w->err :
+		        "control connection failed");
+		tell(s, w->err[0] ? w->err : "control connection failed");
+		return 1;
+	case WATCH_NO_PROGRESS:
+		log_end(s, &s->model.side[0].r, w->err);
+		tell(s, w->err);
+		return 1;
+	case WATCH_DEADLINE:
+		snprintf(text, sizeof text, "stopped at this partner's limit of %u s "
+		         "per test (--max-time)", c->lim.max_time_s);
+		log_end(s, &s->model.side[0].r, text);
+		tell(s, text);
+		return 1;
+	case WATCH_PEER_STOP:
+		*flags = RES_STOPPED;
+		(void)watch_last(w);
+		(void)send_stream_info(s);
+		log_end(s, &s->model.side[0].r, "stopped by the client");
+		return 0;
+	default:
+		if (rc == -1) {
+			log_end(s, &s->model.side[0].r, err);
+			snprintf(text, sizeof text, "transfer: %s", err);
+			tell(s, text);
+			return 1;
+		}
+		return ended_well(s, ev, flags);
+	}
+}
+
 /* START, the transfer under a watcher, then RESULT or ERROR. */
 static int
 transfer(struct session *s)
 {
-	const struct config *c = s->c;
-	struct ctl_msg start = { .type = CTL_START }, stop;
+	struct ctl_msg start = { .type = CTL_START };
 	struct watch w;
 	struct meter mt;
 	struct gput_result whole = { 0 };
-	char err[300], text[CTL_MAX_TEXT + 320];
+	char err[300];
 	enum watch_event ev;
-	enum ctl_peer ps;
 	uint32_t flags = 0, i;
-	int rc, pe;
+	int rc;
 
 	if (ctl_send(s->ctl, &start, err, sizeof err) == -1) {
 		plog("client %s: start: %s", s->who, err);
@@ -311,72 +403,8 @@ transfer(struct session *s)
 			ev = why;
 	}
 	watch_free(&w);
-	switch (ev) {
-	case WATCH_PEER_CLOSED:
-		log_end(s, &s->model.side[0].r, "the client closed the control "
-		        "connection");
+	if (conclude(s, &w, &ev, rc, err, &flags))
 		return 1;
-	case WATCH_PEER_FAILED:
-		log_end(s, &s->model.side[0].r, w.err[0] ? w.err :
-		        "control connection failed");
-		tell(s, w.err[0] ? w.err : "control connection failed");
-		return 1;
-	case WATCH_NO_PROGRESS:
-		log_end(s, &s->model.side[0].r, w.err);
-		tell(s, w.err);
-		return 1;
-	case WATCH_DEADLINE:
-		snprintf(text, sizeof text, "stopped at this partner's limit of %u s "
-		         "per test (--max-time)", c->lim.max_time_s);
-		log_end(s, &s->model.side[0].r, text);
-		tell(s, text);
-		return 1;
-	case WATCH_PEER_STOP:
-		flags = RES_STOPPED;
-		(void)watch_last(&w);
-		(void)send_stream_info(s);
-		log_end(s, &s->model.side[0].r, "stopped by the client");
-		rc = 0;
-		break;
-	default:
-		if (rc == -1) {
-			log_end(s, &s->model.side[0].r, err);
-			snprintf(text, sizeof text, "transfer: %s", err);
-			tell(s, text);
-			return 1;
-		}
-		/* a UDP receiver cannot tell a client that vanished mid-transfer
-		 * from one that is done, nor a timed TCP receiver a client that
-		 * stopped from one that is done; the control connection can */
-		/* one look only: a reset is reported once, then reads as EOF */
-		ps = ctl_peer_state(s->ctl, err, sizeof err);
-		pe = errno;
-		if (ps == CTL_PEER_SPOKE && ctl_recv_type(s->ctl, CTL_STOP, &stop,
-		    SESSION_GRACE_MS, s->stop, err, sizeof err) == 0) {
-			flags = RES_STOPPED;
-			log_end(s, &s->model.side[0].r, "stopped by the client");
-			ev = WATCH_PEER_STOP;
-			break;
-		}
-		if (ps == CTL_PEER_FAILED && pe == ECONNRESET) {
-			/* the client closed with our TCPINFO or UDPSTATS unread
-			 * (with nothing unread it would have closed cleanly) */
-			plog("client %s: results not read: the client reset the "
-			     "control connection", s->who);
-			return 1;
-		}
-		if (ps != CTL_PEER_QUIET) {
-			if (ps == CTL_PEER_CLOSED)
-				snprintf(text, sizeof text, "the client closed the "
-				         "control connection");
-			else
-				snprintf(text, sizeof text, "%s%s", ps == CTL_PEER_FAILED ?
-				         "control connection: " : "", err);
-			log_end(s, &s->model.side[0].r, text);
-			return 1;
-		}
-		log_end(s, &s->model.side[0].r, "ok");
-	}
 	if (send_results(s, flags, err, sizeof err) == -1) {
 		/* a client that closes with TCPINFO or UDPSTATS unread resets the
 		 * connection before RESULT goes out: it did not read its results */
