@@ -223,7 +223,9 @@ bench-pcap: gput-pcap
 # these lists and it is packaged too.
 SBIN_SCRIPTS  := tools/gput-testbed
 MAN8          := man/gput-testbed.8
-LIBEXEC_FILES := $(TOOLS) tools/gput-probe tools/gput-testbed-topo.sh
+LIBEXEC_FILES := $(TOOLS) tools/gput-probe tools/gput-testbed-parse.sh \
+                 tools/gput-testbed-delay.sh tools/gput-testbed-impair.sh \
+                 tools/gput-testbed-topo.sh
 SHARE_FILES   := $(wildcard tools/plot-* tools/*.gp tools/gput-plot)
 # Examples for Prometheus: its configuration, gput's alerting rules, a probe.
 PROM_FILES    := $(wildcard tools/prometheus/*)

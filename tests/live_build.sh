@@ -31,7 +31,8 @@ make -s install DESTDIR="$D" PREFIX=/usr >/dev/null 2>&1
 for f in /usr/bin/gput /usr/bin/gput-pcap /usr/share/man/man1/gput.1 \
     /usr/share/man/man1/gput-pcap.1 /usr/share/man/man8/gput-testbed.8 \
     /usr/sbin/gput-testbed /usr/libexec/gput/gput-probe /usr/libexec/gput/gput-delay \
-    /usr/libexec/gput/gput-testbed-topo.sh \
+    /usr/libexec/gput/gput-testbed-parse.sh /usr/libexec/gput/gput-testbed-delay.sh \
+    /usr/libexec/gput/gput-testbed-impair.sh /usr/libexec/gput/gput-testbed-topo.sh \
     /usr/lib/systemd/system/gput.socket /usr/lib/systemd/system/gput-probe@.timer \
     /usr/share/gput/prometheus/gput-alerts.yml; do
 	check "make install puts $f under DESTDIR" test -f "$D$f"
@@ -42,8 +43,14 @@ check "installed units and scripts name PREFIX's directories" eval \
 	 grep -qx "GPUT=\${GPUT:-/usr/bin/gput}" "$D/usr/libexec/gput/gput-probe" &&
 	 ! grep -rq /usr/local "$D/usr/lib/systemd" "$D/usr/libexec/gput/gput-probe" "$D/usr/sbin/gput-testbed"'
 check "installed gput runs" "$D/usr/bin/gput" -V
-check "installed gput-testbed sources its topologies from LIBEXECDIR" \
-	grep -q '^for _f in .* /usr/libexec/gput/gput-testbed-topo.sh; do' "$D/usr/sbin/gput-testbed"
+check "installed gput-testbed sources its parts from LIBEXECDIR" \
+	grep -q '^	for _f in .* /usr/libexec/gput/gput-testbed-\$_part.sh; do' "$D/usr/sbin/gput-testbed"
+parts=$(sed -n 's/^for _part in \(.*\); do$/\1/p' "$D/usr/sbin/gput-testbed")
+eq "installed gput-testbed's parts" "$parts" "parse delay impair topo"
+for p in $parts; do
+	check "make install puts gput-testbed's part $p in LIBEXECDIR" \
+		test -f "$D/usr/libexec/gput/gput-testbed-$p.sh"
+done
 make -s uninstall DESTDIR="$D" PREFIX=/usr >/dev/null 2>&1
 eq "make uninstall removes every file" "$(find "$D" -type f | wc -l)" 0
 t_done

@@ -44,6 +44,8 @@ dpkg-deb -c "$DEB" | awk '{ print $1, $NF }' | sed 's|^\(.\)[^ ]* \./|\1 /|' | \
 	grep '^-' | sort >"$T_TMP/files"
 for f in /usr/bin/gput /usr/bin/gput-pcap /usr/sbin/gput-testbed \
     /usr/libexec/gput/gput-delay /usr/libexec/gput/gput-probe \
+    /usr/libexec/gput/gput-testbed-parse.sh /usr/libexec/gput/gput-testbed-delay.sh \
+    /usr/libexec/gput/gput-testbed-impair.sh /usr/libexec/gput/gput-testbed-topo.sh \
     /usr/share/man/man1/gput.1.gz /usr/share/man/man1/gput-pcap.1.gz \
     /usr/share/man/man8/gput-testbed.8.gz /lib/systemd/system/gput.service \
     /lib/systemd/system/gput.socket /lib/systemd/system/gput-probe@.service \
@@ -71,6 +73,8 @@ dpkg -i "$DEB" >"$T_TMP/dpkg.log" 2>&1
 eq "dpkg -i: exit 0" "$?" 0
 check "installed: gput -V" /usr/bin/gput -V
 check "installed: man gput-testbed" test -f /usr/share/man/man8/gput-testbed.8.gz
+check "installed: gput-testbed finds its parts (--help)" eval \
+	'/usr/sbin/gput-testbed --help | grep -q "^RATE: bit/s"'
 check "installed: no unit enabled" eval '[ -z "$(find /etc/systemd -name "gput*")" ]'
 # the package's autopkgtest, run by hand on the binaries just installed
 AUTOPKGTEST_TMP=$T_TMP sh "$T_TMP/src/debian/tests/loopback" >"$T_TMP/apt.out" 2>&1
