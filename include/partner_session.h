@@ -7,7 +7,6 @@
 #include "auth.h"
 #include "config.h"
 #include "partner_gate.h"
-#include "partner_limits.h"
 
 /* The whole handshake, from accept to START, has this long: a client that
  * dribbles one byte at a time gains nothing. */

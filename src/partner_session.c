@@ -10,6 +10,7 @@
 
 #include "ctl.h"
 #include "partner_echo.h"
+#include "partner_limits.h"
 #include "net.h"
 #include "partner_log.h"
 #include "partner_open.h"

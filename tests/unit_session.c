@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "partner_session.h"
+#include "partner_limits.h"
 
 #define P62 (1ULL << 62)
 
