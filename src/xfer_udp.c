@@ -457,6 +457,8 @@ udp_rx_loop(struct rx *x, char *err, size_t errlen)
 		if (nm < 0) {                   /* the one place recv errors land */
 			if (errno == EINTR && !stop_requested(st))
 				continue;
+			if (errno == EINTR)     /* stopped: the window closes below */
+				break;
 			if ((errno == EAGAIN || errno == EWOULDBLOCK) && r->dgrams > 0) {
 				if (!(r->flags & RES_MARKER) && !x->complete)
 					r->flags |= RES_IDLE;   /* every marker lost */
