@@ -178,6 +178,7 @@ for case in "a>b 21M -t 1 1500" "b>a 54M -r l 4000"; do
 	x=$("$GPUT" --predict -l 1448 --link "$2" | awk '$1 == "expected" { print $2 }')
 	run_t 30 "$TESTBED" exec a "$GPUT" "$3" -n "$5" -l 1448 -p "$D_PORT" "$ADDR_B"
 	m=$(field "$4" 5)
+	[ -n "$m" ] || { echo "# gput exit $RC:"; sed 's/^/# /' "$OUT" "$ERR"; }
 	check "up 21M/54M: TCP $1 receiver ${m:-none} within 5% of eta*C ${x:-none} MBit/s" \
 		awk -v m="$m" -v x="$x" 'BEGIN { exit !(m != "" && x != "" && m >= 0.95 * x && m <= 1.05 * x) }'
 done
