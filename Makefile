@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # gput: goodput tester. Plain Makefile a packager can drive:
 #   make [CPPFLAGS=...] [CFLAGS=...] [LDFLAGS=...] [PREFIX=...]; make check;
 #   make install DESTDIR=...
@@ -203,7 +204,7 @@ fuzz-smoke: $(FUZZ_BINS)
 lint:
 	mandoc -Tlint -W warning $(MANS) $(MAN8)
 
-demo: $(PROGS)
+demo: $(PROGS) $(TOOLS)
 	@sh tools/demo.sh
 
 bench: $(PROGS)

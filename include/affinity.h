@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifndef GPUT_AFFINITY_H
 #define GPUT_AFFINITY_H
 

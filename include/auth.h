@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifndef GPUT_AUTH_H
 #define GPUT_AUTH_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifndef GPUT_CLI_PARTNER_H
 #define GPUT_CLI_PARTNER_H
 

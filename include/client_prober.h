@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifndef GPUT_CLIENT_PROBER_H
 #define GPUT_CLIENT_PROBER_H
 

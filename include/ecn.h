@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifndef GPUT_ECN_H
 #define GPUT_ECN_H
 

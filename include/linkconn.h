@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifndef GPUT_LINKCONN_H
 #define GPUT_LINKCONN_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifndef GPUT_LINKPRED_H
 #define GPUT_LINKPRED_H
 

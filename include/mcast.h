@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifndef GPUT_MCAST_H
 #define GPUT_MCAST_H
 

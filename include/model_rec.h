@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifndef GPUT_MODEL_REC_H
 #define GPUT_MODEL_REC_H
 

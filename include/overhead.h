@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifndef GPUT_OVERHEAD_H
 #define GPUT_OVERHEAD_H
 

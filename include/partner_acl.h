@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifndef GPUT_PARTNER_ACL_H
 #define GPUT_PARTNER_ACL_H
 

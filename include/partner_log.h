@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifndef GPUT_PARTNER_LOG_H
 #define GPUT_PARTNER_LOG_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifndef GPUT_PATTERN_H
 #define GPUT_PATTERN_H
 

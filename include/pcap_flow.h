@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifndef GPUT_PCAP_FLOW_H
 #define GPUT_PCAP_FLOW_H
 

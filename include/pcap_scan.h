@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifndef GPUT_PCAP_SCAN_H
 #define GPUT_PCAP_SCAN_H
 

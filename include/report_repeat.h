@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifndef GPUT_REPORT_REPEAT_H
 #define GPUT_REPORT_REPEAT_H
 

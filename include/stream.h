@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifndef GPUT_STREAM_H
 #define GPUT_STREAM_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifndef GPUT_UDPLOG_H
 #define GPUT_UDPLOG_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifndef GPUT_WIRE_CTL_H
 #define GPUT_WIRE_CTL_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifndef GPUT_XFER_PARAMS_H
 #define GPUT_XFER_PARAMS_H
 

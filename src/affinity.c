@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* affinity.c: --affinity, the CPUs a side's data threads run on. */
 #include "affinity.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* auth.c: the shared secret and HMAC-SHA256 over libcrypto (OpenSSL 3). */
 #include "auth.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cli.c: the command line (and GPUT_LOC_OPT/GPUT_REM_OPT) into a config. */
 #include "cli.h"
 

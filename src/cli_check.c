@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cli_check.c: the command line's options checked together. */
 #include "cli_check.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cli_help.c: gput -h, the synopsis and every option in one line, in
  * groups. gput(1) holds the whole story; tests/unit_hints.c checks that
  * this list, the parser's options and the man page's name the same ones. */

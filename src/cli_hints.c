@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cli_hints.c: a command line typed with iperf's habits, caught before it
  * runs a test nobody asked for, with one line saying what to type instead.
  * nttcp's meanings stay: a hint is given only where gput would otherwise

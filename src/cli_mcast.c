@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cli_mcast.c: -m, --ttl and --mport into the config, and their checks. */
 #include "cli_mcast.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cli_opts.c: the table of the command line's options and their names. */
 #include "cli_opts.h"
 

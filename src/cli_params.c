@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cli_params.c: what a parsed config means for one test's two sides. */
 #include "cli_params.h"
 

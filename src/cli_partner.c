@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cli_partner.c: the options of gput -i alone into the config. */
 #include "cli_partner.h"
 

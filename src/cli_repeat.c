@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cli_repeat.c: the values of --repeat and --ci. */
 #include "cli_repeat.h"
 

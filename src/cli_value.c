@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cli_value.c: each option's value, checked, into the config. */
 #include "cli_value.h"
 

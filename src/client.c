@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* client.c: gput partner: one test, both sides' results on one screen. */
 #include "client.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* client_latency.c: the client's --latency around a run. */
 #include "client_latency.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* client_mcast.c: gput -m group: one UDP sender, every partner a receiver. */
 #include "client_mcast.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* client_multi.c: several partners at once, one process each (nttcp's lines 1-9). */
 #include "client_multi.h"
 

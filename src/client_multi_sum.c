@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* client_multi_sum.c: several partners' sums per role and Jain's index over their
  * receivers. Each partner's process hands its two sides' totals to the
  * parent as one fixed record on a pipe of its own; the parent adds them

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* client_open.c: a run's handshake and data path, up to START: HELLO,
  * PARAMS, READY, every stream's data socket and its proof, the partner's
  * cookies echoed. */

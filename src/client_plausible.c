@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* client_plausible.c: what a partner says, against what is physically possible. */
 #include "client_plausible.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* client_prober.c: the client's latency probes, in a thread of their own. */
 #include "client_prober.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* client_repeat.c: --repeat: the same test several times, and its statistics. */
 #include "client_repeat.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* client_runset.c: the runs of a --repeat and their statistics per side. */
 #include "client_runset.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* client_transfer.c: a run's transfer under its watcher, and the
  * partner's results collected and checked against the test. */
 #include "client_transfer.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ctl.c: the control connection's I/O: whole messages sent, and received
  * before a deadline through net.c's one read with a deadline, over the
  * codec of wire_ctl.c. */

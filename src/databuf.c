@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* databuf.c: page-aligned data buffers (see databuf.h for why). */
 #include "databuf.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ecn.c: ECN on the data sockets (--ecn): ECT(0) on what a UDP sender
  * sends, the codepoint of what a UDP receiver gets, and what TCP_INFO says
  * of a TCP connection's ECN. */

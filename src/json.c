@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* json.c: a small streaming JSON writer (RFC 8259). */
 #include "json.h"
 

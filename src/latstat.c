@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* latstat.c: percentiles, trimmed means and RPM of round-trip samples. */
 #include "latstat.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* linkpred.c: --link and --predict: the overhead model applied to gput's
  * own connection or options. */
 #include "linkpred.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* main.c: parse, validate, dispatch. */
 #include <stdio.h>
 #include <stdlib.h>

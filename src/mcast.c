@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* mcast.c: multicast groups and the sockets that send to and receive them. */
 #include "mcast.h"
 

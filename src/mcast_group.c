@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* mcast_group.c: which multicast groups a test may use (pure). */
 #include "mcast_group.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* meter.c: real time on the monotonic clock, CPU time from getrusage. */
 #include "meter.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* model.c: the result model's bookkeeping. */
 #include "model.h"
 

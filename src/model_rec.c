@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* model_rec.c: a run's model as one record of bytes (model_rec.h). */
 #include "model_rec.h"
 

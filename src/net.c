@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* net.c: socket plumbing with deadlines; every failure fills err. */
 #include "net.h"
 

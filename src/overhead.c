@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* overhead.c: header sizes per layer, frames per message, eta and eta*C. */
 #include "overhead.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* partner_acl.c: the partner's --allow list of networks, matched by prefix. */
 #include "partner_acl.h"
 

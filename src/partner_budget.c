@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* partner_budget.c: the memory one test takes on the partner, from its PARAMS. */
 #include "partner_budget.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* partner_ccpolicy.c: the congestion controls a partner can really set, found by
  * setting them, once, at start. */
 #include "partner_ccpolicy.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* partner_daemon.c: gput -i: the listener, its limits and its privileges. */
 #include "partner_daemon.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* partner_echo.c: the partner's latency probe echo, bounded (see partner_echo.h). */
 #include "partner_echo.h"
 

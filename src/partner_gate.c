@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* partner_gate.c: the partner's admission of clients, by stage and by address. */
 #include "partner_gate.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* partner_limits.c: is a client's test within this partner's limits
  * (--max-*), and may the host run it as asked (--cc, --affinity)? */
 #include "partner_limits.h"

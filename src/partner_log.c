@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* partner_log.c: the partner's log lines. */
 #include "partner_log.h"
 

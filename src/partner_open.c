@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* partner_open.c: a session's data sockets, opened and proved: READY,
  * the client's proofs of its addresses, and for UDP that this partner
  * sends, the return path validated. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* partner_session.c: one client's test on the partner, from HELLO to RESULT. */
 #include "partner_session.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* partner_watch.c: a thread that watches the control connection during a transfer. */
 #include "partner_watch.h"
 

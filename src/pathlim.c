@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pathlim.c: the window limit, the bandwidth-delay product and the Mathis
  * bound of one TCP connection across a path with an RTT. */
 #include "pathlim.h"

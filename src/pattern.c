@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pattern.c: the data pattern a sender writes and a -c receiver checks. */
 #include "pattern.h"
 

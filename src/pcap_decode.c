@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pcap_decode.c: one captured frame to sizes per layer. Every read goes
  * through the bounds-checked getters below; nothing is read past caplen. */
 #include "pcap_decode.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pcap_flow.c: frames to flows: per-direction sums, TCP retransmissions from
  * the sequence space, gput UDP duplicates from the datagrams' sequence
  * numbers, IP fragments attributed to their flow by IP id. */

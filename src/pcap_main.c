@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pcap_main.c: gput-pcap, overhead and goodput of the flows in a capture.
  * main() parses the options and dispatches; see gput-pcap(1). */
 #include <getopt.h>

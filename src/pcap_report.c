@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pcap_report.c: gput-pcap's table, CSV and JSON. */
 #include "pcap_report.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pcap_scan.c: read a capture into flows, judge whether it can be trusted. */
 #include "pcap_scan.h"
 

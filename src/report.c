@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* report.c: the table, the -f format and the lines under the table. */
 #include "report.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* report_csv.c: the result model as CSV. */
 #include "report_csv.h"
 

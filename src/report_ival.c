@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* report_ival.c: interval lines, the steady state and the TCP_INFO line. */
 #include "report_ival.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* report_json.c: the result model as JSON and JSON lines. */
 #include "report_json.h"
 

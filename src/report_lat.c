@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* report_lat.c: the latency probes' lines and JSON. */
 #include "report_lat.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* report_link.c: the link prediction's lines: --predict's per-layer
  * breakdown, the path's limits, and --link's line and comparisons after a
  * run. The numbers come from overhead.c, pathlim.c and linkpred.c. */

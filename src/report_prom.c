@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* report_prom.c: the result model in the Prometheus text format. */
 #include "report_prom.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* report_repeat.c: a run set (--repeat) as summary lines, JSON and CSV. */
 #include "report_repeat.h"
 

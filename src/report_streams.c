@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* report_streams.c: the table's lines of parallel streams and fairness. */
 #include "report_streams.h"
 

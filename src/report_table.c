@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* report_table.c: one run's table and the lines under it. */
 #include "report_table.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* stats.c: statistics over repeated runs: mean, stdev, median, Student-t
  * confidence intervals, Jain's index. */
 #include "stats.h"

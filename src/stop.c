@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* stop.c: the stop request and its self-pipe. */
 #include "stop.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* stream.c: a stream's data path from a table, and streams in threads. */
 #include "stream.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* tcpinfo.c: what the kernel knows about a TCP connection (TCP_INFO,
  * TCP_CONGESTION) and the congestion controls this host offers. */
 #include "tcpinfo.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* udpacct.c: the UDP receiver's exact accounting (rules in udpacct.h). */
 #include "udpacct.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* udplog.c: --log's records, from binary to text after the run. */
 #include "udplog.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* units.c: the one place where numbers typed by users are parsed. */
 #include "units.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wire_ctl.c: the control protocol's messages (wire_ctl.h): encode, and a
  * bounds-checked decode of every field at its named offset. Pure: bytes in,
  * a message or a reason out; no socket, clock or stop request. The I/O over

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wire_probe.c: the latency probe's wire format and the echo's rate bound. */
 #include "wire_probe.h"
 

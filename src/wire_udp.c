@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wire_udp.c: the UDP data path's datagrams (GPUD, GPUE, GPUH, GPUC,
  * GPUK), encoded and decoded; pure. */
 #include "wire_udp.h"

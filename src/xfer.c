@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xfer.c: what the TCP and UDP data paths share. */
 #include "xfer.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xfer_batch.c: the batched UDP sender's path (sendmmsg, UDP GSO), a
  * build/send pair for the one send loop (xfer.c), and its sums. */
 #include "xfer_batch.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xfer_markers.c: the UDP datagrams around the data that a stream's
  * parameters shape (wire_udp.h lays them out): the end markers, which both
  * the plain and the batched sender send after their data, and the proof. */

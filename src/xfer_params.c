@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xfer_params.c: the arithmetic on a transfer's parameters alone: the
  * sender's schedule, its number of writes, a stream's congestion control;
  * and the ranges every side's parameters keep. */

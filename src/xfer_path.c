@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xfer_path.c: a UDP data socket's return path validated before the partner
  * sends on it: the partner's cookie and the client's echo (xfer_path.h). */
 #include "xfer_path.h"

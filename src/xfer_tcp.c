@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xfer_tcp.c: the TCP data path, sender and receiver. */
 #include "xfer_tcp.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xfer_udp.c: the UDP data path, sender with end markers and receiver. */
 #include "xfer_udp.h"
 

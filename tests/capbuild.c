@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* capbuild.c: frames built field by field, written as pcap or pcapng. */
 #include "capbuild.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifndef GPUT_TESTS_CAPBUILD_H
 #define GPUT_TESTS_CAPBUILD_H
 

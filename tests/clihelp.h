@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* clihelp.h: a command line of words split on spaces, parsed as gput
  * would (include after cli.h). The words live in a static buffer, since
  * cli_parse keeps pointers into them (the host, -f, --cc ...). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ctlpeer.c: a scripted control-protocol peer for the live tests. It plays a
  * gput client or partner that does exactly the steps it is given, so a test

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ecnpeer: a UDP sender that marks its datagrams ECN-capable and a receiver
  * that counts the ECN field of each arrival, for tests/live_delay.sh (the

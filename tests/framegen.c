@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * framegen: Ethernet frames onto an interface as cheaply as the host can
  * send them, to load the testbed's delay line (tools/gput-delay) harder than

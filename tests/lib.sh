@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Shared helpers for the live tests (sourced by bash).
 # Every wait has a deadline; nothing sleeps to synchronise.
 set -u

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Accuracy against physics: gput on an emulated 10 Mbit/s Ethernet link
 # (tools/gput-testbed, in namespaces of its own) must measure what the
 # overhead model predicts, and gput-pcap must read the same eta from a capture

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live tests: socket activation's variables are taken only when LISTEN_PID
 # is this process's number and nothing else ("1234x" and another process's
 # number are not for it): then the partner opens its own listening socket,

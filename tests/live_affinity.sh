@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live tests: --affinity. Before the partner's name it pins this side's data
 # threads, after it the partner's (each stream takes the listed CPUs in
 # turn); what the threads' Cpus_allowed_list says while the run goes on is

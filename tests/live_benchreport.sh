@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # make bench's report (tools/bench-report.awk) from raw lines made here: a
 # ratio to the host's ceiling is printed only when the row stays under it;
 # a row that beats its ceiling makes the report say "ceiling invalid" for

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # make bench's own programs (tools/hostprobe.c, tools/pcapsynth.c, built by
 # tools/bench.sh with cc): every number on their command lines is the whole
 # word and in range, or a usage error (exit 1) before anything runs.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The build a packager drives: warning-free, install/uninstall with DESTDIR
 # and PREFIX.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live tests: the congestion controls a partner offers (--allow-cc, and by
 # default what it can really set once unprivileged), refused in the
 # handshake with what it allows; a receiver's stream lines name the

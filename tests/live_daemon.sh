@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live tests: peers that vanish at every moment of a session. A client that
 # leaves during the handshake, after PARAMS, mid-transfer (TCP and UDP, both
 # directions) or before reading its results, and malformed requests: after

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live test: the Debian package. A clean clone of this repository's HEAD
 # builds with dpkg-buildpackage -us -uc -b (its unit tests run in
 # dh_auto_test), lintian reports no error and no warning, and the package

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # tools/gput-testbed's delay lines (tools/gput-delay), checked against counts
 # that do not come from them: nftables counters this test puts on the
 # hosts' interfaces, ping, and gput's own arrival counts. In a testbed of

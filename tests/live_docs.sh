@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The documentation says what the programs do: man pages lint-clean, usage()
 # equal to SYNOPSIS, every long option documented.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # --ecn. On loopback: a UDP sender's datagrams arrive ECT(0), every one
 # counted by the receiver's IP_RECVTOS / IPV6_RECVTCLASS, both ways, with
 # --batch/--gso too; without --ecn nothing changes. In a private network

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # gput --ecn across the testbed's marking bottleneck (gput-testbed --ecn K:
 # the delay line marks CE on ECN-capable frames that find more than K bytes
 # queued, and counts them): the CE marks gput's receiver reports equal the

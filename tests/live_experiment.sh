@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # tools/gput-experiment NAME --quick for every experiment, each in a testbed
 # of its own (prefix gput-ex$$): its .dat has the commented header naming
 # every column (ci_low, ci_high among them) and a row per point with that

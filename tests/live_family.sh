@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live tests: address families. One daemon listens on IPv6 and IPv4 at once;
 # -6 reaches it on ::1 and -4 on 127.0.0.1, TCP and UDP in both directions,
 # with exact Bytes and Calls; the data connection and the daemon's log use

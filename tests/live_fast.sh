@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live tests: the fast data paths. --batch (sendmmsg/recvmmsg) and --gso
 # (UDP GSO/GRO), local and remote, both directions, with exact Bytes and
 # datagram counts, the markers still ending the run, pacing kept, loss

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live tests: --full-reads over loopback, both directions. The receiver's
 # Calls (column 7 of its line) are exactly the writes: every read a whole
 # -l but the last (-x not a whole -l); without the option the same run is

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live tests: a real gput -i on loopback, real clients, exact numbers.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live tests: iperf's habits are refused with one line and exit 2 before
 # gput connects anywhere (the partner's log shows no client, and strace, when
 # present, no connect); the partner's log names a --time run's time.

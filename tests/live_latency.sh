@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live tests: --latency on loopback. Exact probe counts (sent = answered +
 # lost, the idle phase's due probes), the JSON keys, the table's lines, the
 # usage errors; and the partner's echo under attack: probes from strangers,

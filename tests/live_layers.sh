@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The modules' includes form no cycle (README, SOURCE MAP): a module is a
 # file's stem, src/x.c and include/x.h; tests/modcycles.sh finds a cycle
 # and prints it.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live tests: the client against a lying partner (tests/ctlpeer plays it).
 # Each lie is a field no partner could mean for the test; the client must
 # fail the run with one line naming that field, exit 1 and print nothing of

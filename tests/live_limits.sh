@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live tests: the partner's own limits hold against clients that try to
 # stretch them: deadlines a stalled client cannot extend. Every loop and
 # wait is bounded.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # UDP end markers under loss. In a private network namespace, an htb class
 # whose leaf is "pfifo limit 0" drops exactly what a u32 filter sends to it:
 # the markers (IP length 60: 20 + 8 + 32), marker 1 alone (its index byte,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live tests: multicast (-m). One client sends one UDP stream to a group and
 # two partners (two daemons, one group and port) each report their own
 # arrivals: the l line once, then lines 1 and 2, exact on every partner.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live tests: several partners on one command line (nttcp's lines 1 to 9),
 # and several clients on one partner at once. Two partners on loopback, a
 # daemon each; exact numbers on every line.

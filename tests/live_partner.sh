@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live tests: the partner faces hostile clients, the client a hostile partner.
 # Each attack of the partner-hardening issue, on loopback (and, as root, in a
 # network namespace of the test's own): every wait has a deadline.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # --rtt, --loss and -w under --predict and --link: the window limit, the
 # bandwidth-delay product and the Mathis bound as the binary prints them,
 # and in the JSON of a real run on loopback. The figures are checked to the

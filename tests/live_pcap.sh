@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live: capture real loopback gput transfers (TCP, then UDP) with tcpdump and
 # check that gput-pcap finds the data flow and exactly gput's Bytes in it.
 # On the lo of a network namespace of the test's own: the captures hold

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # tools/gput-plot on real runs over loopback: a TCP run with two streams
 # and a paced UDP run, each gput --json --interval; the PNG and SVG exist
 # and are real figures (file(1)'s type, over 10 KB), and the SVG's legend

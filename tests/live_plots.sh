@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The figures' inputs: tools/plot-seq's data files (what gnuplot draws) with
 # exact counts, its lost count equal to gput's arrival line on a real lossy
 # run, paced and unpaced (no "all points undefined", no blank half), SVG too.

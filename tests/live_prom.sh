@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live tests: --prometheus on loopback. Success (TCP with --link, UDP with
 # two streams) and every failure a probe meets (no partner, a busy partner,
 # a partner that refuses, ^C) print the text format with gput_up and the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # --repeat, --pause, --ci against real partners: on loopback, every output
 # format and ^C between runs; on the emulated 10 Mbit/s link (a testbed of
 # its own, prefix gput-rp$$, root only), the summary recomputed from the

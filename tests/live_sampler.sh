@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live test: interval boundaries stay on the schedule under load. Eight
 # streams end at different moments, some just after a boundary the sampler
 # reaches late; every stream's and every sum's intervals must still meet

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live test: a client that spoofs its UDP proof's source port (a raw socket,
 # its real address, READY's real nonce) to point the partner's UDP at
 # another port of its host, a victim socket that tests/spoofproof opens and

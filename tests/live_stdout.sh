@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live: results that cannot be written are an error. With standard output on
 # /dev/full each program exits 1 with one line on standard error, and with
 # standard output on a file the same command succeeds.

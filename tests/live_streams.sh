@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live tests: parallel streams (-P) on loopback. Exact Bytes and Calls per
 # stream and their sums, both protocols and directions; per-stream intervals
 # add up; JSON and CSV carry the streams; --cc takes turns; the partner's

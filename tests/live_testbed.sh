@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # tools/gput-testbed's impairments and topologies, checked against counts that
 # do not come from the testbed: gput's own arrival line and nftables counters
 # this test puts on the hosts' and the router's interfaces. In a testbed of

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live tests: --time, --interval, --omit, --cc, --json, --json-lines, --csv
 # on loopback. Interval sums equal the totals exactly, both sides, both
 # protocols and directions; the partner's intervals arrive while the run

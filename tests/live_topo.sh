@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # tools/gput-testbed's lab topologies: a dumbbell of host pairs through one
 # bottleneck (--pairs) and a chain of routers whose links each have their
 # own rate, delay and queue (--hops, link I ...). Counts come from

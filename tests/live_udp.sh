@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live tests: UDP truth on loopback. A scripted partner (tests/ctlpeer) sends
 # headed datagrams in any order, with copies and gaps, so every count of the
 # receiver's accounting is known exactly; --rate and --burst keep to their

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Live tests: --zerocopy over loopback, both directions, with -c. Exact
 # Bytes on both lines; every send's completion read (the sender's -v line);
 # every byte mapped or copied (the receiver's); behind a zero-copy sender

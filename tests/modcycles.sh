@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Prints the include cycles between gput's modules and exits 1 when there is
 # one. A module is a file's stem: src/xfer.c and include/xfer.h are "xfer".
 # An edge a -> b is an '#include "b.h"' in a.c or a.h (system headers,

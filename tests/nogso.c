@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* nogso.c: an LD_PRELOAD shim for the live tests: a kernel without UDP GSO
  * and GRO. setsockopt(UDP_SEGMENT) and setsockopt(UDP_GRO) fail with
  * ENOPROTOOPT, as on Linux before 4.18 and 5.0; everything else is passed

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Runs cmocka unit binaries and live test scripts; totals their cases.
 # A live script reports each case as "PASS: name", "FAIL: name" or
 # "SKIP: name (reason)" (see tests/lib.sh); a cmocka binary is read from its

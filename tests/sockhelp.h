@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sockhelp.h: connected loopback socket pairs for the unit tests (include
  * after cmocka.h: a failed call fails the test). */
 #ifndef GPUT_TESTS_SOCKHELP_H

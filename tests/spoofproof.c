@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * spoofproof.c: a client that lies about its UDP source port, for
  * tests/live_spoof.sh. Not installed. Needs root (a raw socket).

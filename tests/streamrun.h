@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* streamrun.h: the tests' way into a data path: one stream on fd, with the
  * process's stop request, as the partner and client set one up. */
 #ifndef GPUT_TESTS_STREAMRUN_H

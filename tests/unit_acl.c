@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_acl.c: acl_add/acl_permits/acl_entry_str as tables of examples:
  * prefixes from /0 to /128, IPv4-mapped clients against both families, bad
  * --allow values with their exact messages, and the ACL_MAX limit. */

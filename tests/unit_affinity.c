@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_affinity.c: --affinity: the CPU list parser, the CPU each stream
  * takes, the text of a set, the options before and after the partner's
  * name, and PARAMS bytes 168..175 on the wire and back. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_auth.c: HMAC-SHA256 against RFC 4231, what the label does, verify's
  * refusals, and auth_key_load on a table of key files with exact messages. */
 #include <stdarg.h>

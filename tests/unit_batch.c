@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_batch.c: the batched data paths (--batch, --gso, --discard): how a
  * GRO message is cut into datagrams, how a batch keeps to the pacing
  * schedule, and each path run for real over loopback with exact counts,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_ccpolicy.c: a partner's congestion controls: the list matching, and
  * the probe (the host's default is settable by any process; a name the
  * kernel lacks by none). */

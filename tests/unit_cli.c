@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_cli.c: cli_parse and cli_params as tables of command lines: every
  * option in both spellings, the defaults, the partner's options, the
  * environment, and every usage error with its exact message. */

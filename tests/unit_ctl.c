@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_ctl.c: the control connection's I/O (ctl.c): ctl_send, ctl_recv,
  * ctl_recv_type, ctl_recv_until, ctl_recv_any_until, ctl_recv_awaiting and
  * ctl_peer_state over a socketpair, their words and errno; the stop

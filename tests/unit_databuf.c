@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_databuf.c: the data path's buffers start on a page (databuf.c),
  * and every data path really reads into and writes from such buffers:
  * the test interposes the socket calls (recv, recvmsg, recvmmsg, send,

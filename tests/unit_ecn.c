@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_ecn.c: the ECN codepoint of a received control message, what the
  * kernel's tcp_info says of ECN at every length it may have, the line when
  * TCP did not negotiate ECN, and --ecn's -v lines. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_faults.c: system calls that fail on purpose. This program defines
  * fcntl(), setsockopt(), send(), sendmsg(), sendmmsg() and clock_gettime() itself; being in the
  * executable, they take libc's place for the library code linked in

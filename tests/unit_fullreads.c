@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_fullreads.c: --full-reads. The option (TCP only, a side option, not
  * with --zerocopy), PARAMS' xflags bit 0x10 and its refusals, and real
  * transfers over loopback TCP: with it, every receive call but a last short one brings a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_gate.c: the partner's admission (partner_gate.c): handshakes apart from
  * tests, --max-per-source, the early random refusal's chances at each
  * count, a test's place taken under the lock and freed when its process

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_hints.c: iperf's habits caught before a test runs (one line saying
  * what to type instead, a usage error), nttcp's meanings kept where the
  * line is gput's; -w with units; -P after a partner's name. */

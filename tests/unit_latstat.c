@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_latstat.c: nearest-rank percentiles, the trimmed mean, RPM and a
  * phase's summary (latstat.c), exact on known samples; the latency probe's
  * wire format and the echo's token bucket (wire_probe.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_mcast.c: multicast (-m): PARAMS bytes 130..151 on the wire, every
  * malformed group refused, the MAC covering them, the group parser, the
  * command line, and the TTL reaching the sender's socket. */

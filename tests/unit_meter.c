@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_meter.c: the UDP receiver's window across a step of the real-time
  * clock (meter_stamp_span, a pure function) and the offset it is fed
  * (meter_real_offset). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_model.c: the result model's arithmetic: steady state, the
  * identities the intervals must hold, a side's sums of its streams, and
  * fairness. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_modelrec.c: a run's model as a record (model_rec.c), as several
  * partners' processes hand theirs to the parent: what the parent renders
  * from the record is, byte for byte, what the partner's process rendered

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_multisum.c: several partners' sums per role (exact Bytes, Calls,
  * CPU, the first start to the last end) and Jain's index over the
  * receivers; their table lines, CSV rows and JSON. */

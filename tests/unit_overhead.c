@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_overhead.c: the overhead model against the worked numbers of
  * GOODPUT.md, and the --predict breakdown byte for byte. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_pathlim.c: the window limit, bandwidth-delay product and Mathis
  * bound (pathlim.c) with exact numbers, and their lines (report_link.c). */
 #include <stdarg.h>

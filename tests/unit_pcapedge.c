@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_pcapedge.c: gput-pcap on odd but legal captures, and on what the
  * fuzzer found: pcapng timestamp units, standard input, TCP sequence
  * wrap-around and reused ports, IPv6 extension headers and fragments,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_pcapgolden.c: gput-pcap's output on the generated captures, compared
  * byte for byte with tests/golden/NAME.out (cases in tests/golden/cases;
  * regenerate with tests/golden/regen.sh). Runs ./gput-pcap,

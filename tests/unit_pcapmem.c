@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_pcapmem.c: gput-pcap's memory is bounded. Pending IP fragments are
  * given up at the reassembly timeout (30 s), flows that ended (FIN each
  * way, or RST) are closed 60 s after their last packet and idle ones after

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_pcapscan.c: captures built frame by frame and written with
  * pcap_dump, read back through pscan_file(), every number checked.
  * `unit_pcapscan --captures DIR` only writes the captures (for the golden

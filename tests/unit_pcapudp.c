@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_pcapudp.c: gput-pcap on gput's UDP: data headers decoded frame by
  * frame, and captures of gput UDP runs (in order, loss, duplicates,
  * reordering, data after the end marker, headers cut by the snaplen, IP

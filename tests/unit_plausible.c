@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_plausible.c: what a lying partner may say, as tables of bad values
  * against one honest message each (which passes), with the exact error
  * that names the field; and the bounds on INTERVALs (count, contiguity,

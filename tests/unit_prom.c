@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_prom.c: --prometheus's renderer, byte for byte, on hand-built
  * models: a TCP run with --link, UDP with two streams, failures with each
  * error code, and a target that needs escaping. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_render.c: the renderers of the result model (JSON, JSON lines, CSV,
  * interval lines, steady state, TCP_INFO), byte for byte, on hand-built
  * models; the JSON writer's escaping and numbers; and, when jq is on PATH,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_repeat.c: --repeat, --pause and --ci as the command line gives them
  * (accepted and refused lines, exact messages), and a run set's statistics
  * from hand-made run models, as figures and as rendered JSON and CSV. */

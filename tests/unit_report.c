@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_report.c: -f formats checked and rendered byte for byte, the -T
  * title, report_mbit, and the lines under the table. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_session.c: session_check_limits, the partner's --max-* limits, as a
  * table of examples: under, at and over each limit, which side's numbers
  * count, and the exact reason a refusal gives. */

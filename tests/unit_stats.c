@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_stats.c: the statistics of repeated runs: Student-t quantiles
  * against an independent table (tests/data/t_quantiles.txt, df 1 to 200 at
  * 90, 95, 99 and 99.9%) and closed forms, the incomplete beta function,

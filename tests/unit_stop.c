@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_stop.c: the stop request's self-pipe works whatever descriptors it
  * gets, descriptor 0 among them (a partner started with standard input
  * closed). Each case runs in a child process of its own: the process has

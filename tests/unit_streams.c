@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_streams.c: the renderers of parallel streams (-P) on a hand-built
  * model of two sides with three streams each: the table's stream and sum
  * lines, the fairness lines, interval lines, JSON, JSON lines and CSV, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_tcpinfo.c: TCP_INFO and TCP_CONGESTION of a real loopback TCP
  * connection after 1 MiB, and the congestion control lists read from files
  * given in place of /proc. */

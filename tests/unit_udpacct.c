@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_udpacct.c: the UDP receiver's accounting (udpacct, a pure module) as
  * tables of arrival sequences with the exact counters they must give, a
  * long stream across many windows, a random stream against a plain

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_udplog.c: --log's binary records turned into text, line by line:
  * origins at the first arrival and the first send time, the delay above
  * the smallest, "-" for unpaced datagrams and for no flags. */

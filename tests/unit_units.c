@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_units.c: units_parse_int/size/rate as tables of examples: every
  * suffix and case, the boundaries, overflow, junk, and the exact messages. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_wire.c: the UDP data path's datagrams (wire_udp.h), byte for byte,
  * and what each decoder makes of a whole, a cut and a foreign datagram. */
 #include <stdarg.h>

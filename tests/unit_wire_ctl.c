@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_wire_ctl.c: the control protocol's codec (wire_ctl.c). One table of
  * cases (test_wire): bytes in, and what the decoder must answer: a header
  * (ctl_decode_header) or a payload of a type (ctl_decode_payload); refused

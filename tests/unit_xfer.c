@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_xfer.c: the data stream's arithmetic (calls, last length, marker
  * and proof lengths), the pattern, the UDP end markers and proof datagram,
  * each data path run for real (TCP over a socketpair and loopback, UDP over

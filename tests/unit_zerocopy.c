@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_zerocopy.c: --zerocopy. The options (TCP only, not with --discard,
  * a side option), PARAMS' xflags bit 4 and its refusals, and real
  * transfers over loopback TCP with each end lending or mapping its pages:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # bench-report.awk: the tables make bench prints, and its JSON, from
 # tools/bench.sh's raw lines:
 #   run PROTO LEN ROW ROUND RXBYTES TXBYTES MBITS TXCPU RXCPU CLIENTCPU LOSS TARGET

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # make bench: gput's data paths against nuttcp, iperf2 and iperf3 and against
 # the host's own ceiling, on loopback; make bench-pcap: gput-pcap against
 # tshark and tcptrace on one generated capture.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # tools/bufferbloat.sh: the bufferbloat experiment, as root, on the testbed.
 #
 #   tools/bufferbloat.sh [--router] [RATE [DELAY_MS [QUEUE_BYTES [SECONDS]]]]

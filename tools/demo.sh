@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # make demo: the classic goodput experiment on one machine.
 #
 # As root: builds a 10 Mbit/s Ethernet link in a box (tools/gput-testbed, in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # goodput-row.awk: from gput --repeat --csv, the receiving side's
 # Real-MBit/s over the runs, as one line of tools/plot-goodput.sh's data:
 #   mean min max ci_low ci_high n

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # goodput.gp: expected (eta*C) and measured goodput against message size,
 # and below it their ratio.
 # Driven by tools/plot-goodput.sh, which sets:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * gput-delay: one direction of an emulated wire's propagation delay, for
  * tools/gput-testbed on kernels without netem.

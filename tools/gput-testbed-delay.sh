@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # gput-testbed-delay.sh: the delay lines of tools/gput-testbed,
 # sourced by it (not run on its own): the wire namespace spliced into a link,
 # and a gput-delay process per direction in it (start, stop, statistics).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # gput-testbed-impair.sh: the impairments of tools/gput-testbed
 # (impair DIR loss|dup|reorder|delay|clear), sourced by it (not run on its
 # own): nftables chains at the receiver's ingress and the bottleneck's

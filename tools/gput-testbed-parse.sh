@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # gput-testbed-parse.sh: the values of tools/gput-testbed's
 # arguments (rates, MTU, percentages, durations, queues), sourced by it (not
 # run on its own). Each prints its value, or fails with a reason.

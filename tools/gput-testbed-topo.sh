@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # gput-testbed-topo.sh: the lab topologies of tools/gput-testbed, sourced by
 # it (not run on its own): a dumbbell of N host pairs through one bottleneck
 # (up --pairs N) and a chain of K routers (up --hops K), each link with its

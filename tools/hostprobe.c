@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * hostprobe: what this host's loopback can move, without any tool in the way.
  * Built and run by tools/bench.sh (make bench) for its host-ceiling rows; not

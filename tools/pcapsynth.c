@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pcapsynth: write the capture make bench times gput-pcap, tshark and
  * tcptrace on (tools/bench.sh, BENCH_PCAP). Built into the bench's temporary

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # plot-goodput.sh: draw expected (eta*C) and measured goodput across message
 # sizes, with gnuplot and tools/goodput.gp, as PNG or SVG (by OUT's name).
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fuzz_ctl.c: libFuzzer target for what gput decodes off the network. The
  * input is one control message as it comes off the wire (header, then
  * payload of the length the header gives), optionally followed by a UDP

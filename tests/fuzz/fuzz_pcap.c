@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fuzz_pcap.c: libFuzzer target for gput-pcap. The input is a capture file
  * (pcap or pcapng). It goes through gput-pcap's own path: pscan_file()
  * opens it with libpcap (from a memfd, by its /proc/self/fd name), decodes
