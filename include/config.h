@@ -128,6 +128,7 @@ struct config {
 	uint16_t streams;     /* -P: parallel streams (1) */
 	int      bidir;       /* --bidir: the test and its reverse at once */
 	int      ecn;         /* --ecn: ECN on the data connections */
+	int64_t  start_at_ns; /* --start-at: CLOCK_REALTIME ns (0: at once) */
 	enum gput_out out;    /* --json, --json-lines, --csv */
 	int      quiet;       /* -q: no progress line */
 	double   rate_bps;    /* --rate: the sender's payload bit/s (0: -g) */

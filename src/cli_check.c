@@ -282,6 +282,28 @@ check_repeat(struct config *c, char *err, size_t errlen)
 	return 0;
 }
 
+/* --start-at: the client's own first byte is the transfer's start, so the
+ * client sends; one run (a repeat's second run would start late). */
+static int
+check_start_at(const struct config *c, char *err, size_t errlen)
+{
+	const char *why = NULL;
+
+	if (c->start_at_ns == 0)
+		return 0;
+	if (c->role != ROLE_SEND || c->bidir)
+		why = "--start-at: the client must send (not with -r or --bidir): "
+		      "its first write is the start";
+	else if (c->rep.max != 0)
+		why = "--start-at is one moment: it cannot be used with --repeat";
+	else if (c->mcast.family != 0)
+		why = "--start-at: not with -m";
+	if (why == NULL)
+		return 0;
+	snprintf(err, errlen, "%s", why);
+	return -1;
+}
+
 static int
 check_client(const struct config *c, char *err, size_t errlen)
 {
@@ -301,7 +323,8 @@ check_client(const struct config *c, char *err, size_t errlen)
 			return -1;
 		}
 	}
-	if (check_local_cpus(c, err, errlen) == -1)
+	if (check_local_cpus(c, err, errlen) == -1 ||
+	    check_start_at(c, err, errlen) == -1)
 		return -1;
 	return check_partners(c, err, errlen);
 }

@@ -24,6 +24,7 @@ static const struct help_line test_lines[] = {
 	{ "-n, --count count", "writes to send (default 2048)" },
 	{ "-x, --bytes bytes", "send exactly this many bytes (size), not -n writes" },
 	{ "--time s", "send for s seconds instead of -n writes" },
+	{ "--start-at epoch", "begin sending at this real-time moment (s.frac)" },
 	{ "-w, --window kbytes", "socket buffers: kilobytes, or a size (256K, 4M)" },
 	{ "-D, --nodelay", "TCP_NODELAY on the data connection" },
 	{ "-c, --verify", "the receiver checks every byte against the pattern" },

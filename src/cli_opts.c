@@ -82,6 +82,7 @@ const struct option cli_opts_long[] = {
 	{ "latency-interval", required_argument, NULL, OPT_LAT_INTERVAL },
 	{ "queue-bytes", required_argument, NULL, OPT_QUEUE_BYTES },
 	{ "ecn",      no_argument,       NULL, OPT_ECN },
+	{ "start-at", required_argument, NULL, OPT_START_AT },
 	{ NULL, 0, NULL, 0 },
 };
 

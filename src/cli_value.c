@@ -12,6 +12,7 @@
 #include "pattern.h"
 #include "wire_ctl.h"
 #include "report.h"
+#include "startat.h"
 #include "tcpinfo.h"
 #include "units.h"
 #include "xfer_params.h"
@@ -312,6 +313,11 @@ value_timing(struct cli_state *ps, int o, const char *arg)
 			return cli_bad_value(ps, o, why);
 		c->rep.pause_ms = (uint32_t)v;
 		c->rep.pause_set = 1;
+		return 0;
+	case OPT_START_AT:
+		if (startat_parse(arg, startat_now(), &c->start_at_ns, why,
+		    sizeof why) == -1)
+			return cli_bad_value(ps, o, why);
 		return 0;
 	case OPT_TIME:
 	case OPT_INTERVAL:

@@ -31,6 +31,7 @@
 #include "report_prom.h"
 #include "report_streams.h"
 #include "report_table.h"
+#include "startat.h"
 #include "stream.h"
 #include "tcpinfo.h"
 #include "partner_watch.h"
@@ -223,6 +224,33 @@ print_output(struct run *r)
 	return rc;
 }
 
+/* --start-at, after START: wait for the moment; the transfer's window
+ * opens then. Late (the handshake took longer than STARTAT_LEAD_MS) is an
+ * error: this flow would not start with the others. Returns 0 or -1. */
+static int
+start_at(struct run *r)
+{
+	int64_t late;
+
+	if (r->c->start_at_ns == 0)
+		return 0;
+	late = startat_now() - r->c->start_at_ns;
+	if (late > 0) {
+		snprintf(r->err, sizeof r->err, "--start-at: the handshake ended "
+		         "%.3f s after the start time", (double)late / 1e9);
+		return -1;
+	}
+	if (r->lp.verbose)
+		fprintf(stderr, "gput: START came %.3f s before --start-at; "
+		        "waiting\n", (double)-late / 1e9);
+	if (startat_wait(r->c->start_at_ns, r->stop) == -1) {
+		snprintf(r->err, sizeof r->err, "interrupted waiting for --start-at");
+		return -1;
+	}
+	r->t0 = mono_now();
+	return 0;
+}
+
 /* Connect, agree, prove, transfer, check. Returns the exit status. */
 static int
 session(struct run *r)
@@ -232,6 +260,14 @@ session(struct run *r)
 	const char *bad = NULL;
 	char why[256];
 
+	if (c->start_at_ns != 0 && c->loc.verbose)
+		fprintf(stderr, "gput: --start-at: connecting %d s before it\n",
+		        STARTAT_LEAD_MS / 1000);
+	if (c->start_at_ns != 0 && startat_wait(c->start_at_ns -
+	    (int64_t)STARTAT_LEAD_MS * 1000000, r->stop) == -1) {
+		snprintf(r->err, sizeof r->err, "interrupted waiting for --start-at");
+		return 130;
+	}
 	r->ctl = net_connect(c->host, c->port, c->family, CLIENT_CTL_TIMEOUT_MS,
 	    r->stop, r->err, sizeof r->err);
 	if (r->ctl == -1) {
@@ -264,7 +300,7 @@ session(struct run *r)
 			return stop_requested(r->stop) ? 130 : 1;
 	}
 	r->t_open = mono_now();
-	if (client_open_data(r) == -1)
+	if (client_open_data(r) == -1 || start_at(r) == -1)
 		return stop_requested(r->stop) ? 130 : 1;
 	if (r->have_lat)
 		prober_load(&r->lat, r->t0);
