@@ -153,6 +153,38 @@ enum wire_udp_res wire_gpuc_decode(const uint8_t *buf, size_t n, size_t len,
 enum wire_udp_res wire_gpuk_decode(const uint8_t *buf, size_t n, size_t len,
                                    struct wire_cookie *c);
 
+/*
+ * GPUA, the acknowledgement of --sliding-window: the receiver answers each
+ * data datagram it reads with one, from its data socket to the sender's
+ * (the address and port the stream proved: a partner sends it only after
+ * the return path's cookie came back, xfer_path.h):
+ *   0 "GPUA", 4 version u8 (1), 5 zero u8, 6 stream u16 (1..N),
+ *   8 sequence u64 (the data header's it answers), 16 send time u64 (the
+ *   data header's, echoed, so the sender measures the round trip).
+ * Exactly WIRE_GPUA_LEN bytes: never more than the datagram it answers,
+ * which carries the data header (WIRE_GPUD_LEN, as long).
+ */
+#define WIRE_GPUA_LEN      24u
+#define WIRE_GPUA_VERSION   4u
+#define WIRE_GPUA_STREAM    6u
+#define WIRE_GPUA_SEQ       8u
+#define WIRE_GPUA_SEND     16u
+
+struct wire_gpua {
+	uint16_t stream;
+	uint64_t seq, send_ns;
+};
+
+/* Build the acknowledgement in buf (WIRE_GPUA_LEN bytes). */
+void wire_gpua_encode(uint8_t *buf, const struct wire_gpua *a);
+/* buf[0..n) of a datagram len bytes long (MSG_TRUNC, a capture's
+ * payload): WIRE_OK with *a filled when it is an acknowledgement, whole
+ * (n == len == WIRE_GPUA_LEN), version 1, its zero byte zero and a stream;
+ * WIRE_CUT when its first 8 bytes say so and the rest is not in buf;
+ * else WIRE_NONE. */
+enum wire_udp_res wire_gpua_decode(const uint8_t *buf, size_t n, size_t len,
+                                   struct wire_gpua *a);
+
 /* The length from base up that is neither data_len nor last_len (a
  * marker's or a proof's: at most base + 2). */
 uint32_t wire_len_apart(uint32_t base, uint32_t data_len, uint32_t last_len);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* wire_udp.c: the UDP data path's datagrams (GPUD, GPUE, GPUH, GPUC,
- * GPUK), encoded and decoded; pure. */
+ * GPUK, GPUA), encoded and decoded; pure. */
 #include "wire_udp.h"
 
 #include <string.h>
@@ -180,6 +180,35 @@ wire_gpuk_decode(const uint8_t *buf, size_t n, size_t len,
                  struct wire_cookie *c)
 {
 	return cookie_decode(buf, n, len, "GPUK", CECHO_BASE_LEN, c);
+}
+
+void
+wire_gpua_encode(uint8_t *buf, const struct wire_gpua *a)
+{
+	memcpy(buf, "GPUA", 4);
+	buf[WIRE_GPUA_VERSION] = 1;
+	buf[WIRE_GPUA_VERSION + 1] = 0;
+	buf[WIRE_GPUA_STREAM] = (uint8_t)(a->stream >> 8);
+	buf[WIRE_GPUA_STREAM + 1] = (uint8_t)a->stream;
+	put_be64(buf + WIRE_GPUA_SEQ, a->seq);
+	put_be64(buf + WIRE_GPUA_SEND, a->send_ns);
+}
+
+enum wire_udp_res
+wire_gpua_decode(const uint8_t *buf, size_t n, size_t len, struct wire_gpua *a)
+{
+	const uint8_t *s = buf + WIRE_GPUA_STREAM;
+
+	if (len != WIRE_GPUA_LEN || n < WIRE_GPUA_SEQ || n > len ||
+	    memcmp(buf, "GPUA", 4) != 0 || buf[WIRE_GPUA_VERSION] != 1 ||
+	    buf[WIRE_GPUA_VERSION + 1] != 0 || (s[0] == 0 && s[1] == 0))
+		return WIRE_NONE;
+	if (n < len)
+		return WIRE_CUT;
+	a->stream = (uint16_t)(s[0] << 8 | s[1]);
+	a->seq = get_be64(buf + WIRE_GPUA_SEQ);
+	a->send_ns = get_be64(buf + WIRE_GPUA_SEND);
+	return WIRE_OK;
 }
 
 uint32_t

@@ -191,6 +191,71 @@ test_cookie(void **state)
 }
 
 static void
+test_gpua(void **state)
+{
+	static const uint8_t want[WIRE_GPUA_LEN] = {
+		'G', 'P', 'U', 'A', 1, 0, 0x01, 0x02,
+		1, 2, 3, 4, 5, 6, 7, 8,
+		0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18 };
+	const struct wire_gpua a = { 0x0102, 0x0102030405060708ULL,
+	    0x1112131415161718ULL };
+	uint8_t b[WIRE_GPUA_LEN + 4];
+	struct wire_gpua d;
+	size_t n, i;
+
+	(void)state;
+	memset(b, 0xee, sizeof b);
+	wire_gpua_encode(b, &a);
+	assert_memory_equal(b, want, sizeof want);
+	assert_int_equal(b[WIRE_GPUA_LEN], 0xee);       /* nothing past it */
+	memset(&d, 0, sizeof d);
+	assert_int_equal(wire_gpua_decode(b, WIRE_GPUA_LEN, WIRE_GPUA_LEN, &d),
+	    WIRE_OK);
+	assert_int_equal(d.stream, 0x0102);
+	assert_true(d.seq == a.seq && d.send_ns == a.send_ns);
+	/* cut by a capture: its first 8 bytes say what it is */
+	for (n = WIRE_GPUA_SEQ; n < WIRE_GPUA_LEN; n++)
+		assert_int_equal(wire_gpua_decode(b, n, WIRE_GPUA_LEN, &d), WIRE_CUT);
+	for (n = 0; n < WIRE_GPUA_SEQ; n++)
+		assert_int_equal(wire_gpua_decode(b, n, WIRE_GPUA_LEN, &d), WIRE_NONE);
+	/* any other length: not an acknowledgement, whatever it starts with */
+	for (n = 0; n < sizeof b; n++)
+		if (n != WIRE_GPUA_LEN)
+			assert_int_equal(wire_gpua_decode(b, n < WIRE_GPUA_LEN ? n :
+			    WIRE_GPUA_LEN, n, &d), WIRE_NONE);
+	/* more bytes given than the datagram had */
+	assert_int_equal(wire_gpua_decode(b, WIRE_GPUA_LEN + 1, WIRE_GPUA_LEN, &d),
+	    WIRE_NONE);
+	/* each of the first 8 bytes wrong: the magic, the version, the zero
+	 * byte; a zero stream */
+	for (i = 0; i < 6; i++) {
+		wire_gpua_encode(b, &a);
+		b[i] ^= 0x20;
+		assert_int_equal(wire_gpua_decode(b, WIRE_GPUA_LEN, WIRE_GPUA_LEN,
+		    &d), WIRE_NONE);
+	}
+	wire_gpua_encode(b, &a);
+	b[WIRE_GPUA_VERSION] = 2;
+	assert_int_equal(wire_gpua_decode(b, WIRE_GPUA_LEN, WIRE_GPUA_LEN, &d),
+	    WIRE_NONE);
+	wire_gpua_encode(b, &(struct wire_gpua){ 0, 1, 2 });
+	assert_int_equal(wire_gpua_decode(b, WIRE_GPUA_LEN, WIRE_GPUA_LEN, &d),
+	    WIRE_NONE);
+	/* one stream byte is enough; the extremes round-trip */
+	wire_gpua_encode(b, &(struct wire_gpua){ 0xffff, UINT64_MAX, 0 });
+	assert_int_equal(wire_gpua_decode(b, WIRE_GPUA_LEN, WIRE_GPUA_LEN, &d),
+	    WIRE_OK);
+	assert_int_equal(d.stream, 0xffff);
+	assert_true(d.seq == UINT64_MAX && d.send_ns == 0);
+	/* a data header of the same length is not one */
+	wire_gpud_encode(b, 1, 2);
+	assert_int_equal(wire_gpua_decode(b, WIRE_GPUA_LEN, WIRE_GPUA_LEN, &d),
+	    WIRE_NONE);
+	/* never larger than the datagram it answers */
+	assert_true(WIRE_GPUA_LEN <= WIRE_GPUD_LEN);
+}
+
+static void
 test_len_apart(void **state)
 {
 	(void)state;
@@ -208,6 +273,7 @@ main(void)
 		cmocka_unit_test(test_gpue),
 		cmocka_unit_test(test_gpuh),
 		cmocka_unit_test(test_cookie),
+		cmocka_unit_test(test_gpua),
 		cmocka_unit_test(test_len_apart),
 	};
 

@@ -2,7 +2,8 @@
 /* fuzz_ctl.c: libFuzzer target for what gput decodes off the network. The
  * input is one control message as it comes off the wire (header, then
  * payload of the length the header gives), optionally followed by a UDP
- * datagram that is decoded as an end marker. The bytes after the first go
+ * datagram that is decoded as an end marker, a cookie, its echo and an
+ * acknowledgement (GPUA). The bytes after the first go
  * to ctl_decode_payload() with the first as the type as well, whatever the
  * header says. Each decoder gets a heap copy of exactly its bytes, so that
  * AddressSanitizer sees any read past them. Aborts when a decoder breaks
@@ -102,6 +103,32 @@ cookie(const uint8_t *b, size_t n)
 	free(copy);
 }
 
+/* An acknowledgement (GPUA) from the same bytes: whole only at its one
+ * length with a stream; a capture's cut never decodes whole. */
+static void
+ack(const uint8_t *b, size_t n)
+{
+	uint8_t *copy = malloc(n ? n : 1);
+	struct wire_gpua a, e;
+	uint8_t again[WIRE_GPUA_LEN];
+
+	if (copy == NULL)
+		abort();
+	memcpy(copy, b, n);
+	if (wire_gpua_decode(copy, n, n, &a) == WIRE_OK) {
+		if (n != WIRE_GPUA_LEN || a.stream == 0)
+			abort();
+		wire_gpua_encode(again, &a);    /* round trip: the same bytes */
+		if (memcmp(again, copy, WIRE_GPUA_LEN) != 0 ||
+		    wire_gpua_decode(again, sizeof again, sizeof again, &e) !=
+		    WIRE_OK || e.seq != a.seq || e.send_ns != a.send_ns)
+			abort();
+	}
+	if (n > 8 && wire_gpua_decode(copy, 8, n, &a) == WIRE_OK)
+		abort();
+	free(copy);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -128,5 +155,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)payload(type, data + CTL_HDR_LEN, plen, &m);
 	marker(data + rest, size - rest);
 	cookie(data + rest, size - rest);
+	ack(data + rest, size - rest);
 	return 0;
 }

@@ -108,6 +108,11 @@ hex params_udp_marker33 $H $V 01 00d8  01 01 00 00 00000020 0000000000000003 \
     00000000 00000000 00000020 00000000 0000000000000060 00000000 00000000 \
     $Z16 $CC0 $S1 $Z32  47505545 01 03 0000 0000000000000003 0000000000000060 \
     0000000000000000 00
+# START, then an acknowledgement (GPUA, 24 bytes: version 1, stream 1,
+# sequence 7, send time 0x1122334455667788), and one of stream 0 (no stream)
+hex start_ack $H $V 06 0000  47505541 01 00 0001 0000000000000007 1122334455667788
+hex bad_ack_stream0 $H $V 06 0000  47505541 01 00 0000 0000000000000007 \
+    1122334455667788
 # READY (50 + 2 * ports bytes): port 5038, ports u16, nonce[16], MAC[32],
 # then the other streams' ports u16 each
 hex ready $H $V 02 0034  13ae 0001 $Z16 $Z32
