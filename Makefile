@@ -42,7 +42,7 @@ UNIT_BINS  := $(UNIT_SRCS:.c=)
 TEST_TOOLS := tests/ctlpeer tests/spoofproof tests/nogso.so tests/ecnpeer tests/framegen
 PROGS      := gput gput-pcap
 # The testbed's delay line (tools/gput-testbed runs it; installed beside it).
-TOOLS      := tools/gput-delay
+TOOLS      := tools/gput-delay tools/gput-textfile
 MANS       := man/gput.1 man/gput-pcap.1
 
 .PHONY: all check unit live lint demo bench bench-pcap clean install uninstall need-pcap \
@@ -113,7 +113,7 @@ $(CAPBUILD_TESTS): tests/capbuild.o
 tests/capbuild.o: tests/capbuild.c | need-cmocka need-pcap
 	$(CC) $(FINAL_CFLAGS) $(CMOCKA_CFLAGS) $(PCAP_CFLAGS) -c -o $@ $<
 
-tools/gput-delay: tools/gput-delay.c
+tools/gput-delay tools/gput-textfile: %: %.c
 	$(CC) $(FINAL_CFLAGS) -o $@ $< $(FINAL_LDFLAGS)
 
 # make check: unit tests (cmocka), then live tests with real processes.

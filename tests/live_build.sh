@@ -32,6 +32,7 @@ make -s install DESTDIR="$D" PREFIX=/usr >/dev/null 2>&1
 for f in /usr/bin/gput /usr/bin/gput-pcap /usr/share/man/man1/gput.1 \
     /usr/share/man/man1/gput-pcap.1 /usr/share/man/man8/gput-testbed.8 \
     /usr/sbin/gput-testbed /usr/libexec/gput/gput-probe /usr/libexec/gput/gput-delay \
+    /usr/libexec/gput/gput-textfile \
     /usr/libexec/gput/gput-testbed-parse.sh /usr/libexec/gput/gput-testbed-delay.sh \
     /usr/libexec/gput/gput-testbed-impair.sh /usr/libexec/gput/gput-testbed-topo.sh \
     /usr/lib/systemd/system/gput.socket /usr/lib/systemd/system/gput-probe@.timer \

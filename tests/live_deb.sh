@@ -44,7 +44,7 @@ eq "lintian: no error or warning" "$(grep -E '^[EW]: ' "$T_TMP/lintian")" ""
 dpkg-deb -c "$DEB" | awk '{ print $1, $NF }' | sed 's|^\(.\)[^ ]* \./|\1 /|' | \
 	grep '^-' | sort >"$T_TMP/files"
 for f in /usr/bin/gput /usr/bin/gput-pcap /usr/sbin/gput-testbed \
-    /usr/libexec/gput/gput-delay /usr/libexec/gput/gput-probe \
+    /usr/libexec/gput/gput-delay /usr/libexec/gput/gput-probe /usr/libexec/gput/gput-textfile \
     /usr/libexec/gput/gput-testbed-parse.sh /usr/libexec/gput/gput-testbed-delay.sh \
     /usr/libexec/gput/gput-testbed-impair.sh /usr/libexec/gput/gput-testbed-topo.sh \
     /usr/share/man/man1/gput.1.gz /usr/share/man/man1/gput-pcap.1.gz \

@@ -147,8 +147,9 @@ CONF=$T_TMP/probe
 TXT=$T_TMP/textfile
 mkdir -p "$CONF" "$TXT"
 printf '# loopback, two seconds\n\n -n 2000 -l 4096 --link 1G -p %s 127.0.0.1 \n' "$P" >"$CONF/lo.conf"
-probe() { GPUT=$GPUT GPUT_PROBE_CONF_DIR=$CONF GPUT_PROBE_TEXTFILE_DIR=$TXT \
-	timeout -k 2 60 sh "$PROBE" "$@"; }
+TEXTFILE=${GPUT_TEXTFILE:-tools/gput-textfile}
+probe() { GPUT=$GPUT GPUT_TEXTFILE=$TEXTFILE GPUT_PROBE_CONF_DIR=$CONF \
+	GPUT_PROBE_TEXTFILE_DIR=$TXT timeout -k 2 60 sh "$PROBE" "$@"; }
 probe lo >"$T_TMP/probe.out" 2>&1
 eq "probe: exit 0" "$?" 0
 check "probe: gput-lo.prom written, readable by others, no temporary left" eval \
@@ -178,6 +179,72 @@ printf -- '-p 1 localhost\n' >"$CONF/down.conf"
 probe down >"$T_TMP/probe.out" 2>&1
 eq "probe: partner down: exit 0 (the outcome is in the file)" "$?" 0
 check "probe: ... gput_up 0 error=connect" grep -qx "gput_up{$DRUN,error=\"connect\"} 0" "$TXT/gput-down.prom"
+
+# The probe runs as root in a directory another user may write: that user
+# (nobody, through setpriv) acts while gput runs, as a racer would. GPUT is
+# a wrapper that first, as nobody, swaps every temporary it finds for a
+# symlink to a root-only file (what broke mktemp, >"$tmp", chmod and mv)
+# and plants that symlink as the final .prom, then runs gput. In a
+# directory others may write without the sticky bit the probe refuses
+# (exit 1, one line) and writes nothing; in a sticky one the symlink is
+# replaced, never followed. Either way the root-only file keeps its mode
+# and content.
+probe_attack() { # MODE: the directory's mode
+	_ad=$ATK/d$1
+	rm -rf "$_ad"; mkdir "$_ad" && chmod "$1" "$_ad"
+	printf 'secret\n' >"$VICTIM"; chmod 600 "$VICTIM"
+	: >"$ATK/log"
+	REAL_GPUT=$GPUT GPUT=$ATK/evilgput GPUT_TEXTFILE=$TEXTFILE GPUT_PROBE_CONF_DIR=$CONF \
+		GPUT_PROBE_TEXTFILE_DIR=$_ad ATK_DIR=$_ad ATK_LOG=$ATK/log \
+		ATK_VICTIM=$VICTIM timeout -k 2 60 sh "$PROBE" lo \
+		>"$T_TMP/probe.out" 2>&1
+}
+if ! command -v setpriv >/dev/null || [ "$(id -u)" != 0 ] ||
+   ! id nobody >/dev/null 2>&1; then
+	skip "probe in a hostile directory (needs root, setpriv and user nobody)"
+else
+	ATK=$(mktemp -d /tmp/gput-probe-attack.XXXXXX)
+	chmod 755 "$ATK"
+	VICTIM=$T_TMP/victim
+	cat >"$ATK/evilgput" <<'EOS'
+#!/bin/sh
+setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups sh -c '
+	cd "$1" || exit 1
+	for t in .gput-*; do
+		[ -e "$t" ] || [ -L "$t" ] || continue
+		rm -f "$t" && ln -s "$2" "$t" && echo "swapped $t"
+	done
+	ln -s "$2" gput-lo.prom && echo planted' sh "$ATK_DIR" "$ATK_VICTIM" >>"$ATK_LOG" 2>&1
+exec "$REAL_GPUT" "$@"
+EOS
+	chmod 755 "$ATK/evilgput"
+	probe_attack 0777
+	eq "probe, directory writable by others: exit 1" "$?" 1
+	check "probe, directory writable by others: the attacker planted its symlink" \
+		grep -qx planted "$ATK/log"
+	check "probe, directory writable by others: refused in one line" eval \
+		'[ "$(grep -c . "$T_TMP/probe.out")" = 2 ] && grep -q "gput-textfile: .*: refused: writable by group or others without the sticky bit (mode 0777)" "$T_TMP/probe.out"'
+	check "probe, directory writable by others: root's file untouched" eval \
+		'[ "$(stat -c %a "$VICTIM")" = 600 ] && [ "$(cat "$VICTIM")" = secret ]'
+	check "probe, directory writable by others: nothing written" eval \
+		'[ "$(ls -A "$ATK/d0777")" = gput-lo.prom ] && [ -L "$ATK/d0777/gput-lo.prom" ]'
+	probe_attack 1777
+	eq "probe, sticky directory with a planted symlink: exit 0" "$?" 0
+	check "probe, sticky directory: the attacker planted its symlink" \
+		grep -qx planted "$ATK/log"
+	check "probe, sticky directory: root's file untouched" eval \
+		'[ "$(stat -c %a "$VICTIM")" = 600 ] && [ "$(cat "$VICTIM")" = secret ]'
+	check "probe, sticky directory: the .prom is root's regular file, 0644, the result" eval \
+		'[ ! -L "$ATK/d1777/gput-lo.prom" ] && [ "$(stat -c %U:%a "$ATK/d1777/gput-lo.prom")" = root:644 ] &&
+		 grep -q "^gput_up{.*} 1$" "$ATK/d1777/gput-lo.prom" && [ "$(ls -A "$ATK/d1777")" = gput-lo.prom ]'
+	mkdir -m 755 "$ATK/d0755" && chown nobody "$ATK/d0755"
+	GPUT=$GPUT GPUT_TEXTFILE=$TEXTFILE GPUT_PROBE_CONF_DIR=$CONF \
+		GPUT_PROBE_TEXTFILE_DIR=$ATK/d0755 timeout -k 2 60 sh "$PROBE" lo >"$T_TMP/probe.out" 2>&1
+	eq "probe, directory owned by another user: exit 1" "$?" 1
+	check "probe, directory owned by another user: says so" \
+		grep -q "refused: owned by uid $(id -u nobody), neither root nor this user" "$T_TMP/probe.out"
+	rm -rf "$ATK"
+fi
 
 if ! command -v "$NODE_EXPORTER" >/dev/null || ! command -v curl >/dev/null; then
 	skip "node exporter serves the probe ($NODE_EXPORTER or curl not installed: apt-get install prometheus-node-exporter curl)"
