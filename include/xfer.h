@@ -49,6 +49,9 @@ struct stream {
 	mono_ns  end;                 /* its data loop returned */
 	int      rc;                  /* 0, or -1 with err */
 	char     err[200];
+	int      peer_ended;          /* rc -1 because the peer ended the data
+	                                 connection (reset, closed early): the
+	                                 cause is the peer's, not this side's */
 	_Atomic int done;             /* r, start, end, rc are final */
 	struct {                      /* --zerocopy (TCP), the data path's own */
 		uint8_t  on;          /* the sender's MSG_ZEROCOPY is on */

@@ -212,13 +212,20 @@ client_transfer(struct run *r)
 		return -1;
 	}
 	if (rc == -1) {
+		const struct stream *f = stream_failed(r->st, r->nst);
+		int here = f != NULL && !f->peer_ended;
+
+		/* a stream's failure, not ^C, requested the stop: the wait
+		 * for the partner's reason must not end at once on it */
+		if (f != NULL)
+			stop_clear(r->stop);
 		/* the partner's reason, if it gives one at once, says more than
 		 * what its ending did to the data connection */
 		if (collect_result(r, w, CLIENT_STOP_MS, &m, r->err,
 		    sizeof r->err) == -1 && m.type == CTL_ERROR) {
-			/* one of several streams that failed here is the cause;
-			 * the partner saw the others end after it */
-			if (r->nst > 1 && atomic_load(&r->stop->failed) != 0)
+			/* one of several streams that failed here on its own is
+			 * the cause; the partner saw the others end after it */
+			if (r->nst > 1 && here)
 				snprintf(r->err, sizeof r->err, "%s (partner: %s)", why,
 				         m.text);
 			else

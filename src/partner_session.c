@@ -356,6 +356,20 @@ conclude(struct session *s, struct watch *w, enum watch_event *ev, int rc,
 	}
 }
 
+/* The streams could not all start here (a thread refused: the tasks
+ * limit, RLIMIT_NPROC, memory; err says which stream and why): the client
+ * is told at once, while every data connection is still open, so that
+ * ERROR reaches it before any of its streams sees the partner's end.
+ * Then a moment for it to close the control connection. Returns 1. */
+static int
+unstarted(struct session *s, const char *err)
+{
+	log_end(s, &s->model.side[0].r, err);
+	tell(s, err);
+	(void)net_wait_readable(s->ctl, -1, SESSION_GRACE_MS, s->stop);
+	return 1;
+}
+
 /* START, the transfer under a watcher, then RESULT or ERROR. */
 static int
 transfer(struct session *s)
@@ -383,6 +397,10 @@ transfer(struct session *s)
 	rc = stream_run_all(s->st, s->nst, err, sizeof err);
 	meter_stop(&mt, &whole);
 	watch_end(&w);
+	if (rc == -1 && err[0] != '\0') {
+		watch_free(&w);
+		return unstarted(s, err);
+	}
 	ev = w.event;
 	if (rc == 0 && stream_failed(s->st, s->nst) == NULL)
 		rc = s->nst == 1 ? s->st[0].rc : 0;

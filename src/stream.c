@@ -63,6 +63,7 @@ stream_run(struct stream *s)
 {
 	memset(&s->r, 0, sizeof s->r);
 	s->err[0] = '\0';
+	s->peer_ended = 0;
 	s->start = 0;
 	s->rc = data_path[s->p.proto & 1][s->p.role & 1][path_kind(&s->p)](s);
 	s->end = mono_now();
@@ -148,7 +149,7 @@ stream_run_all(struct stream *st, uint32_t n, char *err, size_t errlen)
 	pthread_attr_destroy(&at);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (started < n) {
-		snprintf(err, errlen, "starting stream %u of %u: %s", started + 1, n,
+		snprintf(err, errlen, "cannot start stream %u of %u: %s", started + 1, n,
 		         strerror(e));
 		stop_request(st[0].stop);
 	}

@@ -59,8 +59,10 @@ xfer_io_error(struct stream *s, int e, const char *what)
 	else if (e == EAGAIN || e == EWOULDBLOCK)
 		snprintf(err, errlen, "peer stalled: no progress %s within the idle timeout",
 		         what);
-	else if (e == EPIPE || e == ECONNRESET)
+	else if (e == EPIPE || e == ECONNRESET) {
 		snprintf(err, errlen, "peer vanished (%s)", strerror(e));
+		s->peer_ended = 1;
+	}
 	else if (e == ECONNREFUSED)
 		snprintf(err, errlen, "the receiver's port refused the data "
 		         "(receiver gone)");

@@ -289,6 +289,7 @@ xfer_tcp_recv(struct stream *s)
 	} else if (rc == 0 && bytes != want) {
 		snprintf(err, errlen, "connection closed after %llu of %llu bytes",
 		         (unsigned long long)bytes, (unsigned long long)want);
+		s->peer_ended = 1;
 		rc = -1;
 	} else if (rc == 0) {
 		rc = tcp_expect_eof(s, buf, p->len);

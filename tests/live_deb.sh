@@ -4,7 +4,9 @@
 # builds with dpkg-buildpackage -us -uc -b (its unit tests run in
 # dh_auto_test), lintian reports no error and no warning, and the package
 # holds the programs, man pages, units, probe and tools where debian/rules
-# says. With GPUT_TEST_DEB_INSTALL=1 (CI's throwaway machine, as root) it
+# says; its maintainer scripts, run over a systemctl that keeps the units'
+# state in files, start nothing on install, restart an enabled partner on
+# upgrade, stop it on removal, and purge the probes' results. With GPUT_TEST_DEB_INSTALL=1 (CI's throwaway machine, as root) it
 # is also installed, run, removed and purged; a developer's machine is left
 # alone. About a minute; skipped without dpkg-dev, debhelper and lintian, or
 # outside a git work tree (make check-asan's copy).
@@ -59,8 +61,57 @@ eq "gput.service runs the installed gput" "$(unit gput.service)" \
 	"ExecStart=/usr/bin/gput -i --max-sessions 4 --max-time 600"
 eq "gput-probe@.service runs the installed probe" "$(unit gput-probe@.service)" \
 	"ExecStart=/usr/libexec/gput/gput-probe %i"
-check "maintainer scripts never enable or start a unit" eval \
-	'dpkg-deb -e "$DEB" "$T_TMP/ctl" && ! grep -Eq "deb-systemd-invoke (start|restart)|systemctl .*(start|enable)" "$T_TMP"/ctl/*'
+CTL=$T_TMP/ctl
+dpkg-deb -e "$DEB" "$CTL"
+eq "Recommends: what gput-testbed runs (ip, ethtool, nft)" \
+	"$(dpkg-deb -f "$DEB" Recommends)" "ethtool, iproute2, nftables"
+check "maintainer scripts: a prerm, and no stop in preinst" eval \
+	'[ -f "$CTL/prerm" ] && ! grep -qs "deb-systemd-invoke stop" "$CTL/preinst"'
+
+# The maintainer scripts' logic, run: the package's own scripts, with
+# systemd's run directory and the textfile directory pointed at ours, call
+# the installed deb-systemd-invoke (its policy-rc.d pointed at nothing),
+# which asks tests/debstub/systemctl, keeping each unit's state in files.
+MS=$T_TMP/ms
+export DEBSTUB_STATE=$MS
+mkdir -p "$MS/bin" "$MS/run-systemd" "$MS/enabled" "$MS/active" "$MS/textfile"
+for s in preinst postinst prerm postrm; do
+	[ -f "$CTL/$s" ] || continue
+	sed -e "s|/run/systemd/system|$MS/run-systemd|g" \
+	    -e "s|/var/lib/prometheus/node-exporter|$MS/textfile|g" "$CTL/$s" >"$MS/$s"
+done
+sed "s|'/usr/sbin/policy-rc.d'|'$MS/no-policy-rc.d'|" /usr/bin/deb-systemd-invoke \
+	>"$MS/bin/deb-systemd-invoke"
+cp tests/debstub/systemctl tests/debstub/deb-systemd-helper "$MS/bin/"
+chmod +x "$MS/bin/"*
+# ms SCRIPT ARGS...: one maintainer script of the package, as dpkg runs it
+ms() {
+	[ -f "$MS/$1" ] || return 0
+	_s=$1; shift
+	echo "== $_s $*" >>"$MS/log"
+	PATH="$MS/bin:$PATH" sh -e "$MS/$_s" "$@" >>"$MS/log" 2>&1
+}
+active() { (cd "$MS/active" && ls | tr '\n' ' '); }
+ms preinst install && ms postinst configure
+eq "scripts: a fresh install starts nothing" "$(active)" ""
+# the administrator: systemctl enable --now gput.socket; a client came
+touch "$MS/enabled/gput.socket" "$MS/active/gput.socket" "$MS/active/gput.service"
+# an upgrade to the same scripts, in the order dpkg runs them (Debian
+# Policy 6.6): old prerm, new preinst, old postrm, new postinst
+ms prerm upgrade 1.0.1 && ms preinst upgrade 1.0.0 && ms postrm upgrade 1.0.1 &&
+	ms postinst configure 1.0.0
+eq "scripts: an upgrade leaves an enabled, running partner running" \
+	"$(active)" "gput.service gput.socket "
+check "scripts: ... restarted, so the new gput runs" \
+	grep -q '^systemctl restart .*gput.socket' "$MS/log"
+ms prerm remove && ms postrm remove
+eq "scripts: a removal stops the partner" "$(active)" ""
+touch "$MS/textfile/gput-to-b.prom" "$MS/textfile/.gput-to-c.Ab12Cd" \
+	"$MS/textfile/node.prom"
+ms postrm purge
+eq "scripts: purge removes the probes' results, nothing else" \
+	"$(ls -A "$MS/textfile")" "node.prom"
+[ "$T_FAILED" = 0 ] || { echo "the scripts' calls:"; cat "$MS/log"; }
 
 if [ "${GPUT_TEST_DEB_INSTALL:-0}" != 1 ] || [ "$(id -u)" != 0 ]; then
 	skip "dpkg -i / -r / -P (set GPUT_TEST_DEB_INSTALL=1 as root: CI does)"
@@ -90,7 +141,11 @@ none_left() {
 	return 0
 }
 check "removed: every file of the package gone" none_left
+TXTDIR=/var/lib/prometheus/node-exporter
+[ -d "$TXTDIR" ] && touch "$TXTDIR/gput-deb-test.prom"
 dpkg -P gput >>"$T_TMP/dpkg.log" 2>&1
 eq "dpkg -P: exit 0" "$?" 0
+check "purged: no probe result left in $TXTDIR" eval \
+	'[ ! -e "$TXTDIR/gput-deb-test.prom" ]'
 check "purged: dpkg knows no gput" eval '! dpkg -s gput >/dev/null 2>&1'
 t_done
