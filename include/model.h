@@ -66,6 +66,34 @@ struct tcp_stats {
 
 /* A UDP receiver's figures: struct udp_stats (udpacct.h). */
 
+/* A figure that may have no value: a rate over zero time, a ratio without
+ * what it compares to. */
+struct fig {
+	double v;                    /* 0 when !ok */
+	int    ok;
+};
+
+/*
+ * The figures a user reads of one side or stream, each defined once here
+ * and computed from the counts by model_rates() and model_figures(); the
+ * renderers (the table, CSV, JSON, Prometheus, --repeat) only format them.
+ * New figures go at the end.
+ */
+struct figures {
+	struct fig real_mbit;        /* Bytes * 8 / 10^6 over Real s */
+	struct fig cpu_mbit;         /*   ... over CPU s */
+	struct fig real_cps;         /* Calls over Real s */
+	struct fig cpu_cps;          /*   ... over CPU s */
+	int      have_loss;          /* a UDP receiver: the loss below */
+	uint64_t udp_sent;           /*   datagrams the sender sent (its count) */
+	uint64_t udp_lost;           /*   sent - unique (r.dgrams), 0 when fewer
+	                                were sent */
+	struct fig loss_pct;         /*   100 * lost / sent (no value: sent 0) */
+	struct fig link_ratio;       /* --link: Real MBit/s over eta * C */
+	struct fig bound_ratio;      /*   ... over the path's bound, when that
+	                                is below eta * C (--rtt) */
+};
+
 /*
  * One side of the run, or one stream of a side (-P): a stream is a record
  * of the same shape with stream > 0, so everything that works on a side's
@@ -98,6 +126,7 @@ struct side {
 	                                its side's stream goodputs (0..1) */
 	struct side *st;             /* a side's streams, nst of them (0: none) */
 	uint32_t nst;
+	struct figures fig;          /* model_figures(): what a user reads */
 };
 
 /* --latency: the probes' result, attached to the run. */
@@ -235,15 +264,32 @@ void model_fairness(struct run_model *m);
  * cpu_ns / 1000 over bytes / 10^6; *ok = 0 (and 0 returned) when bytes is
  * 0. */
 double model_service_demand(const struct gput_result *r, int *ok);
-/* MBit/s for bytes over ns; *ok = 0 (and 0 returned) when ns is 0. */
+/* MBit/s for bytes over ns: bytes * 8 * 1000 / ns; *ok = 0 (and 0
+ * returned) when ns is 0. */
 double model_mbit(uint64_t bytes, uint64_t ns, int *ok);
-/* The same in bit/s: bytes * 8 * 10^9 / ns. */
-double model_bit_s(uint64_t bytes, uint64_t ns, int *ok);
 /* The same in bytes per second (Prometheus's base unit). */
 double model_byte_s(uint64_t bytes, uint64_t ns, int *ok);
-/* A UDP receiver's datagrams lost: what the sender sent (udp_sent) less
- * the unique ones that arrived (r.dgrams), or 0 when fewer were sent (a
- * sender that does not know, 0). */
-uint64_t model_udp_lost(const struct side *s);
+/* The ratio of a measured rate to what it is compared with (--link's
+ * eta * C, a path's bound; gput-pcap's too): got / of, without a value
+ * when got has none or of is not above 0. */
+struct fig model_ratio(struct fig got, double of);
+/* The rates of r into fig (its other figures zeroed): MBit/s and calls/s
+ * over Real s and CPU s, each without a value when its time is 0. For a
+ * result that is not a side of a model (the sums of several partners). */
+void model_rates(const struct gput_result *r, struct figures *fig);
+/* A UDP receiver's loss into fig: sent less unique (0 when fewer were
+ * sent: a sender that does not know says 0), and that in % of sent (no
+ * value when sent is 0). The arrival line, JSON, CSV, Prometheus and
+ * --repeat read this one definition. */
+void model_loss(uint64_t sent, uint64_t unique, struct figures *fig);
+/* When a side has one stream (-P 1), the side's TCP_INFO and UDP
+ * accounting are its stream's. */
+void model_fold_stream(struct side *s);
+/* Every figure of m, into each side's and each stream's fig: model_rates;
+ * a UDP receiver's loss against udp_sent (model_loss); with --link
+ * (have_pred), Real MBit/s over the expected eta * C and over the path's
+ * bound when that is lower. Call once the counts are final (a decoded
+ * model_rec: model_rec_take does). */
+void model_figures(struct run_model *m);
 
 #endif

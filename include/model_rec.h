@@ -34,7 +34,8 @@ int model_rec_put(const struct run_model *m, int ivals, uint8_t **buf,
 
 /* The record at the start of buf[0..len) into out (model_free it); *used:
  * its length. out's host and error point into buf (keep buf while out is
- * used). Returns 0, or -1 with err filled (nothing to free). */
+ * used). Its figures are computed again from its counts (model_figures).
+ * Returns 0, or -1 with err filled (nothing to free). */
 int model_rec_take(const uint8_t *buf, size_t len, size_t *used,
                    struct run_model *out, char *err, size_t errlen);
 

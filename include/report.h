@@ -10,14 +10,16 @@
 #include "model.h"
 
 /*
- * One side's line of the table: the measurement plus the two parameters the
- * -f tags %l and %n print. Rates are computed here, once, from the counts.
+ * One side's line of the table: the measurement, its figures (the rates,
+ * computed by the model: model_figures, model_rates) and the two
+ * parameters the -f tags %l and %n print.
  */
 struct report_row {
 	char     tag;           /* 'l' local, '1' partner */
 	uint32_t len;           /* %l: this side's buffer length */
 	uint64_t count;         /* %n: this side's buffer count */
 	const struct gput_result *r;
+	const struct figures *fig;
 };
 
 /* Is fmt a valid -f format? Returns 0, or -1 with the reason in err. */
@@ -33,15 +35,13 @@ void   report_line(FILE *f, const char *fmt, const struct report_row *row);
 void   report_line_note(FILE *f, const char *fmt, const struct report_row *row,
                         const char *note);
 
-/* MBit/s (10^6 bit/s) for bytes over ns; 0 when ns is 0. */
-double report_mbit(uint64_t bytes, uint64_t ns);
-
 /* The lines under the table. sender/receiver are the two sides' results and
  * tags. */
-/* u: the receiver's exact accounting (NULL: none); same_clock: both ends
- * read one clock, so the one-way delay itself means something. */
+/* fig: the receiver's loss (model_loss); u: its exact accounting (NULL:
+ * none); same_clock: both ends read one clock, so the one-way delay itself
+ * means something. */
 void   report_udp_arrivals(FILE *f, char rtag, const struct gput_result *recv,
-                           const struct gput_result *send, int idle_ms,
+                           const struct figures *fig, int idle_ms,
                            const struct udp_stats *u, int same_clock);
 void   report_verify(FILE *f, char tag, const struct gput_result *r);
 /* A UDP side that moved several datagrams per call (--batch above 1,

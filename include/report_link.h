@@ -42,12 +42,12 @@ void report_link_path(FILE *f, const struct plim *p);
 /* gput --predict: the breakdown of pr, and its path's lines. */
 void report_link_predict(FILE *f, const struct link_predict *pr);
 
-/* After a run with --link: the prediction pr for the connection lc (msg:
- * the sender's write length), and each side's measured Real-MBit/s against
- * it (and against the path's bound when that is below eta * C); a short
- * run's receiver (rows[recv_row]) also the bias of its own length. */
-void report_link(FILE *f, const struct link_conn *lc, uint64_t msg,
-                 const struct link_pred *pr, const struct report_row *rows,
-                 int nrows, int recv_row);
+/* After a run with --link: m's prediction (link_pred) for its connection
+ * (link_conn, the sender's write length data_len), and each side's
+ * measured Real-MBit/s against it (its figures' link_ratio, and
+ * bound_ratio when the path's bound is below eta * C); a short run's
+ * receiver (rows[recv_row]) also the bias of its own length. */
+void report_link(FILE *f, const struct run_model *m,
+                 const struct report_row *rows, int nrows, int recv_row);
 
 #endif

@@ -124,14 +124,8 @@ fill_model(struct run *r)
 		model_sum(p);
 		p->r = keep;                        /* with its own window and CPU */
 	}
-	if (r->nst == 1) {                      /* the side is its one stream */
-		l->tcp = l->st[0].tcp;
-		l->udp = l->st[0].udp;
-		l->have_udp = l->st[0].have_udp;
-		p->tcp = p->st[0].tcp;
-		p->udp = p->st[0].udp;
-		p->have_udp = p->st[0].have_udp;
-	}
+	model_fold_stream(l);                   /* -P 1: the side is its stream */
+	model_fold_stream(p);
 	if (r->lp.proto == PROTO_UDP) {         /* what the sender says it sent */
 		rs = r->lp.role == ROLE_RECV ? l : p;
 		ss = r->lp.role == ROLE_RECV ? p : l;
@@ -171,6 +165,7 @@ fill_model(struct run *r)
 		m->link_conn = r->lc;
 		m->link_pred = r->pred;
 	}
+	model_figures(m);
 }
 
 /* --prometheus: a run that measured, whole and verified. Anything else

@@ -297,17 +297,21 @@ print_table(struct mrun *r)
 {
 	const struct config *c = r->c;
 	const struct gput_result *s = &r->st->r;
-	struct report_row row = { 'l', r->lp.len, r->lp.count, s };
+	struct figures fig;
+	struct report_row row = { 'l', r->lp.len, r->lp.count, s, &fig };
 	int rc = 0;
 	unsigned i;
 
+	model_rates(s, &fig);
 	if (c->title)
 		report_title(stdout, c->loc.format);
 	report_line(stdout, c->loc.format, &row);
 	for (i = 0; i < r->n; i++) {
 		const struct mpart *p = &r->p[i];
 
-		row = (struct report_row){ p->tag, p->rp.len, p->rp.count, &p->rr };
+		model_rates(&p->rr, &fig);
+		row = (struct report_row){ p->tag, p->rp.len, p->rp.count, &p->rr,
+		    &fig };
 		if (p->have_rr)
 			report_line(stdout, p->pt->rem.format, &row);
 	}
@@ -316,8 +320,9 @@ print_table(struct mrun *r)
 
 		if (!p->have_rr)
 			continue;
+		model_loss(s->dgrams, p->rr.dgrams, &fig);
 		if (!r->interrupted)
-			report_udp_arrivals(stdout, p->tag, &p->rr, s,
+			report_udp_arrivals(stdout, p->tag, &p->rr, &fig,
 			    xfer_udp_idle_ms(&r->lp), p->have_udp ? &p->udp : NULL,
 			    c->same_clock);
 		report_verify(stdout, p->tag, &p->rr);

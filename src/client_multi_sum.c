@@ -65,6 +65,7 @@ static void
 add_side(struct msum_role *u, const struct msum_side *s, unsigned k)
 {
 	uint64_t end = s->start_ns + s->r.real_ns;
+	int ok;
 
 	if (u->n == 0 || s->start_ns < u->first)
 		u->first = s->start_ns;
@@ -78,7 +79,7 @@ add_side(struct msum_role *u, const struct msum_side *s, unsigned k)
 	if (u->n == 0)
 		u->len = s->len;
 	u->tag[u->n] = (char)('1' + k);
-	u->goodput[u->n] = report_mbit(s->r.bytes, s->r.real_ns);
+	u->goodput[u->n] = model_mbit(s->r.bytes, s->r.real_ns, &ok);
 	u->n++;
 }
 
@@ -122,10 +123,13 @@ msum_table(FILE *f, const struct msum *s, const char *fmt)
 
 	for (r = 0; r < 2; r++) {
 		const struct msum_role *u = &s->role[r];
-		struct report_row row = { r ? 'r' : 't', u->len, u->count, &u->r };
+		struct figures fig;
+		struct report_row row = { r ? 'r' : 't', u->len, u->count, &u->r,
+		    &fig };
 
 		if (u->n < 2)
 			continue;
+		model_rates(&u->r, &fig);
 		snprintf(note, sizeof note, "  sum of %u %s", u->n, role_word[r]);
 		fputs("+ ", f);
 		report_line_note(f, fmt, &row, note);
@@ -151,35 +155,26 @@ csv_field(FILE *f, double v, int ok)
 		fputs(buf, f);
 }
 
-/* Calls per second over ns, as report_csv has them. */
-static double
-per_s(uint64_t n, uint64_t ns)
-{
-	return ns == 0 ? 0 : (double)n * 1e9 / (double)ns;
-}
-
 void
 msum_csv(FILE *f, const struct msum *s, unsigned columns)
 {
 	unsigned r, k;
-	double v;
-	int ok;
+	struct figures fig;
 
 	for (r = 0; r < 2; r++) {
 		const struct msum_role *u = &s->role[r];
 
 		if (u->n < 2)
 			continue;
+		model_rates(&u->r, &fig);
 		fprintf(f, "sum,%c,%s,%llu,%llu", r ? 'r' : 't', r ? "recv" : "send",
 		        (unsigned long long)u->r.bytes, (unsigned long long)u->r.calls);
 		csv_field(f, (double)u->r.real_ns / 1e9, 1);
 		csv_field(f, (double)u->r.cpu_ns / 1e9, 1);
-		v = model_mbit(u->r.bytes, u->r.real_ns, &ok);
-		csv_field(f, v, ok);
-		v = model_mbit(u->r.bytes, u->r.cpu_ns, &ok);
-		csv_field(f, v, ok);
-		csv_field(f, per_s(u->r.calls, u->r.real_ns), u->r.real_ns != 0);
-		csv_field(f, per_s(u->r.calls, u->r.cpu_ns), u->r.cpu_ns != 0);
+		csv_field(f, fig.real_mbit.v, fig.real_mbit.ok);
+		csv_field(f, fig.cpu_mbit.v, fig.cpu_mbit.ok);
+		csv_field(f, fig.real_cps.v, fig.real_cps.ok);
+		csv_field(f, fig.cpu_cps.v, fig.cpu_cps.ok);
 		for (k = 11; k < columns; k++)  /* the header's further columns */
 			fputc(',', f);
 		fputc('\n', f);
@@ -189,14 +184,17 @@ msum_csv(FILE *f, const struct msum *s, unsigned columns)
 static void
 json_role(struct json *j, const struct msum_role *u)
 {
+	struct figures fig;
+
+	model_rates(&u->r, &fig);
 	json_begin_object(j);
 	json_kv_u64(j, "lines", u->n);
 	json_kv_u64(j, "bytes", u->r.bytes);
 	json_kv_u64(j, "calls", u->r.calls);
 	json_kv_double(j, "real_s", (double)u->r.real_ns / 1e9);
 	json_kv_double(j, "cpu_s", (double)u->r.cpu_ns / 1e9);
-	if (u->r.real_ns > 0)
-		json_kv_double(j, "real_mbit", report_mbit(u->r.bytes, u->r.real_ns));
+	if (fig.real_mbit.ok)
+		json_kv_double(j, "real_mbit", fig.real_mbit.v);
 	else
 		json_kv_null(j, "real_mbit");
 	json_end_object(j);

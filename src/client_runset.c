@@ -81,6 +81,14 @@ runset_free(struct runset *rs)
 	memset(rs, 0, sizeof *rs);
 }
 
+/* The model's figure f into *v; 1, or 0 when it has no value. */
+static int
+fig_value(const struct fig *f, double *v)
+{
+	*v = f->v;
+	return f->ok;
+}
+
 /* A UDP receiver's figures. */
 static int
 udp_value(const struct side *s, int fig, double *v)
@@ -88,11 +96,8 @@ udp_value(const struct side *s, int fig, double *v)
 	if (s->proto != PROTO_UDP || s->role != ROLE_RECV)
 		return 0;
 	if (fig == RS_LOSS_PCT) {
-		if (s->udp_sent == 0)
-			return 0;
-		*v = s->udp_sent > s->r.dgrams ? 100.0 * (double)(s->udp_sent -
-		    s->r.dgrams) / (double)s->udp_sent : 0;
-		return 1;
+		*v = s->fig.loss_pct.v;
+		return s->fig.loss_pct.ok;
 	}
 	if (!s->have_udp || !(s->udp.flags & UDPS_TIMED))
 		return 0;
@@ -124,14 +129,11 @@ runset_value(const struct run_model *m, int i, int fig, double *v)
 		return 0;
 	s = &m->side[i];
 	switch (fig) {
-	case RS_REAL_MBIT: *v = model_mbit(s->r.bytes, s->r.real_ns, &ok); break;
-	case RS_CPU_MBIT:  *v = model_mbit(s->r.bytes, s->r.cpu_ns, &ok); break;
+	case RS_REAL_MBIT: return fig_value(&s->fig.real_mbit, v);
+	case RS_CPU_MBIT:  return fig_value(&s->fig.cpu_mbit, v);
 	case RS_REAL_S:    *v = (double)s->r.real_ns / 1e9; break;
 	case RS_CPU_S:     *v = (double)s->r.cpu_ns / 1e9; break;
-	case RS_CALLS_S:
-		ok = s->r.real_ns > 0;
-		*v = ok ? (double)s->r.calls / ((double)s->r.real_ns / 1e9) : 0;
-		break;
+	case RS_CALLS_S:   return fig_value(&s->fig.real_cps, v);
 	case RS_LOSS_PCT:
 	case RS_JITTER_MS:
 		return udp_value(s, fig, v);
@@ -140,11 +142,7 @@ runset_value(const struct run_model *m, int i, int fig, double *v)
 			return 0;
 		*v = m->fair;
 		break;
-	case RS_LINK_RATIO:
-		if (m->link_bps <= 0 || m->link_expected_mbit <= 0)
-			return 0;
-		*v = model_mbit(s->r.bytes, s->r.real_ns, &ok) / m->link_expected_mbit;
-		break;
+	case RS_LINK_RATIO: return fig_value(&s->fig.link_ratio, v);
 	case RS_LAT_IDLE:
 	case RS_LAT_LOADED:
 	case RS_LAT_RPM:
@@ -171,7 +169,7 @@ runset_stream_value(const struct run_model *m, int i, uint32_t k, int sfig,
 	if (sfig == RS_ST_FCT)
 		*v = (double)t->end_ns / 1e9;
 	else if (sfig == RS_ST_REAL_MBIT)
-		*v = model_mbit(t->r.bytes, t->r.real_ns, &ok);
+		return fig_value(&t->fig.real_mbit, v);
 	else
 		return 0;
 	return ok;

@@ -64,23 +64,94 @@ model_mbit(uint64_t bytes, uint64_t ns, int *ok)
 }
 
 double
-model_bit_s(uint64_t bytes, uint64_t ns, int *ok)
-{
-	*ok = ns != 0;
-	return ns == 0 ? 0 : (double)bytes * 8.0 * 1e9 / (double)ns;
-}
-
-double
 model_byte_s(uint64_t bytes, uint64_t ns, int *ok)
 {
 	*ok = ns != 0;
 	return ns == 0 ? 0 : (double)bytes * 1e9 / (double)ns;
 }
 
-uint64_t
-model_udp_lost(const struct side *s)
+/* n per second over ns (calls/s); no value when ns is 0. */
+static struct fig
+per_s(uint64_t n, uint64_t ns)
 {
-	return s->udp_sent >= s->r.dgrams ? s->udp_sent - s->r.dgrams : 0;
+	struct fig f = { 0, ns != 0 };
+
+	if (f.ok)
+		f.v = (double)n * 1e9 / (double)ns;
+	return f;
+}
+
+struct fig
+model_ratio(struct fig got, double of)
+{
+	struct fig f = { 0, got.ok && of > 0 };
+
+	if (f.ok)
+		f.v = got.v / of;
+	return f;
+}
+
+void
+model_rates(const struct gput_result *r, struct figures *fig)
+{
+	memset(fig, 0, sizeof *fig);
+	fig->real_mbit.v = model_mbit(r->bytes, r->real_ns, &fig->real_mbit.ok);
+	fig->cpu_mbit.v = model_mbit(r->bytes, r->cpu_ns, &fig->cpu_mbit.ok);
+	fig->real_cps = per_s(r->calls, r->real_ns);
+	fig->cpu_cps = per_s(r->calls, r->cpu_ns);
+}
+
+void
+model_loss(uint64_t sent, uint64_t unique, struct figures *fig)
+{
+	fig->have_loss = 1;
+	fig->udp_sent = sent;
+	fig->udp_lost = sent > unique ? sent - unique : 0;
+	fig->loss_pct.ok = sent != 0;
+	fig->loss_pct.v = sent ? 100.0 * (double)fig->udp_lost / (double)sent : 0;
+}
+
+void
+model_fold_stream(struct side *s)
+{
+	if (s->nst != 1)
+		return;
+	s->tcp = s->st[0].tcp;
+	s->udp = s->st[0].udp;
+	s->have_udp = s->st[0].have_udp;
+}
+
+/* s's figures (a side or a stream of m). */
+static void
+side_figures(const struct run_model *m, struct side *s)
+{
+	const struct link_pred *pr = &m->link_pred;
+	struct figures *f = &s->fig;
+	double expect, bound;
+
+	model_rates(&s->r, f);
+	if (s->proto == PROTO_UDP && s->role == ROLE_RECV)
+		model_loss(s->udp_sent, s->r.dgrams, f);
+	if (!m->have_pred)
+		return;
+	expect = pr->expected_bps / 1e6;
+	bound = pr->have_path ? pr->path.bound_bps / 1e6 : expect;
+	f->link_ratio = model_ratio(f->real_mbit, expect);
+	if (bound < expect)
+		f->bound_ratio = model_ratio(f->real_mbit, bound);
+}
+
+void
+model_figures(struct run_model *m)
+{
+	uint32_t k;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		side_figures(m, &m->side[i]);
+		for (k = 0; k < m->side[i].nst; k++)
+			side_figures(m, &m->side[i].st[k]);
+	}
 }
 
 void

@@ -236,6 +236,7 @@ model_rec_take(const uint8_t *buf, size_t len, size_t *used,
 	}
 	if (r.left != 0)
 		goto bad;
+	model_figures(out);             /* from the counts, not the sender's */
 	*used = (size_t)total;
 	return 0;
 bad:

@@ -707,9 +707,7 @@ watch_peer_msg(struct watch *w, const struct ctl_msg *m, char *err,
 		if (w->plaus.p != NULL && plaus_tcpinfo(&w->plaus, &m->tcp, err,
 		    errlen) == -1)
 			return lie(w, m->stream, err, errlen);
-		ss->tcp = m->tcp;
-		if (sd->nst == 1)
-			sd->tcp = m->tcp;
+		ss->tcp = m->tcp;               /* the side's: model_fold_stream */
 		return 0;
 	}
 	if (m->type == CTL_UDPSTATS) {

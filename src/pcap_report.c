@@ -6,6 +6,7 @@
 #include <inttypes.h>
 
 #include "json.h"
+#include "model.h"
 
 /* What --link adds to a flow. */
 struct linkfig {
@@ -16,11 +17,14 @@ struct linkfig {
 static void
 link_figures(const struct pscan_flow *r, double link_bps, struct linkfig *l)
 {
+	struct fig got = { r->goodput_bps / 1e6, r->has_goodput }, ratio;
+
 	l->link_mbit = link_bps / 1e6;
 	l->has_expected = link_bps > 0 && r->has_eta;
 	l->expected_mbit = l->has_expected ? r->eta * l->link_mbit : 0;
-	l->has_ratio = l->has_expected && r->has_goodput && l->expected_mbit > 0;
-	l->ratio = l->has_ratio ? r->goodput_bps / 1e6 / l->expected_mbit : 0;
+	ratio = model_ratio(got, l->expected_mbit);
+	l->has_ratio = ratio.ok;
+	l->ratio = ratio.v;
 }
 
 static const char *

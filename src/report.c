@@ -101,12 +101,6 @@ report_check_format(const char *fmt, char *err, size_t errlen)
 	return 0;
 }
 
-double
-report_mbit(uint64_t bytes, uint64_t ns)
-{
-	return ns == 0 ? 0 : (double)bytes * 8.0 * 1000.0 / (double)ns;
-}
-
 /* Render one value into buf (without padding when the width is 0); a rate
  * over zero time is "-". Returns its length, as snprintf does. */
 static int
@@ -114,7 +108,7 @@ fmt_value(char *buf, size_t len, const struct spec *sp, const struct report_row 
 {
 	const struct gput_result *r = row->r;
 	int w = sp->width, prec = sp->prec >= 0 ? sp->prec : 6;
-	double num, den;
+	const struct fig *v;
 
 	switch (sp->tag->kind) {
 	case T_BYTES: return snprintf(buf, len, "%*llu", w, (unsigned long long)r->bytes);
@@ -123,14 +117,14 @@ fmt_value(char *buf, size_t len, const struct spec *sp, const struct report_row 
 	case T_CALLS: return snprintf(buf, len, "%*llu", w, (unsigned long long)r->calls);
 	case T_RT:    return snprintf(buf, len, "%*.*f", w, prec, (double)r->real_ns / 1e9);
 	case T_CT:    return snprintf(buf, len, "%*.*f", w, prec, (double)r->cpu_ns / 1e9);
-	case T_RBR: num = (double)r->bytes * 8 / 1e6; den = (double)r->real_ns / 1e9; break;
-	case T_CBR: num = (double)r->bytes * 8 / 1e6; den = (double)r->cpu_ns / 1e9; break;
-	case T_RCR: num = (double)r->calls; den = (double)r->real_ns / 1e9; break;
-	case T_CCR: num = (double)r->calls; den = (double)r->cpu_ns / 1e9; break;
+	case T_RBR: v = &row->fig->real_mbit; break;
+	case T_CBR: v = &row->fig->cpu_mbit; break;
+	case T_RCR: v = &row->fig->real_cps; break;
+	case T_CCR: v = &row->fig->cpu_cps; break;
 	default: buf[0] = '\0'; return 0;
 	}
-	if (den > 0)
-		return snprintf(buf, len, "%*.*f", w, prec, num / den);
+	if (v->ok)
+		return snprintf(buf, len, "%*.*f", w, prec, v->v);
 	return snprintf(buf, len, "%*s", w, "-");
 }
 
@@ -236,15 +230,13 @@ udp_accounting(FILE *f, char rtag, const struct udp_stats *u, int same_clock)
 
 void
 report_udp_arrivals(FILE *f, char rtag, const struct gput_result *recv,
-                    const struct gput_result *send, int idle_ms,
+                    const struct figures *fig, int idle_ms,
                     const struct udp_stats *u, int same_clock)
 {
-	uint64_t sent = send->dgrams, got = recv->dgrams;
-	uint64_t lost = sent > got ? sent - got : 0;
-
 	fprintf(f, "%c: received %llu of %llu datagrams, %llu lost (%.2f%%)", rtag,
-	        (unsigned long long)got, (unsigned long long)sent,
-	        (unsigned long long)lost, sent ? 100.0 * (double)lost / (double)sent : 0.0);
+	        (unsigned long long)recv->dgrams,
+	        (unsigned long long)fig->udp_sent,
+	        (unsigned long long)fig->udp_lost, fig->loss_pct.v);
 	if ((recv->flags & RES_DROPS) && recv->sock_drops > 0)
 		fprintf(f, "; the receiving socket dropped %llu (its buffer was full:"
 		        " see -w, -g)", (unsigned long long)recv->sock_drops);

@@ -21,22 +21,13 @@ field(FILE *f, double v, int ok)
 		fputs(buf, f);
 }
 
-/* Calls per second over ns (*ok = 0 when ns is 0). */
-static double
-per_s(uint64_t n, uint64_t ns, int *ok)
-{
-	*ok = ns != 0;
-	return ns == 0 ? 0 : (double)n * 1e9 / (double)ns;
-}
-
 /* The row of side s, or of stream s of a side (tagged "l.K"); with streams
  * set, the columns of -P after the others. */
 static void
 row(FILE *f, const struct run_model *m, const struct side *s, int streams)
 {
 	const struct gput_result *r = &s->r;
-	int ok;
-	double v;
+	const struct figures *g = &s->fig;
 
 	fputc(s->tag, f);
 	if (s->stream > 0)
@@ -45,14 +36,10 @@ row(FILE *f, const struct run_model *m, const struct side *s, int streams)
 	        (unsigned long long)r->bytes, (unsigned long long)r->calls);
 	field(f, (double)r->real_ns / 1e9, 1);
 	field(f, (double)r->cpu_ns / 1e9, 1);
-	v = model_mbit(r->bytes, r->real_ns, &ok);
-	field(f, v, ok);
-	v = model_mbit(r->bytes, r->cpu_ns, &ok);
-	field(f, v, ok);
-	v = per_s(r->calls, r->real_ns, &ok);
-	field(f, v, ok);
-	v = per_s(r->calls, r->cpu_ns, &ok);
-	field(f, v, ok);
+	field(f, g->real_mbit.v, g->real_mbit.ok);
+	field(f, g->cpu_mbit.v, g->cpu_mbit.ok);
+	field(f, g->real_cps.v, g->real_cps.ok);
+	field(f, g->cpu_cps.v, g->cpu_cps.ok);
 	if (streams) {
 		field(f, (double)s->start_ns / 1e9, 1);
 		field(f, (double)s->end_ns / 1e9, 1);

@@ -40,6 +40,16 @@ kv_mbit(struct json *j, const char *key, uint64_t bytes, uint64_t ns)
 		json_kv_null(j, key);
 }
 
+/* key: the figure, or null when it has no value. */
+static void
+kv_fig(struct json *j, const char *key, const struct fig *v)
+{
+	if (v->ok)
+		json_kv_double(j, key, v->v);
+	else
+		json_kv_null(j, key);
+}
+
 void
 report_json_put_params(struct json *j, const struct run_model *m)
 {
@@ -204,10 +214,10 @@ put_udp(struct json *j, const struct side *s, int ecn)
 
 	json_key(j, "udp");
 	json_begin_object(j);
-	json_kv_u64(j, "sent", s->udp_sent);
+	json_kv_u64(j, "sent", s->fig.udp_sent);
 	json_kv_u64(j, "received", s->have_udp ? u->received : s->r.dgrams);
 	json_kv_u64(j, "unique", s->r.dgrams);
-	json_kv_u64(j, "lost", model_udp_lost(s));
+	json_kv_u64(j, "lost", s->fig.udp_lost);
 	json_kv_u64(j, "duplicates", s->have_udp ? u->duplicates : 0);
 	json_kv_u64(j, "reordered", s->have_udp ? u->reordered : 0);
 	json_kv_u64(j, "max_displacement", s->have_udp ? u->max_displacement : 0);
@@ -274,7 +284,7 @@ put_stream(struct json *j, const struct run_model *m, const struct side *t)
 	json_kv_u64(j, "calls", t->r.calls);
 	json_kv_double(j, "real_s", secs(t->r.real_ns));
 	json_kv_double(j, "cpu_s", secs(t->r.cpu_ns));
-	kv_mbit(j, "real_mbit", t->r.bytes, t->r.real_ns);
+	kv_fig(j, "real_mbit", &t->fig.real_mbit);
 	json_kv_double(j, "start_s", secs(t->start_ns));
 	json_kv_double(j, "fct_s", secs(t->end_ns));
 	if (m->have_fair && t->role == ROLE_RECV)
@@ -304,8 +314,8 @@ put_side(struct json *j, const struct run_model *m, const struct side *s)
 	json_kv_u64(j, "calls", s->r.calls);
 	json_kv_double(j, "real_s", secs(s->r.real_ns));
 	json_kv_double(j, "cpu_s", secs(s->r.cpu_ns));
-	kv_mbit(j, "real_mbit", s->r.bytes, s->r.real_ns);
-	kv_mbit(j, "cpu_mbit", s->r.bytes, s->r.cpu_ns);
+	kv_fig(j, "real_mbit", &s->fig.real_mbit);
+	kv_fig(j, "cpu_mbit", &s->fig.cpu_mbit);
 	kv_service_demand(j, &s->r);
 	if (s->proto == PROTO_UDP && (s->batch > 1 || s->gso))
 		put_batch(j, s);

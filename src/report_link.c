@@ -179,31 +179,29 @@ short_run(FILE *f, const struct link_pred *pr, uint64_t msg,
 }
 
 void
-report_link(FILE *f, const struct link_conn *lc, uint64_t msg,
-            const struct link_pred *pr, const struct report_row *rows,
+report_link(FILE *f, const struct run_model *m, const struct report_row *rows,
             int nrows, int recv_row)
 {
-	double expect = pr->expected_bps / 1e6, bound = expect;
+	const struct link_pred *pr = &m->link_pred;
 	int i;
 
-	print_link_line(f, lc, msg, pr);
-	if (pr->have_path) {
+	print_link_line(f, &m->link_conn, m->data_len, pr);
+	if (pr->have_path)
 		report_link_path(f, &pr->path);
-		bound = pr->path.bound_bps / 1e6;
-	}
 	for (i = 0; i < nrows; i++) {
-		double got = report_mbit(rows[i].r->bytes, rows[i].r->real_ns);
-		if (rows[i].r->real_ns == 0) {
+		const struct figures *fig = rows[i].fig;
+
+		if (!fig->link_ratio.ok) {
 			fprintf(f, "%c: measured -, no time to compare\n", rows[i].tag);
 			continue;
 		}
 		fprintf(f, "%c: measured %.4f MBit/s, %.4f of expected", rows[i].tag,
-		        got, got / expect);
-		if (bound < expect)
-			fprintf(f, ", %.4f of the bound", got / bound);
+		        fig->real_mbit.v, fig->link_ratio.v);
+		if (fig->bound_ratio.ok)
+			fprintf(f, ", %.4f of the bound", fig->bound_ratio.v);
 		fputc('\n', f);
 		if (i == recv_row)
-			short_run(f, pr, msg, &rows[i]);
+			short_run(f, pr, m->data_len, &rows[i]);
 	}
 }
 

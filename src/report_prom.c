@@ -110,7 +110,7 @@ get_rtt(const struct side *s, struct pval *v)
 static int
 get_lost(const struct side *s, struct pval *v)
 {
-	return udp_receiver(s) && u64v(v, model_udp_lost(s));
+	return udp_receiver(s) && u64v(v, s->fig.udp_lost);
 }
 
 static int

@@ -9,7 +9,7 @@
 static struct report_row
 row_of(const struct side *s)
 {
-	struct report_row row = { s->tag, s->len, s->count, &s->r };
+	struct report_row row = { s->tag, s->len, s->count, &s->r, &s->fig };
 
 	return row;
 }

@@ -18,7 +18,7 @@ under_lines(FILE *f, const struct run_model *m, const struct table_opts *o,
 
 	if (m->proto == PROTO_UDP && m->side[1].have_result && !m->interrupted)
 		report_udp_arrivals(f, rows[recv_side].tag, rows[recv_side].r,
-		    rows[1 - recv_side].r, (int)m->udp_idle_ms,
+		    &rs->fig, (int)m->udp_idle_ms,
 		    rs->have_udp ? &rs->udp : NULL, o->same_clock);
 	for (i = 0; i < nrows && m->proto == PROTO_UDP; i++)
 		report_udp_batch(f, rows[i].tag, rows[i].r, m->side[i].batch,
@@ -69,8 +69,10 @@ void
 report_table(FILE *f, const struct run_model *m, const struct table_opts *o)
 {
 	const struct report_row rows[2] = {
-		{ m->side[0].tag, m->side[0].len, m->side[0].count, &m->side[0].r },
-		{ m->side[1].tag, m->side[1].len, m->side[1].count, &m->side[1].r },
+		{ m->side[0].tag, m->side[0].len, m->side[0].count, &m->side[0].r,
+		  &m->side[0].fig },
+		{ m->side[1].tag, m->side[1].len, m->side[1].count, &m->side[1].r,
+		  &m->side[1].fig },
 	};
 	int nrows = m->side[1].have_result ? 2 : 1, i;
 
@@ -97,6 +99,5 @@ report_table(FILE *f, const struct run_model *m, const struct table_opts *o)
 		verbose_lines(f, m, rows, nrows);
 	report_lat_text(f, &m->lat, o->verbose);
 	if (m->have_pred)
-		report_link(f, &m->link_conn, m->data_len, &m->link_pred, rows, 2,
-		    m->role == ROLE_RECV ? 0 : 1);
+		report_link(f, m, rows, 2, m->role == ROLE_RECV ? 0 : 1);
 }

@@ -114,6 +114,89 @@ test_mbit(void **state)
 	assert_true(model_mbit(1, 0, &ok) == 0 && !ok);
 }
 
+/* Every figure once: the rates with and without time, a UDP receiver's
+ * loss against what its sender sent (and none for a sender), the link and
+ * bound ratios with --link, and a stream's figures as a side's. */
+static void
+test_figures(void **state)
+{
+	struct run_model m;
+	const struct figures *f;
+
+	(void)state;
+	memset(&m, 0, sizeof m);
+	m.proto = PROTO_UDP;
+	m.side[0] = (struct side){ .tag = 'l', .proto = PROTO_UDP,
+	    .role = ROLE_SEND, .have_result = 1 };
+	m.side[1] = (struct side){ .tag = '1', .proto = PROTO_UDP,
+	    .role = ROLE_RECV, .have_result = 1, .udp_sent = 1000 };
+	m.side[0].r = (struct gput_result){ .bytes = 1250000, .calls = 1000,
+	    .dgrams = 1000, .real_ns = S, .cpu_ns = S / 4 };
+	m.side[1].r = (struct gput_result){ .bytes = 1237500, .calls = 990,
+	    .dgrams = 990, .real_ns = 2 * S };
+	m.have_pred = 1;
+	m.link_pred.expected_bps = 20e6;
+	m.link_pred.have_path = 1;
+	m.link_pred.path.bound_bps = 8e6;
+	assert_int_equal(model_streams(&m.side[1], 1), 0);
+	m.side[1].st[0].r = m.side[1].r;
+	model_figures(&m);
+	f = &m.side[0].fig;
+	assert_true(f->real_mbit.ok && f->real_mbit.v == 10.0);
+	assert_true(f->cpu_mbit.ok && f->cpu_mbit.v == 40.0);
+	assert_true(f->real_cps.ok && f->real_cps.v == 1000.0);
+	assert_true(f->cpu_cps.ok && f->cpu_cps.v == 4000.0);
+	assert_false(f->have_loss);             /* a sender loses nothing */
+	assert_true(f->link_ratio.ok && f->link_ratio.v == 0.5);
+	assert_true(f->bound_ratio.ok && f->bound_ratio.v == 1.25);
+	f = &m.side[1].fig;
+	assert_true(f->real_mbit.ok && f->real_mbit.v == 4.95);
+	assert_true(!f->cpu_mbit.ok && !f->cpu_cps.ok);     /* no CPU time */
+	assert_true(f->have_loss);
+	assert_int_equal(f->udp_sent, 1000);
+	assert_int_equal(f->udp_lost, 10);
+	assert_true(f->loss_pct.ok && f->loss_pct.v == 1.0);
+	f = &m.side[1].st[0].fig;               /* a stream's, the same way */
+	assert_true(f->real_mbit.ok && f->real_mbit.v == 4.95);
+	m.side[1].udp_sent = 0;                 /* a sender that does not know */
+	m.side[1].r.dgrams = 5;
+	m.link_pred.path.bound_bps = 30e6;      /* above eta * C: no bound ratio */
+	model_figures(&m);
+	f = &m.side[1].fig;
+	assert_int_equal(f->udp_lost, 0);
+	assert_false(f->loss_pct.ok);
+	assert_false(f->bound_ratio.ok);
+	m.side[1].r.real_ns = 0;                /* no time: no rate, no ratio */
+	model_figures(&m);
+	assert_false(f->real_mbit.ok || f->link_ratio.ok || f->real_cps.ok);
+	model_free(&m);
+}
+
+/* -P 1: the side's TCP_INFO and UDP accounting are its one stream's; a
+ * side of several streams keeps its own. */
+static void
+test_fold(void **state)
+{
+	struct side s;
+
+	(void)state;
+	memset(&s, 0, sizeof s);
+	assert_int_equal(model_streams(&s, 1), 0);
+	s.st[0].tcp.valid = 1;
+	s.st[0].tcp.rtt_us = 77;
+	s.st[0].have_udp = 1;
+	s.st[0].udp.unique = 9;
+	model_fold_stream(&s);
+	assert_true(s.tcp.valid && s.tcp.rtt_us == 77);
+	assert_true(s.have_udp && s.udp.unique == 9);
+	assert_int_equal(model_streams(&s, 2), 0);
+	s.tcp.rtt_us = 1;
+	s.st[0].tcp.rtt_us = 5;
+	model_fold_stream(&s);
+	assert_int_equal(s.tcp.rtt_us, 1);
+	model_streams(&s, 0);
+}
+
 /* ---- streams ---------------------------------------------------------- */
 
 /* Stream k of s (from 1): a result of bytes, calls, datagrams over a
@@ -522,6 +605,8 @@ main(void)
 		cmocka_unit_test(test_steady),
 		cmocka_unit_test(test_invalid),
 		cmocka_unit_test(test_mbit),
+		cmocka_unit_test(test_figures),
+		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_streams_alloc),
 		cmocka_unit_test(test_sum),
 		cmocka_unit_test(test_sum_udp),

@@ -173,7 +173,10 @@ render(const struct run_model *m, int how)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
+	struct run_model c = *m;        /* its streams are the caller's */
 
+	m = &c;
+	model_figures(&c);
 	assert_non_null(f);
 	if (how == R_TABLE) {
 		const struct table_opts o = { GPUT_DEFAULT_FORMAT,

@@ -23,9 +23,11 @@ render(const struct run_model *m)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
+	struct run_model c = *m;        /* its streams are the caller's */
 
 	assert_non_null(f);
-	report_prom(f, m);
+	model_figures(&c);
+	report_prom(f, &c);
 	fclose(f);
 	return buf;
 }

@@ -510,6 +510,7 @@ test_json_tcp_count(void **state)
 	(void)state;
 	model_tcp(&m);
 	cap_open(&c);
+	model_figures(&m);
 	report_json(c.f, &m);
 	cap_expect(&c, tcp_pretty);
 	model_free(&m);
@@ -524,6 +525,7 @@ test_json_udp_time(void **state)
 	(void)state;
 	model_udp(&m);
 	cap_open(&c);
+	model_figures(&m);
 	report_json_summary_line(c.f, &m);
 	cap_expect(&c, udp_summary);
 	model_free(&m);
@@ -545,6 +547,7 @@ test_json_link_path(void **state)
 	assert_int_equal(plim_compute(&in, &m.path, err, sizeof err), 0);
 	m.have_path = 1;
 	cap_open(&c);
+	model_figures(&m);
 	report_json_summary_line(c.f, &m);
 	got = cap_close(&c);
 	assert_non_null(strstr(got, "\"link\":{\"rate_bit_s\":10000000,\"eta\":0.95,"
@@ -558,6 +561,7 @@ test_json_link_path(void **state)
 	                       .expected_bps = 9.5e6 };
 	assert_int_equal(plim_compute(&in, &m.path, err, sizeof err), 0);
 	cap_open(&c);
+	model_figures(&m);
 	report_json_summary_line(c.f, &m);
 	got = cap_close(&c);
 	assert_non_null(strstr(got, "\"window_bytes\":null,\"window_mbit\":null,"
@@ -584,6 +588,7 @@ test_json_ecn(void **state)
 	m.side[0].tcp.ecn = TCPS_ECN | TCPS_ECN_RECEIVED;
 	m.side[0].tcp.delivered_ce = 93;
 	cap_open(&c);
+	model_figures(&m);
 	report_json_summary_line(c.f, &m);
 	got = cap_close(&c);
 	assert_non_null(strstr(got, "\"sndbuf_limited_us\":120000,\"ecn\":{"
@@ -594,6 +599,7 @@ test_json_ecn(void **state)
 	model_udp(&m);
 	m.ecn = 1;
 	cap_open(&c);
+	model_figures(&m);
 	report_json_summary_line(c.f, &m);
 	got = cap_close(&c);
 	assert_non_null(strstr(got, "\"ecn\":{\"not_ect\":null,\"ect1\":null,"
@@ -606,6 +612,7 @@ test_json_ecn(void **state)
 	m.side[1].udp.ecn[2] = 2704;
 	m.side[1].udp.ecn[3] = 286;
 	cap_open(&c);
+	model_figures(&m);
 	report_json_summary_line(c.f, &m);
 	got = cap_close(&c);
 	assert_non_null(strstr(got, "\"ecn\":{\"not_ect\":0,\"ect1\":0,"
@@ -623,6 +630,7 @@ test_json_failed(void **state)
 	(void)state;
 	model_failed(&m);
 	cap_open(&c);
+	model_figures(&m);
 	report_json(c.f, &m);
 	cap_expect(&c, failed_pretty);
 }
@@ -639,6 +647,7 @@ test_json_no_result(void **state)
 	model_tcp(&m);
 	m.side[1].have_result = 0;
 	cap_open(&c);
+	model_figures(&m);
 	report_json_summary_line(c.f, &m);
 	out = cap_close(&c);
 	assert_non_null(strstr(out, "\"tcp_info\":{\"cc\":\"cubic\""));
@@ -647,6 +656,7 @@ test_json_no_result(void **state)
 	                       "\"error\":null}\n"));
 	free(out);
 	cap_open(&c);
+	model_figures(&m);
 	report_csv(c.f, &m);
 	cap_expect(&c, "side,role,bytes,calls,real_s,cpu_s,real_mbit,cpu_mbit,"
 	           "real_calls_s,cpu_calls_s\n"
@@ -664,6 +674,7 @@ test_json_interrupted(void **state)
 	(void)state;
 	model_interrupted(&m);
 	cap_open(&c);
+	model_figures(&m);
 	report_json_summary_line(c.f, &m);
 	cap_expect(&c, intr_summary);
 }
@@ -741,6 +752,7 @@ test_csv(void **state)
 	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		rows[i].build(&m);
 		cap_open(&c);
+		model_figures(&m);
 		report_csv(c.f, &m);
 		cap_expect(&c, rows[i].out);
 		model_free(&m);
@@ -904,6 +916,7 @@ jq_check(void (*build)(struct run_model *),
 	f = fdopen(fd, "w");
 	assert_non_null(f);
 	build(&m);
+	model_figures(&m);
 	render(f, &m);
 	for (k = 0; render == report_json_summary_line && k < 2; k++)
 		for (i = 0; i < m.side[k].niv; i++)

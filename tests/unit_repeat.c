@@ -130,6 +130,7 @@ one_run(struct run_model *m, uint64_t bytes, uint64_t real_ns)
 	m->side[1].r.real_ns = real_ns;
 	m->side[0].r.cpu_ns = m->side[1].r.cpu_ns = real_ns / 2;
 	m->side[0].r.calls = m->side[1].r.calls = 300;
+	model_figures(m);
 }
 
 /* Goodputs 8, 10, 12 MBit/s (1e6 bytes over 1, 0.8, 2/3 s... exactly:

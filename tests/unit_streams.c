@@ -152,6 +152,7 @@ test_table(void **state)
 	(void)state;
 	model_p3(&m);
 	cap_open(&c);
+	model_figures(&m);
 	report_streams_table(c.f, &m, FMT, FMT, 0);
 	report_fairness(c.f, &m);
 	cap_expect(&c,
@@ -171,6 +172,7 @@ test_table(void **state)
 		strcpy(m.side[1].st[k].tcp.cc, "bbr");
 	}
 	cap_open(&c);
+	model_figures(&m);
 	report_streams_table(c.f, &m, "%b", "%b", 0);
 	cap_expect(&c,
 	"l1250000  stream 1  cc cubic  fct 1.001 s\n"
@@ -182,6 +184,7 @@ test_table(void **state)
 	"13750000  stream 3  cc cubic  fct 1.003 s\n"
 	"17500000  sum of 3 streams\n");
 	cap_open(&c);
+	model_figures(&m);
 	report_streams_table(c.f, &m, "%b", "%b", 1);
 	cap_expect(&c,
 	"l1250000  stream 1  cc cubic  fct 1.001 s\n"
@@ -216,6 +219,7 @@ test_table_edges(void **state)
 	m.side[0].st[1].have_result = 0;
 	m.side[1].have_result = 0;
 	cap_open(&c);
+	model_figures(&m);
 	report_streams_table(c.f, &m, "%b", "%b", 0);
 	cap_expect(&c,
 	"l1250000  stream 1  cc cubic  fct 1.001 s\n"
@@ -247,13 +251,15 @@ test_one_stream(void **state)
 	model_fairness(&m);
 	assert_false(m.have_fair);
 	cap_open(&c);
+	model_figures(&m);
 	report_streams_table(c.f, &m, FMT, "%b %c", 0);
 	report_fairness(c.f, &m);
 	got = cap_close(&c);
 	cap_open(&d);
-	report_line(d.f, FMT, &(struct report_row){ 'l', 12500, 200, &m.side[0].r });
+	report_line(d.f, FMT, &(struct report_row){ 'l', 12500, 200, &m.side[0].r,
+	            &m.side[0].fig });
 	report_line(d.f, "%b %c", &(struct report_row){ '1', 12500, 200,
-	            &m.side[1].r });
+	            &m.side[1].r, &m.side[1].fig });
 	cap_expect(&d, got);
 	free(got);
 	model_free(&m);
@@ -332,6 +338,7 @@ test_json(void **state)
 	(void)state;
 	model_p3(&m);
 	cap_open(&c);
+	model_figures(&m);
 	report_json_summary_line(c.f, &m);
 	out = cap_close(&c);
 	assert_non_null(strstr(out, "\"port\":5037},\"streams\":3,\"sides\":["));
@@ -355,6 +362,7 @@ test_json(void **state)
 	m.side[1].st[0].have_result = 0;
 	m.have_fair = 0;
 	cap_open(&c);
+	model_figures(&m);
 	report_json_summary_line(c.f, &m);
 	out = cap_close(&c);
 	assert_non_null(strstr(out, "\"streams\":[{\"stream\":1,\"error\":\"no result\"},"
@@ -375,6 +383,7 @@ test_csv(void **state)
 	model_p3(&m);
 	m.side[1].st[1].have_result = 0;        /* no row */
 	cap_open(&c);
+	model_figures(&m);
 	report_csv(c.f, &m);
 	cap_expect(&c,
 	"side,role,bytes,calls,real_s,cpu_s,real_mbit,cpu_mbit,real_calls_s,cpu_calls_s,start_s,fct_s,share\n"
@@ -438,6 +447,7 @@ test_jq(void **state)
 	f = fdopen(fd, "w");
 	assert_non_null(f);
 	model_p3(&m);
+	model_figures(&m);
 	report_json(f, &m);
 	model_free(&m);
 	assert_int_equal(fclose(f), 0);
