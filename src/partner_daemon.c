@@ -287,6 +287,17 @@ listener(const struct config *c, char *err, size_t errlen)
 	return net_listen_any(c->port, err, errlen);
 }
 
+/* A line that stops the partner: on standard error, or in the log when
+ * standard error is the client's connection. */
+static void
+say(const char *text)
+{
+	if (plog_syslog())
+		plog("%s", text);
+	else
+		fprintf(stderr, "gput: %s\n", text);
+}
+
 int
 run_daemon(const struct config *conf)
 {
@@ -301,22 +312,23 @@ run_daemon(const struct config *conf)
 
 	dc = *conf;
 	signal(SIGPIPE, SIG_IGN);
+	if (c->inetd && plog_stderr_is_client(STDIN_FILENO))
+		plog_use_syslog(STDIN_FILENO);
 	if (c->key_file != NULL) {
 		if (auth_key_load(c->key_file, &d.key, err, sizeof err) == -1) {
-			fprintf(stderr, "gput: %s\n", err);
+			say(err);
 			return 1;
 		}
 		d.keyp = &d.key;
 	}
 	if (c->inetd) {                         /* inetd (nowait): stdin is the client */
 		if (getpeername(0, (struct sockaddr *)&ss, &sl) == -1) {
-			fprintf(stderr, "gput: --inetd: standard input is not a "
-			        "connected socket\n");
+			say("--inetd: standard input is not a connected socket");
 			return 1;
 		}
 		if (drop_privileges(c->user, err, sizeof err) == -1 ||
 		    cc_policy(&dc, err, sizeof err) == -1) {
-			fprintf(stderr, "gput: %s\n", err);
+			say(err);
 			return 1;
 		}
 		if (!acl_permits(&c->allow, &ss)) {
