@@ -197,6 +197,9 @@ struct run_model {
 	const char *error;           /* a failed run: why (NULL: none) */
 	struct lat_result lat;       /* --latency */
 	enum run_error error_code;   /* ... and its code (RUN_OK: none) */
+	double   pace_bps;           /* the sender's schedule (-g, --rate):
+	                                payload bit/s of all its streams,
+	                                data_len * 8 / gap each; 0: unpaced */
 };
 
 /* Append iv to s (grows the array; never on a data path). Returns 0 or -1

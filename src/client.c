@@ -352,6 +352,9 @@ model_init(struct run *r)
 	    .role = r->rp.role, .len = r->rp.len, .count = r->rp.count,
 	    .batch = r->rp.batch, .gso = r->rp.gso };
 	m->streams = r->lp.streams;
+	if (r->lp.data_gap_ps > 0)
+		m->pace_bps = (double)r->lp.data_len * 8e12 /
+		    (double)r->lp.data_gap_ps * r->lp.streams;
 	m->udp_idle_ms = (uint32_t)xfer_udp_idle_ms(&r->lp);
 }
 

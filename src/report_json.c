@@ -6,6 +6,7 @@
 #include "report_lat.h"
 #include "ecn.h"
 #include "json.h"
+#include "report_verdict.h"
 
 static void put_udp(struct json *j, const struct side *s, int ecn);
 
@@ -293,6 +294,13 @@ put_stream(struct json *j, const struct run_model *m, const struct side *t)
 		json_kv_null(j, "share");
 	put_intervals(j, t);
 	put_side_extras(j, t, m->ecn);
+	if (t->role == ROLE_RECV) {             /* the stream's verdict */
+		struct verdict v;
+
+		verdict_stream(m, t->stream - 1, &v);
+		json_key(j, "explain");
+		report_verdict_json(j, &v);
+	}
 	json_end_object(j);
 }
 
@@ -379,6 +387,24 @@ put_path(struct json *j, const struct plim *p)
 	json_kv_double(j, "bound_mbit", p->bound_bps / 1e6);
 }
 
+/* The run's verdict (verdict.h); null for a run without a receiver's
+ * result, a failed or an interrupted one. */
+static void
+put_explain(struct json *j, const struct run_model *m)
+{
+	int r = model_recv_side(m);
+	struct verdict v;
+
+	json_key(j, "explain");
+	if (r < 0 || !m->side[r].have_result || m->error != NULL ||
+	    m->interrupted) {
+		json_null(j);
+		return;
+	}
+	verdict_run(m, &v);
+	report_verdict_json(j, &v);
+}
+
 void
 report_json_put_run(struct json *j, const struct run_model *m, const char *type,
                     size_t run)
@@ -417,6 +443,7 @@ report_json_put_run(struct json *j, const struct run_model *m, const char *type,
 		json_end_object(j);
 	}
 	report_lat_json(j, &m->lat);
+	put_explain(j, m);
 	json_kv_bool(j, "interrupted", m->interrupted != 0);
 	json_kv_string(j, "error", m->error);
 	json_end_object(j);

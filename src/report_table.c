@@ -7,6 +7,7 @@
 #include "report_lat.h"
 #include "report_link.h"
 #include "report_streams.h"
+#include "report_verdict.h"
 
 /* The lines under the sides' lines that an interrupted run prints too. */
 static void
@@ -100,4 +101,6 @@ report_table(FILE *f, const struct run_model *m, const struct table_opts *o)
 	report_lat_text(f, &m->lat, o->verbose);
 	if (m->have_pred)
 		report_link(f, m, rows, 2, m->role == ROLE_RECV ? 0 : 1);
+	if (o->verbose || m->have_pred)         /* nttcp's plain table stays */
+		report_verdict_text(f, m);
 }

@@ -462,12 +462,27 @@ static const char tcp_pretty[] =
 	"      \"intervals\": []\n"
 	"    }\n"
 	"  ],\n"
+	"  \"explain\": {\n"
+	"    \"limit\": \"link\",\n"
+	"    \"ratio\": null,\n"
+	"    \"bound\": null,\n"
+	"    \"evidence\": {\n"
+	"      \"queue_ms\": 4.1,\n"
+	"      \"goodput_mbit\": 32.768,\n"
+	"      \"retrans\": 3,\n"
+	"      \"cwnd\": 23,\n"
+	"      \"srtt_ms\": 14.2,\n"
+	"      \"min_rtt_ms\": 10.1\n"
+	"    },\n"
+	"    \"warnings\": [],\n"
+	"    \"cc\": \"cubic\"\n"
+	"  },\n"
 	"  \"interrupted\": false,\n"
 	"  \"error\": null\n"
 	"}\n";
 
 static const char udp_summary[] =
-	"{\"type\":\"summary\",\"version\":\"gput 1.0.0\",\"params\":{\"proto\":\"udp\",\"mode\":\"time\",\"duration_s\":3,\"length\":1400,\"interval_s\":1,\"omit_s\":1,\"host\":\"::1\",\"port\":5037},\"sides\":[{\"side\":\"l\",\"role\":\"send\",\"bytes\":4200000,\"calls\":3000,\"real_s\":3,\"cpu_s\":0.25,\"real_mbit\":11.2,\"cpu_mbit\":134.4,\"cpu_us_per_mb\":59523.80952380953,\"intervals\":[{\"start\":0,\"end\":1,\"bytes\":1400000,\"calls\":1000,\"real_mbit\":11.2,\"omitted\":true,\"last\":false},{\"start\":1,\"end\":2,\"bytes\":1400000,\"calls\":1000,\"real_mbit\":11.2,\"omitted\":false,\"last\":false},{\"start\":2,\"end\":3,\"bytes\":1400000,\"calls\":1000,\"real_mbit\":11.2,\"omitted\":false,\"last\":true}]},{\"side\":\"1\",\"role\":\"recv\",\"bytes\":4186000,\"calls\":2990,\"real_s\":3,\"cpu_s\":0.125,\"real_mbit\":11.162666666666667,\"cpu_mbit\":267.904,\"cpu_us_per_mb\":29861.442904921165,\"intervals\":[{\"start\":0,\"end\":1,\"bytes\":1393000,\"calls\":995,\"real_mbit\":11.144,\"omitted\":true,\"last\":false,\"datagrams\":995},{\"start\":1,\"end\":2,\"bytes\":1400000,\"calls\":1000,\"real_mbit\":11.2,\"omitted\":false,\"last\":false,\"datagrams\":1000},{\"start\":2,\"end\":3,\"bytes\":1393000,\"calls\":995,\"real_mbit\":11.144,\"omitted\":false,\"last\":true,\"datagrams\":995}],\"steady\":{\"bytes\":2793000,\"real_s\":2,\"real_mbit\":11.172},\"udp\":{\"sent\":3000,\"received\":2990,\"unique\":2990,\"lost\":10,\"duplicates\":0,\"reordered\":0,\"max_displacement\":0,\"late\":0,\"too_old\":0,\"sequenced\":false,\"jitter_ms\":null,\"delay_var_ms\":null,\"delay_var_max_ms\":null}}],\"link\":{\"rate_bit_s\":10000000,\"eta\":0.95,\"expected_mbit\":9.5},\"interrupted\":false,\"error\":null}\n";
+	"{\"type\":\"summary\",\"version\":\"gput 1.0.0\",\"params\":{\"proto\":\"udp\",\"mode\":\"time\",\"duration_s\":3,\"length\":1400,\"interval_s\":1,\"omit_s\":1,\"host\":\"::1\",\"port\":5037},\"sides\":[{\"side\":\"l\",\"role\":\"send\",\"bytes\":4200000,\"calls\":3000,\"real_s\":3,\"cpu_s\":0.25,\"real_mbit\":11.2,\"cpu_mbit\":134.4,\"cpu_us_per_mb\":59523.80952380953,\"intervals\":[{\"start\":0,\"end\":1,\"bytes\":1400000,\"calls\":1000,\"real_mbit\":11.2,\"omitted\":true,\"last\":false},{\"start\":1,\"end\":2,\"bytes\":1400000,\"calls\":1000,\"real_mbit\":11.2,\"omitted\":false,\"last\":false},{\"start\":2,\"end\":3,\"bytes\":1400000,\"calls\":1000,\"real_mbit\":11.2,\"omitted\":false,\"last\":true}]},{\"side\":\"1\",\"role\":\"recv\",\"bytes\":4186000,\"calls\":2990,\"real_s\":3,\"cpu_s\":0.125,\"real_mbit\":11.162666666666667,\"cpu_mbit\":267.904,\"cpu_us_per_mb\":29861.442904921165,\"intervals\":[{\"start\":0,\"end\":1,\"bytes\":1393000,\"calls\":995,\"real_mbit\":11.144,\"omitted\":true,\"last\":false,\"datagrams\":995},{\"start\":1,\"end\":2,\"bytes\":1400000,\"calls\":1000,\"real_mbit\":11.2,\"omitted\":false,\"last\":false,\"datagrams\":1000},{\"start\":2,\"end\":3,\"bytes\":1393000,\"calls\":995,\"real_mbit\":11.144,\"omitted\":false,\"last\":true,\"datagrams\":995}],\"steady\":{\"bytes\":2793000,\"real_s\":2,\"real_mbit\":11.172},\"udp\":{\"sent\":3000,\"received\":2990,\"unique\":2990,\"lost\":10,\"duplicates\":0,\"reordered\":0,\"max_displacement\":0,\"late\":0,\"too_old\":0,\"sequenced\":false,\"jitter_ms\":null,\"delay_var_ms\":null,\"delay_var_max_ms\":null}}],\"link\":{\"rate_bit_s\":10000000,\"eta\":0.95,\"expected_mbit\":9.5},\"explain\":{\"limit\":\"link\",\"ratio\":1.175017543859649,\"bound\":\"eta*C\",\"evidence\":{\"goodput_mbit\":11.162666666666667,\"eta_c_mbit\":9.5},\"warnings\":[],\"cc\":null},\"interrupted\":false,\"error\":null}\n";
 
 static const char failed_pretty[] =
 	"{\n"
@@ -494,12 +509,13 @@ static const char failed_pretty[] =
 	"      \"error\": \"no result\"\n"
 	"    }\n"
 	"  ],\n"
+	"  \"explain\": null,\n"
 	"  \"interrupted\": false,\n"
 	"  \"error\": \"connect to peer \\\"x\\\" port 5037: Connection refused\\n\"\n"
 	"}\n";
 
 static const char intr_summary[] =
-	"{\"type\":\"summary\",\"version\":\"gput 1.0.0\",\"params\":{\"proto\":\"tcp\",\"mode\":\"count\",\"bytes\":18446744073709551615,\"length\":4096,\"interval_s\":0,\"omit_s\":0,\"host\":null,\"port\":5037},\"sides\":[{\"side\":\"l\",\"role\":\"recv\",\"bytes\":18446744073709551615,\"calls\":18446744073709551615,\"real_s\":0,\"cpu_s\":0,\"real_mbit\":null,\"cpu_mbit\":null,\"cpu_us_per_mb\":0,\"intervals\":[]},{\"side\":\"1\",\"role\":\"send\",\"error\":\"no result\"}],\"interrupted\":true,\"error\":null}\n";
+	"{\"type\":\"summary\",\"version\":\"gput 1.0.0\",\"params\":{\"proto\":\"tcp\",\"mode\":\"count\",\"bytes\":18446744073709551615,\"length\":4096,\"interval_s\":0,\"omit_s\":0,\"host\":null,\"port\":5037},\"sides\":[{\"side\":\"l\",\"role\":\"recv\",\"bytes\":18446744073709551615,\"calls\":18446744073709551615,\"real_s\":0,\"cpu_s\":0,\"real_mbit\":null,\"cpu_mbit\":null,\"cpu_us_per_mb\":0,\"intervals\":[]},{\"side\":\"1\",\"role\":\"send\",\"error\":\"no result\"}],\"explain\":null,\"interrupted\":true,\"error\":null}\n";
 
 static void
 test_json_tcp_count(void **state)
@@ -652,7 +668,8 @@ test_json_no_result(void **state)
 	out = cap_close(&c);
 	assert_non_null(strstr(out, "\"tcp_info\":{\"cc\":\"cubic\""));
 	assert_non_null(strstr(out, "},{\"side\":\"1\",\"role\":\"recv\","
-	                       "\"error\":\"no result\"}],\"interrupted\":false,"
+	                       "\"error\":\"no result\"}],\"explain\":null,"
+	                       "\"interrupted\":false,"
 	                       "\"error\":null}\n"));
 	free(out);
 	cap_open(&c);

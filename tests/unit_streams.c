@@ -354,9 +354,11 @@ test_json(void **state)
 	    "\"real_s\":1,\"cpu_s\":0.1,\"real_mbit\":30,\"start_s\":0.003,"
 	    "\"fct_s\":1.003,\"share\":0.5,\"intervals\":["));
 	assert_non_null(strstr(out, "\"share\":0.16666666666666666,"));
-	assert_non_null(strstr(out, "]}]}],\"fairness\":{\"jain\":0.8571428571428571,"
-	    "\"jain_steady\":null,\"side\":\"1\"},\"interrupted\":false,"
-	    "\"error\":null}\n"));
+	assert_non_null(strstr(out, "]}],\"fairness\":{\"jain\":0.8571428571428571,"
+	    "\"jain_steady\":null,\"side\":\"1\"},\"explain\":{\"limit\":\""));
+	assert_non_null(strstr(out, "},\"interrupted\":false,\"error\":null}\n"));
+	/* each receiving stream's verdict, with its share */
+	assert_non_null(strstr(out, "\"share\":0.5},\"warnings\":["));
 	free(out);
 	/* a stream without a result; no fairness */
 	m.side[1].st[0].have_result = 0;

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* report_verdict.c: the verdict's lines and its JSON object. */
+#include "report_verdict.h"
+
+#include <math.h>
+#include <string.h>
+
+/* v's evidence name, or 0. */
+static double
+e(const struct verdict *v, const char *name)
+{
+	int ok;
+
+	return verdict_ev(v, name, &ok);
+}
+
+static int
+has(const struct verdict *v, const char *name)
+{
+	int ok;
+
+	(void)verdict_ev(v, name, &ok);
+	return ok;
+}
+
+/* The limit's words and the evidence that decided it. */
+static void
+cause(FILE *f, const struct verdict *v)
+{
+	switch (v->limit) {
+	case VL_LINK:
+		fputs("limited by the link", f);
+		if (has(v, "queue_ms"))
+			fprintf(f, ": a standing queue of %.1f ms at its bottleneck",
+			        e(v, "queue_ms"));
+		break;
+	case VL_RECEIVE_WINDOW:
+		fputs("limited by the receive window", f);
+		if (has(v, "window_bytes"))
+			fprintf(f, ": %.0f bytes of whole segments per RTT, %.4f "
+			        "MBit/s", e(v, "window_bytes"), e(v, "window_mbit"));
+		if (has(v, "rwnd_limited_s"))
+			fprintf(f, "%s%.3f s of %.3f s busy limited by it",
+			        has(v, "window_bytes") ? "; " : ": ",
+			        e(v, "rwnd_limited_s"), e(v, "busy_s"));
+		break;
+	case VL_SEND_BUFFER:
+		fprintf(f, "limited by the send buffer: %.3f s of %.3f s busy "
+		        "limited by it", e(v, "sndbuf_limited_s"), e(v, "busy_s"));
+		break;
+	case VL_CONGESTION:
+		fprintf(f, "limited by congestion: %.0f segments retransmitted "
+		        "(%.2f%%)", e(v, "retrans"), e(v, "retrans_pct"));
+		break;
+	case VL_SLOW_START:
+		fprintf(f, "limited by slow start: the run (%.3f s) was too short "
+		        "for its RTT: slow start takes %.3f s, a run of %.1f s would "
+		        "read within 5%%", e(v, "real_s"), e(v, "slow_start_s"),
+		        e(v, "needs_s"));
+		break;
+	case VL_PACING:
+		fprintf(f, "limited by pacing: the sender's own schedule of %.4f "
+		        "MBit/s (--rate, -g)", e(v, "pace_mbit"));
+		break;
+	case VL_SENDER_CPU:
+	case VL_RECEIVER_CPU:
+		fprintf(f, "limited by the %s's CPU: CPU s %.2f of Real s %.2f",
+		        v->limit == VL_SENDER_CPU ? "sender" : "receiver",
+		        e(v, "cpu_s"), e(v, "real_s"));
+		break;
+	case VL_SENDER:
+		fprintf(f, "limited by the sender: it sent %.4f MBit/s",
+		        e(v, "sender_mbit"));
+		if (has(v, "pace_mbit"))
+			fprintf(f, " of a schedule of %.4f", e(v, "pace_mbit"));
+		else
+			fputs(" and the path lost nothing", f);
+		break;
+	case VL_RECEIVER_SOCKET_BUFFER:
+	case VL_NETWORK_LOSS:
+		fprintf(f, "limited by %s: %.0f of %.0f datagrams lost (%.2f%%)",
+		        v->limit == VL_NETWORK_LOSS ? "loss in the network" :
+		        "the receiver's socket buffer", e(v, "lost"), e(v, "sent"),
+		        e(v, "loss_pct"));
+		if (has(v, "socket_drops"))
+			fprintf(f, ", %.0f dropped by the receiving socket",
+			        e(v, "socket_drops"));
+		break;
+	default:
+		fputs("limit unknown: no rule held", f);
+		break;
+	}
+}
+
+void
+report_verdict_line(FILE *f, const char *label, const struct verdict *v)
+{
+	size_t i;
+
+	fprintf(f, "%s: %.4f MBit/s", label, v->goodput_bps / 1e6);
+	if (v->have_ratio)
+		fprintf(f, ", %.4f of %s", v->ratio, v->bound);
+	fputs(": ", f);
+	cause(f, v);
+	if (has(v, "retrans") && v->limit != VL_CONGESTION)
+		fprintf(f, ", %.0f segments retransmitted", e(v, "retrans"));
+	if (has(v, "cwnd"))
+		fprintf(f, ", cwnd %.0f, srtt %.1f ms against %.1f min",
+		        e(v, "cwnd"), e(v, "srtt_ms"), e(v, "min_rtt_ms"));
+	if (has(v, "share"))
+		fprintf(f, ", share %.3f", e(v, "share"));
+	if (v->cc[0] != '\0')
+		fprintf(f, " (%s)", v->cc);
+	fputc('\n', f);
+	for (i = 0; i < v->nwarn; i++)
+		fprintf(f, "%s: warning: %s\n", label, v->warn[i]);
+}
+
+/* A figure that differs between the streams' verdicts: its name and
+ * each stream's value, on one line. */
+static void
+differs(FILE *f, const struct verdict *sv, uint32_t n, const char *name,
+        int prec)
+{
+	uint32_t k;
+	double lo = INFINITY, hi = -INFINITY;
+
+	for (k = 0; k < n; k++) {
+		double x = e(&sv[k], name);
+
+		lo = fmin(lo, x);
+		hi = fmax(hi, x);
+	}
+	if (hi <= lo)
+		return;
+	fprintf(f, "; %s", name);
+	for (k = 0; k < n; k++) {
+		fputc(k ? '/' : ' ', f);
+		fprintf(f, "%.*f", prec, e(&sv[k], name));
+	}
+}
+
+/* -P: each receiving stream's verdict, and with unequal shares what
+ * differs between the streams. */
+static void
+streams(FILE *f, const struct run_model *m, int r)
+{
+	const struct side *rs = &m->side[r];
+	struct verdict sv[16];
+	char label[24];
+	uint32_t k, n = rs->nst < 16 ? rs->nst : 16;
+
+	for (k = 0; k < rs->nst; k++) {
+		struct verdict v;
+
+		verdict_stream(m, k, &v);
+		if (k < n)
+			sv[k] = v;
+		snprintf(label, sizeof label, "%c.%u", rs->tag, k + 1);
+		report_verdict_line(f, label, &v);
+	}
+	if (!m->have_fair || m->fair >= 0.99)
+		return;
+	fprintf(f, "%c: unequal shares, Jain's index %.4f:", rs->tag, m->fair);
+	for (k = 0; k < n; k++)
+		fprintf(f, "%s %.3f", k ? "," : "", rs->st[k].share);
+	differs(f, sv, n, "srtt_ms", 1);
+	differs(f, sv, n, "retrans", 0);
+	differs(f, sv, n, "cwnd", 0);
+	for (k = 1; k < n && strcmp(sv[k].cc, sv[0].cc) == 0; k++)
+		;
+	if (k < n)
+		for (k = 0; k < n; k++)
+			fprintf(f, "%s%s", k ? "/" : "; cc ", sv[k].cc);
+	fputc('\n', f);
+}
+
+void
+report_verdict_text(FILE *f, const struct run_model *m)
+{
+	int r = model_recv_side(m);
+	struct verdict v;
+	char label[2];
+
+	if (r < 0 || !m->side[r].have_result)
+		return;
+	label[0] = m->side[r].tag;
+	label[1] = '\0';
+	verdict_run(m, &v);
+	report_verdict_line(f, label, &v);
+	if (m->streams > 1 && m->side[r].nst > 1 && m->side[1 - r].nst > 1)
+		streams(f, m, r);
+}
+
+void
+report_verdict_json(struct json *j, const struct verdict *v)
+{
+	size_t i;
+
+	json_begin_object(j);
+	json_kv_string(j, "limit", verdict_name(v->limit));
+	if (v->have_ratio) {
+		json_kv_double(j, "ratio", v->ratio);
+		json_kv_string(j, "bound", v->bound);
+	} else {
+		json_kv_null(j, "ratio");
+		json_kv_null(j, "bound");
+	}
+	json_key(j, "evidence");
+	json_begin_object(j);
+	for (i = 0; i < v->nev; i++)
+		json_kv_double(j, v->ev[i].name, v->ev[i].value);
+	json_end_object(j);
+	json_key(j, "warnings");
+	json_begin_array(j);
+	for (i = 0; i < v->nwarn; i++)
+		json_string(j, v->warn[i]);
+	json_end_array(j);
+	json_kv_string(j, "cc", v->cc[0] ? v->cc : NULL);
+	json_end_object(j);
+}
