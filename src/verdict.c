@@ -73,10 +73,12 @@ verdict_warn(struct verdict *v, enum verdict_warning w, const char *fmt, ...)
 	v->wcode[v->nwarn++] = w;
 }
 
+/* A side's or stream's Real MBit/s (model_figures) in bit/s; 0 without
+ * a value. */
 static double
-rate(const struct gput_result *r)
+rate(const struct side *s)
 {
-	return r->real_ns ? (double)r->bytes * 8e9 / (double)r->real_ns : 0;
+	return s->fig.real_mbit.ok ? s->fig.real_mbit.v * 1e6 : 0;
 }
 
 static double
@@ -398,15 +400,14 @@ gather(const struct run_model *m, const struct side *snd,
 	if (in->snd != NULL && m->proto == PROTO_TCP)
 		sum_tcp(in->snd, &in->tcp);
 	if (in->snd != NULL)
-		in->snd_bps = rate(&in->snd->r);
+		in->snd_bps = rate(in->snd);
 	if (in->rcv == NULL)
 		return;
-	in->goodput = rate(&in->rcv->r);
-	in->expected = m->link_bps <= 0 ? 0 : m->link_expected_bps > 0 ?
-	    m->link_expected_bps : m->link_expected_mbit * 1e6;
-	if (m->proto == PROTO_UDP) {
-		in->sent = in->rcv->udp_sent;
-		in->lost = model_udp_lost(in->rcv);
+	in->goodput = rate(in->rcv);
+	in->expected = m->have_pred ? m->link_pred.expected_bps : 0;
+	if (in->rcv->fig.have_loss) {
+		in->sent = in->rcv->fig.udp_sent;
+		in->lost = in->rcv->fig.udp_lost;
 		in->drops = in->rcv->r.flags & RES_DROPS ? in->rcv->r.sock_drops : 0;
 	}
 }

@@ -146,7 +146,7 @@ build(const struct ex *e, struct run_model *m)
 	if (e->eta_c > 0) {
 		m->have_pred = 1;
 		m->link_bps = e->eta_c / 0.95;
-		m->link_expected_bps = e->eta_c;
+		m->link_pred.expected_bps = e->eta_c;
 		m->link_conn.oc = (struct ovh_conf){ .proto = OVH_TCP, .mtu = 1500,
 		    .tcp_opts = 12 };
 	}
@@ -167,6 +167,7 @@ build(const struct ex *e, struct run_model *m)
 		    .window = e->window, .window_bps = e->window * 8 / e->rtt_s,
 		    .expected_bps = e->eta_c };
 	}
+	model_figures(m);
 }
 
 static void
@@ -284,6 +285,7 @@ test_warnings(void **state)
 	build(&examples[1], &m);                /* unknown without one */
 	m.have_pred = 0;
 	m.link_bps = 0;
+	model_figures(&m);
 	verdict_run(&m, &v);
 	assert_true(has_warning(&v, VW_NO_LINK, NULL));
 }
@@ -303,6 +305,7 @@ test_no_result(void **state)
 	assert_int_equal(v.nev, 0);
 	build(&examples[0], &m);
 	m.side[1].r.real_ns = 0;
+	model_figures(&m);
 	verdict_run(&m, &v);
 	assert_int_equal(v.limit, VL_UNKNOWN);
 	assert_int_equal(v.have_ratio, 0);
@@ -335,6 +338,7 @@ test_streams(void **state)
 	m.side[0].st = st[0];
 	m.side[1].st = st[1];
 	m.side[0].nst = m.side[1].nst = 2;
+	model_figures(&m);
 	verdict_stream(&m, 1, &v);
 	assert_int_equal(v.limit, VL_LINK);
 	assert_true(fabs(verdict_ev(&v, "share", &ok) - 0.1) < 1e-12 && ok);
