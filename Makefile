@@ -114,6 +114,14 @@ $(CAPBUILD_TESTS): tests/capbuild.o
 tests/capbuild.o: tests/capbuild.c | need-cmocka need-pcap
 	$(CC) $(FINAL_CFLAGS) $(CMOCKA_CFLAGS) $(PCAP_CFLAGS) -c -o $@ $<
 
+# unit_prober builds src/client_prober.c into itself with UBSan in every
+# build (not only make check-asan): a partner's echo stamp must never reach
+# signed arithmetic. private: the libraries it links keep their flags.
+tests/unit_prober: src/client_prober.c
+tests/unit_prober: private FINAL_CFLAGS += -fsanitize=undefined \
+                   -fno-sanitize-recover=undefined
+tests/unit_prober: private FINAL_LDFLAGS += -fsanitize=undefined
+
 tools/gput-delay tools/gput-textfile: %: %.c
 	$(CC) $(FINAL_CFLAGS) -o $@ $< $(FINAL_LDFLAGS)
 

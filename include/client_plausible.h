@@ -39,6 +39,16 @@
  * on TCP retransmissions is this many per byte of the stream (SYN and FIN
  * counted as one byte each). */
 #define PLAUS_RETRANS_PER_BYTE 64u
+/* The fastest any side may move data, 10 Tbit/s (1250 bytes a ns; 25
+ * times today's fastest network port): bytes beyond what one call per
+ * stream moves (a TCP receiver's window opens after its first read) over
+ * RESULT's real_ns, a TCPINFO delivery rate, datagrams over the run so far.
+ * A partner that claims more reports a real time too small for its bytes. */
+#define PLAUS_MAX_BYTES_PER_NS 1250u
+#define PLAUS_MAX_BYTES_PER_S  1250000000000ull
+/* What a TCP data connection carries besides the stream: the client's
+ * nonce and stream number (payload on the wire, counted by the kernel). */
+#define PLAUS_TCP_PROOF_BYTES  18u
 
 /* What the client knows of the run when a message arrives. */
 struct plaus_run {
@@ -66,6 +76,25 @@ int plaus_udpstats(const struct plaus_run *pr, const struct udp_stats *u,
 /* A TCPINFO, before the stream's byte count is known. Returns 0 or -1. */
 int plaus_tcpinfo(const struct plaus_run *pr, const struct tcp_stats *t,
                   char *err, size_t errlen);
+
+/* ECHOSTATS (--latency): only when the test asked for the echo; its
+ * counts add up (every datagram received is echoed or counted why not);
+ * it echoed at least the probes whose echoes arrived here before the
+ * data path began to open (idle_answered), since its counts are taken
+ * after the transfer, which needs that data path. Returns 0 or -1. */
+int plaus_echo(const struct plaus_run *pr, const struct echo_stats *e,
+               uint64_t idle_answered, char *err, size_t errlen);
+
+/* The most bytes one data call of p moves: a TCP read or write -l, a UDP
+ * call its batch of datagrams (with GRO or GSO, 64 KiB each). */
+uint64_t plaus_call_bytes(const struct xfer_params *p);
+
+/* The most data calls streams streams of the partner can have made so far
+ * (INTERVAL sums; a UDP receiver's RESULT): a TCP call moves a byte at
+ * least, a UDP sender's sends a datagram (and its end markers), a UDP
+ * receiver's reads a copy of one, and no more than PLAUS_MAX_BYTES_PER_NS
+ * in the run so far, plus one call's. */
+uint64_t plaus_calls_max(const struct plaus_run *pr, uint32_t streams);
 
 /* The most retransmissions a TCP stream of this many bytes can have made
  * (saturating). */

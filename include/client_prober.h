@@ -23,7 +23,8 @@
 struct probe_slot {
 	mono_ns  sent;            /* the send time (0: not sent) */
 	mono_ns  rcvd;            /* the echo's arrival (0: none yet) */
-	int64_t  echo_real;       /* the partner's receive stamp, CLOCK_REALTIME */
+	uint64_t echo_real;       /* the partner's receive stamp, CLOCK_REALTIME
+	                             ns, as it came (unchecked) */
 };
 
 enum prober_state { PR_IDLE, PR_PAUSE, PR_LOAD, PR_DRAIN, PR_DONE };
@@ -87,6 +88,17 @@ void prober_free(struct prober *p);
  * prober runs; *n their count. 0 when none. */
 uint64_t prober_ival_p50(struct prober *p, mono_ns from, mono_ns to,
                          uint64_t *n);
+
+/* How many probes were echoed here before t (monotonic ns), while the
+ * prober runs (the arrivals published so far). */
+uint64_t prober_answered_before(const struct prober *p, mono_ns t);
+
+/* --same-clock: on one clock the partner's stamp of each echoed probe
+ * lies between the probe's send and its echo's arrival here (each one-way
+ * delay within [0, RTT]). Returns 0, or -1 with err naming the first probe
+ * whose stamp does not and how many do not: the partner is lying, or the
+ * clocks are not one (or the real-time clock was stepped during the run). */
+int  prober_stamps_check(const struct prober *p, char *err, size_t errlen);
 
 /* The result of a finished prober: the two phases. same_clock: also the
  * one-way delays. Returns 0, or -1 (no memory). */

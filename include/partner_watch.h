@@ -96,6 +96,9 @@ struct watch {
 	int lied;            /* client: a message of the partner was impossible
 	                        (err says which field): a broken or hostile
 	                        partner, not a failed transfer */
+	int stop_sent;       /* client: STOP went to the partner (by the
+	                        watcher, or the caller after it): only then may
+	                        a RESULT say "stopped on request" (RES_STOPPED) */
 	/* private */
 	pthread_t th;
 	int done[2];

@@ -309,6 +309,11 @@ session(struct run *r)
 			         "fit the test: it reports %s", bad);
 		return 1;
 	}
+	if (r->have_lat && c->same_clock) {     /* every echo in first */
+		prober_finish(&r->lat);
+		if (prober_stamps_check(&r->lat, r->err, sizeof r->err) == -1)
+			return 1;
+	}
 	/* after RESULT: the partner has everything, so the segment counts
 	 * describe the whole transfer */
 	if (c->link_bps > 0 && linkpred_from_socket(r->st[0].fd, &r->lp, c, &r->lc,

@@ -86,10 +86,16 @@ int
 latency_result(struct lat_result *lr, const struct prober *p,
                const struct config *c)
 {
+	char why[300];
+
 	lr->interval_us = c->lat_interval_us;
 	lr->idle_ms = c->lat_idle_ms;
-	lr->same_clock = c->same_clock;
-	if (prober_phases(p, c->same_clock, &lr->idle, &lr->loaded) == -1)
+	/* one-way delays only from stamps within their round trips (a run
+	 * that completed was failed on any other; an interrupted one shows
+	 * none) */
+	lr->same_clock = c->same_clock && prober_stamps_check(p, why,
+	    sizeof why) == 0;
+	if (prober_phases(p, lr->same_clock, &lr->idle, &lr->loaded) == -1)
 		return -1;
 	lr->bad_echo = p->bad_echo;
 	lr->dup_echo = p->dup_echo;

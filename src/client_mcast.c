@@ -215,6 +215,9 @@ part_invalid(const struct mrun *r, const struct mpart *p,
 {
 	const struct gput_result *q = &p->rr;
 
+	if ((q->flags & RES_STOPPED) && !r->interrupted)
+		return "RESULT flag 32 (stopped on request) though this client "
+		       "sent no STOP";
 	if (q->bytes > r->lp.data_bytes || q->bytes > s->bytes)
 		return "more bytes than were sent";
 	if (q->dgrams > s->dgrams || q->dgrams > q->calls)

@@ -2,9 +2,11 @@
 /* client_plausible.c: what a partner says, against what is physically possible. */
 #include "client_plausible.h"
 
+#include <limits.h>
 #include <stdio.h>
 
 #include "udpacct.h"
+#include "wire_udp.h"
 #include "xfer_batch.h"
 
 /* a * b, or UINT64_MAX when that does not fit. */
@@ -67,6 +69,100 @@ cpu_max(const struct plaus_run *pr, uint64_t real)
 	return sat_mul(per, pr->threads ? pr->threads : 1);
 }
 
+uint64_t
+plaus_call_bytes(const struct xfer_params *p)
+{
+	uint64_t v = p->batch > 1 ? p->batch : 1;
+
+	if (p->proto == PROTO_TCP)
+		return p->len;
+	return sat_mul(v, p->gso && XFER_GRO_BUF > p->data_len ? XFER_GRO_BUF :
+	    p->data_len);
+}
+
+/* The bytes streams streams can move at the most in ns: the fastest rate,
+ * and one call each beyond it. */
+static uint64_t
+rate_bytes(const struct xfer_params *p, uint64_t ns, uint32_t streams)
+{
+	return sat_add(sat_mul(ns, PLAUS_MAX_BYTES_PER_NS),
+	    sat_mul(plaus_call_bytes(p), streams ? streams : 1));
+}
+
+uint64_t
+plaus_calls_max(const struct plaus_run *pr, uint32_t streams)
+{
+	const struct xfer_params *p = pr->p;
+	uint64_t n = streams ? streams : 1, moved, dlen, most;
+
+	moved = rate_bytes(p, plaus_window(pr), streams);
+	if (p->proto == PROTO_TCP) {            /* a byte a call at least */
+		most = sat_mul(p->data_bytes, n);
+		return moved < most ? moved : most;
+	}
+	/* a UDP call: a datagram at least, of -l (the last may be shorter) */
+	dlen = xfer_last_len(p) ? xfer_last_len(p) : p->data_len;
+	dlen = dlen ? dlen : 1;
+	moved = moved / dlen;
+	if (p->role == ROLE_RECV)               /* copies: the network's too */
+		return moved;
+	most = sat_mul(xfer_data_calls(p), n);
+	return sat_add(moved < most ? moved : most, sat_mul(MARKER_COUNT, n));
+}
+
+/* RESULT's calls against its own counts and the run so far. */
+static int
+calls_ok(const struct plaus_run *pr, const struct gput_result *r,
+         uint32_t streams, char *err, size_t errlen)
+{
+	const struct xfer_params *p = pr->p;
+	uint64_t len = p->len ? p->len : 1, need;
+
+	if (p->proto == PROTO_TCP) {
+		need = r->bytes / len + (r->bytes % len != 0);
+		if (count_ok("RESULT", "calls", r->calls, r->bytes, "its bytes (a "
+		    "TCP call moves one at least)", err, errlen))
+			return -1;
+		if (r->calls < need) {
+			snprintf(err, errlen, "RESULT calls %llu are fewer than its "
+			         "bytes need (%llu calls of at most %llu)",
+			         (unsigned long long)r->calls,
+			         (unsigned long long)need, (unsigned long long)len);
+			return -1;
+		}
+		return 0;
+	}
+	if (p->role == ROLE_SEND)
+		return count_ok("RESULT", "calls", r->calls, sat_add(r->dgrams,
+		    sat_mul(MARKER_COUNT, streams ? streams : 1)), "its datagrams "
+		    "and end markers", err, errlen);
+	return count_ok("RESULT", "calls", r->calls, plaus_calls_max(pr, streams),
+	    "datagrams can arrive in the run so far", err, errlen);
+}
+
+/* RESULT's socket buffers (the kernel's int) and its rate: bytes beyond
+ * one call per stream over real_ns at PLAUS_MAX_BYTES_PER_NS at most. */
+static int
+fields_ok(const struct plaus_run *pr, const struct gput_result *r,
+          uint32_t streams, char *err, size_t errlen)
+{
+	uint64_t most = rate_bytes(pr->p, r->real_ns, streams);
+
+	if (count_ok("RESULT", "sndbuf", r->sndbuf, INT_MAX, "a socket buffer "
+	    "holds", err, errlen) ||
+	    count_ok("RESULT", "rcvbuf", r->rcvbuf, INT_MAX, "a socket buffer "
+	    "holds", err, errlen))
+		return -1;
+	if (r->bytes > most) {
+		snprintf(err, errlen, "RESULT real_ns %llu is too short for its %llu "
+		         "bytes (at most %llu at 10 Tbit/s)",
+		         (unsigned long long)r->real_ns,
+		         (unsigned long long)r->bytes, (unsigned long long)most);
+		return -1;
+	}
+	return 0;
+}
+
 int
 plaus_result(const struct plaus_run *pr, const struct gput_result *r,
              uint32_t streams, uint64_t start_ns, uint64_t end_ns, char *err,
@@ -118,7 +214,8 @@ plaus_result(const struct plaus_run *pr, const struct gput_result *r,
 	    count_ok("RESULT", "dgrams_sent", r->dgrams_sent, dgrams,
 	    "the sender sends", err, errlen)))
 		return -1;
-	return 0;
+	return calls_ok(pr, r, streams, err, errlen) ||
+	    fields_ok(pr, r, streams, err, errlen) ? -1 : 0;
 }
 
 int
@@ -141,6 +238,8 @@ plaus_udpstats(const struct plaus_run *pr, const struct udp_stats *u,
 	}
 	if (count_ok("UDPSTATS", "unique", u->unique, xfer_data_calls(pr->p),
 	    "the sender sends", err, errlen) ||
+	    count_ok("UDPSTATS", "received", u->received, plaus_calls_max(pr, 1),
+	    "datagrams can arrive in the run so far", err, errlen) ||
 	    count_ok("UDPSTATS", "reordered", u->reordered, u->unique,
 	    "its unique datagrams", err, errlen) ||
 	    count_ok("UDPSTATS", "late", u->late, u->received,
@@ -202,7 +301,12 @@ plaus_tcpinfo(const struct plaus_run *pr, const struct tcp_stats *t,
 	    count_ok("TCPINFO", "busy_us", t->busy_us, bus, "the run so far and "
 	    "a jiffy (us)", err, errlen) ||
 	    count_ok("TCPINFO", "mss", t->mss, 65535, "an IP packet holds", err,
-	    errlen))
+	    errlen) ||
+	    count_ok("TCPINFO", "delivery_rate", t->delivery_rate,
+	    PLAUS_MAX_BYTES_PER_S, "10 Tbit/s (bytes/s)", err, errlen) ||
+	    count_ok("TCPINFO", "received_ce_bytes", t->received_ce_bytes,
+	    sat_add(pr->p->data_bytes, PLAUS_TCP_PROOF_BYTES), "the test moves "
+	    "with its proof", err, errlen))
 		return -1;
 	/* the kernel's busy time is the sum of the three states, each
 	 * rounded down to microseconds on its own */
@@ -270,8 +374,8 @@ plaus_ival(const struct plaus_run *pr, struct plaus_ivals *s, uint32_t index,
 	}
 	if (sum_ok("bytes", &n.bytes, iv->bytes, p->data_bytes, "the test moves",
 	    err, errlen) ||
-	    sum_ok("calls", &n.calls, iv->calls, UINT64_MAX, "64 bits hold", err,
-	    errlen) ||
+	    sum_ok("calls", &n.calls, iv->calls, plaus_calls_max(pr, 1),
+	    "the run so far can make", err, errlen) ||
 	    (p->proto == PROTO_UDP && sum_ok("dgrams", &n.dgrams, iv->dgrams,
 	    xfer_data_calls(p), "the sender sends", err, errlen)) ||
 	    ((iv->flags & IVAL_TCP) && sum_ok("retrans", &n.retrans, iv->retrans,
@@ -292,8 +396,12 @@ plaus_stream(const struct xfer_params *p, const struct side *ps,
 	const struct gput_result *pr = &ps->r, *lr = &ls->r;
 
 	if (p->proto == PROTO_TCP && ps->tcp.valid &&
-	    count_ok("TCPINFO", "retrans", ps->tcp.retrans,
-	    plaus_retrans_max(pr->bytes), "its RESULT bytes can make", err, errlen))
+	    (count_ok("TCPINFO", "retrans", ps->tcp.retrans,
+	    plaus_retrans_max(pr->bytes), "its RESULT bytes can make", err,
+	    errlen) ||
+	    count_ok("TCPINFO", "received_ce_bytes", ps->tcp.received_ce_bytes,
+	    sat_add(pr->bytes, PLAUS_TCP_PROOF_BYTES), "its RESULT bytes with "
+	    "the proof", err, errlen)))
 		return -1;
 	if (p->proto != PROTO_UDP)
 		return 0;
@@ -307,12 +415,47 @@ plaus_stream(const struct xfer_params *p, const struct side *ps,
 		    ps->udp.received, sat_mul(pr->calls, xfer_dgrams_per_call_max(p)),
 		    "its RESULT calls can read", err, errlen))
 			return -1;
-		return 0;
+		/* a call reads one copy of a data datagram at least */
+		return count_ok("RESULT", "calls", pr->calls, ps->have_udp ?
+		    ps->udp.received : pr->dgrams, "its datagrams received", err,
+		    errlen);
 	}
 	if (pr->dgrams < lr->dgrams) {  /* it sent what arrived here */
 		snprintf(err, errlen, "RESULT dgrams %llu is fewer than arrived here "
 		         "(%llu)", (unsigned long long)pr->dgrams,
 		         (unsigned long long)lr->dgrams);
+		return -1;
+	}
+	return 0;
+}
+
+int
+plaus_echo(const struct plaus_run *pr, const struct echo_stats *e,
+           uint64_t idle_answered, char *err, size_t errlen)
+{
+	uint64_t sum = sat_add(sat_add(sat_add(e->echoed, e->strangers),
+	    sat_add(e->malformed, e->over_rate)), e->failed);
+
+	if (!(pr->p->xflags & CTL_XF_LATENCY)) {
+		snprintf(err, errlen, "ECHOSTATS came in a test without --latency");
+		return -1;
+	}
+	if (sum != e->received || sum == UINT64_MAX) {
+		snprintf(err, errlen, "ECHOSTATS received %llu is not echoed %llu + "
+		         "strangers %llu + malformed %llu + over_rate %llu + failed "
+		         "%llu", (unsigned long long)e->received,
+		         (unsigned long long)e->echoed,
+		         (unsigned long long)e->strangers,
+		         (unsigned long long)e->malformed,
+		         (unsigned long long)e->over_rate,
+		         (unsigned long long)e->failed);
+		return -1;
+	}
+	if (e->echoed < idle_answered) {
+		snprintf(err, errlen, "ECHOSTATS echoed %llu is fewer than the probes "
+		         "echoed here before the data path opened (%llu)",
+		         (unsigned long long)e->echoed,
+		         (unsigned long long)idle_answered);
 		return -1;
 	}
 	return 0;

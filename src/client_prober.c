@@ -57,7 +57,7 @@ on_echo(struct prober *p, const uint8_t *b, size_t n, mono_ns now)
 		return;
 	}
 	s->rcvd = now;
-	s->echo_real = (int64_t)e.t_echo_ns;
+	s->echo_real = e.t_echo_ns;
 	if (now - s->sent > p->max_rtt)
 		p->max_rtt = now - s->sent;
 	k = atomic_load_explicit(&p->narr, memory_order_relaxed);
@@ -308,6 +308,55 @@ prober_ival_p50(struct prober *p, mono_ns from, mono_ns to, uint64_t *n)
 	return latstat_pctl(p->scratch, *n, 50);
 }
 
+uint64_t
+prober_answered_before(const struct prober *p, mono_ns t)
+{
+	uint64_t end, i;
+
+	if (p->slot == NULL)
+		return 0;
+	end = atomic_load_explicit(&p->narr, memory_order_acquire);
+	for (i = 0; i < end && p->slot[p->arr[i]].rcvd < t; i++)
+		;                       /* arrivals in order of arrival */
+	return i;
+}
+
+/* Monotonic t on the real-time clock, as the probes carry it (unsigned:
+ * a stamp is any 64 bits the partner sent). */
+static uint64_t
+real_at(const struct prober *p, mono_ns t)
+{
+	return t + (uint64_t)p->off0;
+}
+
+int
+prober_stamps_check(const struct prober *p, char *err, size_t errlen)
+{
+	uint64_t i, bad = 0, first = 0;
+
+	for (i = 0; p->slot != NULL && i < p->nsent; i++) {
+		const struct probe_slot *s = &p->slot[i];
+
+		if (s->rcvd == 0 || (s->echo_real >= real_at(p, s->sent) &&
+		    s->echo_real <= real_at(p, s->rcvd)))
+			continue;
+		if (bad++ == 0)
+			first = i;
+	}
+	if (bad == 0)
+		return 0;
+	snprintf(err, errlen, "the partner's echo stamp %llu of probe %llu is "
+	         "outside its round trip here [%llu, %llu] on one clock "
+	         "(--same-clock; %llu of %llu echoed probes)",
+	         (unsigned long long)p->slot[first].echo_real,
+	         (unsigned long long)first,
+	         (unsigned long long)real_at(p, p->slot[first].sent),
+	         (unsigned long long)real_at(p, p->slot[first].rcvd),
+	         (unsigned long long)bad, (unsigned long long)
+	         atomic_load_explicit(&p->narr, memory_order_acquire));
+	return -1;
+}
+
 /* One phase: probes [from, to). */
 static int
 phase(const struct prober *p, uint64_t from, uint64_t to, int same_clock,
@@ -326,8 +375,10 @@ phase(const struct prober *p, uint64_t from, uint64_t to, int same_clock,
 			if (s->rcvd == 0)
 				continue;
 			rtt[n] = s->rcvd - s->sent;
-			up[n] = s->echo_real - ((int64_t)s->sent + p->off0);
-			down[n] = ((int64_t)s->rcvd + p->off0) - s->echo_real;
+			if (same_clock) {       /* in [0, rtt] once checked */
+				up[n] = (int64_t)(s->echo_real - real_at(p, s->sent));
+				down[n] = (int64_t)(real_at(p, s->rcvd) - s->echo_real);
+			}
 			n++;
 		}
 		latstat_phase(ph, cap, rtt, same_clock ? up : NULL,

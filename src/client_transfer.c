@@ -91,6 +91,7 @@ collect_stopped(struct run *r, struct watch *w)
 	r->interrupted = 1;
 	stop_clear(r->stop);
 	if (w->event != WATCH_SIGNAL) {         /* ^C as the watcher ended */
+		w->stop_sent = 1;
 		m.type = CTL_STOP;
 		(void)ctl_send(r->ctl, &m, why, sizeof why);
 	}

@@ -148,8 +148,10 @@ on_stop(struct watch *w)
 	} else {
 		w->event = WATCH_SIGNAL;
 		snprintf(w->err, sizeof w->err, "interrupted");
-		if (w->client)
+		if (w->client) {
+			w->stop_sent = 1;
 			(void)ctl_send(w->ctl, &m, why, sizeof why);
+		}
 	}
 	shut_streams(w);
 }
@@ -655,6 +657,12 @@ peer_result(struct watch *w, struct side *sd, const struct ctl_msg *m,
 		         sd->nst);
 		return -1;
 	}
+	/* partial counts (TCP's bytes need not match) only if we asked */
+	if ((m->result.flags & RES_STOPPED) && !w->stop_sent) {
+		snprintf(err, errlen, "RESULT flag %u (stopped on request) came "
+		         "though this client sent no STOP", RES_STOPPED);
+		return lie(w, m->stream, err, errlen);
+	}
 	if (w->plaus.p != NULL && plaus_result(&w->plaus, &m->result,
 	    m->stream == 0 ? sd->nst : 1, m->start_ns, m->end_ns, err,
 	    errlen) == -1)
@@ -683,6 +691,7 @@ watch_peer_msg(struct watch *w, const struct ctl_msg *m, char *err,
                size_t errlen)
 {
 	struct side *sd, *ss;
+	char why[200];
 	mono_ns now = mono_now();
 	int si = 1 - w->self;
 
@@ -693,6 +702,17 @@ watch_peer_msg(struct watch *w, const struct ctl_msg *m, char *err,
 	if (m->type == CTL_RESULT)
 		return peer_result(w, sd, m, err, errlen);
 	if (m->type == CTL_ECHOSTATS) {         /* --latency: the echo's counts */
+		if (w->model->lat.have_echo) {
+			snprintf(err, errlen, "the partner sent a second ECHOSTATS");
+			return -1;
+		}
+		if (w->plaus.p != NULL && plaus_echo(&w->plaus, &m->echo,
+		    w->lat != NULL ? prober_answered_before(w->lat, w->t_open) :
+		    0, why, sizeof why) == -1) {
+			snprintf(err, errlen, "the partner's %s", why);
+			w->lied = 1;
+			return -1;
+		}
 		w->model->lat.echo = m->echo;
 		w->model->lat.have_echo = 1;
 		return 0;
@@ -703,6 +723,14 @@ watch_peer_msg(struct watch *w, const struct ctl_msg *m, char *err,
 		return -1;
 	}
 	ss = &sd->st[m->stream - 1];
+	if (w->plaus.p != NULL && ((m->type == CTL_TCPINFO &&
+	    w->plaus.p->proto != PROTO_TCP) || (m->type == CTL_UDPSTATS &&
+	    (w->plaus.p->proto != PROTO_UDP || w->plaus.p->role != ROLE_RECV)))) {
+		snprintf(err, errlen, "%s came in a test where it %s",
+		         ctl_type_name(m->type), m->type == CTL_TCPINFO ?
+		         "moves no TCP" : "receives no UDP");
+		return lie(w, m->stream, err, errlen);
+	}
 	if (m->type == CTL_TCPINFO) {
 		if (w->plaus.p != NULL && plaus_tcpinfo(&w->plaus, &m->tcp, err,
 		    errlen) == -1)
@@ -752,6 +780,7 @@ watch_begin(struct watch *w, char *err, size_t errlen)
 	w->last_t = w->t0;
 	w->next_tick = w->next_progress = 0;
 	w->lied = 0;
+	w->stop_sent = 0;
 	free(w->ws);
 	free(w->peer_iv);
 	w->peer_iv = NULL;

@@ -42,7 +42,15 @@
  *                   sent), fewer (a UDP sender's RESULT dgrams 1), wrap
  *                   (INTERVAL bytes 2^64-1000, then the rest: the true total
  *                   modulo 2^64), overlap (INTERVAL 1 starts inside
- *                   INTERVAL 0)
+ *                   INTERVAL 0), stopped (RESULT flag 32, "stopped on
+ *                   request", with 1 byte, though no STOP came), calls
+ *                   (RESULT calls 2^64-1), fast (RESULT real_ns 1), bufs
+ *                   (RESULT sndbuf 2^31), rate (TCPINFO delivery rate
+ *                   2^64-1), ce (TCPINFO CE bytes: the test's + 19),
+ *                   tcpinfo (TCPINFO in a UDP test), udpstats (UDPSTATS in
+ *                   a TCP test), dups (UDPSTATS 2^62 duplicates),
+ *                   echostats (ECHOSTATS of zeros without --latency),
+ *                   ivcalls (INTERVAL calls 2^64-1)
  *   ivals=N         send N zero-length INTERVALs of stream 1, in order; on
  *                   failure the error says how many were sent
  *   hello           (client) receive HELLO
@@ -708,7 +716,7 @@ step_lie(struct peer *p, const char *kind)
 	m.result.bytes = send ? x->data_bytes : p->got_bytes;
 	m.result.dgrams = !udp ? 0 : send ? xfer_data_calls(x) : p->got_dgrams;
 	m.result.calls = udp ? m.result.dgrams + (send ? MARKER_COUNT : 0) :
-	    send ? x->count : 1;
+	    (m.result.bytes + x->len - 1) / x->len;
 	m.result.real_ns = 100000;
 	m.end_ns = 100000;
 	if (udp && !send)
@@ -732,12 +740,49 @@ step_lie(struct peer *p, const char *kind)
 		m.result.dgrams = 1;
 		m.result.calls = 1 + MARKER_COUNT;
 		m.result.bytes = x->len;
-	} else if (strcmp(kind, "retrans") == 0) {
+	} else if (strcmp(kind, "stopped") == 0) {
+		m.result.flags |= RES_STOPPED;  /* and TCP's bytes need not match */
+		m.result.bytes = 1;
+		m.result.calls = 1;
+	} else if (strcmp(kind, "calls") == 0) {
+		m.result.calls = UINT64_MAX;
+	} else if (strcmp(kind, "fast") == 0) {
+		m.result.real_ns = 1;
+		m.end_ns = 1;
+	} else if (strcmp(kind, "bufs") == 0) {
+		m.result.flags |= RES_BUFS;
+		m.result.sndbuf = 1u << 31;
+	} else if (strcmp(kind, "echostats") == 0) {
+		struct ctl_msg e = { .type = CTL_ECHOSTATS };
+
+		put_msg(p, &e);
+		told(kind);
+	} else if (strcmp(kind, "ivcalls") == 0) {
+		struct ctl_msg iv = { .type = CTL_INTERVAL, .stream = 1 };
+
+		iv.ival.end_ns = 1000;
+		iv.ival.bytes = m.result.bytes;
+		iv.ival.calls = UINT64_MAX;
+		iv.ival.flags = IVAL_LAST;
+		put_msg(p, &iv);
+		told(kind);
+	} else if (strcmp(kind, "retrans") == 0 || strcmp(kind, "rate") == 0 ||
+	    strcmp(kind, "ce") == 0 || (udp && strcmp(kind, "tcpinfo") == 0)) {
 		struct ctl_msg t = { .type = CTL_TCPINFO, .stream = 1 };
 
-		t.tcp.retrans = UINT64_MAX;
+		int ce = strcmp(kind, "ce") == 0;
+
+		t.tcp.retrans = strcmp(kind, "retrans") == 0 ? UINT64_MAX : 0;
+		t.tcp.delivery_rate = strcmp(kind, "rate") == 0 ? UINT64_MAX : 0;
+		t.tcp.received_ce_bytes = ce ? (uint32_t)x->data_bytes + 19 : 0;
+		t.tcp.ecn = ce ? TCPS_ECN | TCPS_ECN_RECEIVED : 0;
 		t.tcp.mss = 1448;
 		put_msg(p, &t);
+		told(kind);
+	} else if (!udp && strcmp(kind, "udpstats") == 0) {
+		struct ctl_msg u = { .type = CTL_UDPSTATS, .stream = 1 };
+
+		put_msg(p, &u);
 		told(kind);
 	} else if (udp && !send) {
 		struct ctl_msg u = { .type = CTL_UDPSTATS, .stream = 1 };
@@ -750,6 +795,9 @@ step_lie(struct peer *p, const char *kind)
 			u.udp.owd_min_ns = u.udp.owd_mean_ns = -9200000000000000LL;
 		else if (strcmp(kind, "unique") == 0)
 			u.udp.received = u.udp.unique = xfer_data_calls(x) + 1;
+		else if (strcmp(kind, "dups") == 0)
+			u.udp.received = p->got_dgrams + (u.udp.duplicates =
+			    (uint64_t)1 << 62);
 		else
 			die(p, "no such lie");
 		put_msg(p, &u);

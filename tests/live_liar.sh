@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # Live tests: the client against a lying partner (tests/ctlpeer plays it).
-# Each lie is a field no partner could mean for the test; the client must
+# Each lie is a field no partner could mean for the test (gput(1), What the
+# client checks, gives each bound); the client must
 # fail the run with one line naming that field, exit 1 and print nothing of
 # the run (interval lines are shown only once checked: those of intervals
 # before the lie stay, the lie's own never appears). A flood of INTERVALs
@@ -64,6 +65,31 @@ lie "UDP sender sent fewer than arrived" -u -r -n 10 -l 1000 -- $A send lie=fewe
 	"RESULT dgrams 1 is fewer than arrived here \(10\)"
 lie "INTERVAL bytes that wrap around 2^64" -r -n 10 -l 1000 --interval 0.1 -- $A send lie=wrap hold -- \
 	"INTERVAL bytes that add up to more than the test moves \(0 \+ 18446744073709550616 > 10000\)"
+# a "stopped on request" flag with no STOP sent: before, 1 byte was taken
+# where 10000 crossed, exit 0 (the flag turned TCP's byte check off)
+lie "RESULT stopped on request without a STOP" -t -n 10 -l 1000 -- $A drain lie=stopped hold -- \
+	"RESULT flag 32 \(stopped on request\) came though this client sent no STOP"
+# counts and rates bounded by physics (each was printed with exit 0)
+lie "RESULT calls 2^64-1" -t -n 10 -l 1000 -- $A drain lie=calls hold -- \
+	"RESULT calls 18446744073709551615 is more than its bytes \(a TCP call moves one at least\) \(10000\)"
+lie "RESULT real time 1 ns" -t -n 10 -l 1000 -- $A drain lie=fast hold -- \
+	"RESULT real_ns 1 is too short for its 10000 bytes \(at most 2250 at 10 Tbit/s\)"
+lie "RESULT socket buffer 2^31" -t -n 10 -l 1000 -- $A drain lie=bufs hold -- \
+	"RESULT sndbuf 2147483648 is more than a socket buffer holds \(2147483647\)"
+lie "TCPINFO delivery rate 2^64-1" -r -n 10 -l 1000 -- $A send lie=rate hold -- \
+	"TCPINFO delivery_rate 18446744073709551615 is more than 10 Tbit/s \(bytes/s\) \(1250000000000\)"
+lie "TCPINFO CE bytes beyond the bytes" -t -n 10 -l 1000 -- $A drain lie=ce hold -- \
+	"TCPINFO received_ce_bytes 10019 is more than the test moves with its proof \(10018\)"
+lie "TCPINFO in a UDP test" -u -t -n 10 -l 1000 -- $A drain lie=tcpinfo hold -- \
+	"TCPINFO came in a test where it moves no TCP"
+lie "UDPSTATS in a TCP test" -t -n 10 -l 1000 -- $A drain lie=udpstats hold -- \
+	"UDPSTATS came in a test where it receives no UDP"
+lie "UDPSTATS 2^62 duplicates of 100 datagrams" -u -t -n 100 -l 1000 -- $A drain lie=dups hold -- \
+	"UDPSTATS received 46116860184273(87|88)[0-9]{3} is more than datagrams can arrive in the run so far \($N\)"
+lie "ECHOSTATS without --latency" -t -n 10 -l 1000 -- $A drain lie=echostats hold -- \
+	"ECHOSTATS came in a test without --latency"
+lie "INTERVAL calls 2^64-1" -r -n 10 -l 1000 --interval 0.1 -- $A send lie=ivcalls hold -- \
+	"INTERVAL calls that add up to more than the run so far can make \(0 \+ 18446744073709551615 > 10000\)"
 # --json prints a failed run's JSON (with its error), never the numbers
 liar -r -n 10 -l 1000 --interval 0.1 --json -- $A send lie=wrap hold
 eq "--json: a failed run's object with the error, no result" \

@@ -130,6 +130,7 @@ test_result(void **state)
 	}
 	/* the side's result of 4 streams sums them: 4 x the bytes */
 	ok.bytes = 40000;
+	ok.calls = 40;
 	assert_int_equal(plaus_result(&r, &ok, 4, 0, 1, err, sizeof err), 0);
 	assert_int_equal(plaus_result(&r, &ok, 1, 0, 1, err, sizeof err), -1);
 	assert_string_equal(err, "RESULT bytes 40000 is more than the test moves "
@@ -258,12 +259,25 @@ test_tcpinfo(void **state)
 		  "busy_us (12)" },
 		{ "mss", { .mss = 65536 },
 		  "TCPINFO mss 65536 is more than an IP packet holds (65535)" },
+		{ "delivery rate 10 Tbit/s + 1 byte/s", { .mss = 1448,
+		  .delivery_rate = PLAUS_MAX_BYTES_PER_S + 1 },
+		  "TCPINFO delivery_rate 1250000000001 is more than 10 Tbit/s "
+		  "(bytes/s) (1250000000000)" },
+		{ "delivery rate 2^64-1 (147573952589676 Mbit/s)", { .mss = 1448,
+		  .delivery_rate = UINT64_MAX },
+		  "TCPINFO delivery_rate 18446744073709551615 is more than 10 Tbit/s "
+		  "(bytes/s) (1250000000000)" },
+		{ "CE bytes beyond the test and its proof", { .mss = 1448,
+		  .received_ce_bytes = 10019 },
+		  "TCPINFO received_ce_bytes 10019 is more than the test moves with "
+		  "its proof (10018)" },
 	};
 	struct xfer_params p = params(PROTO_TCP, ROLE_SEND);
 	struct plaus_run r = run(&p);
 	struct tcp_stats ok = { .retrans = 640128, .rtt_us = 51050,
 	    .min_rtt_us = 1, .busy_us = 61051, .rwnd_limited_us = 61051,
-	    .mss = 65535 };
+	    .mss = 65535, .delivery_rate = PLAUS_MAX_BYTES_PER_S,
+	    .received_ce_bytes = 10018 };
 	char err[256];
 	size_t i;
 
@@ -322,6 +336,184 @@ test_stream(void **state)
 	assert_int_equal(plaus_stream(&p, &ps, &ls, err, sizeof err), -1);
 	assert_string_equal(err, "TCPINFO retrans 6529 is more than its RESULT bytes "
 	                    "can make (6528)");
+	ps.tcp.retrans = 0;                     /* CE bytes: its bytes, the proof */
+	ps.tcp.received_ce_bytes = 118;
+	assert_int_equal(plaus_stream(&p, &ps, &ls, err, sizeof err), 0);
+	ps.tcp.received_ce_bytes = 119;
+	assert_int_equal(plaus_stream(&p, &ps, &ls, err, sizeof err), -1);
+	assert_string_equal(err, "TCPINFO received_ce_bytes 119 is more than its "
+	                    "RESULT bytes with the proof (118)");
+	/* a UDP receiver's call reads a copy of a datagram at least */
+	p = params(PROTO_UDP, ROLE_RECV);
+	memset(&ps, 0, sizeof ps);
+	ps.r.dgrams = 8;
+	ps.r.bytes = 8000;
+	ps.r.calls = 10;
+	ps.have_udp = 1;
+	ps.udp.received = 10;
+	assert_int_equal(plaus_stream(&p, &ps, &ls, err, sizeof err), 0);
+	ps.r.calls = 11;
+	assert_int_equal(plaus_stream(&p, &ps, &ls, err, sizeof err), -1);
+	assert_string_equal(err, "RESULT calls 11 is more than its datagrams "
+	                    "received (10)");
+	ps.have_udp = 0;                        /* no header: every copy counts */
+	ps.r.calls = 8;
+	assert_int_equal(plaus_stream(&p, &ps, &ls, err, sizeof err), 0);
+	ps.r.calls = 9;
+	assert_int_equal(plaus_stream(&p, &ps, &ls, err, sizeof err), -1);
+	assert_string_equal(err, "RESULT calls 9 is more than its datagrams "
+	                    "received (8)");
+}
+
+/* One RESULT against its bound: at the bound accepted, one over refused
+ * with err want. */
+static void
+edge(const struct plaus_run *r, struct gput_result *g, uint32_t streams,
+     uint64_t *field, uint64_t at, const char *want)
+{
+	char err[256] = "";
+
+	*field = at;
+	if (plaus_result(r, g, streams, 0, g->real_ns, err, sizeof err) != 0)
+		fail_msg("at the bound %llu refused: %s", (unsigned long long)at, err);
+	*field = at + 1;
+	assert_int_equal(plaus_result(r, g, streams, 0, g->real_ns, err,
+	                 sizeof err), -1);
+	assert_string_equal(err, want);
+	*field = at;
+}
+
+/* Calls by physics, socket buffers, the rate: each at its edge. */
+static void
+test_result_bounds(void **state)
+{
+	struct xfer_params p = params(PROTO_TCP, ROLE_RECV);
+	struct plaus_run r = run(&p);
+	struct gput_result g = { .bytes = 10000, .calls = 10, .real_ns = 40 * MS };
+	char err[256];
+
+	(void)state;
+	/* TCP: a call moves a byte at least, -l at most */
+	edge(&r, &g, 1, &g.calls, 10000, "RESULT calls 10001 is more than its "
+	     "bytes (a TCP call moves one at least) (10000)");
+	g.calls = 9;
+	assert_int_equal(plaus_result(&r, &g, 1, 0, 40 * MS, err, sizeof err), -1);
+	assert_string_equal(err, "RESULT calls 9 are fewer than its bytes need "
+	                    "(10 calls of at most 1000)");
+	g.calls = 18446744073709551615ull;      /* the review's */
+	assert_int_equal(plaus_result(&r, &g, 1, 0, 40 * MS, err, sizeof err), -1);
+	assert_string_equal(err, "RESULT calls 18446744073709551615 is more than "
+	                    "its bytes (a TCP call moves one at least) (10000)");
+	g.calls = 10;
+	/* the kernel's socket buffers are ints */
+	g.flags = RES_BUFS;
+	g.sndbuf = 2147483647u;
+	g.rcvbuf = 2147483647u;
+	assert_int_equal(plaus_result(&r, &g, 1, 0, 40 * MS, err, sizeof err), 0);
+	g.sndbuf = 2147483648u;
+	assert_int_equal(plaus_result(&r, &g, 1, 0, 40 * MS, err, sizeof err), -1);
+	assert_string_equal(err, "RESULT sndbuf 2147483648 is more than a socket "
+	                    "buffer holds (2147483647)");
+	g.sndbuf = 2147483647u;
+	g.rcvbuf = 2147483648u;
+	assert_int_equal(plaus_result(&r, &g, 1, 0, 40 * MS, err, sizeof err), -1);
+	assert_string_equal(err, "RESULT rcvbuf 2147483648 is more than a socket "
+	                    "buffer holds (2147483647)");
+	g.rcvbuf = 0;
+	/* 10 Tbit/s: 1250 bytes a ns beyond one call (-l) */
+	g.real_ns = 7;
+	edge(&r, &g, 1, &g.bytes, 9750, "RESULT real_ns 7 is too short for its "
+	     "9751 bytes (at most 9750 at 10 Tbit/s)");
+	g.real_ns = 1;                          /* the review's 1 ns */
+	g.bytes = 10000;
+	assert_int_equal(plaus_result(&r, &g, 1, 0, 1, err, sizeof err), -1);
+	assert_string_equal(err, "RESULT real_ns 1 is too short for its 10000 "
+	                    "bytes (at most 2250 at 10 Tbit/s)");
+	g.real_ns = 0;                          /* one read: its time is not */
+	g.bytes = 1000;                         /*   in the window */
+	g.calls = 1;
+	assert_int_equal(plaus_result(&r, &g, 1, 0, 0, err, sizeof err), 0);
+	/* UDP sender: its datagrams and the three end markers */
+	p = params(PROTO_UDP, ROLE_SEND);
+	g = (struct gput_result){ .bytes = 10000, .dgrams = 10, .real_ns = 40 * MS };
+	edge(&r, &g, 1, &g.calls, 13, "RESULT calls 14 is more than its datagrams "
+	     "and end markers (13)");
+	edge(&r, &g, 4, &g.calls, 22, "RESULT calls 23 is more than its datagrams "
+	     "and end markers (22)");
+	/* UDP receiver: copies (duplicates too), as fast as 10 Tbit/s allows
+	 * in the run so far, 51.05 ms: 63812500000 bytes, and one call */
+	p = params(PROTO_UDP, ROLE_RECV);
+	g = (struct gput_result){ .bytes = 10000, .dgrams = 10, .real_ns = 40 * MS };
+	assert_true(plaus_calls_max(&r, 1) == 63812501ull);
+	edge(&r, &g, 1, &g.calls, 63812501ull, "RESULT calls 63812502 is more than "
+	     "datagrams can arrive in the run so far (63812501)");
+	p.batch = 8;                            /* a call: 8 datagrams */
+	assert_true(plaus_calls_max(&r, 1) == 63812508ull);
+	p.batch = 0;
+	/* TCP: the test's bytes, or the rate's */
+	p = params(PROTO_TCP, ROLE_SEND);
+	assert_true(plaus_calls_max(&r, 1) == 10000);
+	assert_true(plaus_calls_max(&r, 2) == 20000);
+	p.data_bytes = XFER_TIME_BYTES;         /* --time: the rate's */
+	assert_true(plaus_calls_max(&r, 1) == 63812501000ull);
+	p = params(PROTO_UDP, ROLE_SEND);
+	assert_true(plaus_calls_max(&r, 1) == 13);
+}
+
+static void
+test_udpstats_rate(void **state)
+{
+	struct xfer_params p = params(PROTO_UDP, ROLE_RECV);
+	struct plaus_run r = run(&p);
+	struct udp_stats u = { .received = 63812501ull, .unique = 10,
+	    .duplicates = 63812491ull };
+	char err[256];
+
+	(void)state;
+	assert_int_equal(plaus_udpstats(&r, &u, err, sizeof err), 0);
+	u.received++;
+	u.duplicates++;
+	assert_int_equal(plaus_udpstats(&r, &u, err, sizeof err), -1);
+	assert_string_equal(err, "UDPSTATS received 63812502 is more than "
+	                    "datagrams can arrive in the run so far (63812501)");
+	/* the review's 2^62 duplicates of a 100-datagram test */
+	u.duplicates = 4611686018427387904ull;
+	u.received = u.duplicates + 10;
+	assert_int_equal(plaus_udpstats(&r, &u, err, sizeof err), -1);
+	assert_string_equal(err, "UDPSTATS received 4611686018427387914 is more "
+	                    "than datagrams can arrive in the run so far "
+	                    "(63812501)");
+}
+
+static void
+test_echo(void **state)
+{
+	struct xfer_params p = params(PROTO_TCP, ROLE_RECV);
+	struct plaus_run r = run(&p);
+	struct echo_stats e = { .received = 260, .echoed = 250, .strangers = 4,
+	    .malformed = 3, .over_rate = 2, .failed = 1 };
+	char err[256];
+
+	(void)state;
+	assert_int_equal(plaus_echo(&r, &e, 250, err, sizeof err), -1);
+	assert_string_equal(err, "ECHOSTATS came in a test without --latency");
+	p.xflags |= CTL_XF_LATENCY;
+	assert_int_equal(plaus_echo(&r, &e, 250, err, sizeof err), 0);
+	assert_int_equal(plaus_echo(&r, &e, 251, err, sizeof err), -1);
+	assert_string_equal(err, "ECHOSTATS echoed 250 is fewer than the probes "
+	                    "echoed here before the data path opened (251)");
+	e.echoed = 0;                           /* the review's */
+	e.received = 10;
+	assert_int_equal(plaus_echo(&r, &e, 250, err, sizeof err), -1);
+	assert_string_equal(err, "ECHOSTATS echoed 0 is fewer than the probes "
+	                    "echoed here before the data path opened (250)");
+	e.received = 11;
+	assert_int_equal(plaus_echo(&r, &e, 0, err, sizeof err), -1);
+	assert_string_equal(err, "ECHOSTATS received 11 is not echoed 0 + "
+	                    "strangers 4 + malformed 3 + over_rate 2 + failed 1");
+	e.received = 2;                         /* a sum that wraps */
+	e.echoed = UINT64_MAX - 7;
+	assert_int_equal(plaus_echo(&r, &e, 0, err, sizeof err), -1);
 }
 
 static void
@@ -376,8 +568,11 @@ test_ival(void **state)
 		  "INTERVAL bytes that add up to more than the test moves (2000 + "
 		  "8001 > 10000)" },
 		{ "calls wrap", 2, IV(20 * MS, 30 * MS, 1, UINT64_MAX),
-		  "INTERVAL calls that add up to more than 64 bits hold (2 + "
-		  "18446744073709551615 > 18446744073709551615)" },
+		  "INTERVAL calls that add up to more than the run so far can make "
+		  "(2 + 18446744073709551615 > 10000)" },
+		{ "calls one past a byte each", 2, IV(20 * MS, 30 * MS, 1, 9999),
+		  "INTERVAL calls that add up to more than the run so far can make "
+		  "(2 + 9999 > 10000)" },
 	};
 	struct xfer_params p = params(PROTO_TCP, ROLE_SEND);
 	struct plaus_run r = run(&p);
@@ -394,6 +589,14 @@ test_ival(void **state)
 	assert_int_equal(plaus_ival(&r, &s0, 1, &iv, err, sizeof err), 0);
 	assert_int_equal(s0.n, 2);
 	assert_int_equal(s0.bytes, 2000);
+	s = s0;                 /* a TCP call a byte at least: 10000 calls */
+	iv.start_ns = 20 * MS;
+	iv.end_ns = 30 * MS;
+	iv.calls = 9998;
+	assert_int_equal(plaus_ival(&r, &s, 2, &iv, err, sizeof err), 0);
+	iv.calls = 1;
+	iv.start_ns = 10 * MS;
+	iv.end_ns = 20 * MS;
 	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		print_message("%s\n", bad[i].name);
 		s = s0;
@@ -480,6 +683,9 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_result),
+		cmocka_unit_test(test_result_bounds),
+		cmocka_unit_test(test_udpstats_rate),
+		cmocka_unit_test(test_echo),
 		cmocka_unit_test(test_udpstats),
 		cmocka_unit_test(test_tcpinfo),
 		cmocka_unit_test(test_stream),
