@@ -5,72 +5,15 @@
  * it (framing, deadlines) is ctl.c. */
 #include "wire_ctl.h"
 
-#include <endian.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Writers at named offsets. */
-static void put_u8(uint8_t *b, size_t off, uint8_t v) { b[off] = v; }
-static void put_u16(uint8_t *b, size_t off, uint16_t v)
-{ v = htobe16(v); memcpy(b + off, &v, 2); }
-static void put_u32(uint8_t *b, size_t off, uint32_t v)
-{ v = htobe32(v); memcpy(b + off, &v, 4); }
-static void put_u64(uint8_t *b, size_t off, uint64_t v)
-{ v = htobe64(v); memcpy(b + off, &v, 8); }
-
-/* Bounds-checked readers: a read past len sets *bad and yields 0. */
-struct rd {
-	const uint8_t *b;
-	size_t len;
-	int bad;
-};
-
-static int
-rd_ok(struct rd *r, size_t off, size_t n)
-{
-	if (off > r->len || n > r->len - off) {
-		r->bad = 1;
-		return 0;
-	}
-	return 1;
-}
-
-static uint8_t get_u8(struct rd *r, size_t off)
-{ return rd_ok(r, off, 1) ? r->b[off] : 0; }
-
-static uint16_t
-get_u16(struct rd *r, size_t off)
-{
-	uint16_t v = 0;
-
-	if (rd_ok(r, off, 2))
-		memcpy(&v, r->b + off, 2);
-	return be16toh(v);
-}
-
-static uint32_t
-get_u32(struct rd *r, size_t off)
-{
-	uint32_t v = 0;
-
-	if (rd_ok(r, off, 4))
-		memcpy(&v, r->b + off, 4);
-	return be32toh(v);
-}
-
-static uint64_t
-get_u64(struct rd *r, size_t off)
-{
-	uint64_t v = 0;
-
-	if (rd_ok(r, off, 8))
-		memcpy(&v, r->b + off, 8);
-	return be64toh(v);
-}
+#include "bytes.h"
 
 static size_t
 encode_params(const struct ctl_msg *m, uint8_t *p)
 {
+	struct bytes w = bytes_writer(p, CTL_PARAMS_LEN);
 	const struct xfer_params *x = &m->params;
 	uint8_t flags = (x->nodelay ? CTL_PF_NODELAY : 0) |
 	    (x->verify ? CTL_PF_VERIFY : 0) | (x->pattern_spans ? CTL_PF_STREAM : 0) |
@@ -78,38 +21,38 @@ encode_params(const struct ctl_msg *m, uint8_t *p)
 	    (x->discard ? CTL_PF_DISCARD : 0);
 
 	memset(p, 0, CTL_PARAMS_LEN);
-	put_u8(p, CTL_PX_PROTO, x->proto);
-	put_u8(p, CTL_PX_ROLE, x->role);
-	put_u8(p, CTL_PX_FLAGS, flags);
-	put_u8(p, CTL_PX_BATCH, x->batch);
-	put_u32(p, CTL_PX_LEN, x->len);
-	put_u64(p, CTL_PX_COUNT, x->count);
-	put_u32(p, CTL_PX_WINDOW, x->window);
-	put_u32(p, CTL_PX_GAP_US, x->gap_us);
-	put_u32(p, CTL_PX_DATA_LEN, x->data_len);
-	put_u32(p, CTL_PX_SEED, x->seed);
-	put_u64(p, CTL_PX_DATA_BYTES, x->data_bytes);
-	put_u64(p, CTL_PX_DATA_GAP_PS, x->data_gap_ps);
-	put_u32(p, CTL_PX_DURATION_MS, x->duration_ms);
-	put_u32(p, CTL_PX_DATA_BURST, x->data_burst);
-	put_u32(p, CTL_PX_INTERVAL_MS, x->interval_ms);
-	put_u32(p, CTL_PX_OMIT_MS, x->omit_ms);
-	memcpy(p + CTL_PX_CC, x->cc, strnlen(x->cc, sizeof x->cc - 1));
-	put_u16(p, CTL_PX_STREAMS, x->streams);
+	bytes_put_u8(&w, CTL_PX_PROTO, x->proto);
+	bytes_put_u8(&w, CTL_PX_ROLE, x->role);
+	bytes_put_u8(&w, CTL_PX_FLAGS, flags);
+	bytes_put_u8(&w, CTL_PX_BATCH, x->batch);
+	bytes_put_be32(&w, CTL_PX_LEN, x->len);
+	bytes_put_be64(&w, CTL_PX_COUNT, x->count);
+	bytes_put_be32(&w, CTL_PX_WINDOW, x->window);
+	bytes_put_be32(&w, CTL_PX_GAP_US, x->gap_us);
+	bytes_put_be32(&w, CTL_PX_DATA_LEN, x->data_len);
+	bytes_put_be32(&w, CTL_PX_SEED, x->seed);
+	bytes_put_be64(&w, CTL_PX_DATA_BYTES, x->data_bytes);
+	bytes_put_be64(&w, CTL_PX_DATA_GAP_PS, x->data_gap_ps);
+	bytes_put_be32(&w, CTL_PX_DURATION_MS, x->duration_ms);
+	bytes_put_be32(&w, CTL_PX_DATA_BURST, x->data_burst);
+	bytes_put_be32(&w, CTL_PX_INTERVAL_MS, x->interval_ms);
+	bytes_put_be32(&w, CTL_PX_OMIT_MS, x->omit_ms);
+	bytes_put(&w, CTL_PX_CC, x->cc, strnlen(x->cc, sizeof x->cc - 1));
+	bytes_put_be16(&w, CTL_PX_STREAMS, x->streams);
 	if (m->mcast.family != 0) {         /* as given: a test may send a bad one */
-		put_u16(p, CTL_PX_MFLAGS, CTL_MCAST);
-		put_u8(p, CTL_PX_MFAMILY, m->mcast.family);
-		put_u8(p, CTL_PX_MTTL, m->mcast.ttl);
-		put_u16(p, CTL_PX_MPORT, m->mcast.port);
-		memcpy(p + CTL_PX_MGROUP, m->mcast.addr, sizeof m->mcast.addr);
+		bytes_put_be16(&w, CTL_PX_MFLAGS, CTL_MCAST);
+		bytes_put_u8(&w, CTL_PX_MFAMILY, m->mcast.family);
+		bytes_put_u8(&w, CTL_PX_MTTL, m->mcast.ttl);
+		bytes_put_be16(&w, CTL_PX_MPORT, m->mcast.port);
+		bytes_put(&w, CTL_PX_MGROUP, m->mcast.addr, sizeof m->mcast.addr);
 	}
-	put_u32(p, CTL_PX_XFLAGS, x->xflags);
-	put_u64(p, CTL_PX_AFFINITY, x->cpus);
+	bytes_put_be32(&w, CTL_PX_XFLAGS, x->xflags);
+	bytes_put_be64(&w, CTL_PX_AFFINITY, x->cpus);
 	if (x->xflags & CTL_XF_LATENCY) {
-		put_u32(p, CTL_PX_LAT_INTERVAL_US, x->lat_interval_us);
-		put_u32(p, CTL_PX_LAT_IDLE_MS, x->lat_idle_ms);
+		bytes_put_be32(&w, CTL_PX_LAT_INTERVAL_US, x->lat_interval_us);
+		bytes_put_be32(&w, CTL_PX_LAT_IDLE_MS, x->lat_idle_ms);
 	}
-	memcpy(p + CTL_PX_MAC, m->mac, CTL_MAC_LEN);
+	bytes_put(&w, CTL_PX_MAC, m->mac, CTL_MAC_LEN);
 	return CTL_PARAMS_LEN;
 }
 
@@ -123,79 +66,84 @@ ready_len(uint16_t n)
 static size_t
 encode_ready(const struct ctl_msg *m, uint8_t *p)
 {
+	struct bytes w = bytes_writer(p, CTL_MAX_PAYLOAD);
 	uint16_t n = m->nports > STREAM_MAX ? STREAM_MAX : m->nports, i;
 
-	put_u16(p, CTL_RDY_PORT, m->port[0]);
-	put_u16(p, CTL_RDY_NPORTS, n);
-	memcpy(p + CTL_RDY_NONCE, m->nonce, CTL_NONCE_LEN);
-	memcpy(p + CTL_RDY_MAC, m->mac, CTL_MAC_LEN);
+	bytes_put_be16(&w, CTL_RDY_PORT, m->port[0]);
+	bytes_put_be16(&w, CTL_RDY_NPORTS, n);
+	bytes_put(&w, CTL_RDY_NONCE, m->nonce, CTL_NONCE_LEN);
+	bytes_put(&w, CTL_RDY_MAC, m->mac, CTL_MAC_LEN);
 	for (i = 1; i < n; i++)
-		put_u16(p, CTL_RDY_PORTS + 2u * (i - 1u), m->port[i]);
+		bytes_put_be16(&w, CTL_RDY_PORTS + 2u * (i - 1u), m->port[i]);
 	return ready_len(n);
 }
 
 static size_t
 encode_result(const struct gput_result *r, uint8_t *p)
 {
+	struct bytes w = bytes_writer(p, CTL_RESULT_LEN);
 	const uint64_t v[] = { r->bytes, r->calls, r->real_ns, r->cpu_ns,
 	    r->dgrams, r->dgrams_sent, r->verify_bad, r->verify_first,
 	    r->unsent, r->unacked, r->sock_drops };
 	size_t i;
 
 	for (i = 0; i < sizeof v / sizeof v[0]; i++)
-		put_u64(p, CTL_RES_COUNTS + 8 * i, v[i]);
-	put_u32(p, CTL_RES_FLAGS, r->flags);
-	put_u32(p, CTL_RES_SNDBUF, r->sndbuf);
-	put_u32(p, CTL_RES_RCVBUF, r->rcvbuf);
+		bytes_put_be64(&w, CTL_RES_COUNTS + 8 * i, v[i]);
+	bytes_put_be32(&w, CTL_RES_FLAGS, r->flags);
+	bytes_put_be32(&w, CTL_RES_SNDBUF, r->sndbuf);
+	bytes_put_be32(&w, CTL_RES_RCVBUF, r->rcvbuf);
 	return CTL_RESULT_LEN;
 }
 
 static size_t
 encode_interval(const struct ctl_msg *m, uint8_t *p)
 {
+	struct bytes w = bytes_writer(p, CTL_INTERVAL_LEN);
 	const struct ival *iv = &m->ival;
 
-	put_u32(p, CTL_IVL_INDEX, m->ival_index);
-	put_u32(p, CTL_IVL_FLAGS, iv->flags);
-	put_u64(p, CTL_IVL_START_NS, iv->start_ns);
-	put_u64(p, CTL_IVL_END_NS, iv->end_ns);
-	put_u64(p, CTL_IVL_BYTES, iv->bytes);
-	put_u64(p, CTL_IVL_CALLS, iv->calls);
-	put_u64(p, CTL_IVL_DGRAMS, iv->dgrams);
+	bytes_put_be32(&w, CTL_IVL_INDEX, m->ival_index);
+	bytes_put_be32(&w, CTL_IVL_FLAGS, iv->flags);
+	bytes_put_be64(&w, CTL_IVL_START_NS, iv->start_ns);
+	bytes_put_be64(&w, CTL_IVL_END_NS, iv->end_ns);
+	bytes_put_be64(&w, CTL_IVL_BYTES, iv->bytes);
+	bytes_put_be64(&w, CTL_IVL_CALLS, iv->calls);
+	bytes_put_be64(&w, CTL_IVL_DGRAMS, iv->dgrams);
 	/* a UDP receiver's interval has no TCP fields: its counts go there */
-	put_u32(p, CTL_IVL_RETRANS, iv->flags & IVAL_UDP ? iv->dups : iv->retrans);
-	put_u32(p, CTL_IVL_CWND, iv->flags & IVAL_UDP ? iv->reordered : iv->cwnd);
-	put_u32(p, CTL_IVL_SRTT_US, iv->srtt_us);
-	put_u32(p, CTL_IVL_STREAM, m->stream);
+	bytes_put_be32(&w, CTL_IVL_RETRANS, iv->flags & IVAL_UDP ? iv->dups : iv->retrans);
+	bytes_put_be32(&w, CTL_IVL_CWND, iv->flags & IVAL_UDP ? iv->reordered : iv->cwnd);
+	bytes_put_be32(&w, CTL_IVL_SRTT_US, iv->srtt_us);
+	bytes_put_be32(&w, CTL_IVL_STREAM, m->stream);
 	return CTL_INTERVAL_LEN;
 }
 
 static size_t
 encode_tcpinfo(const struct tcp_stats *t, uint32_t stream, uint8_t *p)
 {
+	struct bytes w = bytes_writer(p, CTL_TCPINFO_LEN);
 	memset(p, 0, CTL_TCPINFO_LEN);
-	memcpy(p + CTL_TCPI_CC, t->cc, strnlen(t->cc, sizeof t->cc - 1));
-	put_u64(p, CTL_TCPI_RETRANS, t->retrans);
-	put_u32(p, CTL_TCPI_RTT_US, t->rtt_us);
-	put_u32(p, CTL_TCPI_MIN_RTT_US, t->min_rtt_us);
-	put_u32(p, CTL_TCPI_CWND, t->cwnd);
-	put_u32(p, CTL_TCPI_MSS, t->mss);
-	put_u64(p, CTL_TCPI_DELIVERY_RATE, t->delivery_rate);
-	put_u64(p, CTL_TCPI_BUSY_US, t->busy_us);
-	put_u64(p, CTL_TCPI_RWND_LIMITED_US, t->rwnd_limited_us);
-	put_u64(p, CTL_TCPI_SNDBUF_LIMITED_US,
+	bytes_put(&w, CTL_TCPI_CC, t->cc, strnlen(t->cc, sizeof t->cc - 1));
+	bytes_put_be64(&w, CTL_TCPI_RETRANS, t->retrans);
+	bytes_put_be32(&w, CTL_TCPI_RTT_US, t->rtt_us);
+	bytes_put_be32(&w, CTL_TCPI_MIN_RTT_US, t->min_rtt_us);
+	bytes_put_be32(&w, CTL_TCPI_CWND, t->cwnd);
+	bytes_put_be32(&w, CTL_TCPI_MSS, t->mss);
+	bytes_put_be64(&w, CTL_TCPI_DELIVERY_RATE, t->delivery_rate);
+	bytes_put_be64(&w, CTL_TCPI_BUSY_US, t->busy_us);
+	bytes_put_be64(&w, CTL_TCPI_RWND_LIMITED_US, t->rwnd_limited_us);
+	bytes_put_be64(&w, CTL_TCPI_SNDBUF_LIMITED_US,
 	    t->sndbuf_limited_us);
-	put_u32(p, CTL_TCPI_STREAM, stream);
-	put_u32(p, CTL_TCPI_ECN, t->ecn);
-	put_u32(p, CTL_TCPI_DELIVERED_CE, t->delivered_ce);
-	put_u32(p, CTL_TCPI_RECEIVED_CE, t->received_ce);
-	put_u32(p, CTL_TCPI_RECEIVED_CE_BYTES, t->received_ce_bytes);
+	bytes_put_be32(&w, CTL_TCPI_STREAM, stream);
+	bytes_put_be32(&w, CTL_TCPI_ECN, t->ecn);
+	bytes_put_be32(&w, CTL_TCPI_DELIVERED_CE, t->delivered_ce);
+	bytes_put_be32(&w, CTL_TCPI_RECEIVED_CE, t->received_ce);
+	bytes_put_be32(&w, CTL_TCPI_RECEIVED_CE_BYTES, t->received_ce_bytes);
 	return CTL_TCPINFO_LEN;
 }
 
 static size_t
 encode_udpstats(const struct udp_stats *u, uint32_t stream, uint8_t *p)
 {
+	struct bytes w = bytes_writer(p, CTL_UDPSTATS_LEN);
 	const uint64_t v[] = { u->received, u->unique, u->duplicates,
 	    u->reordered, u->max_displacement, u->late, u->too_old, u->other,
 	    u->jitter_ns, u->delay_var_ns, u->delay_var_max_ns,
@@ -203,23 +151,24 @@ encode_udpstats(const struct udp_stats *u, uint32_t stream, uint8_t *p)
 	size_t i;
 
 	for (i = 0; i < sizeof v / sizeof v[0]; i++)
-		put_u64(p, CTL_UDPS_COUNTS + 8 * i, v[i]);
-	put_u32(p, CTL_UDPS_FLAGS, u->flags);
-	put_u32(p, CTL_UDPS_STREAM, stream);
+		bytes_put_be64(&w, CTL_UDPS_COUNTS + 8 * i, v[i]);
+	bytes_put_be32(&w, CTL_UDPS_FLAGS, u->flags);
+	bytes_put_be32(&w, CTL_UDPS_STREAM, stream);
 	for (i = 0; i < 4; i++)
-		put_u64(p, CTL_UDPS_ECN + 8 * i, u->ecn[i]);
+		bytes_put_be64(&w, CTL_UDPS_ECN + 8 * i, u->ecn[i]);
 	return CTL_UDPSTATS_LEN;
 }
 
 static size_t
 encode_echostats(const struct echo_stats *e, uint8_t *p)
 {
+	struct bytes w = bytes_writer(p, CTL_ECHOSTATS_LEN);
 	const uint64_t v[] = { e->received, e->echoed, e->over_rate,
 	    e->strangers, e->malformed, e->failed };
 	size_t i;
 
 	for (i = 0; i < sizeof v / sizeof v[0]; i++)
-		put_u64(p, CTL_ESTATS_COUNTS + 8 * i, v[i]);
+		bytes_put_be64(&w, CTL_ESTATS_COUNTS + 8 * i, v[i]);
 	return CTL_ECHOSTATS_LEN;
 }
 
@@ -227,13 +176,15 @@ size_t
 ctl_encode(const struct ctl_msg *m, uint8_t *buf)
 {
 	uint8_t *p = buf + CTL_HDR_LEN;
+	struct bytes w = bytes_writer(p, CTL_MAX_PAYLOAD),
+	    h = bytes_writer(buf, CTL_HDR_LEN);
 	size_t n = 0;
 
 	switch (m->type) {
 	case CTL_HELLO:
-		put_u32(p, CTL_HELLO_FLAGS, m->hello_flags);
-		put_u32(p, CTL_HELLO_RSVD, 0);
-		memcpy(p + CTL_HELLO_CHALLENGE, m->challenge, CTL_CHALLENGE_LEN);
+		bytes_put_be32(&w, CTL_HELLO_FLAGS, m->hello_flags);
+		bytes_put_be32(&w, CTL_HELLO_RSVD, 0);
+		bytes_put(&w, CTL_HELLO_CHALLENGE, m->challenge, CTL_CHALLENGE_LEN);
 		n = CTL_HELLO_LEN;
 		break;
 	case CTL_PARAMS:
@@ -244,9 +195,9 @@ ctl_encode(const struct ctl_msg *m, uint8_t *buf)
 		break;
 	case CTL_RESULT:
 		n = encode_result(&m->result, p);
-		put_u32(p, CTL_RES_STREAM, m->stream);
-		put_u64(p, CTL_RES_START_NS, m->start_ns);
-		put_u64(p, CTL_RES_END_NS, m->end_ns);
+		bytes_put_be32(&w, CTL_RES_STREAM, m->stream);
+		bytes_put_be64(&w, CTL_RES_START_NS, m->start_ns);
+		bytes_put_be64(&w, CTL_RES_END_NS, m->end_ns);
 		break;
 	case CTL_INTERVAL:
 		n = encode_interval(m, p);
@@ -258,8 +209,8 @@ ctl_encode(const struct ctl_msg *m, uint8_t *buf)
 		n = encode_udpstats(&m->udp, m->stream, p);
 		break;
 	case CTL_ECHOPORT:
-		put_u16(p, CTL_EPORT_PORT, m->echo_port);
-		put_u16(p, CTL_EPORT_RSVD, 0);
+		bytes_put_be16(&w, CTL_EPORT_PORT, m->echo_port);
+		bytes_put_be16(&w, CTL_EPORT_RSVD, 0);
 		n = CTL_ECHOPORT_LEN;
 		break;
 	case CTL_ECHOSTATS:
@@ -267,13 +218,13 @@ ctl_encode(const struct ctl_msg *m, uint8_t *buf)
 		break;
 	case CTL_ERROR:
 		n = strnlen(m->text, CTL_MAX_TEXT);
-		memcpy(p, m->text, n);
+		bytes_put(&w, 0, m->text, n);
 		break;
 	}                                       /* START, STOP: no payload */
-	memcpy(buf + CTL_HDR_MAGIC, CTL_MAGIC, 4);
-	put_u8(buf, CTL_HDR_VERSION, CTL_VERSION);
-	put_u8(buf, CTL_HDR_TYPE, m->type);
-	put_u16(buf, CTL_HDR_PLEN, (uint16_t)n);
+	bytes_put(&h, CTL_HDR_MAGIC, CTL_MAGIC, 4);
+	bytes_put_u8(&h, CTL_HDR_VERSION, CTL_VERSION);
+	bytes_put_u8(&h, CTL_HDR_TYPE, m->type);
+	bytes_put_be16(&h, CTL_HDR_PLEN, (uint16_t)n);
 	return CTL_HDR_LEN + n;
 }
 
@@ -303,10 +254,10 @@ int
 ctl_decode_header(const uint8_t *hdr, uint8_t *type, uint16_t *plen,
                   char *err, size_t errlen)
 {
-	struct rd r = { hdr, CTL_HDR_LEN, 0 };
-	uint8_t ver = get_u8(&r, CTL_HDR_VERSION),
-	    t = get_u8(&r, CTL_HDR_TYPE);
-	uint16_t n = get_u16(&r, CTL_HDR_PLEN);
+	struct bytes r = bytes_reader(hdr, CTL_HDR_LEN);
+	uint8_t ver = bytes_u8(&r, CTL_HDR_VERSION),
+	    t = bytes_u8(&r, CTL_HDR_TYPE);
+	uint16_t n = bytes_be16(&r, CTL_HDR_PLEN);
 
 	if (memcmp(hdr + CTL_HDR_MAGIC, CTL_MAGIC, 4) != 0) {
 		snprintf(err, errlen, "not a gput control message (bad magic)");
@@ -352,14 +303,14 @@ cc_name_ok(const char *cc)
 
 /* Are bytes off..off+n all zero (reserved)? */
 static int
-zero_bytes(struct rd *r, size_t off, size_t n)
+zero_bytes(struct bytes *r, size_t off, size_t n)
 {
 	size_t i;
 
-	if (!rd_ok(r, off, n))
+	if (!bytes_fits(r, off, n))
 		return 0;
 	for (i = 0; i < n; i++)
-		if (r->b[off + i] != 0)
+		if (r->p[off + i] != 0)
 			return 0;
 	return 1;
 }
@@ -368,11 +319,11 @@ zero_bytes(struct rd *r, size_t off, size_t n)
  * that receives one UDP stream (wire_ctl.h). Fills m->mcast; returns NULL or
  * what is wrong. */
 static const char *
-decode_mcast(struct rd *r, struct ctl_msg *m)
+decode_mcast(struct bytes *r, struct ctl_msg *m)
 {
 	const struct xfer_params *x = &m->params;
 	struct mcast_group *g = &m->mcast;
-	uint16_t mflags = get_u16(r, CTL_PX_MFLAGS);
+	uint16_t mflags = bytes_be16(r, CTL_PX_MFLAGS);
 	const char *bad;
 
 	memset(g, 0, sizeof *g);
@@ -381,11 +332,11 @@ decode_mcast(struct rd *r, struct ctl_msg *m)
 	if (!(mflags & CTL_MCAST))
 		return zero_bytes(r, CTL_PX_MFAMILY,
 		    CTL_PX_XFLAGS - CTL_PX_MFAMILY) ? NULL : "reserved bits set";
-	g->family = get_u8(r, CTL_PX_MFAMILY);
-	g->ttl = get_u8(r, CTL_PX_MTTL);
-	g->port = get_u16(r, CTL_PX_MPORT);
-	if (rd_ok(r, CTL_PX_MGROUP, sizeof g->addr))
-		memcpy(g->addr, r->b + CTL_PX_MGROUP, sizeof g->addr);
+	g->family = bytes_u8(r, CTL_PX_MFAMILY);
+	g->ttl = bytes_u8(r, CTL_PX_MTTL);
+	g->port = bytes_be16(r, CTL_PX_MPORT);
+	if (bytes_fits(r, CTL_PX_MGROUP, sizeof g->addr))
+		bytes_get(r, CTL_PX_MGROUP, g->addr, sizeof g->addr);
 	if (g->family != MCAST_V4 && g->family != MCAST_V6)
 		return "multicast group of unknown family";
 	if ((bad = mcast_group_invalid(g->family, g->addr)) != NULL)
@@ -407,61 +358,61 @@ decode_mcast(struct rd *r, struct ctl_msg *m)
  * idle phase in range (and not for multicast: nothing to echo). Returns
  * NULL or what is wrong. */
 static const char *
-decode_latency(struct rd *r, struct xfer_params *x)
+decode_latency(struct bytes *r, struct xfer_params *x)
 {
 	if (!(x->xflags & CTL_XF_LATENCY))
 		return zero_bytes(r, CTL_PX_LATENCY,
 		    CTL_PX_AFFINITY - CTL_PX_LATENCY) ? NULL : "reserved bits set";
-	x->lat_interval_us = get_u32(r, CTL_PX_LAT_INTERVAL_US);
-	x->lat_idle_ms = get_u32(r, CTL_PX_LAT_IDLE_MS);
-	if (get_u32(r, CTL_PX_LAT_RSVD) != 0)
+	x->lat_interval_us = bytes_be32(r, CTL_PX_LAT_INTERVAL_US);
+	x->lat_idle_ms = bytes_be32(r, CTL_PX_LAT_IDLE_MS);
+	if (bytes_be32(r, CTL_PX_LAT_RSVD) != 0)
 		return "reserved bits set";
 	if (x->lat_interval_us < CTL_LAT_MIN_US ||
 	    x->lat_interval_us > CTL_LAT_MAX_US)
 		return "latency probe interval out of range";
 	if (x->lat_idle_ms > CTL_LAT_MAX_IDLE_MS)
 		return "latency idle phase out of range";
-	if (get_u16(r, CTL_PX_MFLAGS) != 0)
+	if (bytes_be16(r, CTL_PX_MFLAGS) != 0)
 		return "latency probes with multicast";
 	return NULL;
 }
 
 static int
-decode_params(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
+decode_params(struct bytes *r, struct ctl_msg *m, char *err, size_t errlen)
 {
 	struct xfer_params *x = &m->params;
-	uint8_t flags = get_u8(r, CTL_PX_FLAGS);
+	uint8_t flags = bytes_u8(r, CTL_PX_FLAGS);
 	const char *why;
 
 	memset(x, 0, sizeof *x);
-	x->proto = get_u8(r, CTL_PX_PROTO);
-	x->role = get_u8(r, CTL_PX_ROLE);
+	x->proto = bytes_u8(r, CTL_PX_PROTO);
+	x->role = bytes_u8(r, CTL_PX_ROLE);
 	x->nodelay = (flags & CTL_PF_NODELAY) != 0;
 	x->verify = (flags & CTL_PF_VERIFY) != 0;
 	x->pattern_spans = (flags & CTL_PF_STREAM) != 0;
 	x->verbose = (flags & CTL_PF_VERBOSE) != 0;
 	x->gso = (flags & CTL_PF_GSO) != 0;
 	x->discard = (flags & CTL_PF_DISCARD) != 0;
-	x->batch = get_u8(r, CTL_PX_BATCH);
-	x->len = get_u32(r, CTL_PX_LEN);
-	x->count = get_u64(r, CTL_PX_COUNT);
-	x->window = get_u32(r, CTL_PX_WINDOW);
-	x->gap_us = get_u32(r, CTL_PX_GAP_US);
-	x->data_len = get_u32(r, CTL_PX_DATA_LEN);
-	x->seed = get_u32(r, CTL_PX_SEED);
-	x->data_bytes = get_u64(r, CTL_PX_DATA_BYTES);
-	x->data_gap_ps = get_u64(r, CTL_PX_DATA_GAP_PS);
-	x->data_burst = get_u32(r, CTL_PX_DATA_BURST);
-	x->duration_ms = get_u32(r, CTL_PX_DURATION_MS);
-	x->interval_ms = get_u32(r, CTL_PX_INTERVAL_MS);
-	x->omit_ms = get_u32(r, CTL_PX_OMIT_MS);
-	if (rd_ok(r, CTL_PX_CC, sizeof x->cc))
-		memcpy(x->cc, r->b + CTL_PX_CC, sizeof x->cc);
-	x->streams = get_u16(r, CTL_PX_STREAMS);
-	if (rd_ok(r, CTL_PX_MAC, CTL_MAC_LEN))
-		memcpy(m->mac, r->b + CTL_PX_MAC, CTL_MAC_LEN);
-	x->xflags = get_u32(r, CTL_PX_XFLAGS);
-	x->cpus = get_u64(r, CTL_PX_AFFINITY);
+	x->batch = bytes_u8(r, CTL_PX_BATCH);
+	x->len = bytes_be32(r, CTL_PX_LEN);
+	x->count = bytes_be64(r, CTL_PX_COUNT);
+	x->window = bytes_be32(r, CTL_PX_WINDOW);
+	x->gap_us = bytes_be32(r, CTL_PX_GAP_US);
+	x->data_len = bytes_be32(r, CTL_PX_DATA_LEN);
+	x->seed = bytes_be32(r, CTL_PX_SEED);
+	x->data_bytes = bytes_be64(r, CTL_PX_DATA_BYTES);
+	x->data_gap_ps = bytes_be64(r, CTL_PX_DATA_GAP_PS);
+	x->data_burst = bytes_be32(r, CTL_PX_DATA_BURST);
+	x->duration_ms = bytes_be32(r, CTL_PX_DURATION_MS);
+	x->interval_ms = bytes_be32(r, CTL_PX_INTERVAL_MS);
+	x->omit_ms = bytes_be32(r, CTL_PX_OMIT_MS);
+	if (bytes_fits(r, CTL_PX_CC, sizeof x->cc))
+		bytes_get(r, CTL_PX_CC, x->cc, sizeof x->cc);
+	x->streams = bytes_be16(r, CTL_PX_STREAMS);
+	if (bytes_fits(r, CTL_PX_MAC, CTL_MAC_LEN))
+		bytes_get(r, CTL_PX_MAC, m->mac, CTL_MAC_LEN);
+	x->xflags = bytes_be32(r, CTL_PX_XFLAGS);
+	x->cpus = bytes_be64(r, CTL_PX_AFFINITY);
 	if ((flags & ~CTL_PF_ALL) != 0 || (x->xflags & ~CTL_XF_KNOWN) != 0)
 		why = "reserved bits set";
 	else if ((why = decode_latency(r, x)) != NULL)
@@ -478,7 +429,7 @@ decode_params(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 }
 
 static int
-decode_result(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
+decode_result(struct bytes *r, struct ctl_msg *m, char *err, size_t errlen)
 {
 	struct gput_result *res = &m->result;
 	uint64_t *v[] = { &res->bytes, &res->calls, &res->real_ns, &res->cpu_ns,
@@ -487,13 +438,13 @@ decode_result(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 	size_t i;
 
 	for (i = 0; i < sizeof v / sizeof v[0]; i++)
-		*v[i] = get_u64(r, CTL_RES_COUNTS + 8 * i);
-	res->flags = get_u32(r, CTL_RES_FLAGS);
-	res->sndbuf = get_u32(r, CTL_RES_SNDBUF);
-	res->rcvbuf = get_u32(r, CTL_RES_RCVBUF);
-	m->stream = get_u32(r, CTL_RES_STREAM);
-	m->start_ns = get_u64(r, CTL_RES_START_NS);
-	m->end_ns = get_u64(r, CTL_RES_END_NS);
+		*v[i] = bytes_be64(r, CTL_RES_COUNTS + 8 * i);
+	res->flags = bytes_be32(r, CTL_RES_FLAGS);
+	res->sndbuf = bytes_be32(r, CTL_RES_SNDBUF);
+	res->rcvbuf = bytes_be32(r, CTL_RES_RCVBUF);
+	m->stream = bytes_be32(r, CTL_RES_STREAM);
+	m->start_ns = bytes_be64(r, CTL_RES_START_NS);
+	m->end_ns = bytes_be64(r, CTL_RES_END_NS);
 	if ((res->flags & ~RES_ALL) != 0) {
 		snprintf(err, errlen, "bad RESULT message: reserved bits set");
 		return -1;
@@ -507,7 +458,7 @@ decode_result(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 }
 
 static int
-decode_text(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
+decode_text(struct bytes *r, struct ctl_msg *m, char *err, size_t errlen)
 {
 	size_t i;
 
@@ -516,11 +467,11 @@ decode_text(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 		return -1;
 	}
 	for (i = 0; i < r->len; i++) {
-		if (r->b[i] < 0x20 || r->b[i] > 0x7e) {
+		if (r->p[i] < 0x20 || r->p[i] > 0x7e) {
 			snprintf(err, errlen, "bad ERROR message: unprintable text");
 			return -1;
 		}
-		m->text[i] = (char)r->b[i];
+		m->text[i] = (char)r->p[i];
 	}
 	m->text[i] = '\0';
 	return 0;
@@ -528,39 +479,39 @@ decode_text(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 
 /* HELLO: flags known to this version, reserved zero. */
 static int
-decode_hello(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
+decode_hello(struct bytes *r, struct ctl_msg *m, char *err, size_t errlen)
 {
-	m->hello_flags = get_u32(r, CTL_HELLO_FLAGS);
-	if ((m->hello_flags & ~CTL_HELLO_KEY) != 0 || get_u32(r, CTL_HELLO_RSVD) != 0) {
+	m->hello_flags = bytes_be32(r, CTL_HELLO_FLAGS);
+	if ((m->hello_flags & ~CTL_HELLO_KEY) != 0 || bytes_be32(r, CTL_HELLO_RSVD) != 0) {
 		snprintf(err, errlen, "bad HELLO message: reserved bits set");
 		return -1;
 	}
-	if (rd_ok(r, CTL_HELLO_CHALLENGE, CTL_CHALLENGE_LEN))
-		memcpy(m->challenge, r->b + CTL_HELLO_CHALLENGE, CTL_CHALLENGE_LEN);
+	if (bytes_fits(r, CTL_HELLO_CHALLENGE, CTL_CHALLENGE_LEN))
+		bytes_get(r, CTL_HELLO_CHALLENGE, m->challenge, CTL_CHALLENGE_LEN);
 	return 0;
 }
 
 static int
-decode_interval(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
+decode_interval(struct bytes *r, struct ctl_msg *m, char *err, size_t errlen)
 {
 	struct ival *iv = &m->ival;
 
-	m->ival_index = get_u32(r, CTL_IVL_INDEX);
-	iv->flags = get_u32(r, CTL_IVL_FLAGS);
-	iv->start_ns = get_u64(r, CTL_IVL_START_NS);
-	iv->end_ns = get_u64(r, CTL_IVL_END_NS);
-	iv->bytes = get_u64(r, CTL_IVL_BYTES);
-	iv->calls = get_u64(r, CTL_IVL_CALLS);
-	iv->dgrams = get_u64(r, CTL_IVL_DGRAMS);
-	iv->retrans = get_u32(r, CTL_IVL_RETRANS);
-	iv->cwnd = get_u32(r, CTL_IVL_CWND);
+	m->ival_index = bytes_be32(r, CTL_IVL_INDEX);
+	iv->flags = bytes_be32(r, CTL_IVL_FLAGS);
+	iv->start_ns = bytes_be64(r, CTL_IVL_START_NS);
+	iv->end_ns = bytes_be64(r, CTL_IVL_END_NS);
+	iv->bytes = bytes_be64(r, CTL_IVL_BYTES);
+	iv->calls = bytes_be64(r, CTL_IVL_CALLS);
+	iv->dgrams = bytes_be64(r, CTL_IVL_DGRAMS);
+	iv->retrans = bytes_be32(r, CTL_IVL_RETRANS);
+	iv->cwnd = bytes_be32(r, CTL_IVL_CWND);
 	if (iv->flags & IVAL_UDP) {
 		iv->dups = iv->retrans;
 		iv->reordered = iv->cwnd;
 		iv->retrans = iv->cwnd = 0;
 	}
-	iv->srtt_us = get_u32(r, CTL_IVL_SRTT_US);
-	m->stream = get_u32(r, CTL_IVL_STREAM);
+	iv->srtt_us = bytes_be32(r, CTL_IVL_SRTT_US);
+	m->stream = bytes_be32(r, CTL_IVL_STREAM);
 	if ((iv->flags & ~IVAL_ALL) != 0) {
 		snprintf(err, errlen, "bad INTERVAL message: reserved bits set");
 		return -1;
@@ -577,33 +528,33 @@ decode_interval(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 }
 
 static int
-decode_tcpinfo(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
+decode_tcpinfo(struct bytes *r, struct ctl_msg *m, char *err, size_t errlen)
 {
 	struct tcp_stats *t = &m->tcp;
 
 	memset(t, 0, sizeof *t);
-	if (rd_ok(r, CTL_TCPI_CC, sizeof t->cc))
-		memcpy(t->cc, r->b + CTL_TCPI_CC, sizeof t->cc);
+	if (bytes_fits(r, CTL_TCPI_CC, sizeof t->cc))
+		bytes_get(r, CTL_TCPI_CC, t->cc, sizeof t->cc);
 	if (!cc_name_ok(t->cc)) {
 		snprintf(err, errlen, "bad TCPINFO message: congestion control name");
 		return -1;
 	}
-	t->retrans = get_u64(r, CTL_TCPI_RETRANS);
-	t->rtt_us = get_u32(r, CTL_TCPI_RTT_US);
-	t->min_rtt_us = get_u32(r, CTL_TCPI_MIN_RTT_US);
-	t->cwnd = get_u32(r, CTL_TCPI_CWND);
-	t->mss = get_u32(r, CTL_TCPI_MSS);
-	t->delivery_rate = get_u64(r, CTL_TCPI_DELIVERY_RATE);
-	t->busy_us = get_u64(r, CTL_TCPI_BUSY_US);
-	t->rwnd_limited_us = get_u64(r, CTL_TCPI_RWND_LIMITED_US);
-	t->sndbuf_limited_us = get_u64(r, CTL_TCPI_SNDBUF_LIMITED_US);
-	m->stream = get_u32(r, CTL_TCPI_STREAM);
-	t->ecn = get_u32(r, CTL_TCPI_ECN);
-	t->delivered_ce = get_u32(r, CTL_TCPI_DELIVERED_CE);
-	t->received_ce = get_u32(r, CTL_TCPI_RECEIVED_CE);
-	t->received_ce_bytes = get_u32(r, CTL_TCPI_RECEIVED_CE_BYTES);
+	t->retrans = bytes_be64(r, CTL_TCPI_RETRANS);
+	t->rtt_us = bytes_be32(r, CTL_TCPI_RTT_US);
+	t->min_rtt_us = bytes_be32(r, CTL_TCPI_MIN_RTT_US);
+	t->cwnd = bytes_be32(r, CTL_TCPI_CWND);
+	t->mss = bytes_be32(r, CTL_TCPI_MSS);
+	t->delivery_rate = bytes_be64(r, CTL_TCPI_DELIVERY_RATE);
+	t->busy_us = bytes_be64(r, CTL_TCPI_BUSY_US);
+	t->rwnd_limited_us = bytes_be64(r, CTL_TCPI_RWND_LIMITED_US);
+	t->sndbuf_limited_us = bytes_be64(r, CTL_TCPI_SNDBUF_LIMITED_US);
+	m->stream = bytes_be32(r, CTL_TCPI_STREAM);
+	t->ecn = bytes_be32(r, CTL_TCPI_ECN);
+	t->delivered_ce = bytes_be32(r, CTL_TCPI_DELIVERED_CE);
+	t->received_ce = bytes_be32(r, CTL_TCPI_RECEIVED_CE);
+	t->received_ce_bytes = bytes_be32(r, CTL_TCPI_RECEIVED_CE_BYTES);
 	if (m->stream == 0 || m->stream > STREAM_MAX || (t->ecn & ~TCPS_ECN_ALL) ||
-	    get_u32(r, CTL_TCPI_RSVD) != 0) {
+	    bytes_be32(r, CTL_TCPI_RSVD) != 0) {
 		snprintf(err, errlen, "bad TCPINFO message: stream %u or reserved "
 		         "bits set", m->stream);
 		return -1;
@@ -621,29 +572,29 @@ decode_tcpinfo(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 }
 
 static int
-decode_ready(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
+decode_ready(struct bytes *r, struct ctl_msg *m, char *err, size_t errlen)
 {
 	uint16_t i;
 
-	m->nports = get_u16(r, CTL_RDY_NPORTS);
+	m->nports = bytes_be16(r, CTL_RDY_NPORTS);
 	if (m->nports == 0 || m->nports > STREAM_MAX ||
 	    r->len != ready_len(m->nports)) {
 		snprintf(err, errlen, "bad READY message: %u ports in %zu bytes",
 		         m->nports, r->len);
 		return -1;
 	}
-	m->port[0] = get_u16(r, CTL_RDY_PORT);
+	m->port[0] = bytes_be16(r, CTL_RDY_PORT);
 	for (i = 1; i < m->nports; i++)
-		m->port[i] = get_u16(r, CTL_RDY_PORTS + 2u * (i - 1u));
+		m->port[i] = bytes_be16(r, CTL_RDY_PORTS + 2u * (i - 1u));
 	for (i = 0; i < m->nports; i++)
 		if (m->port[i] == 0) {
 			snprintf(err, errlen, "bad READY message: port 0");
 			return -1;
 		}
-	if (rd_ok(r, CTL_RDY_NONCE, CTL_NONCE_LEN) &&
-	    rd_ok(r, CTL_RDY_MAC, CTL_MAC_LEN)) {
-		memcpy(m->nonce, r->b + CTL_RDY_NONCE, CTL_NONCE_LEN);
-		memcpy(m->mac, r->b + CTL_RDY_MAC, CTL_MAC_LEN);
+	if (bytes_fits(r, CTL_RDY_NONCE, CTL_NONCE_LEN) &&
+	    bytes_fits(r, CTL_RDY_MAC, CTL_MAC_LEN)) {
+		bytes_get(r, CTL_RDY_NONCE, m->nonce, CTL_NONCE_LEN);
+		bytes_get(r, CTL_RDY_MAC, m->mac, CTL_MAC_LEN);
 	}
 	return 0;
 }
@@ -668,7 +619,7 @@ ecn_invalid(const struct udp_stats *u)
 }
 
 static int
-decode_udpstats(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
+decode_udpstats(struct bytes *r, struct ctl_msg *m, char *err, size_t errlen)
 {
 	struct udp_stats *u = &m->udp;
 	uint64_t *v[] = { &u->received, &u->unique, &u->duplicates,
@@ -677,13 +628,13 @@ decode_udpstats(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 	size_t i;
 
 	for (i = 0; i < sizeof v / sizeof v[0]; i++)
-		*v[i] = get_u64(r, CTL_UDPS_COUNTS + 8 * i);
-	u->owd_min_ns = (int64_t)get_u64(r, CTL_UDPS_OWD_MIN);
-	u->owd_mean_ns = (int64_t)get_u64(r, CTL_UDPS_OWD_MEAN);
-	u->flags = get_u32(r, CTL_UDPS_FLAGS);
-	m->stream = get_u32(r, CTL_UDPS_STREAM);
+		*v[i] = bytes_be64(r, CTL_UDPS_COUNTS + 8 * i);
+	u->owd_min_ns = (int64_t)bytes_be64(r, CTL_UDPS_OWD_MIN);
+	u->owd_mean_ns = (int64_t)bytes_be64(r, CTL_UDPS_OWD_MEAN);
+	u->flags = bytes_be32(r, CTL_UDPS_FLAGS);
+	m->stream = bytes_be32(r, CTL_UDPS_STREAM);
 	for (i = 0; i < 4; i++)
-		u->ecn[i] = get_u64(r, CTL_UDPS_ECN + 8 * i);
+		u->ecn[i] = bytes_be64(r, CTL_UDPS_ECN + 8 * i);
 	if ((u->flags & ~UDPS_ALL) != 0) {
 		snprintf(err, errlen, "bad UDPSTATS message: reserved bits set");
 		return -1;
@@ -708,10 +659,10 @@ decode_udpstats(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 }
 
 static int
-decode_echoport(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
+decode_echoport(struct bytes *r, struct ctl_msg *m, char *err, size_t errlen)
 {
-	m->echo_port = get_u16(r, CTL_EPORT_PORT);
-	if (m->echo_port == 0 || get_u16(r, CTL_EPORT_RSVD) != 0) {
+	m->echo_port = bytes_be16(r, CTL_EPORT_PORT);
+	if (m->echo_port == 0 || bytes_be16(r, CTL_EPORT_RSVD) != 0) {
 		snprintf(err, errlen, "bad ECHOPORT message: %s", m->echo_port == 0 ?
 		         "port 0" : "reserved bits set");
 		return -1;
@@ -720,7 +671,7 @@ decode_echoport(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 }
 
 static int
-decode_echostats(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
+decode_echostats(struct bytes *r, struct ctl_msg *m, char *err, size_t errlen)
 {
 	struct echo_stats *e = &m->echo;
 	uint64_t *v[] = { &e->received, &e->echoed, &e->over_rate,
@@ -729,7 +680,7 @@ decode_echostats(struct rd *r, struct ctl_msg *m, char *err, size_t errlen)
 	size_t i;
 
 	for (i = 0; i < sizeof v / sizeof v[0]; i++)
-		*v[i] = get_u64(r, CTL_ESTATS_COUNTS + 8 * i);
+		*v[i] = bytes_be64(r, CTL_ESTATS_COUNTS + 8 * i);
 	/* received is the sum of the others: taken apart by subtraction (a
 	 * sum could wrap around 2^64) */
 	left = e->received;
@@ -759,7 +710,7 @@ ctl_decode_payload(uint8_t type, const uint8_t *p, size_t plen,
 	    [CTL_INTERVAL] = CTL_INTERVAL_LEN, [CTL_TCPINFO] = CTL_TCPINFO_LEN,
 	    [CTL_UDPSTATS] = CTL_UDPSTATS_LEN, [CTL_ECHOPORT] = CTL_ECHOPORT_LEN,
 	    [CTL_ECHOSTATS] = CTL_ECHOSTATS_LEN };
-	struct rd r = { p, plen, 0 };
+	struct bytes r = bytes_reader(p, plen);
 	int rc = 0;
 
 	if (!ctl_type_known(type)) {
