@@ -56,6 +56,33 @@ run_t 30 "$P" "$T_TMP/rep.json"
 eq "a --repeat document: its first run drawn" "$RC" 0
 figures "$T_TMP/rep"
 
+# A hostile result file: every string gput-plot reads (the host, the side
+# and stream names, a number made a string) carries a gnuplot command in
+# each form gnuplot would run: a backquote, system() after a closing " or
+# ', a ; and a newline. The canary first proves this gnuplot runs such a
+# payload when it is pasted into a string unescaped.
+rm -f "$T_TMP/canary"
+gnuplot -e "x = \"\`touch $T_TMP/canary\`\"" >/dev/null 2>&1
+check "the payload runs in gnuplot when pasted unescaped (canary)" test -e "$T_TMP/canary"
+evil="a\`touch $T_TMP/pwned1\`\"; system(\"touch $T_TMP/pwned2\"); x=\"';
+system(\"touch $T_TMP/pwned3\") # \`touch $T_TMP/pwned4\`"
+jq --arg e "$evil" '.params.host = $e | .sides[0].side = $e |
+    .sides[0].streams[0].stream = $e | .link = {rate_bit_s: 1e9, expected_mbit: ("system(\"touch '"$T_TMP"'/pwned5\")")}' \
+    "$T_TMP/tcp.json" >"$T_TMP/evil.json"
+jq --arg e "$evil" '.params.host = $e | (.sides[] | select(.udp) | .udp.lost) = $e' \
+    "$T_TMP/udp.json" >"$T_TMP/evilu.json"
+check "the hostile files carry the payload" eval \
+    '[ "$(jq -r .params.host "$T_TMP/evil.json")" = "$evil" ] && [ "$(jq -r .params.host "$T_TMP/evilu.json")" = "$evil" ]'
+run_t 30 "$P" "$T_TMP/evil.json" --out "$T_TMP/ev\`i;l"
+eq "a hostile TCP result: exit 0, nothing said" "$RC $(cat "$ERR")" "0 gput-plot: $T_TMP/ev\`i;l.png, $T_TMP/ev\`i;l.svg"
+figures "$T_TMP/ev\`i;l"
+check "... its title drawn as text" grep -qF "port $(jq -r .params.port "$T_TMP/tcp.json")" "$T_TMP/ev\`i;l.svg"
+run_t 30 "$P" "$T_TMP/evilu.json"
+eq "a hostile UDP result: exit 0" "$RC" 0
+figures "$T_TMP/evilu"
+check "no command from a result file ran" eval \
+    '[ -z "$(ls "$T_TMP" | grep pwned)" ]'
+
 run_t 30 "$GPUT" -n 100 --json -p "$D_PORT" 127.0.0.1
 cp "$OUT" "$T_TMP/noiv.json"
 run_t 10 "$P" "$T_TMP/noiv.json"

@@ -40,8 +40,29 @@ eq "hand-made log: SVG too" "$RC $(grep -c '<svg' "$T_TMP/a.svg")" "0 1"
 # an older log without the sender's count: the gaps below the highest only
 grep -v '^# sent' "$T_TMP/a.log" >"$T_TMP/b.log"
 run_t 60 tools/plot-seq -k "$T_TMP/kb" "$T_TMP/b.log" "$T_TMP/b.png"
-eq "no sender's count: the gaps only, said so" "$RC $(cat "$T_TMP/kb/counts") $(grep -c 'no sender.s count' "$T_TMP/kb/plot.gp")" \
+eq "no sender's count: the gaps only, said so" "$RC $(cat "$T_TMP/kb/counts") $(grep -c "no sender'*s count" "$T_TMP/kb/plot.gp")" \
 	"0 - 6 2 gaps 1"
+
+# hostile names: a log file and a figure whose names carry gnuplot
+# commands (a backquote, system() after a quote, a ;) are drawn, and
+# nothing runs; the canary proves this gnuplot runs such a payload when it
+# is pasted unescaped
+rm -f "$T_TMP/canary"
+gnuplot -e "x = \"\`touch $T_TMP/canary\`\"" >/dev/null 2>&1
+check "the payload runs in gnuplot when pasted unescaped (canary)" test -e "$T_TMP/canary"
+# (the names hold no /: the commands would touch files in the figure's
+# directory, the working directory here)
+EV="x\`touch pwned1\`'\"; system(\"touch pwned2\"); y=\"'"
+mkdir "$T_TMP/ev"
+R=$PWD
+cd "$T_TMP/ev" || exit 1
+cp "$T_TMP/a.log" "$T_TMP/ev/$EV.log"
+run_t 60 "$R/tools/plot-seq" "$EV.log" "$EV.svg"
+eq "plot-seq, hostile names: exit 0, nothing on stderr" "$RC $(cat "$ERR")" "0 "
+check "plot-seq, hostile names: the figure, the name drawn as text" \
+	grep -qF 'system("touch pwned2")' "$T_TMP/ev/$EV.svg"
+check "plot-seq, hostile names: no command ran" eval '[ ! -e pwned1 ] && [ ! -e pwned2 ]'
+cd "$R" || exit 1
 
 run_t 10 tools/plot-seq "$T_TMP/a.log" "$T_TMP/a.jpg"
 eq "a figure named neither .png nor .svg: refused" "$RC" 1
@@ -94,6 +115,14 @@ for f in png svg; do
 	run_t 60 tools/plot-goodput.sh -s 'one line\nanother' "$T_TMP/g.dat" "$T_TMP/g.$f"
 	eq "plot-goodput.sh: $f, gnuplot silent" "$RC $(cat "$ERR")" "0 "
 done
+cp "$T_TMP/g.dat" "$T_TMP/ev/$EV.dat"
+cd "$T_TMP/ev" || exit 1
+run_t 60 "$R/tools/plot-goodput.sh" -s "$EV\nsecond \`touch pwned3\` line" "$EV.dat" "$EV.svg"
+eq "plot-goodput.sh, hostile names and subtitle: exit 0, gnuplot silent" "$RC $(cat "$ERR")" "0 "
+check "plot-goodput.sh, hostile subtitle: drawn as text, on two lines" eval \
+	'grep -qF "system(\"touch pwned2\")" "$EV.svg" && grep -qF "second \`touch pwned3\` line" "$EV.svg"'
+check "plot-goodput.sh, hostile names: no command ran" eval '[ ! -e pwned1 ] && [ ! -e pwned2 ] && [ ! -e pwned3 ]'
+cd "$R" || exit 1
 check "plot-goodput.sh: a PNG" eval '[ "$(head -c 4 "$T_TMP/g.png" | od -An -c | tr -d " ")" = "211PNG" ]'
 eq "plot-goodput.sh: an SVG" "$(grep -c '<svg' "$T_TMP/g.svg")" 1
 run_t 60 tools/plot-goodput.sh -b minmax "$T_TMP/g.dat" "$T_TMP/m.png"

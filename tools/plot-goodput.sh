@@ -62,12 +62,24 @@ case $out in
 *.svg) term="svg size 1000,900 font 'sans,11' noenhanced dynamic" ;;
 *) die "$out: the figure's name ends in .png or .svg" ;;
 esac
-# The names and subtitle go into gnuplot string literals: keep them plain
-# (the subtitle's \n is gnuplot's, in a double-quoted string).
-for s in "$data" "$out" "$subtitle"; do
-	case $s in *\'* | *\"*) die "quotes are not allowed in '$s'" ;; esac
+# The names and the subtitle reach gnuplot only as single-quoted strings,
+# in which it substitutes nothing (no `command`, no @macro): control
+# characters dropped, ' doubled; the subtitle's \n (a backslash and n)
+# joins its lines with gnuplot's newline.
+gp_str() {
+	printf "'%s'" "$(printf '%s' "$1" | tr -d '\000-\037\177' | sed "s/'/''/g")"
+}
+case $data$out in
+*[[:cntrl:]]*) die "control characters are not allowed in file names" ;;
+esac
+sub_expr=
+rest=$subtitle
+while :; do
+	line=${rest%%\\n*}
+	sub_expr=$sub_expr${sub_expr:+.\"\\n\".}$(gp_str "$line")
+	[ "$line" != "$rest" ] || break
+	rest=${rest#*\\n}
 done
-case $data$out in *\\*) die "backslashes are not allowed in file names" ;; esac
 awk '!/^[ \t]*(#|$)/ { n++; if (NF != 4 && NF != 9) bad = NR }
      END { if (bad) { print "line " bad ": 4 or 9 columns"; exit 1 } exit n == 0 }' "$data" >&2 ||
 	die "$data: no data lines, or a line of neither 4 nor 9 columns"
@@ -77,7 +89,7 @@ err=$(mktemp "${TMPDIR:-/tmp}/plot-goodput.XXXXXX")
 trap 'rm -f "$err"' EXIT
 # The labels are UTF-8 (eta, the middle dot): a UTF-8 locale, whatever the
 # caller's, or gnuplot warns that it cannot convert them.
-LC_ALL=C.UTF-8 gnuplot -e "datafile='$data'; outfile='$out'; link=$link; bars='$bars'; term=\"$term\"; subtitle=\"$subtitle\"" \
+LC_ALL=C.UTF-8 gnuplot -e "datafile=$(gp_str "$data"); outfile=$(gp_str "$out"); link=$link; bars='$bars'; term=\"$term\"; subtitle=$sub_expr" \
 	"$here/goodput.gp" 2>"$err" || { cat "$err" >&2; die "gnuplot failed"; }
 # gnuplot warns and exits 0 (a point undefined, a panel blank): any word
 # from it is a failure here
