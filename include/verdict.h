@@ -110,6 +110,11 @@ void verdict_run(const struct run_model *m, struct verdict *v);
  * shared by the streams. A stream's share of the sum is evidence. */
 void verdict_stream(const struct run_model *m, uint32_t k, struct verdict *v);
 
+/* --repeat: how many of runs[0..n) have each limit as their verdict
+ * (verdict_run), into counts[VL_COUNT]. */
+void verdict_count(const struct run_model *runs, size_t n,
+                   size_t counts[VL_COUNT]);
+
 /* The limit's name as JSON, CSV and Prometheus carry it ("link",
  * "receive_window", ...); "unknown" for anything out of range. */
 const char *verdict_name(enum verdict_limit l);

@@ -3,12 +3,17 @@
 #include "report_csv.h"
 
 #include "json.h"
+#include "verdict.h"
 
 #define CSV_COLUMNS "side,role,bytes,calls,real_s,cpu_s,real_mbit,cpu_mbit," \
                     "real_calls_s,cpu_calls_s"
 /* The columns of -P: start_s, fct_s and share (a receiver's stream's, when
  * the model has fairness; else empty). */
 #define CSV_STREAM_COLUMNS ",start_s,fct_s,share"
+/* Last, the verdict of a receiver's row (verdict.h): its limit and the
+ * ratio of goodput to the bound it names (empty without one); empty on a
+ * sender's rows. */
+#define CSV_LIMIT_COLUMNS ",limit,limit_ratio"
 
 /* ",v" with v a double in the C locale; just "," when ok is 0. */
 static void
@@ -19,6 +24,24 @@ field(FILE *f, double v, int ok)
 	fputc(',', f);
 	if (ok && json_fmt_double(buf, sizeof buf, v) == 0)
 		fputs(buf, f);
+}
+
+/* The verdict's columns of s (a side or a stream). */
+static void
+limit(FILE *f, const struct run_model *m, const struct side *s)
+{
+	struct verdict v;
+
+	if (s->role != ROLE_RECV) {
+		fputs(",,", f);
+		return;
+	}
+	if (s->stream > 0)
+		verdict_stream(m, s->stream - 1, &v);
+	else
+		verdict_run(m, &v);
+	fprintf(f, ",%s", verdict_name(v.limit));
+	field(f, v.ratio, v.have_ratio);
 }
 
 /* The row of side s, or of stream s of a side (tagged "l.K"); with streams
@@ -46,6 +69,7 @@ row(FILE *f, const struct run_model *m, const struct side *s, int streams)
 		field(f, s->share, s->stream > 0 && s->role == ROLE_RECV &&
 		      m->have_fair);
 	}
+	limit(f, m, s);
 	fputc('\n', f);
 }
 
@@ -56,7 +80,8 @@ report_csv(FILE *f, const struct run_model *m)
 	const struct side *s;
 	size_t i, k;
 
-	fputs(streams ? CSV_COLUMNS CSV_STREAM_COLUMNS "\n" : CSV_COLUMNS "\n", f);
+	fputs(streams ? CSV_COLUMNS CSV_STREAM_COLUMNS CSV_LIMIT_COLUMNS "\n" :
+	      CSV_COLUMNS CSV_LIMIT_COLUMNS "\n", f);
 	for (i = 0; i < 2; i++) {
 		s = &m->side[i];
 		if (!s->have_result)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "verdict.h"
 
 /* A sample's value: a count, nanoseconds shown as seconds, or a double. */
 struct pval {
@@ -339,6 +340,22 @@ put_latency(FILE *f, const struct run_model *m)
 	put_lat_family(f, m, 2);
 }
 
+/* The verdict (verdict.h): the limit named, its value 1. */
+static void
+put_limit(FILE *f, const struct run_model *m)
+{
+	int r = model_recv_side(m);
+	struct verdict v;
+
+	if (r < 0 || !m->side[r].have_result)
+		return;
+	verdict_run(m, &v);
+	put_head(f, "gput_limit", "gauge", "1 for the limit that set the run's "
+	         "goodput (gput(1), WHY A RUN FELL SHORT).");
+	put_run_labels(f, m, "gput_limit");
+	fprintf(f, ",limit=\"%s\"} 1\n", verdict_name(v.limit));
+}
+
 void
 report_prom(FILE *f, const struct run_model *m)
 {
@@ -374,4 +391,5 @@ report_prom(FILE *f, const struct run_model *m)
 	for (i = 0; i < sizeof side_metrics / sizeof side_metrics[0]; i++)
 		put_side_metric(f, m, &side_metrics[i]);
 	put_latency(f, m);
+	put_limit(f, m);
 }

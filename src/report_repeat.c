@@ -6,6 +6,7 @@
 
 #include "json.h"
 #include "report_json.h"
+#include "verdict.h"
 #include "version.h"
 
 static const char *const stat_names[] = {
@@ -70,6 +71,38 @@ table_stat(FILE *f, const char *who, const char *label, int dec,
 		        who, label, dec, s->mean, "-", dec, s->min, dec, s->max, s->n);
 }
 
+/* How many of the complete runs share each verdict (gput(1), WHY A RUN
+ * FELL SHORT), the most common first; and whether --ci's target was met. */
+static void
+table_limits(FILE *f, const struct runset *rs)
+{
+	size_t counts[VL_COUNT], done = 0, best;
+	int l, pick;
+
+	if (rs->ncomplete == 0)
+		return;
+	verdict_count(rs->run, rs->ncomplete, counts);
+	fputs("limits:", f);
+	while (done < rs->ncomplete) {
+		for (pick = -1, best = 0, l = 0; l < VL_COUNT; l++)
+			if (counts[l] > best) {
+				best = counts[l];
+				pick = l;
+			}
+		if (pick < 0)
+			break;
+		fprintf(f, "%s %s in %zu of %zu run%s", done ? "," : "",
+		        verdict_name((enum verdict_limit)pick), best, rs->ncomplete,
+		        rs->ncomplete == 1 ? "" : "s");
+		done += best;
+		counts[pick] = 0;
+	}
+	if (rs->target_pct > 0 && !rs->met)
+		fprintf(f, "; warning: the --ci target of %g%% was not met",
+		        rs->target_pct);
+	fputc('\n', f);
+}
+
 static void
 table_summary(FILE *f, const struct runset *rs, int rc)
 {
@@ -104,6 +137,7 @@ table_summary(FILE *f, const struct runset *rs, int rc)
 		        rs->target_pct > 0 ? " (target " : "",
 		        rs->target_pct > 0 ? (rs->met ? "met" : "not met") : "",
 		        rs->target_pct > 0 ? ")" : "");
+	table_limits(f, rs);
 	if (rc == 130)
 		fprintf(f, "interrupted: the summary covers the %zu complete run%s\n",
 		        rs->ncomplete, rs->ncomplete == 1 ? "" : "s");
@@ -185,6 +219,22 @@ json_repeat(struct json *j, const struct report_repeat_opts *o,
 	json_end_object(j);
 }
 
+/* "limits": how many complete runs share each verdict, by its name. */
+static void
+json_limits(struct json *j, const struct runset *rs)
+{
+	size_t counts[VL_COUNT];
+	int l;
+
+	verdict_count(rs->run, rs->ncomplete, counts);
+	json_key(j, "limits");
+	json_begin_object(j);
+	for (l = 0; l < VL_COUNT; l++)
+		if (counts[l] > 0)
+			json_kv_u64(j, verdict_name((enum verdict_limit)l), counts[l]);
+	json_end_object(j);
+}
+
 static void
 json_doc(FILE *f, const struct report_repeat_opts *o, const struct runset *rs,
          int rc, int pretty)
@@ -217,6 +267,7 @@ json_doc(FILE *f, const struct report_repeat_opts *o, const struct runset *rs,
 		json_summary_side(&j, &rs->side[i]);
 	json_end_array(&j);
 	json_end_object(&j);
+	json_limits(&j, rs);
 	json_repeat(&j, o, rs);
 	json_kv_bool(&j, "interrupted", rc == 130);
 	json_kv_string(&j, "error", rc == 1 ? "a run failed (see standard "

@@ -610,3 +610,16 @@ verdict_stream(const struct run_model *m, uint32_t k, struct verdict *v)
 	if (m->have_fair)
 		ev(v, "share", rs->st[k].share);
 }
+
+void
+verdict_count(const struct run_model *runs, size_t n, size_t counts[VL_COUNT])
+{
+	struct verdict v;
+	size_t i;
+
+	memset(counts, 0, VL_COUNT * sizeof counts[0]);
+	for (i = 0; i < n; i++) {
+		verdict_run(&runs[i], &v);
+		counts[v.limit]++;
+	}
+}

@@ -96,7 +96,7 @@ else
 	skip "JSON (jq is not installed)"
 fi
 run_t 20 "$GPUT" --csv -n 100 -p "$P" 127.0.0.1
-eq "--csv: header" "$(head -n 1 "$OUT")" "side,role,bytes,calls,real_s,cpu_s,real_mbit,cpu_mbit,real_calls_s,cpu_calls_s"
+eq "--csv: header" "$(head -n 1 "$OUT")" "side,role,bytes,calls,real_s,cpu_s,real_mbit,cpu_mbit,real_calls_s,cpu_calls_s,limit,limit_ratio"
 check "--csv: a row per side" eval '[ "$(grep -c "^[l1],\(send\|recv\),409600," "$OUT")" = 2 ]'
 
 # progress: on a terminal only, and not with -q (script(1) gives a pty)

@@ -84,6 +84,8 @@ side_init(struct side *s, char tag, uint8_t proto, uint8_t role)
 	"UDP datagrams that arrived after a later one in the run.")
 #define H_JIT HEAD("gput_udp_jitter_seconds", "gauge", \
 	"UDP interarrival jitter (RFC 3550) at the end of the run.")
+#define H_LIM HEAD("gput_limit", "gauge", "1 for the limit that set the " \
+	"run's goodput (gput(1), WHY A RUN FELL SHORT).")
 
 /* TCP, count mode, --link 10M: l sends 8192000 bytes in 2 s; 1 receives
  * them in 2.5 s; the receiver's TCP_INFO is not the sender's figure. */
@@ -143,7 +145,8 @@ test_tcp(void **state)
 	    H_CPU "gput_cpu_seconds{" T_L "} 0.0005\n"
 	    "gput_cpu_seconds{" T_P "} 0\n"
 	    H_RE "gput_retransmits_total{" T_L "} 3\n"
-	    H_RTT "gput_rtt_seconds{" T_L "} 0.0142\n");
+	    H_RTT "gput_rtt_seconds{" T_L "} 0.0142\n"
+	    H_LIM "gput_limit{" T_RUN ",limit=\"unknown\"} 1\n");
 }
 
 /* A side without a result (the partner never answered) has no samples; a
@@ -264,7 +267,8 @@ test_udp_streams(void **state)
 	    H_REO "gput_udp_datagrams_reordered_total{" U_L("sum") "} 3\n"
 	    "gput_udp_datagrams_reordered_total{" U_L("1") "} 3\n"
 	    "gput_udp_datagrams_reordered_total{" U_L("2") "} 0\n"
-	    H_JIT "gput_udp_jitter_seconds{" U_L("1") "} 0.000025\n");
+	    H_JIT "gput_udp_jitter_seconds{" U_L("1") "} 0.000025\n"
+	    H_LIM "gput_limit{" U_RUN ",limit=\"unknown\"} 1\n");
 	model_free(&m);
 }
 
@@ -309,7 +313,8 @@ test_latency(void **state)
 	    HEAD("gput_latency_probes_lost_total", "counter",
 	         "--latency: probes sent in the phase whose echo never came.")
 	    "gput_latency_probes_lost_total{" T_RUN ",phase=\"idle\"} 5\n"
-	    "gput_latency_probes_lost_total{" T_RUN ",phase=\"loaded\"} 1\n");
+	    "gput_latency_probes_lost_total{" T_RUN ",phase=\"loaded\"} 1\n"
+	    H_LIM "gput_limit{" T_RUN ",limit=\"unknown\"} 1\n");
 	free(got);
 }
 

@@ -676,8 +676,8 @@ test_json_no_result(void **state)
 	model_figures(&m);
 	report_csv(c.f, &m);
 	cap_expect(&c, "side,role,bytes,calls,real_s,cpu_s,real_mbit,cpu_mbit,"
-	           "real_calls_s,cpu_calls_s\n"
-	           "l,send,8192000,2000,2,0.5,32.768,131.072,1000,4000\n");
+	           "real_calls_s,cpu_calls_s,limit,limit_ratio\n"
+	           "l,send,8192000,2000,2,0.5,32.768,131.072,1000,4000,,\n");
 	model_free(&m);
 }
 
@@ -748,18 +748,18 @@ test_csv(void **state)
 		const char *out;
 	} rows[] = {
 		{ model_tcp,
-	"side,role,bytes,calls,real_s,cpu_s,real_mbit,cpu_mbit,real_calls_s,cpu_calls_s\n"
-	"l,send,8192000,2000,2,0.5,32.768,131.072,1000,4000\n"
-	"1,recv,8192000,5000,2,0,32.768,,2500,\n" },
+	"side,role,bytes,calls,real_s,cpu_s,real_mbit,cpu_mbit,real_calls_s,cpu_calls_s,limit,limit_ratio\n"
+	"l,send,8192000,2000,2,0.5,32.768,131.072,1000,4000,,\n"
+	"1,recv,8192000,5000,2,0,32.768,,2500,,link,\n" },
 		{ model_udp,
-	"side,role,bytes,calls,real_s,cpu_s,real_mbit,cpu_mbit,real_calls_s,cpu_calls_s\n"
-	"l,send,4200000,3000,3,0.25,11.2,134.4,1000,12000\n"
-	"1,recv,4186000,2990,3,0.125,11.162666666666667,267.904,996.6666666666666,23920\n" },
+	"side,role,bytes,calls,real_s,cpu_s,real_mbit,cpu_mbit,real_calls_s,cpu_calls_s,limit,limit_ratio\n"
+	"l,send,4200000,3000,3,0.25,11.2,134.4,1000,12000,,\n"
+	"1,recv,4186000,2990,3,0.125,11.162666666666667,267.904,996.6666666666666,23920,unknown,\n" },
 		{ model_failed,
-	"side,role,bytes,calls,real_s,cpu_s,real_mbit,cpu_mbit,real_calls_s,cpu_calls_s\n" },
+	"side,role,bytes,calls,real_s,cpu_s,real_mbit,cpu_mbit,real_calls_s,cpu_calls_s,limit,limit_ratio\n" },
 		{ model_interrupted,
-	"side,role,bytes,calls,real_s,cpu_s,real_mbit,cpu_mbit,real_calls_s,cpu_calls_s\n"
-	"l,recv,18446744073709551615,18446744073709551615,0,0,,,,\n" },
+	"side,role,bytes,calls,real_s,cpu_s,real_mbit,cpu_mbit,real_calls_s,cpu_calls_s,limit,limit_ratio\n"
+	"l,recv,18446744073709551615,18446744073709551615,0,0,,,,,unknown,\n" },
 	};
 	struct run_model m;
 	struct cap c;
