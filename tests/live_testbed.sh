@@ -77,6 +77,31 @@ for bad in "xy loss 1" "ab loss 100.5" "ab loss 1.234" "ab loss -1" "ab jitter 1
 	rc=$?
 	check "impair $bad is refused (exit $rc)" [ "$rc" -ne 0 ]
 done
+# MATCH reaches an nft -f script: each injection (a ';' that starts a new
+# command, '#' that comments out the drop, include, a statement word) is
+# refused in one line, exit 1, nothing built. The
+# attack is real: nft itself accepts the script each would have made.
+for inj in "udp dport 1; add table netdev gput_inj #" "udp dport 1 #" \
+    "udp dport 1; include \"$T_TMP/inc.nft\" #" "meta l4proto udp log"; do
+	{
+		echo "add table netdev gput_ab"
+		echo "add chain netdev gput_ab loss { type filter hook ingress device \"lo\" priority 0; policy accept; }"
+		echo "add rule netdev gput_ab loss $inj numgen random mod 10000 < 500 counter drop"
+	} >"$T_TMP/inj.nft"
+	printf 'add table netdev gput_inc\n' >"$T_TMP/inc.nft"
+	check "MATCH '$inj': nft takes the script it would make (the attack is real)" \
+		"$TESTBED" exec b nft -c -f "$T_TMP/inj.nft"
+	"$TESTBED" impair ab loss 5 $inj >"$T_TMP/inj.out" 2>&1
+	rc=$?
+	eq "impair ab loss 5 '$inj': exit 1, one line" "$rc $(wc -l <"$T_TMP/inj.out")" "1 1"
+	check "... says which word" grep -q "^gput-testbed: impair: \(bad MATCH word\|MATCH word '.*' is not allowed\)" "$T_TMP/inj.out"
+	eq "... nothing built in b" "$("$TESTBED" exec b nft list tables | grep -c 'gput_\(ab\|inj\|inc\)')" 0
+done
+tb impair ab loss 5 udp dport 9 ip daddr 198.18.0.2
+eq "a MATCH of names, numbers and an address is taken" \
+	"$(sed -n 's/.*: \(a>b: loss 5% of .*\) (.*/\1/p' "$T_TMP/tb.log")" "a>b: loss 5% of 'udp dport 9 ip daddr 198.18.0.2'"
+tb impair ab clear
+
 tb_daemon
 
 # --- loss: every frame the rule dropped is one datagram gput missed

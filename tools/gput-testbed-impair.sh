@@ -88,13 +88,33 @@ lane_off() {
 	tc -n "$BN_NS" qdisc replace dev "$BN_DEV" parent 1:1 bfifo limit "$(dev_queue "$BN_NS" "$BN_DEV")"
 }
 
-# match_expr WORD...: the nftables match for MATCH (see usage).
+# match_expr WORD...: the nftables match for MATCH (see usage). MATCH is
+# pasted into an nft -f script, so it must be a match and nothing else: each
+# word a name, number, address or range ([A-Za-z0-9_.:/-], starting with a
+# letter or digit) or a comparison (== != < > <= >=), and no word that ends
+# the match or adds a statement (a verdict, counter, set, include...). A
+# ';', '#', quote, brace or newline cannot pass: nothing else reaches nft.
 match_expr() {
 	case "$*" in
-	'' | udp) echo "$MATCH_UDP" ;;
-	tcp) echo "$MATCH_TCP" ;;
-	*) echo "$*" ;;
+	'' | udp) echo "$MATCH_UDP"; return ;;
+	tcp) echo "$MATCH_TCP"; return ;;
 	esac
+	for _w in "$@"; do
+		case $_w in
+		'==' | '!=' | '<' | '>' | '<=' | '>=') continue ;;
+		'' | [!A-Za-z0-9]* | *[!A-Za-z0-9_.:/-]*)
+			die "impair: bad MATCH word '$(printf '%s' "$_w" | tr -d '\000-\037')': an nftables match of names, numbers, addresses and == != < > <= >= only" ;;
+		esac
+		case $_w in
+		include | define | redefine | undefine | set | add | delete | flush | \
+		table | chain | rule | drop | accept | reject | queue | jump | goto | \
+		return | continue | dup | fwd | log | limit | counter | quota | \
+		notrack | masquerade | snat | dnat | redirect | tproxy | meter | \
+		synproxy | update | vmap | map)
+			die "impair: MATCH word '$_w' is not allowed: MATCH only selects packets" ;;
+		esac
+	done
+	echo "$*"
 }
 
 cmd_impair() {
@@ -121,7 +141,7 @@ cmd_impair() {
 		_pct=$1
 		shift
 		[ "$_pct" = off ] || _thr=$(parse_pct "$_pct")
-		_m=$(match_expr "$@")
+		_m=$(match_expr "$@") || exit 1
 		;;
 	*) die "impair: unknown impairment '$_kind' (loss, dup, reorder, delay or clear)" ;;
 	esac
