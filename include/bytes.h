@@ -2,6 +2,7 @@
 #ifndef GPUT_BYTES_H
 #define GPUT_BYTES_H
 
+#include <endian.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -58,6 +59,17 @@ bytes_bad(const struct bytes *c)
 	return c->bad;
 }
 
+/* Is c a writer with n bytes at off? 1, or 0 with the sticky error. */
+static inline int
+bytes_wfits(struct bytes *c, size_t off, size_t n)
+{
+	if (c->w == NULL) {
+		c->bad = 1;
+		return 0;
+	}
+	return bytes_fits(c, off, n);
+}
+
 /* The offset of the next n bytes of a sequential record, and past them.
  * A record cut short (or a cursor already in error): the sticky error,
  * and an offset where nothing fits, so every later field reads 0. */
@@ -104,11 +116,7 @@ bytes_put_be(struct bytes *c, size_t off, size_t n, uint64_t v)
 {
 	size_t i;
 
-	if (c->w == NULL) {
-		c->bad = 1;
-		return;
-	}
-	if (!bytes_fits(c, off, n))
+	if (!bytes_wfits(c, off, n))
 		return;
 	for (i = n; i-- > 0; v >>= 8)
 		c->w[off + i] = (uint8_t)v;
@@ -119,45 +127,51 @@ bytes_put_le(struct bytes *c, size_t off, size_t n, uint64_t v)
 {
 	size_t i;
 
-	if (c->w == NULL) {
-		c->bad = 1;
-		return;
-	}
-	if (!bytes_fits(c, off, n))
+	if (!bytes_wfits(c, off, n))
 		return;
 	for (i = 0; i < n; i++, v >>= 8)
 		c->w[off + i] = (uint8_t)v;
 }
 
-static inline uint8_t  bytes_u8(struct bytes *c, size_t off)
-{ return (uint8_t)bytes_get_be(c, off, 1); }
-static inline uint16_t bytes_be16(struct bytes *c, size_t off)
-{ return (uint16_t)bytes_get_be(c, off, 2); }
-static inline uint32_t bytes_be32(struct bytes *c, size_t off)
-{ return (uint32_t)bytes_get_be(c, off, 4); }
-static inline uint64_t bytes_be64(struct bytes *c, size_t off)
-{ return bytes_get_be(c, off, 8); }
-static inline uint16_t bytes_le16(struct bytes *c, size_t off)
-{ return (uint16_t)bytes_get_le(c, off, 2); }
-static inline uint32_t bytes_le32(struct bytes *c, size_t off)
-{ return (uint32_t)bytes_get_le(c, off, 4); }
-static inline uint64_t bytes_le64(struct bytes *c, size_t off)
-{ return bytes_get_le(c, off, 8); }
+/* The fixed widths: one load or store and a byte swap where the host's
+ * order differs. */
+#define BYTES_FIELD(order, bits)                                             \
+static inline uint##bits##_t                                                 \
+bytes_##order##bits(struct bytes *c, size_t off)                             \
+{                                                                            \
+	uint##bits##_t v = 0;                                                \
+                                                                             \
+	if (bytes_fits(c, off, bits / 8))                                    \
+		memcpy(&v, c->p + off, bits / 8);                            \
+	return order##bits##toh(v);                                          \
+}                                                                            \
+static inline void                                                           \
+bytes_put_##order##bits(struct bytes *c, size_t off, uint##bits##_t v)       \
+{                                                                            \
+	v = hto##order##bits(v);                                             \
+	if (bytes_wfits(c, off, bits / 8))                                   \
+		memcpy(c->w + off, &v, bits / 8);                            \
+}
+BYTES_FIELD(be, 16)
+BYTES_FIELD(be, 32)
+BYTES_FIELD(be, 64)
+BYTES_FIELD(le, 16)
+BYTES_FIELD(le, 32)
+BYTES_FIELD(le, 64)
+#undef BYTES_FIELD
 
-static inline void bytes_put_u8(struct bytes *c, size_t off, uint8_t v)
-{ bytes_put_be(c, off, 1, v); }
-static inline void bytes_put_be16(struct bytes *c, size_t off, uint16_t v)
-{ bytes_put_be(c, off, 2, v); }
-static inline void bytes_put_be32(struct bytes *c, size_t off, uint32_t v)
-{ bytes_put_be(c, off, 4, v); }
-static inline void bytes_put_be64(struct bytes *c, size_t off, uint64_t v)
-{ bytes_put_be(c, off, 8, v); }
-static inline void bytes_put_le16(struct bytes *c, size_t off, uint16_t v)
-{ bytes_put_le(c, off, 2, v); }
-static inline void bytes_put_le32(struct bytes *c, size_t off, uint32_t v)
-{ bytes_put_le(c, off, 4, v); }
-static inline void bytes_put_le64(struct bytes *c, size_t off, uint64_t v)
-{ bytes_put_le(c, off, 8, v); }
+static inline uint8_t
+bytes_u8(struct bytes *c, size_t off)
+{
+	return bytes_fits(c, off, 1) ? c->p[off] : 0;
+}
+
+static inline void
+bytes_put_u8(struct bytes *c, size_t off, uint8_t v)
+{
+	if (bytes_wfits(c, off, 1))
+		c->w[off] = v;
+}
 
 /* n bytes at off into dst (zeroed when they do not fit), or from src. */
 static inline void
@@ -172,11 +186,7 @@ bytes_get(struct bytes *c, size_t off, void *dst, size_t n)
 static inline void
 bytes_put(struct bytes *c, size_t off, const void *src, size_t n)
 {
-	if (c->w == NULL) {
-		c->bad = 1;
-		return;
-	}
-	if (bytes_fits(c, off, n))
+	if (bytes_wfits(c, off, n))
 		memcpy(c->w + off, src, n);
 }
 

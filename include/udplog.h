@@ -21,9 +21,14 @@
 
 #include <stdint.h>
 
-/* A --log record, little-endian: 0 seq u64, 8 send ns u64, 16 arrival ns
- * u64 (the kernel's real-time stamp), 24 length u32, 28 flags u32 (UDPLOG_*). */
-#define UDP_LOG_REC 32u
+/* A --log record, little-endian (bytes.h): its fields' offsets. The
+ * arrival is the kernel's real-time stamp. */
+#define UDPLOG_SEQ     0u   /* u64 */
+#define UDPLOG_SEND    8u   /* u64: send ns */
+#define UDPLOG_AT     16u   /* u64: arrival ns */
+#define UDPLOG_LEN    24u   /* u32: length */
+#define UDPLOG_FLAGS  28u   /* u32: UDPLOG_* below */
+#define UDP_LOG_REC   32u
 #define UDPLOG_DUP     0x01u
 #define UDPLOG_REORDER 0x02u
 #define UDPLOG_LATE    0x04u

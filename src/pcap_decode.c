@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* pcap_decode.c: one captured frame to sizes per layer. Every read goes
- * through the bounds-checked getters below; nothing is read past caplen. */
+ * through the byte codec's bounds-checked cursor (bytes.h); nothing is read
+ * past caplen. */
 #include "pcap_decode.h"
 
 #include <netinet/in.h>
@@ -8,59 +9,23 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "overhead.h"
 #include "wire_udp.h"
 
-/* The captured bytes of one frame. */
+/* The captured bytes of one frame, read through a cursor (bytes.h): a
+ * header's fields are read, then its one check of the cursor's sticky
+ * error says whether they were all captured. */
 struct pkt {
-	const uint8_t *p;
+	struct bytes   c;       /* the caplen bytes captured */
 	uint32_t       caplen;  /* bytes captured */
 	uint32_t       len;     /* bytes the frame had */
 };
 
-/* Bounds-checked getters in the manner of tcpdump's GET_BE_U_2: each returns
- * -1 instead of reading past the captured bytes. */
-static int
-get_u8(const struct pkt *k, size_t off, uint8_t *v)
-{
-	if (off >= k->caplen)
-		return -1;
-	*v = k->p[off];
-	return 0;
-}
-
-static int
-get_be16(const struct pkt *k, size_t off, uint16_t *v)
-{
-	if (off + 2 > k->caplen)
-		return -1;
-	*v = (uint16_t)(k->p[off] << 8 | k->p[off + 1]);
-	return 0;
-}
-
-static int
-get_be32(const struct pkt *k, size_t off, uint32_t *v)
-{
-	if (off + 4 > k->caplen)
-		return -1;
-	*v = (uint32_t)k->p[off] << 24 | (uint32_t)k->p[off + 1] << 16 |
-	     (uint32_t)k->p[off + 2] << 8 | k->p[off + 3];
-	return 0;
-}
-
-static int
-get_bytes(const struct pkt *k, size_t off, size_t n, uint8_t *dst)
-{
-	if (off + n > k->caplen)
-		return -1;
-	memcpy(dst, k->p + off, n);
-	return 0;
-}
-
 /* A header of n bytes at off is missing: cut by the snaplen if the frame
  * was longer than what was captured, malformed otherwise. */
 static enum pdec_result
-missing(const struct pkt *k, size_t off, size_t n, const char *what,
+missing(struct pkt *k, size_t off, size_t n, const char *what,
         char *why, size_t whylen)
 {
 	if (off + n <= k->len && k->caplen < k->len)
@@ -86,25 +51,28 @@ missing(const struct pkt *k, size_t off, size_t n, const char *what,
  * 1, code 1, session 2, length 2, then the PPP protocol field 2, RFC 1661 2).
  * Sets *ipv to 4, 6 or 0 and *off to the IP header. */
 static enum pdec_result
-ethertype(const struct pkt *k, size_t type_off, size_t body_off, size_t *off,
+ethertype(struct pkt *k, size_t type_off, size_t body_off, size_t *off,
           struct pdec_frame *fr, int *ipv, char *why, size_t whylen)
 {
 	uint16_t type;
 
 	*ipv = 0;
 	*off = body_off;
-	if (get_be16(k, type_off, &type) == -1 || body_off > k->caplen)
+	type = bytes_be16(&k->c, type_off);
+	if (bytes_bad(&k->c) || body_off > k->caplen)
 		return missing(k, 0, body_off, "link-layer header", why, whylen);
 	while (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ ||
 	       type == ETHERTYPE_QINQ9) {
 		if (++fr->vlan_tags > MAX_TAGS)
 			return PDEC_OTHER;
-		if (get_be16(k, *off + 2, &type) == -1)
+		type = bytes_be16(&k->c, *off + 2);
+		if (bytes_bad(&k->c))
 			return missing(k, *off, 4, "802.1Q tag", why, whylen);
 		*off += 4;
 	}
 	if (type == ETHERTYPE_PPPOES) {
-		if (get_be16(k, *off + 6, &type) == -1)
+		type = bytes_be16(&k->c, *off + 6);
+		if (bytes_bad(&k->c))
 			return missing(k, *off, 8, "PPPoE header", why, whylen);
 		fr->pppoe = 1;
 		*off += 8;
@@ -136,7 +104,7 @@ af_to_ipv(uint32_t af)
 
 /* Link layer: sets *off to the IP header and *ipv to 4 or 6 (0: not IP). */
 static enum pdec_result
-link_layer(int dlt, const struct pkt *k, size_t *off, struct pdec_frame *fr,
+link_layer(int dlt, struct pkt *k, size_t *off, struct pdec_frame *fr,
            int *ipv, char *why, size_t whylen)
 {
 	uint8_t v;
@@ -153,13 +121,15 @@ link_layer(int dlt, const struct pkt *k, size_t *off, struct pdec_frame *fr,
 		return ethertype(k, 0, 20, off, fr, ipv, why, whylen);
 	case DLT_NULL:
 	case DLT_LOOP:
-		if (get_be32(k, 0, &af) == -1)
+		af = bytes_be32(&k->c, 0);
+		if (bytes_bad(&k->c))
 			return missing(k, 0, 4, "loopback header", why, whylen);
 		*off = 4;
 		*ipv = af_to_ipv(af);
 		return PDEC_OK;
 	default:  /* DLT_RAW, DLT_IPV4, DLT_IPV6: the IP header comes first */
-		if (get_u8(k, 0, &v) == -1)
+		v = bytes_u8(&k->c, 0);
+		if (bytes_bad(&k->c))
 			return missing(k, 0, 1, "IP header", why, whylen);
 		*ipv = v >> 4 == 4 ? 4 : v >> 4 == 6 ? 6 : 0;
 		return PDEC_OK;
@@ -180,7 +150,7 @@ pdec_supported(int dlt)
 
 /* The IP packet must fit in the frame as it was on the wire. */
 static enum pdec_result
-check_ip_len(const struct pkt *k, size_t off, const struct pdec_frame *fr,
+check_ip_len(struct pkt *k, size_t off, const struct pdec_frame *fr,
              const char *ip, char *why, size_t whylen)
 {
 	if (fr->ip_len < fr->l3_hdr) {
@@ -201,17 +171,18 @@ check_ip_len(const struct pkt *k, size_t off, const struct pdec_frame *fr,
  * flags/fragment offset 2, TTL 1, protocol 1, checksum 2, src 4, dst 4,
  * options to IHL * 4. */
 static enum pdec_result
-ipv4(const struct pkt *k, size_t off, struct pdec_frame *fr, char *why,
+ipv4(struct pkt *k, size_t off, struct pdec_frame *fr, char *why,
      size_t whylen)
 {
-	uint8_t vihl;
-	uint16_t total, id, frag;
+	struct bytes *c = &k->c;
+	uint8_t vihl = bytes_u8(c, off);
+	uint16_t total = bytes_be16(c, off + 2), id = bytes_be16(c, off + 4),
+	    frag = bytes_be16(c, off + 6);
 
-	if (get_u8(k, off, &vihl) == -1 || get_be16(k, off + 2, &total) == -1 ||
-	    get_be16(k, off + 4, &id) == -1 || get_be16(k, off + 6, &frag) == -1 ||
-	    get_u8(k, off + 9, &fr->proto) == -1 ||
-	    get_bytes(k, off + 12, 4, fr->src) == -1 ||
-	    get_bytes(k, off + 16, 4, fr->dst) == -1)
+	fr->proto = bytes_u8(c, off + 9);
+	bytes_get(c, off + 12, fr->src, 4);
+	bytes_get(c, off + 16, fr->dst, 4);
+	if (bytes_bad(c))
 		return missing(k, off, 20, "IPv4 header", why, whylen);
 	if (vihl >> 4 != 4) {
 		snprintf(why, whylen, "IPv4 header with version %u", vihl >> 4);
@@ -261,7 +232,7 @@ ip6_is_ext(uint8_t nh)
  * packet, not headers: the walk stops there, and fr->proto is the Fragment
  * header's next header, which may be an extension header (4.5). */
 static enum pdec_result
-ipv6_ext(const struct pkt *k, size_t off, struct pdec_frame *fr, char *why,
+ipv6_ext(struct pkt *k, size_t off, struct pdec_frame *fr, char *why,
          size_t whylen)
 {
 	uint8_t nh = fr->proto, hl;
@@ -277,13 +248,15 @@ ipv6_ext(const struct pkt *k, size_t off, struct pdec_frame *fr, char *why,
 			         "the %u-byte packet", fr->ip_len);
 			return PDEC_BAD;
 		}
-		if (get_u8(k, cur + 1, &hl) == -1 ||
-		    get_be16(k, cur + 2, &offm) == -1)
+		hl = bytes_u8(&k->c, cur + 1);
+		offm = bytes_be16(&k->c, cur + 2);
+		if (bytes_bad(&k->c))
 			return missing(k, cur, 8, "IPv6 extension header", why,
 			               whylen);
 		if (nh == IP6_FRAGMENT) {
 			n = 8;
-			if (get_be32(k, cur + 4, &fr->frag_id) == -1)
+			fr->frag_id = bytes_be32(&k->c, cur + 4);
+			if (bytes_bad(&k->c))
 				return missing(k, cur, 8, "IPv6 Fragment header",
 				               why, whylen);
 			fr->frag_off = offm & 0xfff8u;
@@ -295,7 +268,8 @@ ipv6_ext(const struct pkt *k, size_t off, struct pdec_frame *fr, char *why,
 		} else {
 			n = nh == IP6_AH ? (hl + 2u) * 4 : (hl + 1u) * 8;
 		}
-		if (get_u8(k, cur, &nh) == -1)
+		nh = bytes_u8(&k->c, cur);
+		if (bytes_bad(&k->c))
 			return missing(k, cur, 1, "IPv6 extension header", why,
 			               whylen);
 		cur += n;
@@ -308,16 +282,17 @@ ipv6_ext(const struct pkt *k, size_t off, struct pdec_frame *fr, char *why,
 /* IPv6, RFC 8200 3: version/class/label 4, payload length 2, next header 1,
  * hop limit 1, src 16, dst 16. */
 static enum pdec_result
-ipv6(const struct pkt *k, size_t off, struct pdec_frame *fr, char *why,
+ipv6(struct pkt *k, size_t off, struct pdec_frame *fr, char *why,
      size_t whylen)
 {
-	uint8_t v;
-	uint16_t plen;
+	struct bytes *c = &k->c;
+	uint8_t v = bytes_u8(c, off);
+	uint16_t plen = bytes_be16(c, off + 4);
 
-	if (get_u8(k, off, &v) == -1 || get_be16(k, off + 4, &plen) == -1 ||
-	    get_u8(k, off + 6, &fr->proto) == -1 ||
-	    get_bytes(k, off + 8, 16, fr->src) == -1 ||
-	    get_bytes(k, off + 24, 16, fr->dst) == -1)
+	fr->proto = bytes_u8(c, off + 6);
+	bytes_get(c, off + 8, fr->src, 16);
+	bytes_get(c, off + 24, fr->dst, 16);
+	if (bytes_bad(c))
 		return missing(k, off, 40, "IPv6 header", why, whylen);
 	if (v >> 4 != 6) {
 		snprintf(why, whylen, "IPv6 header with version %u", v >> 4);
@@ -335,7 +310,7 @@ ipv6(const struct pkt *k, size_t off, struct pdec_frame *fr, char *why,
 /* The bytes of the packet's UDP payload at off that were captured: at
  * most payload, fewer when the snaplen cut them. */
 static size_t
-captured(const struct pkt *k, size_t off, unsigned payload)
+captured(struct pkt *k, size_t off, unsigned payload)
 {
 	size_t n = off < k->caplen ? k->caplen - off : 0;
 
@@ -350,13 +325,13 @@ captured(const struct pkt *k, size_t off, unsigned payload)
  * data datagram; the count is taken when it was captured. off is the UDP
  * payload. */
 static int
-gput_marker(const struct pkt *k, size_t off, unsigned payload,
+gput_marker(struct pkt *k, size_t off, unsigned payload,
             struct pdec_frame *fr)
 {
 	struct wire_gpue m;
 
 	if (payload < MARKER_BASE_LEN || payload > MARKER_MAX_LEN ||
-	    wire_gpue_decode(k->p + off, captured(k, off, payload), &m) ==
+	    wire_gpue_decode(k->c.p + off, captured(k, off, payload), &m) ==
 	    WIRE_NONE)
 		return 0;
 	fr->end_marker = 1;
@@ -372,14 +347,14 @@ gput_marker(const struct pkt *k, size_t off, unsigned payload,
  * is known by its 4 magic bytes; with fewer captured, nothing tells it from
  * other data (an end marker starts "GPUE"), and it counts as data. */
 static void
-gput_data(const struct pkt *k, size_t off, unsigned payload,
+gput_data(struct pkt *k, size_t off, unsigned payload,
           struct pdec_frame *fr)
 {
 	struct wire_gpud d;
 
 	if (payload < WIRE_GPUD_LEN)
 		return;
-	switch (wire_gpud_decode(k->p + off, captured(k, off, payload), &d)) {
+	switch (wire_gpud_decode(k->c.p + off, captured(k, off, payload), &d)) {
 	case WIRE_NONE:
 		return;
 	case WIRE_CUT:
@@ -400,25 +375,26 @@ gput_data(const struct pkt *k, size_t off, unsigned payload,
  * echo of it (GPUK, the return path validated before the partner sends).
  * Control, not payload, so they are counted with the end markers. */
 static int
-gput_setup(const struct pkt *k, size_t off, unsigned payload)
+gput_setup(struct pkt *k, size_t off, unsigned payload)
 {
 	struct wire_cookie c;
 	size_t n = captured(k, off, payload);
 
 	if (payload >= PROOF_BASE_LEN && payload <= PROOF_MAX_LEN)
-		return wire_gpuh_is(k->p + off, n);
-	return wire_gpuc_decode(k->p + off, n, payload, &c) != WIRE_NONE ||
-	    wire_gpuk_decode(k->p + off, n, payload, &c) != WIRE_NONE;
+		return wire_gpuh_is(k->c.p + off, n);
+	return wire_gpuc_decode(k->c.p + off, n, payload, &c) != WIRE_NONE ||
+	    wire_gpuk_decode(k->c.p + off, n, payload, &c) != WIRE_NONE;
 }
 
 /* TCP (RFC 9293 3.1: ports 4, seq 4, ack 4, data offset/flags 2, ...) or UDP
  * (RFC 768: ports 4, length 2, checksum 2) at off, avail bytes of IP payload. */
 static enum pdec_result
-transport(const struct pkt *k, size_t off, unsigned avail,
+transport(struct pkt *k, size_t off, unsigned avail,
           struct pdec_frame *fr, char *why, size_t whylen)
 {
-	uint8_t doff;
-	uint16_t ulen;
+	struct bytes *c = &k->c;
+	uint8_t doff = 0;
+	uint16_t ulen = 0;
 	unsigned need = fr->proto == IPPROTO_TCP ? OVH_TCP_HDR : OVH_UDP_HDR;
 	const char *name = fr->proto == IPPROTO_TCP ? "TCP" : "UDP";
 
@@ -427,12 +403,16 @@ transport(const struct pkt *k, size_t off, unsigned avail,
 		         "%u", name, need, avail);
 		return PDEC_BAD;
 	}
-	if (get_be16(k, off, &fr->sport) == -1 ||
-	    get_be16(k, off + 2, &fr->dport) == -1 ||
-	    (fr->proto == IPPROTO_TCP && (get_be32(k, off + 4, &fr->seq) == -1 ||
-	     get_u8(k, off + 12, &doff) == -1 ||
-	     get_u8(k, off + 13, &fr->tcp_flags) == -1)) ||
-	    (fr->proto == IPPROTO_UDP && get_be16(k, off + 4, &ulen) == -1))
+	fr->sport = bytes_be16(c, off);
+	fr->dport = bytes_be16(c, off + 2);
+	if (fr->proto == IPPROTO_TCP) {
+		fr->seq = bytes_be32(c, off + 4);
+		doff = bytes_u8(c, off + 12);
+		fr->tcp_flags = bytes_u8(c, off + 13);
+	} else {
+		ulen = bytes_be16(c, off + 4);
+	}
+	if (bytes_bad(c))
 		return missing(k, off, need, fr->proto == IPPROTO_TCP ?
 		               "TCP header" : "UDP header", why, whylen);
 	fr->l4_hdr = need;
@@ -463,7 +443,8 @@ enum pdec_result
 pdec_frame(int dlt, const uint8_t *bytes, uint32_t caplen, uint32_t len,
            struct pdec_frame *fr, char *why, size_t whylen)
 {
-	struct pkt k = { bytes, caplen, len < caplen ? caplen : len };
+	struct pkt k = { bytes_reader(bytes, caplen), caplen,
+	    len < caplen ? caplen : len };
 	enum pdec_result r;
 	size_t off;
 	int ipv;

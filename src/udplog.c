@@ -6,32 +6,24 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "bytes.h"
+
 
 struct rec { uint64_t seq, send, at; uint32_t len, flags; };
-
-static uint64_t
-get_le(const uint8_t *b, int n)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = n - 1; i >= 0; i--)
-		v = v << 8 | b[i];
-	return v;
-}
 
 static int
 next_rec(FILE *f, struct rec *r)
 {
 	uint8_t b[UDP_LOG_REC];
+	struct bytes c = bytes_reader(b, sizeof b);
 
 	if (fread(b, 1, sizeof b, f) != sizeof b)
 		return 0;
-	r->seq = get_le(b, 8);
-	r->send = get_le(b + 8, 8);
-	r->at = get_le(b + 16, 8);
-	r->len = (uint32_t)get_le(b + 24, 4);
-	r->flags = (uint32_t)get_le(b + 28, 4);
+	r->seq = bytes_le64(&c, UDPLOG_SEQ);
+	r->send = bytes_le64(&c, UDPLOG_SEND);
+	r->at = bytes_le64(&c, UDPLOG_AT);
+	r->len = bytes_le32(&c, UDPLOG_LEN);
+	r->flags = bytes_le32(&c, UDPLOG_FLAGS);
 	return 1;
 }
 

@@ -2,8 +2,9 @@
 /* wire_probe.c: the latency probe's wire format and the echo's rate bound. */
 #include "wire_probe.h"
 
-#include <endian.h>
 #include <string.h>
+
+#include "bytes.h"
 
 #define OFF_MAGIC   0
 #define OFF_VERSION 4
@@ -14,50 +15,38 @@
 #define OFF_TSEND   32
 #define OFF_TECHO   40
 
-static void
-put64(uint8_t *b, uint64_t v)
-{
-	v = htobe64(v);
-	memcpy(b, &v, 8);
-}
-
-static uint64_t
-get64(const uint8_t *b)
-{
-	uint64_t v;
-
-	memcpy(&v, b, 8);
-	return be64toh(v);
-}
-
 size_t
 probe_encode(const struct probe *p, uint8_t *buf)
 {
-	memcpy(buf + OFF_MAGIC, PROBE_MAGIC, 4);
-	buf[OFF_VERSION] = PROBE_VERSION;
-	buf[OFF_KIND] = p->kind;
-	buf[OFF_ZERO] = 0;
-	buf[OFF_ZERO + 1] = 0;
-	memcpy(buf + OFF_NONCE, p->nonce, PROBE_NONCE_LEN);
-	put64(buf + OFF_SEQ, p->seq);
-	put64(buf + OFF_TSEND, p->t_send_ns);
-	put64(buf + OFF_TECHO, p->t_echo_ns);
+	struct bytes w = bytes_writer(buf, PROBE_LEN);
+
+	bytes_put(&w, OFF_MAGIC, PROBE_MAGIC, 4);
+	bytes_put_u8(&w, OFF_VERSION, PROBE_VERSION);
+	bytes_put_u8(&w, OFF_KIND, p->kind);
+	bytes_put_be16(&w, OFF_ZERO, 0);
+	bytes_put(&w, OFF_NONCE, p->nonce, PROBE_NONCE_LEN);
+	bytes_put_be64(&w, OFF_SEQ, p->seq);
+	bytes_put_be64(&w, OFF_TSEND, p->t_send_ns);
+	bytes_put_be64(&w, OFF_TECHO, p->t_echo_ns);
 	return PROBE_LEN;
 }
 
 int
 probe_decode(const uint8_t *b, size_t n, struct probe *p)
 {
+	struct bytes r = bytes_reader(b, n);
+
 	if (n != PROBE_LEN || memcmp(b + OFF_MAGIC, PROBE_MAGIC, 4) != 0 ||
-	    b[OFF_VERSION] != PROBE_VERSION || b[OFF_ZERO] != 0 ||
-	    b[OFF_ZERO + 1] != 0 ||
-	    (b[OFF_KIND] != PROBE_REQ && b[OFF_KIND] != PROBE_ECHO))
+	    bytes_u8(&r, OFF_VERSION) != PROBE_VERSION ||
+	    bytes_be16(&r, OFF_ZERO) != 0 ||
+	    (bytes_u8(&r, OFF_KIND) != PROBE_REQ &&
+	     bytes_u8(&r, OFF_KIND) != PROBE_ECHO))
 		return -1;
-	p->kind = b[OFF_KIND];
-	memcpy(p->nonce, b + OFF_NONCE, PROBE_NONCE_LEN);
-	p->seq = get64(b + OFF_SEQ);
-	p->t_send_ns = get64(b + OFF_TSEND);
-	p->t_echo_ns = get64(b + OFF_TECHO);
+	p->kind = bytes_u8(&r, OFF_KIND);
+	bytes_get(&r, OFF_NONCE, p->nonce, PROBE_NONCE_LEN);
+	p->seq = bytes_be64(&r, OFF_SEQ);
+	p->t_send_ns = bytes_be64(&r, OFF_TSEND);
+	p->t_echo_ns = bytes_be64(&r, OFF_TECHO);
 	if (p->kind == PROBE_REQ && p->t_echo_ns != 0)
 		return -1;
 	return 0;
@@ -66,13 +55,14 @@ probe_decode(const uint8_t *b, size_t n, struct probe *p)
 int
 probe_make_echo(uint8_t *b, size_t n, const uint8_t *nonce, uint64_t t_echo_ns)
 {
+	struct bytes w = bytes_writer(b, n);
 	struct probe p;
 
 	if (probe_decode(b, n, &p) == -1 || p.kind != PROBE_REQ ||
 	    memcmp(p.nonce, nonce, PROBE_NONCE_LEN) != 0)
 		return -1;
-	b[OFF_KIND] = PROBE_ECHO;
-	put64(b + OFF_TECHO, t_echo_ns);
+	bytes_put_u8(&w, OFF_KIND, PROBE_ECHO);
+	bytes_put_be64(&w, OFF_TECHO, t_echo_ns);
 	return 0;
 }
 

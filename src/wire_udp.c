@@ -5,46 +5,30 @@
 
 #include <string.h>
 
-static void
-put_be64(uint8_t *p, uint64_t v)
-{
-	int i;
-
-	for (i = 7; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
-}
-
-static uint64_t
-get_be64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
-}
+#include "bytes.h"
 
 void
 wire_gpud_encode(uint8_t *h, uint64_t seq, uint64_t send_ns)
 {
-	memcpy(h, "GPUD\0\0\0\0", WIRE_GPUD_SEQ);
-	put_be64(h + WIRE_GPUD_SEQ, seq);
-	put_be64(h + WIRE_GPUD_SEND, send_ns);
+	struct bytes w = bytes_writer(h, WIRE_GPUD_LEN);
+
+	bytes_put(&w, 0, "GPUD\0\0\0\0", WIRE_GPUD_SEQ);
+	bytes_put_be64(&w, WIRE_GPUD_SEQ, seq);
+	bytes_put_be64(&w, WIRE_GPUD_SEND, send_ns);
 }
 
 enum wire_udp_res
 wire_gpud_decode(const uint8_t *buf, size_t n, struct wire_gpud *d)
 {
+	struct bytes r = bytes_reader(buf, n);
+
 	if (n < 4 || memcmp(buf, "GPUD", 4) != 0)
 		return WIRE_NONE;
 	if (n < WIRE_GPUD_LEN)
 		return WIRE_CUT;
-	d->stream = (uint32_t)buf[WIRE_GPUD_STREAM] << 24 |
-	    (uint32_t)buf[WIRE_GPUD_STREAM + 1] << 16 |
-	    (uint32_t)buf[WIRE_GPUD_STREAM + 2] << 8 | buf[WIRE_GPUD_STREAM + 3];
-	d->seq = get_be64(buf + WIRE_GPUD_SEQ);
-	d->send_ns = get_be64(buf + WIRE_GPUD_SEND);
+	d->stream = bytes_be32(&r, WIRE_GPUD_STREAM);
+	d->seq = bytes_be64(&r, WIRE_GPUD_SEQ);
+	d->send_ns = bytes_be64(&r, WIRE_GPUD_SEND);
 	return WIRE_OK;
 }
 
@@ -64,17 +48,20 @@ void
 wire_gpue_encode(uint8_t *buf, size_t len, uint8_t idx, uint64_t dgrams,
                  uint64_t bytes)
 {
+	struct bytes w = bytes_writer(buf, len);
+
 	memset(buf, 0, len);
-	memcpy(buf, "GPUE", 4);
-	buf[WIRE_GPUE_VERSION] = 1;
-	buf[WIRE_GPUE_INDEX] = idx;
-	put_be64(buf + WIRE_GPUE_DGRAMS, dgrams);
-	put_be64(buf + WIRE_GPUE_BYTES, bytes);
+	bytes_put(&w, 0, "GPUE", 4);
+	bytes_put_u8(&w, WIRE_GPUE_VERSION, 1);
+	bytes_put_u8(&w, WIRE_GPUE_INDEX, idx);
+	bytes_put_be64(&w, WIRE_GPUE_DGRAMS, dgrams);
+	bytes_put_be64(&w, WIRE_GPUE_BYTES, bytes);
 }
 
 enum wire_udp_res
 wire_gpue_decode(const uint8_t *buf, size_t n, struct wire_gpue *d)
 {
+	struct bytes r = bytes_reader(buf, n);
 	size_t i;
 
 	if (n < WIRE_GPUE_RSVD || memcmp(buf, "GPUE", 4) != 0 ||
@@ -90,11 +77,11 @@ wire_gpue_decode(const uint8_t *buf, size_t n, struct wire_gpue *d)
 			d->zero = 0;
 	if (n >= WIRE_GPUE_BYTES) {
 		d->have_dgrams = 1;
-		d->dgrams = get_be64(buf + WIRE_GPUE_DGRAMS);
+		d->dgrams = bytes_be64(&r, WIRE_GPUE_DGRAMS);
 	}
 	if (n < WIRE_GPUE_PAD)
 		return WIRE_CUT;
-	d->bytes = get_be64(buf + WIRE_GPUE_BYTES);
+	d->bytes = bytes_be64(&r, WIRE_GPUE_BYTES);
 	return WIRE_OK;
 }
 
@@ -102,12 +89,13 @@ void
 wire_gpuh_encode(uint8_t *buf, size_t len,
                  const uint8_t nonce[PROOF_NONCE_LEN], uint16_t stream)
 {
+	struct bytes w = bytes_writer(buf, len);
+
 	memset(buf, 0, len);
-	memcpy(buf, "GPUH", 4);
-	buf[WIRE_GPUH_VERSION] = 3;
-	buf[WIRE_GPUH_STREAM] = (uint8_t)(stream >> 8);
-	buf[WIRE_GPUH_STREAM + 1] = (uint8_t)stream;
-	memcpy(buf + WIRE_GPUH_NONCE, nonce, PROOF_NONCE_LEN);
+	bytes_put(&w, 0, "GPUH", 4);
+	bytes_put_u8(&w, WIRE_GPUH_VERSION, 3);
+	bytes_put_be16(&w, WIRE_GPUH_STREAM, stream);
+	bytes_put(&w, WIRE_GPUH_NONCE, nonce, PROOF_NONCE_LEN);
 }
 
 int
@@ -126,12 +114,13 @@ static void
 cookie_encode(uint8_t *buf, size_t len, const char *magic,
               const struct wire_cookie *c)
 {
+	struct bytes w = bytes_writer(buf, len);
+
 	memset(buf, 0, len);
-	memcpy(buf, magic, 4);
-	buf[WIRE_GPUC_VERSION] = 1;
-	buf[WIRE_GPUC_STREAM] = (uint8_t)(c->stream >> 8);
-	buf[WIRE_GPUC_STREAM + 1] = (uint8_t)c->stream;
-	memcpy(buf + WIRE_GPUC_COOKIE, c->cookie, WIRE_COOKIE_LEN);
+	bytes_put(&w, 0, magic, 4);
+	bytes_put_u8(&w, WIRE_GPUC_VERSION, 1);
+	bytes_put_be16(&w, WIRE_GPUC_STREAM, c->stream);
+	bytes_put(&w, WIRE_GPUC_COOKIE, c->cookie, WIRE_COOKIE_LEN);
 }
 
 void
@@ -152,6 +141,7 @@ cookie_decode(const uint8_t *buf, size_t n, size_t len, const char *magic,
               uint32_t base, struct wire_cookie *c)
 {
 	const uint8_t *s = buf + WIRE_GPUC_STREAM;
+	struct bytes r = bytes_reader(buf, n);
 	size_t i;
 
 	if (len < base || len > base + 2 || n < WIRE_GPUC_COOKIE ||
@@ -163,8 +153,8 @@ cookie_decode(const uint8_t *buf, size_t n, size_t len, const char *magic,
 	for (i = WIRE_GPUC_PAD; i < len; i++)
 		if (buf[i] != 0)
 			return WIRE_NONE;
-	c->stream = (uint16_t)(s[0] << 8 | s[1]);
-	memcpy(c->cookie, buf + WIRE_GPUC_COOKIE, WIRE_COOKIE_LEN);
+	c->stream = bytes_be16(&r, WIRE_GPUC_STREAM);
+	bytes_get(&r, WIRE_GPUC_COOKIE, c->cookie, WIRE_COOKIE_LEN);
 	return WIRE_OK;
 }
 
@@ -185,19 +175,21 @@ wire_gpuk_decode(const uint8_t *buf, size_t n, size_t len,
 void
 wire_gpua_encode(uint8_t *buf, const struct wire_gpua *a)
 {
-	memcpy(buf, "GPUA", 4);
-	buf[WIRE_GPUA_VERSION] = 1;
-	buf[WIRE_GPUA_VERSION + 1] = 0;
-	buf[WIRE_GPUA_STREAM] = (uint8_t)(a->stream >> 8);
-	buf[WIRE_GPUA_STREAM + 1] = (uint8_t)a->stream;
-	put_be64(buf + WIRE_GPUA_SEQ, a->seq);
-	put_be64(buf + WIRE_GPUA_SEND, a->send_ns);
+	struct bytes w = bytes_writer(buf, WIRE_GPUA_LEN);
+
+	bytes_put(&w, 0, "GPUA", 4);
+	bytes_put_u8(&w, WIRE_GPUA_VERSION, 1);
+	bytes_put_u8(&w, WIRE_GPUA_VERSION + 1, 0);
+	bytes_put_be16(&w, WIRE_GPUA_STREAM, a->stream);
+	bytes_put_be64(&w, WIRE_GPUA_SEQ, a->seq);
+	bytes_put_be64(&w, WIRE_GPUA_SEND, a->send_ns);
 }
 
 enum wire_udp_res
 wire_gpua_decode(const uint8_t *buf, size_t n, size_t len, struct wire_gpua *a)
 {
 	const uint8_t *s = buf + WIRE_GPUA_STREAM;
+	struct bytes r = bytes_reader(buf, n);
 
 	if (len != WIRE_GPUA_LEN || n < WIRE_GPUA_SEQ || n > len ||
 	    memcmp(buf, "GPUA", 4) != 0 || buf[WIRE_GPUA_VERSION] != 1 ||
@@ -205,9 +197,9 @@ wire_gpua_decode(const uint8_t *buf, size_t n, size_t len, struct wire_gpua *a)
 		return WIRE_NONE;
 	if (n < len)
 		return WIRE_CUT;
-	a->stream = (uint16_t)(s[0] << 8 | s[1]);
-	a->seq = get_be64(buf + WIRE_GPUA_SEQ);
-	a->send_ns = get_be64(buf + WIRE_GPUA_SEND);
+	a->stream = bytes_be16(&r, WIRE_GPUA_STREAM);
+	a->seq = bytes_be64(&r, WIRE_GPUA_SEQ);
+	a->send_ns = bytes_be64(&r, WIRE_GPUA_SEND);
 	return WIRE_OK;
 }
 

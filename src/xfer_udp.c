@@ -2,7 +2,6 @@
 /* xfer_udp.c: the UDP data path, sender with end markers and receiver. */
 #include "xfer_udp.h"
 
-#include <endian.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 #include <time.h>
 
+#include "bytes.h"
 #include "databuf.h"
 #include "ecn.h"
 #include "model.h"
@@ -238,30 +238,21 @@ struct rx {
 	size_t logn;
 };
 
-static void
-put_le(uint8_t *b, uint64_t v, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		b[i] = (uint8_t)(v >> (8 * i));
-}
-
 /* --log: one record into the buffer, written out when it is full (a copy
  * per datagram, a write per 64; formatting happens after the run). */
 static void
 log_rec(struct rx *x, uint64_t seq, uint64_t send, uint64_t at, uint32_t len,
         uint32_t flags)
 {
-	uint8_t *b = x->logbuf + x->logn;
+	struct bytes w = bytes_writer(x->logbuf + x->logn, UDP_LOG_REC);
 
 	if (x->s->log_fd < 0)
 		return;
-	put_le(b, seq, 8);
-	put_le(b + 8, send, 8);
-	put_le(b + 16, at, 8);
-	put_le(b + 24, len, 4);
-	put_le(b + 28, flags, 4);
+	bytes_put_le64(&w, UDPLOG_SEQ, seq);
+	bytes_put_le64(&w, UDPLOG_SEND, send);
+	bytes_put_le64(&w, UDPLOG_AT, at);
+	bytes_put_le32(&w, UDPLOG_LEN, len);
+	bytes_put_le32(&w, UDPLOG_FLAGS, flags);
 	x->logn += UDP_LOG_REC;
 	if (x->logn == sizeof x->logbuf) {
 		(void)!write(x->s->log_fd, x->logbuf, x->logn);
