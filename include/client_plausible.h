@@ -99,6 +99,15 @@ uint64_t plaus_calls_max(const struct plaus_run *pr, uint32_t streams);
 /* The most retransmissions a TCP stream of this many bytes can have made
  * (saturating). */
 uint64_t plaus_retrans_max(uint64_t bytes);
+/* --sliding-window: a receiving partner's UDPSTATS u against the sends w
+ * made here: unique at most the first sends and at least the datagrams it
+ * acknowledged (so missing, first sends less unique, is at most the
+ * sends and 0 when every one was acknowledged); duplicates at most the
+ * retransmissions and a copy of every send (a path copies a datagram at
+ * most once, as netem's and gput-testbed's dup do); received at most
+ * twice the sends. Returns 0, or -1 with err filled. */
+int plaus_window_recv(const struct win_stats *w, const struct udp_stats *u,
+                      char *err, size_t errlen);
 
 /* The most INTERVAL messages one stream can have sent so far: one per
  * boundary passed in the window (every --interval; with --omit alone one,

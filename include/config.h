@@ -21,6 +21,11 @@
 #define GPUT_DEFAULT_PORT 5037
 #define GPUT_DEFAULT_COUNT 2048
 #define GPUT_DEFAULT_LEN  4096
+/* --sliding-window: a datagram is sent again at most this many times
+ * (--retries), and --rto takes 1 ms to a minute. */
+#define SWIN_RETRIES 10u
+#define SWIN_RETRIES_MAX 100u
+#define SWIN_RTO_MAX_MS 60000u
 /* nttcp's default -f format: one field per column of the table. */
 #define GPUT_DEFAULT_FORMAT "%9b%8.2rt%8.2ct%12.4rbr%12.4cbr%8c%10.2rcr%10.1ccr"
 
@@ -129,6 +134,9 @@ struct config {
 	int      bidir;       /* --bidir: the test and its reverse at once */
 	int      ecn;         /* --ecn: ECN on the data connections */
 	int64_t  start_at_ns; /* --start-at: CLOCK_REALTIME ns (0: at once) */
+	uint32_t swin;        /* --sliding-window: datagrams out at most (0: none) */
+	uint32_t rto_ms;      /* --rto: a fixed timeout (0: RFC 6298) */
+	uint32_t retries;     /* --retries (SWIN_RETRIES) */
 	enum gput_out out;    /* --json, --json-lines, --csv */
 	int      quiet;       /* -q: no progress line */
 	double   rate_bps;    /* --rate: the sender's payload bit/s (0: -g) */

@@ -9,6 +9,7 @@
 #include "linkconn.h"
 #include "meter.h"
 #include "pathlim.h"
+#include "swin.h"
 #include "udpacct.h"
 #include "xfer_params.h"
 
@@ -119,6 +120,10 @@ struct side {
 	uint64_t udp_sent;           /* UDP receiver: datagrams the sender sent */
 	int      have_udp;           /* UDP receiver: udp is filled */
 	struct udp_stats udp;
+	int      have_win;           /* --sliding-window: win is filled (a
+	                                sender's counts, or a receiver's
+	                                acks_sent) */
+	struct win_stats win;
 	/* Streams, and a stream's place in time (ns after START): */
 	uint64_t start_ns;           /* its window opened (its first data) */
 	uint64_t end_ns;             /* it ended: the flow completion time */
@@ -169,6 +174,8 @@ struct run_model {
 	uint32_t omit_ms;            /* --omit, 0: none */
 	uint64_t data_bytes;         /* count mode: the agreed stream */
 	uint32_t data_len;           /* the sender's -l */
+	uint32_t swin;               /* --sliding-window (0: none): the sides'
+	                                win and the window's report lines */
 	const char *host;
 	uint16_t port;
 	struct side side[2];         /* [0] local, [1] partner */
@@ -294,5 +301,11 @@ void model_fold_stream(struct side *s);
  * bound when that is lower. Call once the counts are final (a decoded
  * model_rec: model_rec_take does). */
 void model_figures(struct run_model *m);
+/* --sliding-window: s's win from its streams' when every stream has one
+ * (have_win): the counts add up (saturating), window and retries are the
+ * first stream's, srtt_ns the mean over the streams with a sample, rto_ns
+ * the largest, failed when any failed. A side without streams is left as
+ * it is. */
+void model_win_sum(struct side *s);
 
 #endif

@@ -21,6 +21,12 @@
  * a receiver's streams with fairness their share (0..1; else empty). The
  * side's row holds its sums, with its first start and last end and no
  * share. With one stream the CSV is exactly as before.
+ *
+ * With --sliding-window (m->swin) the header adds, after the verdict's,
+ *   ,window,first_sends,retransmissions,timeouts,acks_received,srtt_ms,
+ *   acks_sent,unique,duplicates,misordered,missing
+ * a sender's row filling the first six (srtt_ms empty without a round
+ * trip measured), a receiver's the last five, the rest empty.
  */
 void report_csv(FILE *f, const struct run_model *m);
 

@@ -29,8 +29,8 @@
 struct swin_rto {
 	uint64_t srtt, rttvar;   /* ns, valid once have is set */
 	uint64_t rto;            /* the timeout a send arms now, ns */
-	uint64_t fixed;          /* --rto: this timeout always, no estimate,
-	                            no backoff (0: RFC 6298) */
+	uint64_t fixed;          /* --rto: this timeout always, no backoff
+	                            (0: RFC 6298); SRTT is still measured */
 	uint64_t samples;        /* round trips measured */
 	int      have;           /* a first sample came */
 };
@@ -42,6 +42,30 @@ void swin_rto_init(struct swin_rto *r, uint64_t fixed_ns);
 void swin_rto_sample(struct swin_rto *r, uint64_t rtt_ns);
 /* A timer ran out (5.5): the timeout doubles, up to SWIN_RTO_MAX_NS. */
 void swin_rto_backoff(struct swin_rto *r);
+
+/*
+ * What --sliding-window counted on one side (the result model's, the
+ * renderers'). A sender fills the first block, a receiver acks_sent; the
+ * receiver's unique, duplicate, misordered and missing datagrams are its
+ * udp_stats (udpacct.h) and the sender's first sends.
+ */
+struct win_stats {
+	uint32_t window;         /* N */
+	uint32_t retries;        /* the retry limit (sends of one datagram
+	                            beyond its first) */
+	uint64_t firsts;         /* data datagrams sent for the first time */
+	uint64_t resends;        /* ... sent again, each after a timeout */
+	uint64_t timeouts;       /* timers that ran out (= resends) */
+	uint64_t acks;           /* acknowledgements received (of this stream,
+	                            whole): new + old */
+	uint64_t acks_new;       /* ... the first for their datagram */
+	uint64_t acks_bad;       /* ... for a datagram never sent (not in acks) */
+	uint64_t srtt_ns, rto_ns;/* at the end: SRTT (0: no sample), timeout */
+	uint64_t rtt_samples;    /* round trips measured */
+	uint64_t rto_fixed_ns;   /* --rto (0: RFC 6298) */
+	uint64_t acks_sent;      /* receiver: one per data datagram received */
+	int      failed;         /* sender: the retry limit ended it */
+};
 
 /* What an acknowledgement was. */
 enum swin_ack {

@@ -9,6 +9,7 @@
 
 #include "meter.h"
 #include "stop.h"
+#include "swin.h"
 #include "xfer_params.h"
 
 /*
@@ -53,6 +54,7 @@ struct stream {
 	                                 connection (reset, closed early): the
 	                                 cause is the peer's, not this side's */
 	_Atomic int done;             /* r, start, end, rc are final */
+	struct win_stats win;         /* --sliding-window: the data path's */
 	struct {                      /* --zerocopy (TCP), the data path's own */
 		uint8_t  on;          /* the sender's MSG_ZEROCOPY is on */
 		uint8_t *buf;         /* the pattern it lent pages of, until

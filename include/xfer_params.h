@@ -37,8 +37,13 @@ enum { ROLE_SEND = 0, ROLE_RECV = 1 };
                                     UDP, which it refuses without */
 #define CTL_XF_FULLREADS 0x0010u /* --full-reads: a TCP receiver's recv()
                                     returns with a whole -l (SO_RCVLOWAT) */
+#define CTL_XF_WINDOW    0x0020u /* --sliding-window: the UDP receiver answers
+                                    every data datagram with an
+                                    acknowledgement (wire_udp.h GPUA) on its
+                                    return path, validated first as a
+                                    sender's (CTL_XF_COOKIE asked too) */
 #define CTL_XF_KNOWN     (CTL_XF_LATENCY | CTL_XF_ECN | CTL_XF_ZEROCOPY | \
-                          CTL_XF_COOKIE | CTL_XF_FULLREADS) /* the bits this
+                          CTL_XF_COOKIE | CTL_XF_FULLREADS | CTL_XF_WINDOW) /* the bits this
                                     build accepts */
 
 /* Everything one side needs to run its half of a transfer. The data_* fields
@@ -82,6 +87,10 @@ struct xfer_params {
 	uint32_t lat_interval_us; /* --latency: a probe every this long */
 	uint32_t lat_idle_ms;     /* --latency-idle: probes before the data */
 	/* Local only, never on the wire: */
+	uint32_t win;         /* --sliding-window: a UDP sender's window of
+	                         datagrams (0: none) */
+	uint32_t win_retries; /* --retries: sends of a datagram beyond its first */
+	uint64_t win_rto_ns;  /* --rto (0: RFC 6298 from the round trips) */
 	uint64_t slip_ns;     /* a paced sender that runs later than this moves
 	                         its schedule on instead of catching up with back
 	                         to back sends (the partner's --max-rate); 0:

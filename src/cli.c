@@ -38,7 +38,8 @@ cli_usage(FILE *f)
 	      "            [--latency] [--latency-idle s] [--latency-interval ms]\n"
 	      "            [--link rate] [--log file] [--loss pct] [--mport port]\n"
 	      "            [--omit s] [--pause s] [--pppoe] [--queue-bytes size]\n"
-	      "            [--rate rate] [--repeat n | min,max] [--rtt ms] [--same-clock]\n"
+	      "            [--rate rate] [--repeat n | min,max] [--retries n] [--rto ms]\n"
+	      "            [--rtt ms] [--same-clock] [--sliding-window n]\n"
 	      "            [--start-at epoch] [--time s] [--ttl n] [--vlan tags]\n"
 	      "            [--zerocopy]\n"
 	      "            partner [remote options] ...\n"
@@ -284,6 +285,7 @@ cli_parse(int argc, char **argv, const char *loc_env, const char *rem_env,
 	c->lim.max_time_s = PARTNER_MAX_TIME_S;
 	c->lim.max_buffer = PARTNER_MAX_BUFFER;
 	c->mtu = 1500;
+	c->retries = SWIN_RETRIES;
 	repeat_defaults(&c->rep);
 	side_defaults(&c->loc);
 	err[0] = '\0';

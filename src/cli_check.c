@@ -10,6 +10,7 @@
 #include "cli_mcast.h"
 #include "cli_opts.h"
 #include "cli_params.h"
+#include "wire_udp.h"
 #include "xfer_params.h"
 
 /* Options each mode accepts besides its own; the rest are usage errors. */
@@ -304,6 +305,48 @@ check_start_at(const struct config *c, char *err, size_t errlen)
 	return -1;
 }
 
+/* --sliding-window, --rto, --retries: a UDP client that sends a counted
+ * stream with data headers, paced by the acknowledgements alone. */
+static int
+check_window(const struct config *c, const unsigned char *seen, char *err,
+             size_t errlen)
+{
+	const struct side_opts *s = &c->loc;
+	uint64_t rest = s->total % (s->len ? s->len : 1);
+	const char *why = NULL;
+
+	if (c->swin == 0) {
+		if (seen[OPT_RTO] || seen[OPT_RETRIES])
+			why = "--rto and --retries need --sliding-window";
+	} else if (c->proto != PROTO_UDP) {
+		why = "--sliding-window needs -u (TCP has its own window)";
+	} else if (c->mode == MODE_PREDICT) {
+		return 0;
+	} else if (c->role != ROLE_SEND || c->bidir) {
+		why = "--sliding-window: the client sends (not with -r or --bidir)";
+	} else if (c->duration_ms != 0) {
+		why = "--sliding-window sends a counted stream: use -n or -x, not "
+		      "--time";
+	} else if (c->rate_bps > 0 || seen['g'] || c->burst > 1) {
+		why = "--sliding-window is paced by its acknowledgements: not with "
+		      "-g, --rate or --burst";
+	} else if (s->batch > 1 || s->gso) {
+		why = "--sliding-window sends a datagram a call: not with --batch "
+		      "or --gso";
+	} else if (c->mcast.family != 0) {
+		why = "--sliding-window: not with -m (a group acknowledges nothing)";
+	} else if (s->len < WIRE_GPUD_LEN || (s->total != 0 && rest != 0 &&
+	    rest < WIRE_GPUD_LEN)) {
+		why = "--sliding-window: every datagram carries the data header the "
+		      "acknowledgement answers: -l (and the last under -x) at least "
+		      "24 bytes";
+	}
+	if (why == NULL)
+		return 0;
+	snprintf(err, errlen, "%s", why);
+	return -1;
+}
+
 static int
 check_client(const struct config *c, char *err, size_t errlen)
 {
@@ -357,6 +400,8 @@ cli_check(struct config *c, const unsigned char *seen, char *err, size_t errlen)
 	    cli_mcast_check(c, err, errlen) == -1))
 		return -1;
 	if (c->mode == MODE_CLIENT && check_client(c, err, errlen) == -1)
+		return -1;
+	if (check_window(c, seen, err, errlen) == -1)
 		return -1;
 	return c->mode == MODE_CLIENT ? check_repeat(c, err, errlen) : 0;
 }

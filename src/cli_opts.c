@@ -83,6 +83,9 @@ const struct option cli_opts_long[] = {
 	{ "queue-bytes", required_argument, NULL, OPT_QUEUE_BYTES },
 	{ "ecn",      no_argument,       NULL, OPT_ECN },
 	{ "start-at", required_argument, NULL, OPT_START_AT },
+	{ "sliding-window", required_argument, NULL, OPT_SWIN },
+	{ "rto",      required_argument, NULL, OPT_RTO },
+	{ "retries",  required_argument, NULL, OPT_RETRIES },
 	{ NULL, 0, NULL, 0 },
 };
 

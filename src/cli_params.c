@@ -74,6 +74,12 @@ cli_params(const struct config *c, struct xfer_params *local,
 	}
 	if (c->duration_ms)                     /* the sender stops on time */
 		local->data_bytes = remote->data_bytes = XFER_TIME_BYTES;
+	if (c->swin > 0) {                      /* the partner acknowledges */
+		local->win = c->swin;
+		local->win_retries = c->retries;
+		local->win_rto_ns = (uint64_t)c->rto_ms * 1000000u;
+		remote->xflags |= CTL_XF_WINDOW;
+	}
 	if (c->latency) {                       /* the partner echoes */
 		remote->xflags |= CTL_XF_LATENCY;
 		local->lat_interval_us = remote->lat_interval_us = c->lat_interval_us;

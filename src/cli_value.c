@@ -13,6 +13,7 @@
 #include "wire_ctl.h"
 #include "report.h"
 #include "startat.h"
+#include "swin.h"
 #include "tcpinfo.h"
 #include "units.h"
 #include "xfer_params.h"
@@ -313,6 +314,18 @@ value_timing(struct cli_state *ps, int o, const char *arg)
 			return cli_bad_value(ps, o, why);
 		c->rep.pause_ms = (uint32_t)v;
 		c->rep.pause_set = 1;
+		return 0;
+	case OPT_SWIN:
+	case OPT_RETRIES:
+		if (units_parse_int(arg, o == OPT_SWIN ? 1 : 0, o == OPT_SWIN ?
+		    SWIN_MAX : SWIN_RETRIES_MAX, &v, why, sizeof why) == -1)
+			return cli_bad_value(ps, o, why);
+		*(o == OPT_SWIN ? &c->swin : &c->retries) = (uint32_t)v;
+		return 0;
+	case OPT_RTO:
+		if (units_parse_int(arg, 1, SWIN_RTO_MAX_MS, &v, why, sizeof why) == -1)
+			return cli_bad_value(ps, o, why);
+		c->rto_ms = (uint32_t)v;
 		return 0;
 	case OPT_START_AT:
 		if (startat_parse(arg, startat_now(), &c->start_at_ns, why,

@@ -126,6 +126,15 @@ fill_model(struct run *r)
 	}
 	model_fold_stream(l);                   /* -P 1: the side is its stream */
 	model_fold_stream(p);
+	if (r->lp.win > 0) {                    /* --sliding-window's counts */
+		for (i = 0; i < r->nst; i++) {
+			/* the partner answers every data datagram it receives */
+			p->st[i].win.acks_sent = p->st[i].udp.received;
+			p->st[i].have_win = p->st[i].have_udp;
+		}
+		model_win_sum(l);
+		model_win_sum(p);
+	}
 	if (r->lp.proto == PROTO_UDP) {         /* what the sender says it sent */
 		rs = r->lp.role == ROLE_RECV ? l : p;
 		ss = r->lp.role == ROLE_RECV ? p : l;
@@ -347,6 +356,7 @@ model_init(struct run *r)
 	m->omit_ms = c->omit_ms;
 	m->data_bytes = c->duration_ms ? 0 : r->lp.data_bytes;
 	m->data_len = r->lp.data_len;
+	m->swin = r->lp.win;
 	m->ecn = c->ecn;
 	m->host = c->host;
 	m->port = c->port;

@@ -35,12 +35,14 @@ partner_said(struct run *r, const struct ctl_msg *m, const char *prefix,
 	}
 }
 
-/* Does the partner send UDP, and so validate its return path with a
- * cookie per stream that this client echoes (xfer_path.h)? */
+/* Does the partner send UDP (data, or --sliding-window's
+ * acknowledgements), and so validate its return path with a cookie per
+ * stream that this client echoes (xfer_path.h)? */
 static int
 cookies_due(const struct run *r)
 {
-	return r->rp.proto == PROTO_UDP && r->rp.role == ROLE_SEND;
+	return r->rp.proto == PROTO_UDP && (r->rp.role == ROLE_SEND ||
+	    (r->rp.xflags & CTL_XF_WINDOW));
 }
 
 /* HELLO, PARAMS, READY: the test agreed, both ends authenticated when a key

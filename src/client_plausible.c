@@ -390,6 +390,31 @@ plaus_ival(const struct plaus_run *pr, struct plaus_ivals *s, uint32_t index,
 }
 
 int
+plaus_window_recv(const struct win_stats *w, const struct udp_stats *u,
+                  char *err, size_t errlen)
+{
+	/* every datagram sent here, first or again, and a copy of each that
+	 * the path may make */
+	uint64_t sends = sat_add(w->firsts, w->resends);
+
+	if (count_ok("UDPSTATS", "unique", u->unique, w->firsts,
+	    "were sent from here", err, errlen) ||
+	    count_ok("UDPSTATS", "duplicates", u->duplicates, sat_add(w->resends,
+	    sends), "retransmissions and a copy of each send", err, errlen) ||
+	    count_ok("UDPSTATS", "received", u->received, sat_mul(sends, 2),
+	    "the sends from here and a copy of each", err, errlen))
+		return -1;
+	if (u->unique < w->acks_new) {   /* what it acknowledged, it received */
+		snprintf(err, errlen, "UDPSTATS unique %llu is fewer than the "
+		         "datagrams it acknowledged (%llu)",
+		         (unsigned long long)u->unique,
+		         (unsigned long long)w->acks_new);
+		return -1;
+	}
+	return 0;
+}
+
+int
 plaus_stream(const struct xfer_params *p, const struct side *ps,
              const struct side *ls, char *err, size_t errlen)
 {
@@ -416,9 +441,13 @@ plaus_stream(const struct xfer_params *p, const struct side *ps,
 		    "its RESULT calls can read", err, errlen))
 			return -1;
 		/* a call reads one copy of a data datagram at least */
-		return count_ok("RESULT", "calls", pr->calls, ps->have_udp ?
+		if (count_ok("RESULT", "calls", pr->calls, ps->have_udp ?
 		    ps->udp.received : pr->dgrams, "its datagrams received", err,
-		    errlen);
+		    errlen))
+			return -1;
+		if ((p->xflags & CTL_XF_WINDOW) && ls->have_win && ps->have_udp)
+			return plaus_window_recv(&ls->win, &ps->udp, err, errlen);
+		return 0;
 	}
 	if (pr->dgrams < lr->dgrams) {  /* it sent what arrived here */
 		snprintf(err, errlen, "RESULT dgrams %llu is fewer than arrived here "

@@ -201,6 +201,10 @@ client_transfer(struct run *r)
 	if (rc == -1 && why[0] == '\0')
 		stream_failure(r->st, r->nst, why, sizeof why);
 	stream_sum(r->st, r->nst, r->t0, whole.cpu_ns, &r->model.side[0]);
+	for (i = 0; i < r->nst && r->lp.win > 0; i++) {  /* --sliding-window */
+		r->model.side[0].st[i].win = r->st[i].win;
+		r->model.side[0].st[i].have_win = 1;
+	}
 	r->lr = r->model.side[0].r;
 	if (w->event == WATCH_NONE && !(rc == -1 && stop_requested(r->stop)))
 		(void)watch_last(w);

@@ -520,3 +520,44 @@ model_fairness(struct run_model *m)
 	if (steady && jain_of(s, 1, &m->fair_steady) == 0)
 		m->have_fair_steady = 1;
 }
+
+void
+model_win_sum(struct side *s)
+{
+	struct win_stats *w = &s->win;
+	uint64_t srtt = 0, n = 0;
+	uint32_t k;
+
+	if (s->nst == 0)
+		return;
+	memset(w, 0, sizeof *w);
+	s->have_win = 1;
+	for (k = 0; k < s->nst; k++) {
+		const struct win_stats *v = &s->st[k].win;
+
+		s->have_win &= s->st[k].have_win != 0;
+		if (k == 0) {
+			w->window = v->window;
+			w->retries = v->retries;
+			w->rto_fixed_ns = v->rto_fixed_ns;
+		}
+		w->firsts = sat_add(w->firsts, v->firsts);
+		w->resends = sat_add(w->resends, v->resends);
+		w->timeouts = sat_add(w->timeouts, v->timeouts);
+		w->acks = sat_add(w->acks, v->acks);
+		w->acks_new = sat_add(w->acks_new, v->acks_new);
+		w->acks_bad = sat_add(w->acks_bad, v->acks_bad);
+		w->acks_sent = sat_add(w->acks_sent, v->acks_sent);
+		w->rtt_samples = sat_add(w->rtt_samples, v->rtt_samples);
+		if (v->rto_ns > w->rto_ns)
+			w->rto_ns = v->rto_ns;
+		if (v->srtt_ns != 0) {
+			srtt += v->srtt_ns;
+			n++;
+		}
+		w->failed |= v->failed;
+	}
+	w->srtt_ns = n ? srtt / n : 0;
+	if (!s->have_win)
+		memset(w, 0, sizeof *w);
+}

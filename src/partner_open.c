@@ -212,7 +212,8 @@ out:
 }
 
 /* UDP: a socket per stream, each proved by its own datagram; one this
- * partner sends on, its return path validated too. */
+ * partner sends on (data, or --sliding-window's acknowledgements), its
+ * return path validated too. */
 static int
 open_udp(struct session *s, char *err, size_t errlen)
 {
@@ -239,7 +240,7 @@ open_udp(struct session *s, char *err, size_t errlen)
 		return -1;
 	for (i = 0; i < s->nst; i++)
 		if (prove_udp(s, s->st[i].fd, i + 1, err, errlen) == -1 ||
-		    (p->role == ROLE_SEND &&
+		    ((p->role == ROLE_SEND || (p->xflags & CTL_XF_WINDOW)) &&
 		     validate_udp(s, s->st[i].fd, i + 1, err, errlen) == -1))
 			return -1;
 	return 0;

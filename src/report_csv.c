@@ -14,6 +14,11 @@
  * ratio of goodput to the bound it names (empty without one); empty on a
  * sender's rows. */
 #define CSV_LIMIT_COLUMNS ",limit,limit_ratio"
+/* The columns of --sliding-window: a sender's fill the first six, a
+ * receiver's the last five; the others are empty. */
+#define CSV_WIN_COLUMNS ",window,first_sends,retransmissions,timeouts," \
+                        "acks_received,srtt_ms,acks_sent,unique,duplicates," \
+                        "misordered,missing"
 
 /* ",v" with v a double in the C locale; just "," when ok is 0. */
 static void
@@ -44,6 +49,37 @@ limit(FILE *f, const struct run_model *m, const struct side *s)
 	field(f, v.ratio, v.have_ratio);
 }
 
+/* ",v" for a count, or just "," when ok is 0. */
+static void
+count(FILE *f, uint64_t v, int ok)
+{
+	if (ok)
+		fprintf(f, ",%llu", (unsigned long long)v);
+	else
+		fputc(',', f);
+}
+
+/* --sliding-window's fields of s. */
+static void
+win_fields(FILE *f, const struct side *s)
+{
+	const struct win_stats *w = &s->win;
+	int snd = s->have_win && s->role == ROLE_SEND;
+	int rcv = s->have_win && s->role == ROLE_RECV && s->have_udp;
+
+	count(f, w->window, snd);
+	count(f, w->firsts, snd);
+	count(f, w->resends, snd);
+	count(f, w->timeouts, snd);
+	count(f, w->acks, snd);
+	field(f, (double)w->srtt_ns / 1e6, snd && w->srtt_ns != 0);
+	count(f, w->acks_sent, rcv);
+	count(f, s->udp.unique, rcv);
+	count(f, s->udp.duplicates, rcv);
+	count(f, s->udp.reordered, rcv);
+	count(f, s->fig.udp_lost, rcv);
+}
+
 /* The row of side s, or of stream s of a side (tagged "l.K"); with streams
  * set, the columns of -P after the others. */
 static void
@@ -70,6 +106,8 @@ row(FILE *f, const struct run_model *m, const struct side *s, int streams)
 		      m->have_fair);
 	}
 	limit(f, m, s);
+	if (m->swin)
+		win_fields(f, s);
 	fputc('\n', f);
 }
 
@@ -80,8 +118,9 @@ report_csv(FILE *f, const struct run_model *m)
 	const struct side *s;
 	size_t i, k;
 
-	fputs(streams ? CSV_COLUMNS CSV_STREAM_COLUMNS CSV_LIMIT_COLUMNS "\n" :
-	      CSV_COLUMNS CSV_LIMIT_COLUMNS "\n", f);
+	fputs(streams ? CSV_COLUMNS CSV_STREAM_COLUMNS CSV_LIMIT_COLUMNS :
+	      CSV_COLUMNS CSV_LIMIT_COLUMNS, f);
+	fputs(m->swin ? CSV_WIN_COLUMNS "\n" : "\n", f);
 	for (i = 0; i < 2; i++) {
 		s = &m->side[i];
 		if (!s->have_result)

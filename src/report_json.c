@@ -185,10 +185,49 @@ put_batch(struct json *j, const struct side *s)
 	}
 }
 
+/* --sliding-window: a sender's sends, timeouts, acknowledgements and
+ * timer, or a receiver's acknowledgements and datagrams (missing: the
+ * sender's first sends less the unique arrivals). */
+static void
+put_window(struct json *j, const struct side *s)
+{
+	const struct win_stats *w = &s->win;
+
+	json_key(j, "window");
+	json_begin_object(j);
+	if (s->role == ROLE_SEND) {
+		json_kv_u64(j, "window", w->window);
+		json_kv_u64(j, "retries", w->retries);
+		json_kv_u64(j, "first_sends", w->firsts);
+		json_kv_u64(j, "retransmissions", w->resends);
+		json_kv_u64(j, "timeouts", w->timeouts);
+		json_kv_u64(j, "acks_received", w->acks);
+		json_kv_u64(j, "acks_new", w->acks_new);
+		json_kv_u64(j, "acks_unsent", w->acks_bad);
+		json_kv_u64(j, "rtt_samples", w->rtt_samples);
+		if (w->srtt_ns)
+			json_kv_double(j, "srtt_ms", (double)w->srtt_ns / 1e6);
+		else
+			json_kv_null(j, "srtt_ms");
+		json_kv_double(j, "rto_ms", (double)w->rto_ns / 1e6);
+		json_kv_bool(j, "rto_fixed", w->rto_fixed_ns != 0);
+		json_kv_bool(j, "retry_limit_reached", w->failed != 0);
+	} else {
+		json_kv_u64(j, "acks_sent", w->acks_sent);
+		json_kv_u64(j, "unique", s->have_udp ? s->udp.unique : s->r.dgrams);
+		json_kv_u64(j, "duplicates", s->have_udp ? s->udp.duplicates : 0);
+		json_kv_u64(j, "misordered", s->have_udp ? s->udp.reordered : 0);
+		json_kv_u64(j, "missing", s->fig.udp_lost);
+	}
+	json_end_object(j);
+}
+
 /* The optional objects of a side with a result. */
 static void
 put_side_extras(struct json *j, const struct side *s, int ecn)
 {
+	if (s->have_win)
+		put_window(j, s);
 	if (s->have_steady) {
 		json_key(j, "steady");
 		json_begin_object(j);

@@ -133,6 +133,49 @@ get_jitter(const struct side *s, struct pval *v)
 	    nsv(v, s->udp.jitter_ns);
 }
 
+/* --sliding-window: a sender's counts, a receiver's. */
+static int
+win_sender(const struct side *s)
+{
+	return s->have_win && s->role == ROLE_SEND;
+}
+
+static int
+get_win_firsts(const struct side *s, struct pval *v)
+{
+	return win_sender(s) && u64v(v, s->win.firsts);
+}
+
+static int
+get_win_resends(const struct side *s, struct pval *v)
+{
+	return win_sender(s) && u64v(v, s->win.resends);
+}
+
+static int
+get_win_timeouts(const struct side *s, struct pval *v)
+{
+	return win_sender(s) && u64v(v, s->win.timeouts);
+}
+
+static int
+get_win_acks_in(const struct side *s, struct pval *v)
+{
+	return win_sender(s) && u64v(v, s->win.acks);
+}
+
+static int
+get_win_acks_out(const struct side *s, struct pval *v)
+{
+	return s->have_win && s->role == ROLE_RECV && u64v(v, s->win.acks_sent);
+}
+
+static int
+get_win_unique(const struct side *s, struct pval *v)
+{
+	return s->have_win && udp_seq(s) && u64v(v, s->udp.unique);
+}
+
 /* The families of a side's figures, in the order they are written. */
 static const struct prom_metric side_metrics[] = {
 	{ "gput_goodput_bytes_per_second", "gauge",
@@ -163,6 +206,24 @@ static const struct prom_metric side_metrics[] = {
 	{ "gput_udp_jitter_seconds", "gauge",
 	  "UDP interarrival jitter (RFC 3550) at the end of the run.", get_jitter,
 	  0 },
+	{ "gput_window_first_sends_total", "counter",
+	  "Data datagrams the sliding-window sender sent for the first time.",
+	  get_win_firsts, 0 },
+	{ "gput_window_retransmissions_total", "counter",
+	  "Data datagrams the sliding-window sender sent again after a timeout.",
+	  get_win_resends, 0 },
+	{ "gput_window_timeouts_total", "counter",
+	  "Retransmission timers of the sliding-window sender that ran out.",
+	  get_win_timeouts, 0 },
+	{ "gput_window_acks_received_total", "counter",
+	  "Acknowledgements the sliding-window sender received.",
+	  get_win_acks_in, 0 },
+	{ "gput_window_acks_sent_total", "counter",
+	  "Acknowledgements the sliding-window receiver sent.",
+	  get_win_acks_out, 0 },
+	{ "gput_window_datagrams_unique_total", "counter",
+	  "Distinct data datagrams the sliding-window receiver got (goodput "
+	  "counts each once).", get_win_unique, 0 },
 };
 
 const char *

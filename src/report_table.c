@@ -8,6 +8,7 @@
 #include "report_link.h"
 #include "report_streams.h"
 #include "report_verdict.h"
+#include "report_win.h"
 
 /* The lines under the sides' lines that an interrupted run prints too. */
 static void
@@ -21,6 +22,7 @@ under_lines(FILE *f, const struct run_model *m, const struct table_opts *o,
 		report_udp_arrivals(f, rows[recv_side].tag, rows[recv_side].r,
 		    &rs->fig, (int)m->udp_idle_ms,
 		    rs->have_udp ? &rs->udp : NULL, o->same_clock);
+	report_win_text(f, m);
 	for (i = 0; i < nrows && m->proto == PROTO_UDP; i++)
 		report_udp_batch(f, rows[i].tag, rows[i].r, m->side[i].batch,
 		    m->side[i].gso);

@@ -27,8 +27,6 @@ swin_rto_sample(struct swin_rto *r, uint64_t rtt)
 	uint64_t d, k;
 
 	r->samples++;
-	if (r->fixed != 0)
-		return;
 	if (rtt > SWIN_RTO_MAX_NS)          /* keeps the sums far from 2^64 */
 		rtt = SWIN_RTO_MAX_NS;
 	if (!r->have) {                     /* 2.2 */
@@ -41,7 +39,8 @@ swin_rto_sample(struct swin_rto *r, uint64_t rtt)
 		r->srtt = (7 * r->srtt + rtt) / 8;
 	}
 	k = 4 * r->rttvar;
-	r->rto = clamp_rto(r->srtt + (k > 1 ? k : 1));
+	if (r->fixed == 0)
+		r->rto = clamp_rto(r->srtt + (k > 1 ? k : 1));
 }
 
 void

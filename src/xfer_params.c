@@ -151,5 +151,12 @@ xfer_params_invalid(const struct xfer_params *x)
 		return "--full-reads with --zerocopy";
 	if ((x->xflags & CTL_XF_COOKIE) && x->proto != PROTO_UDP)
 		return "cookie echo for TCP";
+	/* acknowledgements: a UDP receiver's, to a validated return path, each
+	 * no longer than the datagram it answers (which has the header) */
+	if ((x->xflags & CTL_XF_WINDOW) && (x->proto != PROTO_UDP ||
+	    x->role != ROLE_RECV || !(x->xflags & CTL_XF_COOKIE) ||
+	    !xfer_udp_has_header(x) || x->duration_ms != 0))
+		return "--sliding-window other than for a UDP receiver of a "
+		       "counted stream with data headers and a validated path";
 	return NULL;
 }

@@ -24,6 +24,7 @@
 #include "wire_udp.h"
 #include "xfer_batch.h"
 #include "xfer_markers.h"
+#include "xfer_window.h"
 
 #ifndef UDP_GRO
 #define UDP_GRO 104
@@ -94,16 +95,20 @@ xfer_udp_idle_ms(const struct xfer_params *p)
 	 * 10^7 s: stop at INT_MAX ms rather than wrap to a negative timeout. */
 	uint64_t tick_ms = p->data_gap_ps * (p->data_burst > 1 ? p->data_burst : 1) /
 	    1000000000u;
+	/* --sliding-window: a sender may wait its longest timeout to send
+	 * again (a lost acknowledgement of the last datagram) */
+	int idle = p->xflags & CTL_XF_WINDOW ? xfer_win_idle_ms() : UDP_IDLE_MS;
 
-	return tick_ms > (uint64_t)(INT_MAX - UDP_IDLE_MS) / 2 ? INT_MAX :
-	    UDP_IDLE_MS + (int)(2 * tick_ms);
+	return tick_ms > (uint64_t)(INT_MAX - idle) / 2 ? INT_MAX :
+	    idle + (int)(2 * tick_ms);
 }
 
 int
 xfer_udp_send(struct stream *s)
 {
-	/* the window ends with the last data datagram, before the markers */
-	int rc = xfer_send_loop(s);
+	/* the window ends with the last data datagram (--sliding-window: its
+	 * acknowledgement), before the markers */
+	int rc = s->p.win > 0 ? xfer_win_send(s) : xfer_send_loop(s);
 
 	if (rc == 0)
 		xfer_markers_send(s);
@@ -231,6 +236,9 @@ struct rx {
 	uint64_t got;                    /* data datagrams read (every copy) */
 	uint64_t ecn[4];                 /* ... by ECN codepoint (--ecn) */
 	int complete;                    /* every sequence number has arrived */
+	int ack;                         /* --sliding-window: answer each */
+	uint64_t acks_sent;
+	uint8_t ackbuf[WIRE_GPUA_LEN];
 	uint32_t dlen, last;
 	struct meter m;
 	int64_t off0;                    /* CLOCK_REALTIME - MONOTONIC at the start */
@@ -260,6 +268,37 @@ log_rec(struct rx *x, uint64_t seq, uint64_t send, uint64_t at, uint32_t len,
 	}
 }
 
+/* --sliding-window: answer data datagram seq (every copy: the sender's
+ * answer to an earlier one may have been lost) on the socket, connected to
+ * the sender's validated address and port; one acknowledgement a datagram
+ * received, never longer than it. A full queue below the socket is waited
+ * out; any other refusal ends the receive (the sender is gone). Returns 0,
+ * or -1 with err filled. */
+static int
+send_ack(struct rx *x, uint64_t seq, uint64_t stamp, char *err, size_t errlen)
+{
+	const struct wire_gpua a = { (uint16_t)x->s->id, seq, stamp };
+
+	wire_gpua_encode(x->ackbuf, &a);
+	while (send(x->io->fd, x->ackbuf, WIRE_GPUA_LEN, MSG_NOSIGNAL) !=
+	    (ssize_t)WIRE_GPUA_LEN) {
+		if (errno == ENOBUFS || errno == EINTR) {
+			if (stop_requested(x->s->stop))
+				break;
+			if (errno == ENOBUFS)
+				xfer_nobufs_wait(x->io->fd);
+			continue;
+		}
+		snprintf(err, errlen, "acknowledging datagram %llu: %s",
+		         (unsigned long long)seq, errno == ECONNREFUSED ?
+		         "the sender's port refused it (sender gone)" :
+		         strerror(errno));
+		return -1;
+	}
+	x->acks_sent++;
+	return 0;
+}
+
 /* A datagram of a data length: count it once per sequence number. Returns
  * 1 when every datagram has arrived, 2 when it is not data after all, 0 or
  * -1 (err filled). */
@@ -286,6 +325,8 @@ on_data(struct rx *x, const uint8_t *buf, size_t n, uint64_t at, char *err,
 		    (r->flags & RES_MARKER ? UDPLOG_LATE : 0);
 		LIVE_SET(x->s, dups, a->n.duplicates);
 		LIVE_SET(x->s, reordered, a->n.reordered);
+		if (x->ack && send_ack(x, seq, send, err, errlen) == -1)
+			return -1;
 	}
 	log_rec(x, seq, send, at, (uint32_t)n, flags);
 	x->got++;
@@ -314,8 +355,11 @@ on_data(struct rx *x, const uint8_t *buf, size_t n, uint64_t at, char *err,
 	if (x->acct == NULL)
 		return 1;                   /* everything arrived: the exact end */
 	/* with sequence numbers, copies may still be on their way: read on
-	 * until the last marker, or a moment without anything */
+	 * until the last marker, or a moment without anything;
+	 * --sliding-window: until the markers, answering what comes again */
 	x->complete = 1;
+	if (x->ack)
+		return 0;
 	return net_set_timeouts(x->io->fd, UDP_LATE_MS, 0, err, errlen) == -1 ? -1 : 0;
 }
 
@@ -580,7 +624,8 @@ udp_recv(struct stream *s, uint32_t vlen, size_t cap)
 	}
 	*x = (struct rx){ .s = s, .p = p, .r = r, .pt = &pt, .io = &io,
 	    .want = xfer_data_calls(p), .dlen = p->data_len,
-	    .last = xfer_last_len(p) };
+	    .last = xfer_last_len(p), .ack = (p->xflags & CTL_XF_WINDOW) != 0 &&
+	    xfer_udp_has_header(p) };
 	rc = xfer_udp_prepare(fd, err, errlen);
 	if (rc == 0 && xfer_udp_has_header(p)) {
 		rc = udpacct_init(&acct, err, errlen);
@@ -597,6 +642,8 @@ udp_recv(struct stream *s, uint32_t vlen, size_t cap)
 		r->flags |= RES_DROPS;
 	if (s->stats != NULL)
 		fill_stats(x, s->stats);
+	memset(&s->win, 0, sizeof s->win);
+	s->win.acks_sent = x->acks_sent;
 	if (x->logn > 0 && s->log_fd >= 0)
 		(void)!write(s->log_fd, x->logbuf, x->logn);
 	if (p->verify) {

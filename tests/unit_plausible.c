@@ -516,6 +516,60 @@ test_echo(void **state)
 	assert_int_equal(plaus_echo(&r, &e, 0, err, sizeof err), -1);
 }
 
+/* --sliding-window: a receiving partner's counts against the sends made
+ * here (8 first sends, 2 again; 8 acknowledged). */
+static void
+test_window_recv(void **state)
+{
+	struct xfer_params p = params(PROTO_UDP, ROLE_RECV);
+	struct side ps, ls;
+	char err[256];
+
+	(void)state;
+	memset(&ps, 0, sizeof ps);
+	memset(&ls, 0, sizeof ls);
+	p.xflags = CTL_XF_WINDOW | CTL_XF_COOKIE;
+	ls.r.dgrams = ls.win.firsts = 8;
+	ls.r.bytes = 8000;
+	ls.win.resends = 2;
+	ls.win.acks_new = 8;
+	ls.have_win = 1;
+	ps.r.dgrams = 8;
+	ps.r.bytes = 8000;
+	ps.r.calls = 40;
+	ps.have_udp = 1;
+	ps.udp = (struct udp_stats){ .received = 10, .unique = 8, .duplicates = 2 };
+	assert_int_equal(plaus_stream(&p, &ps, &ls, err, sizeof err), 0);
+	/* duplicates: the 2 retransmissions and a copy of each of 10 sends */
+	ps.udp.duplicates = 12;
+	ps.udp.received = 20;
+	assert_int_equal(plaus_stream(&p, &ps, &ls, err, sizeof err), 0);
+	ps.udp.duplicates = 13;
+	ps.udp.received = 21;
+	assert_int_equal(plaus_stream(&p, &ps, &ls, err, sizeof err), -1);
+	assert_string_equal(err, "UDPSTATS duplicates 13 is more than "
+	                    "retransmissions and a copy of each send (12)");
+	/* fewer unique than it acknowledged: 1 missing that was answered */
+	ps.udp = (struct udp_stats){ .received = 7, .unique = 7 };
+	assert_int_equal(plaus_window_recv(&ls.win, &ps.udp, err, sizeof err), -1);
+	assert_string_equal(err, "UDPSTATS unique 7 is fewer than the datagrams "
+	                    "it acknowledged (8)");
+	/* more unique than sent here */
+	ps.udp = (struct udp_stats){ .received = 9, .unique = 9 };
+	assert_int_equal(plaus_window_recv(&ls.win, &ps.udp, err, sizeof err), -1);
+	assert_string_equal(err, "UDPSTATS unique 9 is more than were sent from "
+	                    "here (8)");
+	/* received beyond every send and its copy */
+	ps.udp = (struct udp_stats){ .received = 21, .unique = 8, .too_old = 13 };
+	assert_int_equal(plaus_window_recv(&ls.win, &ps.udp, err, sizeof err), -1);
+	assert_string_equal(err, "UDPSTATS received 21 is more than the sends from "
+	                    "here and a copy of each (20)");
+	/* without the window the counts are not asked about */
+	p.xflags = 0;
+	ps.udp = (struct udp_stats){ .received = 8, .unique = 7, .duplicates = 1 };
+	assert_int_equal(plaus_stream(&p, &ps, &ls, err, sizeof err), 0);
+}
+
 static void
 test_ival_count(void **state)
 {
@@ -689,6 +743,7 @@ main(void)
 		cmocka_unit_test(test_udpstats),
 		cmocka_unit_test(test_tcpinfo),
 		cmocka_unit_test(test_stream),
+		cmocka_unit_test(test_window_recv),
 		cmocka_unit_test(test_ival_count),
 		cmocka_unit_test(test_ival),
 		cmocka_unit_test(test_ival_flood),

@@ -48,12 +48,13 @@ test_rto(void **state)
 	swin_rto_init(&r, 0);
 	swin_rto_sample(&r, 0);
 	assert_true(r.rto == SWIN_RTO_MIN_NS);
-	/* --rto: fixed, no estimate, no backoff */
+	/* --rto: fixed, no backoff; the round trips still measured */
 	swin_rto_init(&r, 50 * MS);
 	assert_true(r.rto == 50 * MS);
 	swin_rto_sample(&r, 300 * MS);
 	swin_rto_backoff(&r);
 	assert_true(r.rto == 50 * MS && r.samples == 1);
+	assert_true(r.have && r.srtt == 300 * MS);
 }
 
 static void

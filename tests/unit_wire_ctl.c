@@ -113,6 +113,8 @@ static const uint8_t latency_wire[CTL_HDR_LEN + CTL_PARAMS_LEN] = {
 #define TCPS(...) TCPR(.role = ROLE_SEND, __VA_ARGS__)
 #define UDPR(...) TCPR(.proto = PROTO_UDP, __VA_ARGS__)
 #define BADP(w) "bad PARAMS message: " w
+#define WINBAD "--sliding-window other than for a UDP receiver of a counted " \
+	"stream with data headers and a validated path"
 #define CC4 "abcdefghijklmno,pqrstuvwxyz0123,456789_-abcdefg,hijklmnopqrstuv"
 
 /* READY: one port 0xbeef (the second, beyond the count, not sent), the
@@ -967,7 +969,7 @@ static const struct wcase cases[] = {
 	  .type = CTL_PARAMS, .msg = LMSG(), .poke = { B(131, 1) },
 	  .err = "bad PARAMS message: latency probes with multicast" },
 	MSG("PARAMS latency, an unknown xflag", CTL_PARAMS,
-	    LMSG(.xflags = CTL_XF_LATENCY | 0x20u), BADP("reserved bits set")),
+	    LMSG(.xflags = CTL_XF_LATENCY | 0x40u), BADP("reserved bits set")),
 	/* ---- PARAMS: params_invalid, field by field ---- */
 	PRM("tcp receiver", TCPR(),
 	    NULL),
@@ -977,6 +979,25 @@ static const struct wcase cases[] = {
 	    NULL),
 	PRM("udp sender", UDPR(.role = ROLE_SEND),
 	    NULL),
+	/* --sliding-window: a UDP receiver's acknowledgements, its path
+	 * validated (the cookie asked), every datagram with the header */
+	PRM("window: udp receiver", UDPR(.xflags = CTL_XF_WINDOW | CTL_XF_COOKIE),
+	    NULL),
+	PRM("window: -l 24, -x with a last of 24", UDPR(.xflags = CTL_XF_WINDOW |
+	    CTL_XF_COOKIE, .len = 24, .data_len = 24, .data_bytes = 48 + 24),
+	    NULL),
+	PRM("window: without the cookie", UDPR(.xflags = CTL_XF_WINDOW),
+	    BADP(WINBAD)),
+	PRM("window: a sender", UDPR(.role = ROLE_SEND, .xflags = CTL_XF_WINDOW |
+	    CTL_XF_COOKIE), BADP(WINBAD)),
+	PRM("window: TCP", TCPR(.xflags = CTL_XF_WINDOW | CTL_XF_COOKIE),
+	    BADP("cookie echo for TCP")),
+	PRM("window: -l 23", UDPR(.xflags = CTL_XF_WINDOW | CTL_XF_COOKIE,
+	    .len = 23, .data_len = 23, .data_bytes = 23 * 10), BADP(WINBAD)),
+	PRM("window: a last of 23", UDPR(.xflags = CTL_XF_WINDOW | CTL_XF_COOKIE,
+	    .len = 100, .data_len = 100, .data_bytes = 100 + 23), BADP(WINBAD)),
+	PRM("window: timed", UDPR(.xflags = CTL_XF_WINDOW | CTL_XF_COOKIE,
+	    .duration_ms = 1000, .data_bytes = XFER_TIME_BYTES), BADP(WINBAD)),
 	PRM("len max", TCPR(.len = XFER_TCP_MAX),
 	    NULL),
 	PRM("len 0", TCPR(.len = 0),
