@@ -950,7 +950,7 @@ test_usage(void **state)
 	assert_non_null(strstr(buf, "       gput --predict [-46Du] [-l length] [-w kbytes] [--link rate]\n"
 	    "            [--loss pct] [--mtu mtu] [--no-timestamps] [--pppoe] [--rtt ms]\n"));
 	assert_non_null(strstr(buf, "[--loss pct] [--mport port]\n"));
-	assert_non_null(strstr(buf, "[--rtt ms] [--same-clock]\n"));
+	assert_non_null(strstr(buf, "[--rtt ms] [--same-clock] [--sliding-window n]\n"));
 	assert_non_null(strstr(buf, "            [--latency] [--latency-idle s] [--latency-interval ms]\n"));
 	assert_non_null(strstr(buf, "[--queue-bytes size]"));
 	assert_non_null(strstr(buf, "       gput -h | -V\n"));
