@@ -181,26 +181,26 @@ static const struct prom_metric side_metrics[] = {
 	{ "gput_goodput_bytes_per_second", "gauge",
 	  "Payload bytes per second over the side's real time (Bytes/Real s).",
 	  get_goodput, 0 },
-	{ "gput_bytes_total", "counter", "Payload bytes the side moved in the run.",
+	{ "gput_bytes", "gauge", "Payload bytes the side moved in the run.",
 	  get_bytes, 0 },
-	{ "gput_calls_total", "counter",
+	{ "gput_calls", "gauge",
 	  "System calls that moved the side's payload in the run.", get_calls, 0 },
 	{ "gput_duration_seconds", "gauge",
 	  "Real time of the side's transfer in the run.", get_duration, 0 },
 	{ "gput_cpu_seconds", "gauge",
 	  "CPU time (user and system) of the side's process during the run.",
 	  get_cpu, 1 },
-	{ "gput_retransmits_total", "counter",
+	{ "gput_retransmits", "gauge",
 	  "TCP segments the sender retransmitted in the run (TCP_INFO).",
 	  get_retrans, 0 },
 	{ "gput_rtt_seconds", "gauge",
 	  "TCP sender's smoothed round-trip time at the end of the run (TCP_INFO).",
 	  get_rtt, 0 },
-	{ "gput_udp_datagrams_lost_total", "counter",
+	{ "gput_udp_datagrams_lost", "gauge",
 	  "UDP datagrams sent that never arrived in the run.", get_lost, 0 },
-	{ "gput_udp_datagrams_duplicate_total", "counter",
+	{ "gput_udp_datagrams_duplicate", "gauge",
 	  "UDP datagrams that arrived more than once in the run.", get_dups, 0 },
-	{ "gput_udp_datagrams_reordered_total", "counter",
+	{ "gput_udp_datagrams_reordered", "gauge",
 	  "UDP datagrams that arrived after a later one in the run.",
 	  get_reordered, 0 },
 	{ "gput_udp_jitter_seconds", "gauge",
@@ -367,8 +367,8 @@ put_lat_family(FILE *f, const struct run_model *m, int which)
 			if (which == 0 && ph->answered == 0)
 				break;          /* no round trip to rank */
 			put_run_labels(f, m, which == 0 ? "gput_latency_rtt_seconds" :
-			    which == 1 ? "gput_latency_probes_sent_total" :
-			    "gput_latency_probes_lost_total");
+			    which == 1 ? "gput_latency_probes_sent" :
+			    "gput_latency_probes_lost");
 			fprintf(f, ",phase=\"%s\"", phase_name[i]);
 			if (which == 0)
 				fprintf(f, ",percentile=\"%s\"", pct_name[k]);
@@ -393,10 +393,10 @@ put_latency(FILE *f, const struct run_model *m)
 		         "100: largest).");
 		put_lat_family(f, m, 0);
 	}
-	put_head(f, "gput_latency_probes_sent_total", "counter",
+	put_head(f, "gput_latency_probes_sent", "gauge",
 	         "--latency: probes sent in the phase.");
 	put_lat_family(f, m, 1);
-	put_head(f, "gput_latency_probes_lost_total", "counter",
+	put_head(f, "gput_latency_probes_lost", "gauge",
 	         "--latency: probes sent in the phase whose echo never came.");
 	put_lat_family(f, m, 2);
 }
@@ -424,12 +424,18 @@ report_prom(FILE *f, const struct run_model *m)
 	struct pval v;
 	size_t i;
 
+	/* one gput_up series whatever the outcome; the reason in a family
+	 * of its own, present only when the run failed */
 	put_head(f, "gput_up", "gauge", "1 when the run measured; 0 when it "
-	         "failed, with the reason in the error label.");
+	         "failed (gput_probe_error says why).");
 	put_run_labels(f, m, "gput_up");
-	if (err != NULL)
-		fprintf(f, ",error=\"%s\"", err);
 	fputs(err != NULL ? "} 0\n" : "} 1\n", f);
+	if (err != NULL) {
+		put_head(f, "gput_probe_error", "gauge", "1, with the reason the "
+		         "run failed in the error label; absent when it measured.");
+		put_run_labels(f, m, "gput_probe_error");
+		fprintf(f, ",error=\"%s\"} 1\n", err);
+	}
 	if (m->wall_ns != 0) {
 		put_head(f, "gput_run_timestamp_seconds", "gauge",
 		         "When the run began, in seconds since the Unix epoch.");
@@ -447,6 +453,16 @@ report_prom(FILE *f, const struct run_model *m)
 		fputc('}', f);
 		v.kind = PV_DBL;
 		v.d = m->link_expected_Bps;
+		put_value(f, &v);
+	}
+	if (m->pace_bps > 0) {
+		put_head(f, "gput_offered_goodput_bytes_per_second", "gauge",
+		         "A paced sender's schedule (--rate or -g), payload bytes "
+		         "per second of all its streams.");
+		put_run_labels(f, m, "gput_offered_goodput_bytes_per_second");
+		fputc('}', f);
+		v.kind = PV_DBL;
+		v.d = m->pace_bps / 8;
 		put_value(f, &v);
 	}
 	for (i = 0; i < sizeof side_metrics / sizeof side_metrics[0]; i++)

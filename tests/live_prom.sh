@@ -1,13 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# Live tests: --prometheus on loopback. Success (TCP with --link, UDP with
-# two streams) and every failure a probe meets (no partner, a busy partner,
-# a partner that refuses, ^C) print the text format with gput_up and the
-# right error label; the counts are the run's exact counts; promtool, when
+# Live tests: --prometheus on loopback. Success (TCP with --link, paced UDP
+# with two streams) and every failure a probe meets (no partner, a busy
+# partner, a partner that refuses, ^C) print the text format with one
+# gput_up series and, for a failure, the right error label on
+# gput_probe_error; the counts are the run's exact counts; promtool, when
 # installed, checks every output. Then tools/gput-probe, the command
 # gput-probe@.service runs, writes its result into a real
 # prometheus-node-exporter's textfile directory and the exporter serves it
-# over HTTP.
+# over HTTP; a series two files hold is served once, from the first file,
+# with HTTP 200 (README). tests/live_promserver.sh has a Prometheus scrape it.
 . "$(dirname "$0")/lib.sh"
 
 PROBE=${GPUT_PROBE:-tools/gput-probe}
@@ -50,14 +52,14 @@ eq "tcp: exit 0" "$RC" 0
 check "tcp: promtool check metrics" prom_ok "$OUT"
 eq "tcp: gput_up 1" "$(sample gput_up "$RUN")" 1
 for s in 'side="local",role="send"' 'side="partner",role="recv"'; do
-	eq "tcp: $s bytes" "$(sample gput_bytes_total "$RUN,$s,stream=\"sum\"")" 8192000
+	eq "tcp: $s bytes" "$(sample gput_bytes "$RUN,$s,stream=\"sum\"")" 8192000
 done
 eq "tcp: the sender's calls" \
-	"$(sample gput_calls_total "$RUN,side=\"local\",role=\"send\",stream=\"sum\"")" 1000
+	"$(sample gput_calls "$RUN,side=\"local\",role=\"send\",stream=\"sum\"")" 1000
 check "tcp: expected goodput with --link (below 1 Gbit/s: 125 MB/s)" awk -v k="gput_expected_goodput_bytes_per_second{$RUN}" \
 	'$1 == k && $2 > 1.125e8 && $2 < 1.25e8 { ok = 1 } END { exit !ok }' "$OUT"
 check "tcp: retransmits and RTT of the sender only" eval \
-	'[ "$(grep -c "^gput_\(retransmits_total\|rtt_seconds\){" "$OUT")" = 2 ] &&
+	'[ "$(grep -c "^gput_\(retransmits\|rtt_seconds\){" "$OUT")" = 2 ] &&
 	 grep -q "^gput_rtt_seconds{$RUN,side=\"local\",role=\"send\",stream=\"sum\"} [0-9.e-]*$" "$OUT"'
 check "tcp: HELP and TYPE once per family, before its samples" awk '
 	/^# HELP / { h[$3]++ } /^# TYPE / { t[$3]++; if (!h[$3]) bad = 1 }
@@ -72,12 +74,14 @@ run_t 30 "$GPUT" --prometheus -u -r -P 2 -n 500 -l 1000 --rate 20M -p "$P" 127.0
 eq "udp -r -P 2: exit 0" "$RC" 0
 check "udp -r -P 2: promtool check metrics" prom_ok "$OUT"
 eq "udp -r -P 2: partner's sum" \
-	"$(sample gput_bytes_total "$URUN,side=\"partner\",role=\"send\",stream=\"sum\"")" 1000000
+	"$(sample gput_bytes "$URUN,side=\"partner\",role=\"send\",stream=\"sum\"")" 1000000
 eq "udp -r -P 2: partner's stream 2" \
-	"$(sample gput_bytes_total "$URUN,side=\"partner\",role=\"send\",stream=\"2\"")" 500000
-LOST=$(sample gput_udp_datagrams_lost_total "$URUN,side=\"local\",role=\"recv\",stream=\"sum\"")
-GOT=$(sample gput_bytes_total "$URUN,side=\"local\",role=\"recv\",stream=\"sum\"")
+	"$(sample gput_bytes "$URUN,side=\"partner\",role=\"send\",stream=\"2\"")" 500000
+LOST=$(sample gput_udp_datagrams_lost "$URUN,side=\"local\",role=\"recv\",stream=\"sum\"")
+GOT=$(sample gput_bytes "$URUN,side=\"local\",role=\"recv\",stream=\"sum\"")
 eq "udp -r -P 2: received + lost = sent" "$(( GOT / 1000 + LOST ))" 1000
+eq "udp -r -P 2 --rate 20M: offered 2 x 20 Mbit/s in bytes/s" \
+	"$(sample gput_offered_goodput_bytes_per_second "$URUN")" 5000000
 check "udp -r -P 2: jitter per stream" grep -q \
 	"^gput_udp_jitter_seconds{$URUN,side=\"local\",role=\"recv\",stream=\"1\"} " "$OUT"
 
@@ -87,15 +91,18 @@ eq "--latency: exit 0" "$RC" 0
 check "--latency: promtool check metrics" prom_ok "$OUT"
 check "--latency: p50 of both phases" eval '[ "$(grep -c "^gput_latency_rtt_seconds{$RUN,phase=\"\(idle\|loaded\)\",percentile=\"50\"} [0-9.e-]*$" "$OUT")" = 2 ]'
 check "--latency: sent = the loaded phase's probes" grep -q \
-	"^gput_latency_probes_sent_total{$RUN,phase=\"loaded\"} [1-9][0-9]*$" "$OUT"
+	"^gput_latency_probes_sent{$RUN,phase=\"loaded\"} [1-9][0-9]*$" "$OUT"
 
-# failures: gput_up 0, the error label, a timestamp, nothing else
+# failures: gput_up 0 (the one series of a success too), the reason in
+# gput_probe_error's label, a timestamp, nothing else
 fails_like() {          # NAME WANT-RC WANT-ERROR
 	eq "$1: exit $2" "$RC" "$2"
 	check "$1: promtool check metrics" prom_ok "$OUT"
-	eq "$1: gput_up 0 error=\"$3\"" "$(grep '^gput_up{' "$OUT")" \
-		"gput_up{$RUN,error=\"$3\"} 0"
-	eq "$1: no figures" "$(grep -c '^gput_' "$OUT")" 2
+	eq "$1: gput_up 0, no label of the error" "$(grep '^gput_up{' "$OUT")" \
+		"gput_up{$RUN} 0"
+	eq "$1: gput_probe_error{error=\"$3\"} 1" "$(grep '^gput_probe_error{' "$OUT")" \
+		"gput_probe_error{$RUN,error=\"$3\"} 1"
+	eq "$1: no figures" "$(grep -c '^gput_' "$OUT")" 3
 }
 run_t 10 "$GPUT" --prometheus -p 1 127.0.0.1
 fails_like "no partner" 1 connect
@@ -178,7 +185,9 @@ DRUN='target="localhost",proto="tcp",direction="out"'
 printf -- '-p 1 localhost\n' >"$CONF/down.conf"
 probe down >"$T_TMP/probe.out" 2>&1
 eq "probe: partner down: exit 0 (the outcome is in the file)" "$?" 0
-check "probe: ... gput_up 0 error=connect" grep -qx "gput_up{$DRUN,error=\"connect\"} 0" "$TXT/gput-down.prom"
+check "probe: ... gput_up 0, gput_probe_error error=connect" eval \
+	'grep -qx "gput_up{$DRUN} 0" "$TXT/gput-down.prom" &&
+	 grep -qx "gput_probe_error{$DRUN,error=\"connect\"} 1" "$TXT/gput-down.prom"'
 
 # The probe runs as root in a directory another user may write: that user
 # (nobody, through setpriv) acts while gput runs, as a racer would. GPUT is
@@ -297,12 +306,32 @@ check "scrape: the textfile collector read the directory without error" \
 	grep -qx 'node_textfile_scrape_error 0' "$T_TMP/scrape.raw"
 OUT=$T_TMP/scrape
 eq "scrape: gput_up 1 for lo" "$(sample gput_up "$RUN")" 1
-eq "scrape: gput_up 0 error=connect for down" "$(sample gput_up "$DRUN,error=\"connect\"")" 0
+eq "scrape: gput_up 0 for down" "$(sample gput_up "$DRUN")" 0
+eq "scrape: gput_probe_error error=connect for down" \
+	"$(sample gput_probe_error "$DRUN,error=\"connect\"")" 1
 eq "scrape: the sender's bytes" \
-	"$(sample gput_bytes_total "$RUN,side=\"local\",role=\"send\",stream=\"sum\"")" 8192000
+	"$(sample gput_bytes "$RUN,side=\"local\",role=\"send\",stream=\"sum\"")" 8192000
 # counts are integers, so the exporter serves them as the file has them
-norm "$TXT/gput-lo.prom" | grep '^gput_\(bytes\|calls\)_total{' | sort >"$T_TMP/a"
-grep -h '^gput_\(bytes\|calls\)_total{' "$T_TMP/scrape" | sort >"$T_TMP/b"
+norm "$TXT/gput-lo.prom" | grep '^gput_\(bytes\|calls\){' | sort >"$T_TMP/a"
+grep -h '^gput_\(bytes\|calls\){' "$T_TMP/scrape" | sort >"$T_TMP/b"
 check "scrape: the probe's bytes and calls, every side, as written" eval \
 	'[ -s "$T_TMP/a" ] && cmp -s "$T_TMP/a" "$T_TMP/b"'
+check "scrape: TCP unpaced: no offered rate" eval \
+	'! grep -q "^gput_offered_goodput_bytes_per_second" "$TXT/gput-lo.prom"'
+# two files with one series (README: two probes of one target, protocol
+# and direction): node exporter 1.5 serves it once, from the file first by
+# name, with HTTP 200 and no scrape error; only its log says so
+sed 's/^\(gput_up{.*}\) 1$/\1 0/' "$TXT/gput-lo.prom" >"$T_TMP/zz"
+mv "$T_TMP/zz" "$TXT/gput-zz.prom"
+curl -s --max-time 10 -o "$T_TMP/scrape.raw" -w '%{http_code}' \
+	"http://127.0.0.1:$NE_PORT/metrics" >"$T_TMP/code"
+eq "duplicate series: HTTP 200" "$(cat "$T_TMP/code")" 200
+check "duplicate series: node_textfile_scrape_error 0" \
+	grep -qx 'node_textfile_scrape_error 0' "$T_TMP/scrape.raw"
+norm "$T_TMP/scrape.raw" >"$T_TMP/scrape"
+eq "duplicate series: one gput_up, gput-lo.prom's" \
+	"$(grep -c "^gput_up{$RUN} " "$T_TMP/scrape") $(sample gput_up "$RUN")" "1 1"
+check "duplicate series: only the exporter's log says so" \
+	wait_for_line "$T_TMP/ne.log" 'collected before with the same name and label values' 5
+rm -f "$TXT/gput-zz.prom"
 t_done

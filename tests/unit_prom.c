@@ -57,30 +57,35 @@ side_init(struct side *s, char tag, uint8_t proto, uint8_t role)
 #define HEAD(name, type, help) \
 	"# HELP " name " " help "\n# TYPE " name " " type "\n"
 #define H_UP HEAD("gput_up", "gauge", "1 when the run measured; 0 when it " \
-	"failed, with the reason in the error label.")
+	"failed (gput_probe_error says why).")
+#define H_ERR HEAD("gput_probe_error", "gauge", "1, with the reason the run " \
+	"failed in the error label; absent when it measured.")
+#define H_OFF HEAD("gput_offered_goodput_bytes_per_second", "gauge", \
+	"A paced sender's schedule (--rate or -g), payload bytes per second of " \
+	"all its streams.")
 #define H_TS HEAD("gput_run_timestamp_seconds", "gauge", \
 	"When the run began, in seconds since the Unix epoch.")
 #define H_EXP HEAD("gput_expected_goodput_bytes_per_second", "gauge", \
 	"Goodput the --link rate allows (eta*C), in bytes per second.")
 #define H_GP HEAD("gput_goodput_bytes_per_second", "gauge", \
 	"Payload bytes per second over the side's real time (Bytes/Real s).")
-#define H_BY HEAD("gput_bytes_total", "counter", \
+#define H_BY HEAD("gput_bytes", "gauge", \
 	"Payload bytes the side moved in the run.")
-#define H_CA HEAD("gput_calls_total", "counter", \
+#define H_CA HEAD("gput_calls", "gauge", \
 	"System calls that moved the side's payload in the run.")
 #define H_DU HEAD("gput_duration_seconds", "gauge", \
 	"Real time of the side's transfer in the run.")
 #define H_CPU HEAD("gput_cpu_seconds", "gauge", \
 	"CPU time (user and system) of the side's process during the run.")
-#define H_RE HEAD("gput_retransmits_total", "counter", \
+#define H_RE HEAD("gput_retransmits", "gauge", \
 	"TCP segments the sender retransmitted in the run (TCP_INFO).")
 #define H_RTT HEAD("gput_rtt_seconds", "gauge", \
 	"TCP sender's smoothed round-trip time at the end of the run (TCP_INFO).")
-#define H_LOST HEAD("gput_udp_datagrams_lost_total", "counter", \
+#define H_LOST HEAD("gput_udp_datagrams_lost", "gauge", \
 	"UDP datagrams sent that never arrived in the run.")
-#define H_DUP HEAD("gput_udp_datagrams_duplicate_total", "counter", \
+#define H_DUP HEAD("gput_udp_datagrams_duplicate", "gauge", \
 	"UDP datagrams that arrived more than once in the run.")
-#define H_REO HEAD("gput_udp_datagrams_reordered_total", "counter", \
+#define H_REO HEAD("gput_udp_datagrams_reordered", "gauge", \
 	"UDP datagrams that arrived after a later one in the run.")
 #define H_JIT HEAD("gput_udp_jitter_seconds", "gauge", \
 	"UDP interarrival jitter (RFC 3550) at the end of the run.")
@@ -136,15 +141,15 @@ test_tcp(void **state)
 	    H_EXP "gput_expected_goodput_bytes_per_second{" T_RUN "} 1186625\n"
 	    H_GP "gput_goodput_bytes_per_second{" T_L "} 4096000\n"
 	    "gput_goodput_bytes_per_second{" T_P "} 3276800\n"
-	    H_BY "gput_bytes_total{" T_L "} 8192000\n"
-	    "gput_bytes_total{" T_P "} 8192000\n"
-	    H_CA "gput_calls_total{" T_L "} 2000\n"
-	    "gput_calls_total{" T_P "} 5000\n"
+	    H_BY "gput_bytes{" T_L "} 8192000\n"
+	    "gput_bytes{" T_P "} 8192000\n"
+	    H_CA "gput_calls{" T_L "} 2000\n"
+	    "gput_calls{" T_P "} 5000\n"
 	    H_DU "gput_duration_seconds{" T_L "} 2\n"
 	    "gput_duration_seconds{" T_P "} 2.5\n"
 	    H_CPU "gput_cpu_seconds{" T_L "} 0.0005\n"
 	    "gput_cpu_seconds{" T_P "} 0\n"
-	    H_RE "gput_retransmits_total{" T_L "} 3\n"
+	    H_RE "gput_retransmits{" T_L "} 3\n"
 	    H_RTT "gput_rtt_seconds{" T_L "} 0.0142\n"
 	    H_LIM "gput_limit{" T_RUN ",limit=\"unknown\"} 1\n");
 }
@@ -165,8 +170,8 @@ test_no_partner_no_time(void **state)
 	m.wall_ns = 0;
 	expect(&m,
 	    H_UP "gput_up{" T_RUN "} 1\n"
-	    H_BY "gput_bytes_total{" T_L "} 8192000\n"
-	    H_CA "gput_calls_total{" T_L "} 2000\n"
+	    H_BY "gput_bytes{" T_L "} 8192000\n"
+	    H_CA "gput_calls{" T_L "} 2000\n"
 	    H_DU "gput_duration_seconds{" T_L "} 0\n"
 	    H_CPU "gput_cpu_seconds{" T_L "} 0.0005\n");
 }
@@ -228,27 +233,29 @@ test_udp_streams(void **state)
 
 	(void)state;
 	model_udp(&m);
+	m.pace_bps = 16e6;              /* the partner paced: 2 x 8 Mbit/s */
 	expect(&m,
 	    H_UP "gput_up{" U_RUN "} 1\n"
 	    H_TS "gput_run_timestamp_seconds{" U_RUN "} 1700000000\n"
+	    H_OFF "gput_offered_goodput_bytes_per_second{" U_RUN "} 2000000\n"
 	    H_GP "gput_goodput_bytes_per_second{" U_L("sum") "} 1990000\n"
 	    "gput_goodput_bytes_per_second{" U_L("1") "} 990000\n"
 	    "gput_goodput_bytes_per_second{" U_L("2") "} 1000000\n"
 	    "gput_goodput_bytes_per_second{" U_P("sum") "} 2000000\n"
 	    "gput_goodput_bytes_per_second{" U_P("1") "} 1000000\n"
 	    "gput_goodput_bytes_per_second{" U_P("2") "} 1000000\n"
-	    H_BY "gput_bytes_total{" U_L("sum") "} 1990000\n"
-	    "gput_bytes_total{" U_L("1") "} 990000\n"
-	    "gput_bytes_total{" U_L("2") "} 1000000\n"
-	    "gput_bytes_total{" U_P("sum") "} 2000000\n"
-	    "gput_bytes_total{" U_P("1") "} 1000000\n"
-	    "gput_bytes_total{" U_P("2") "} 1000000\n"
-	    H_CA "gput_calls_total{" U_L("sum") "} 1992\n"
-	    "gput_calls_total{" U_L("1") "} 992\n"
-	    "gput_calls_total{" U_L("2") "} 1000\n"
-	    "gput_calls_total{" U_P("sum") "} 2000\n"
-	    "gput_calls_total{" U_P("1") "} 1000\n"
-	    "gput_calls_total{" U_P("2") "} 1000\n"
+	    H_BY "gput_bytes{" U_L("sum") "} 1990000\n"
+	    "gput_bytes{" U_L("1") "} 990000\n"
+	    "gput_bytes{" U_L("2") "} 1000000\n"
+	    "gput_bytes{" U_P("sum") "} 2000000\n"
+	    "gput_bytes{" U_P("1") "} 1000000\n"
+	    "gput_bytes{" U_P("2") "} 1000000\n"
+	    H_CA "gput_calls{" U_L("sum") "} 1992\n"
+	    "gput_calls{" U_L("1") "} 992\n"
+	    "gput_calls{" U_L("2") "} 1000\n"
+	    "gput_calls{" U_P("sum") "} 2000\n"
+	    "gput_calls{" U_P("1") "} 1000\n"
+	    "gput_calls{" U_P("2") "} 1000\n"
 	    H_DU "gput_duration_seconds{" U_L("sum") "} 1\n"
 	    "gput_duration_seconds{" U_L("1") "} 1\n"
 	    "gput_duration_seconds{" U_L("2") "} 1\n"
@@ -257,18 +264,19 @@ test_udp_streams(void **state)
 	    "gput_duration_seconds{" U_P("2") "} 1\n"
 	    H_CPU "gput_cpu_seconds{" U_L("sum") "} 0.04\n"
 	    "gput_cpu_seconds{" U_P("sum") "} 0.11\n"
-	    H_LOST "gput_udp_datagrams_lost_total{" U_L("sum") "} 10\n"
-	    "gput_udp_datagrams_lost_total{" U_L("1") "} 10\n"
-	    "gput_udp_datagrams_lost_total{" U_L("2") "} 0\n"
+	    H_LOST "gput_udp_datagrams_lost{" U_L("sum") "} 10\n"
+	    "gput_udp_datagrams_lost{" U_L("1") "} 10\n"
+	    "gput_udp_datagrams_lost{" U_L("2") "} 0\n"
 	    /* the sum is sequenced and timed only when every stream is */
-	    H_DUP "gput_udp_datagrams_duplicate_total{" U_L("sum") "} 2\n"
-	    "gput_udp_datagrams_duplicate_total{" U_L("1") "} 2\n"
-	    "gput_udp_datagrams_duplicate_total{" U_L("2") "} 0\n"
-	    H_REO "gput_udp_datagrams_reordered_total{" U_L("sum") "} 3\n"
-	    "gput_udp_datagrams_reordered_total{" U_L("1") "} 3\n"
-	    "gput_udp_datagrams_reordered_total{" U_L("2") "} 0\n"
+	    H_DUP "gput_udp_datagrams_duplicate{" U_L("sum") "} 2\n"
+	    "gput_udp_datagrams_duplicate{" U_L("1") "} 2\n"
+	    "gput_udp_datagrams_duplicate{" U_L("2") "} 0\n"
+	    H_REO "gput_udp_datagrams_reordered{" U_L("sum") "} 3\n"
+	    "gput_udp_datagrams_reordered{" U_L("1") "} 3\n"
+	    "gput_udp_datagrams_reordered{" U_L("2") "} 0\n"
 	    H_JIT "gput_udp_jitter_seconds{" U_L("1") "} 0.000025\n"
-	    H_LIM "gput_limit{" U_RUN ",limit=\"unknown\"} 1\n");
+	    /* paced, and delivered what was offered: the pace set it */
+	    H_LIM "gput_limit{" U_RUN ",limit=\"pacing\"} 1\n");
 	model_free(&m);
 }
 
@@ -306,20 +314,21 @@ test_latency(void **state)
 	    "gput_latency_rtt_seconds{" L_RUN "\"90\"} 0.03\n"
 	    "gput_latency_rtt_seconds{" L_RUN "\"99\"} 0.031\n"
 	    "gput_latency_rtt_seconds{" L_RUN "\"100\"} 1.234567891\n"
-	    HEAD("gput_latency_probes_sent_total", "counter",
+	    HEAD("gput_latency_probes_sent", "gauge",
 	         "--latency: probes sent in the phase.")
-	    "gput_latency_probes_sent_total{" T_RUN ",phase=\"idle\"} 5\n"
-	    "gput_latency_probes_sent_total{" T_RUN ",phase=\"loaded\"} 10\n"
-	    HEAD("gput_latency_probes_lost_total", "counter",
+	    "gput_latency_probes_sent{" T_RUN ",phase=\"idle\"} 5\n"
+	    "gput_latency_probes_sent{" T_RUN ",phase=\"loaded\"} 10\n"
+	    HEAD("gput_latency_probes_lost", "gauge",
 	         "--latency: probes sent in the phase whose echo never came.")
-	    "gput_latency_probes_lost_total{" T_RUN ",phase=\"idle\"} 5\n"
-	    "gput_latency_probes_lost_total{" T_RUN ",phase=\"loaded\"} 1\n"
+	    "gput_latency_probes_lost{" T_RUN ",phase=\"idle\"} 5\n"
+	    "gput_latency_probes_lost{" T_RUN ",phase=\"loaded\"} 1\n"
 	    H_LIM "gput_limit{" T_RUN ",limit=\"unknown\"} 1\n");
 	free(got);
 }
 
-/* Each error code names its label value; a failed run shows nothing but
- * gput_up and when it was tried, whatever its model still holds. */
+/* Each error code names its label value, in gput_probe_error: gput_up is
+ * one series whatever the outcome. A failed run shows nothing but these
+ * and when it was tried, whatever its model still holds. */
 static void
 test_failed(void **state)
 {
@@ -343,7 +352,8 @@ test_failed(void **state)
 		m.error = "some words";
 		m.error_code = rows[i].code;
 		assert_string_equal(report_prom_error_name(rows[i].code), rows[i].name);
-		snprintf(want, sizeof want, H_UP "gput_up{" T_RUN ",error=\"%s\"} 0\n"
+		snprintf(want, sizeof want, H_UP "gput_up{" T_RUN "} 0\n"
+		         H_ERR "gput_probe_error{" T_RUN ",error=\"%s\"} 1\n"
 		         H_TS "gput_run_timestamp_seconds{" T_RUN
 		         "} 1700000000.123456789\n", rows[i].name);
 		got = render(&m);
@@ -366,7 +376,9 @@ test_escaping(void **state)
 	m.role = ROLE_RECV;
 	m.error_code = RUN_ERR_BUSY;
 	expect(&m, H_UP "gput_up{target=\"a\\\\b\\\"c\\nd\",proto=\"tcp\","
-	       "direction=\"in\",error=\"busy\"} 0\n");
+	       "direction=\"in\"} 0\n"
+	       H_ERR "gput_probe_error{target=\"a\\\\b\\\"c\\nd\",proto=\"tcp\","
+	       "direction=\"in\",error=\"busy\"} 1\n");
 }
 
 int
