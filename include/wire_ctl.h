@@ -12,93 +12,12 @@
 #include "xfer_params.h"
 
 /*
- * Control protocol, version 4 (see gput(1), CONTROL PROTOCOL).
- * Every message is an 8-byte header and a payload, all integers big-endian:
- *
- *   0  4  magic "GPUT"
- *   4  1  version (3)
- *   5  1  type (CTL_*)
- *   6  2  payload length, at most CTL_MAX_PAYLOAD
- *
- * A session: the partner sends HELLO; the client answers PARAMS; the partner
- * checks them against its limits and answers READY (or ERROR); the client
- * opens the data path of every stream and proves it (TCP: the nonce and the
- * stream's number are the first 18 bytes on each data connection; UDP: a
- * proof datagram carrying the nonce and the stream's number, from the socket
- * that will take part; a UDP stream the partner sends: then the partner's
- * cookie, echoed from that socket, xfer_path.h); the partner answers START,
- * and only then does data flow. Multicast (PARAMS with CTL_MCAST): the partner sends nothing on the
- * data path, so there is nothing to prove; it joins the group, answers
- * READY with the agreed data port and START right after it. During the transfer the client may send STOP (^C). The partner
- * ends with RESULT, or ERROR at any point.
- *
- * HELLO  (partner -> client, 40 bytes): 0 flags u32 (1: the partner requires
- *   the shared secret), 4 zero u32, 8 challenge[32] (random, per session).
- * PARAMS (client -> partner, 216 bytes): the partner's half of the test.
- *   0 proto u8, 1 role u8, 2 flags u8 (1 nodelay, 2 verify, 4 stream,
- *   8 verbose, 0x10 gso, 0x20 discard; 0x40 and 0x80 zero; discard with
- *   verify is refused, gso for TCP too), 3 batch u8 (UDP datagrams per
- *   system call: 0 or 1 one, 2..128; above 1 for TCP is refused), 4 len u32, 8 count u64, 16 window u32,
- *   20 gap_us u32, 24 data_len u32, 28 seed u32, 32 data_bytes u64,
- *   40 data_gap_ps u64 (the sender's gap between writes, picoseconds),
- *   48 duration_ms u32, 52 interval_ms u32, 56 omit_ms u32, 60 data_burst
- *   u32 (writes per gap), 64 cc[64] (a comma list of names the streams
- *   take in turn, NUL-padded), 128 streams u16 (1..128), 130 mflags u16
- *   (CTL_MCAST: multicast, -m; other bits zero), 132 group family u8
- *   (4 or 6), 133 ttl u8 (1..255, the sender's TTL or hop limit), 134
- *   data port u16 (1024..65535: the group's port and the client's source
- *   port), 136 group[16] (network order, IPv4 in the first 4 bytes, the
- *   rest zero; mcast_group.h says which groups are valid); without CTL_MCAST
- *   bytes 132..151 are zero, with it the partner's half is a UDP receiver
- *   of one stream. 152 xflags u32 (CTL_XF_*: the extensions of
- *   version 4; a bit this gput does not know is refused; 8: the client
- *   echoes cookies, UDP only), 156..167 the
- *   latency probes' parameters, 168 the partner's --affinity u64 (CPUs 0..63),
- *   176..183 the partner's hardening; each range is zero unless its
- *   extension is asked. 184 mac[32]: with a key, HMAC-SHA256(key, "gput2
- *   client" || challenge || bytes 0..183), else zero.
- * READY  (partner -> client, 50 + 2 * ports bytes): 0 data port u16,
- *   2 ports u16 (1..128: TCP 1, UDP one per stream), 4 nonce[16], 20
- *   mac[32], 52 the other streams' ports, u16 each: with a key,
- *   HMAC-SHA256(key, "gput2 partner" || challenge || PARAMS bytes 0..183 ||
- *   READY bytes 0..19 || READY bytes 52..), else zero.
- * START  (partner -> client, 0 bytes): the data path is proven (a UDP
- *   stream the partner sends: both ways, its cookie echoed); go.
- * STOP   (client -> partner, 0 bytes): end the transfer now, send RESULT.
- * INTERVAL (partner -> client, 64 bytes), one per stream, live during the
- *   transfer and the last one after it: 0 index u32 (per stream), 4 flags
- *   u32 (IVAL_*), 8 start_ns u64, 16 end_ns u64, 24 bytes u64, 32 calls u64,
- *   40 dgrams u64, 48 retrans u32 (IVAL_UDP: duplicates), 52 cwnd u32
- *   (IVAL_UDP: reordered), 56 srtt_us u32, 60 stream u32 (1..N).
- * TCPINFO (partner -> client, 96 bytes, TCP, per stream, before RESULT):
- *   0 cc[16], 16 retrans u64, 24 rtt_us u32, 28 min_rtt_us u32, 32 cwnd u32,
- *   36 mss u32, 40 delivery_rate u64 (bytes/s), 48 busy_us u64, 56
- *   rwnd_limited_us u64, 64 sndbuf_limited_us u64, 72 stream u32, 76 ecn
- *   u32 (TCPS_ECN_*; other bits zero), 80 delivered_ce u32 (segments
- *   acknowledged with ECE), 84 received_ce u32 (CE-marked segments
- *   received), 88 received_ce_bytes u32 (their payload), 92 zero u32.
- *   Without TCPS_ECN delivered_ce and received_ce are zero, without
- *   TCPS_ECN_RECEIVED received_ce and received_ce_bytes are.
- * UDPSTATS (partner -> client, 144 bytes, a UDP receiver, before RESULT):
- *   0 received, 8 unique, 16 duplicates, 24 reordered, 32 max_displacement,
- *   40 late, 48 too_old, 56 other, 64 jitter_ns, 72 delay_var_ns,
- *   80 delay_var_max_ns (u64 each), 88 owd_min_ns i64, 96 owd_mean_ns i64,
- *   104 flags u32 (UDPS_*), 108 stream u32 (1..N; per stream), 112 the
- *   data datagrams received by ECN codepoint (--ecn, UDPS_ECN): not-ECT,
- *   ECT(1), ECT(0), CE, u64 each, adding up to received; zero without
- *   UDPS_ECN.
- * RESULT (partner -> client, 120 bytes), one per stream (1..N), then the
- *   side's own (stream 0: the sums, and the CPU time of the whole side):
- *   the gput_result fields in declaration order: eleven u64, flags u32,
- *   sndbuf u32, rcvbuf u32; then 100 stream u32, 104 start_ns u64 (its window
- *   opened, ns after START), 112 end_ns u64 (it ended, ns after START).
- * ERROR  (either way, 1..CTL_MAX_TEXT bytes): printable ASCII reason.
- * ECHOPORT (partner -> client, 4 bytes, right after READY when PARAMS asked
- *   CTL_XF_LATENCY): 0 the echo's UDP port u16 (non-zero), 2 zero u16.
- * ECHOSTATS (partner -> client, 48 bytes, with CTL_XF_LATENCY, before
- *   RESULT): the echo's counts so far, u64 each: 0 received, 8 echoed,
- *   16 over the rate, 24 from strangers, 32 malformed, 40 echoes the
- *   kernel refused; received is the sum of the other five.
+ * The control protocol, version 4: every message is an 8-byte header and a
+ * payload, integers big-endian, each field at a named offset below. The
+ * byte layout of every message, and a session's course, are
+ * doc/control-protocol.md, the one description of them (unit_ctldoc
+ * checks it against these offsets); gput(1), CONTROL PROTOCOL, says what a
+ * user needs.
  */
 #define CTL_MAGIC        "GPUT"
 #define CTL_VERSION      4

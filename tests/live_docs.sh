@@ -35,16 +35,17 @@ for o in $longs; do
 	check "gput.1 documents --$o" grep -q "^\.It .*Fl -$o\b" man/gput.1
 done
 # Every PARAMS extension flag (CTL_XF_* in include/xfer_params.h) is in the
-# man page's list of them, by its value; and CAVEATS does not deny the
-# zero-copy sender gput has.
+# control protocol's document (doc/control-protocol.md, PARAMS byte 152), by
+# its value; and CAVEATS does not deny the zero-copy sender gput has.
 xflags=$(sed -n 's/^#define CTL_XF_[A-Z]* *0x\([0-9a-f]*\)u.*/\1/p' include/xfer_params.h)
 check "xfer_params.h: the extension flags read" [ "$(echo "$xflags" | wc -w)" -ge 5 ]
-flaglist=$(mandoc -Tascii man/gput.1 2>/dev/null | col -bx | tr -s ' \n' '  ' |
-    sed -n 's/.*152 flags u32: \(.*\) a bit this gput does not know is refused.*/\1/p')
+flaglist=$(grep '`CTL_PX_XFLAGS`' doc/control-protocol.md |
+    sed -n 's/.*xfer_params\.h): \(.*\)a bit this gput does not know is refused.*/ \1/p')
+check "doc/control-protocol.md: the extension flags' row read" [ -n "$flaglist" ]
 for f in $xflags; do
 	v=$(printf '%x' "0x$f")
 	case $v in [0-9]) want=" $v " ;; *) want=" 0x$v " ;; esac
-	check "gput.1 lists PARAMS extension flag 0x$v" eval 'case " $flaglist" in *"$want"*) true ;; *) false ;; esac'
+	check "doc/control-protocol.md lists PARAMS extension flag 0x$v" eval 'case " $flaglist" in *"$want"*) true ;; *) false ;; esac'
 done
 check "gput.1 no longer says gput has no MSG_ZEROCOPY sender" eval \
     '! mandoc -Tascii man/gput.1 2>/dev/null | col -bx | tr -s " \n" "  " | grep -q "has no MSG_ZEROCOPY sender"'
