@@ -35,6 +35,7 @@ for f in /usr/bin/gput /usr/bin/gput-pcap /usr/share/man/man1/gput.1 \
     /usr/libexec/gput/gput-textfile \
     /usr/libexec/gput/gput-testbed-parse.sh /usr/libexec/gput/gput-testbed-delay.sh \
     /usr/libexec/gput/gput-testbed-impair.sh /usr/libexec/gput/gput-testbed-topo.sh \
+    /usr/libexec/gput/gput-testbed-graph.sh /usr/libexec/gput/gput-testbed-build.sh \
     /usr/lib/systemd/system/gput.socket /usr/lib/systemd/system/gput-probe@.timer \
     /usr/share/gput/prometheus/gput-alerts.yml; do
 	check "make install puts $f under DESTDIR" test -f "$D$f"

@@ -49,6 +49,7 @@ for f in /usr/bin/gput /usr/bin/gput-pcap /usr/sbin/gput-testbed \
     /usr/libexec/gput/gput-delay /usr/libexec/gput/gput-probe /usr/libexec/gput/gput-textfile \
     /usr/libexec/gput/gput-testbed-parse.sh /usr/libexec/gput/gput-testbed-delay.sh \
     /usr/libexec/gput/gput-testbed-impair.sh /usr/libexec/gput/gput-testbed-topo.sh \
+    /usr/libexec/gput/gput-testbed-graph.sh /usr/libexec/gput/gput-testbed-build.sh \
     /usr/share/man/man1/gput.1.gz /usr/share/man/man1/gput-pcap.1.gz \
     /usr/share/man/man8/gput-testbed.8.gz /lib/systemd/system/gput.service \
     /lib/systemd/system/gput.socket /lib/systemd/system/gput-probe@.service \

@@ -60,8 +60,8 @@ EOF
 # line (DL_NS DL_IN DL_OUT): right after the direction's bottleneck shaper.
 dl_ends() {
 	case $1 in
-	*.ab) DL_NS=$PREFIX-w${1%.ab} DL_IN=$DEV_WL DL_OUT=$DEV_WR; return ;;
-	*.ba) DL_NS=$PREFIX-w${1%.ba} DL_IN=$DEV_WR DL_OUT=$DEV_WL; return ;;
+	*.ab) DL_NS=$(wire_of "${1%.ab}") DL_IN=$DEV_WL DL_OUT=$DEV_WR; return ;;
+	*.ba) DL_NS=$(wire_of "${1%.ba}") DL_IN=$DEV_WR DL_OUT=$DEV_WL; return ;;
 	esac
 	if ns_exists "$NS_W"; then
 		DL_NS=$NS_W
@@ -71,6 +71,13 @@ dl_ends() {
 		DL_NS=$NS_WA
 	fi
 	if [ "$1" = ab ]; then DL_IN=$DEV_WL DL_OUT=$DEV_WR; else DL_IN=$DEV_WR DL_OUT=$DEV_WL; fi
+}
+
+# wire_of I: the wire namespace of link I of --pairs, --hops (PREFIX-wI)
+# or a topology file (its links' eighth field)
+wire_of() {
+	_wn=$(awk -v i="$1" '$1 == i { print $8 }' "$STATE/links" 2>/dev/null)
+	case $_wn in '' | -) echo "$PREFIX-w$1" ;; *) echo "$_wn" ;; esac
 }
 
 # dl_pid ab|ba: the pid of that direction's delay line, when it runs.

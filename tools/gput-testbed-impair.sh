@@ -5,11 +5,21 @@
 # own): nftables chains at the receiver's ingress and the bottleneck's
 # egress, and the reorder lane in the bottleneck's tbf.
 
-# dir_ends ab|ba: set, for that direction, the namespace and device of the
+# dir_ends DIR: set, for that direction, the namespace and device of the
 # receiver (RCV_NS RCV_DEV: where loss drops), of the bottleneck shaper
 # (BN_NS BN_DEV: where dup copies and reorder steers, in front of its queue),
-# and the direction's name in output (DNAME).
+# the direction's name in output (DNAME), its nftables table's suffix (DTAB:
+# table netdev gput_DTAB) and its delay line's key (DKEY). DIR is ab or ba,
+# or with --pairs, --hops and --topology a name in $STATE/dirs (a>b, a>b:1,
+# h1>r1).
 dir_ends() {
+	if [ -n "$(topo_mode)" ]; then
+		_dnl=$(awk -v n="$1" '$1 == n { print $2, $3; exit }' "$STATE/dirs")
+		[ -n "$_dnl" ] || die "bad DIR '$1': use one of $(awk '{ printf "%s ", $1 }' "$STATE/dirs")"
+		dir_link "${_dnl% *}" "${_dnl#* }" "$1"
+		return
+	fi
+	DTAB=$1 DKEY=$1
 	if [ "$1" = ab ]; then
 		RCV_NS=$NS_B RCV_DEV=$DEV_B DNAME='a>b'
 		if router_mode; then BN_NS=$NS_R BN_DEV=$DEV_RB; else BN_NS=$NS_A BN_DEV=$DEV_A; fi
@@ -17,6 +27,19 @@ dir_ends() {
 		RCV_NS=$NS_A RCV_DEV=$DEV_A DNAME='b>a'
 		if router_mode; then BN_NS=$NS_R BN_DEV=$DEV_RA; else BN_NS=$NS_B BN_DEV=$DEV_B; fi
 	fi
+}
+
+# dir_link I ab|ba NAME: dir_ends' variables for a direction of link I
+# (--pairs, --hops, --topology): it leaves the link's left end (ab) or
+# its right end (ba), where its shaper is.
+dir_link() {
+	tlink_ends "$1" || die "no link $1"
+	if [ "$2" = ab ]; then
+		BN_NS=$LK_LNS BN_DEV=$LK_LDEV RCV_NS=$LK_RNS RCV_DEV=$LK_RDEV
+	else
+		BN_NS=$LK_RNS BN_DEV=$LK_RDEV RCV_NS=$LK_LNS RCV_DEV=$LK_LDEV
+	fi
+	DNAME=$3 DTAB=$1$2 DKEY=$1.$2
 }
 
 parse_dir() {
@@ -119,7 +142,7 @@ match_expr() {
 
 cmd_impair() {
 	[ "$#" -ge 2 ] || bad_usage
-	_d=$(parse_dir "$1")
+	_dn=$1
 	_kind=$2
 	shift 2
 	case $_kind in
@@ -140,6 +163,7 @@ cmd_impair() {
 		[ "$#" -ge 1 ] || bad_usage
 		_pct=$1
 		shift
+		_thr=0
 		[ "$_pct" = off ] || _thr=$(parse_pct "$_pct")
 		_m=$(match_expr "$@") || exit 1
 		;;
@@ -148,49 +172,64 @@ cmd_impair() {
 	need_root
 	need_tools ip tc nft
 	need_up
-	[ -z "$(topo_mode)" ] || die "impair: not with --pairs or --hops (set a link's delay with: $PROG link I delay D)"
-	dir_ends "$_d"
-	if [ "$_kind" = delay ]; then
-		wired || die "no delay line: bring the testbed up with --delay (--delay 0 is allowed)"
-		_rqe="0 0 0"
-		[ ! -r "$STATE/$_d.conf" ] || _rqe=$(awk '{ print $4 + 0, $5 + 0, $6 + 0 }' "$STATE/$_d.conf")
-		# shellcheck disable=SC2086 # split rate, queue, ecn
-		dl_set "$_d" "$_dly" "$_jit" "$_ro" $_rqe
-		echo "$PROG: $DNAME: delay $(human_delay "$_dly"), jitter $(human_delay "$_jit")$([ "$_ro" != yes ] || echo ', may reorder')"
-		return
-	fi
-	if [ "$_kind" = clear ]; then
-		chain_del "$RCV_NS" "$_d" loss
-		chain_del "$BN_NS" "$_d" dup
-		chain_del "$BN_NS" "$_d" reorder
-		lane_off
+	case $(topo_mode) in
+	'') _dn=$(parse_dir "$_dn") ;;
+	pairs*) _dn=$(parse_dir "$_dn"); [ "$_dn" = ab ] && _dn='a>b' || _dn='b>a' ;;
+	esac
+	dir_ends "$_dn"
+	case $_kind in
+	delay) impair_delay ;;
+	clear)
+		impair_do loss off 0 "$MATCH_UDP" >/dev/null
+		impair_do dup off 0 "$MATCH_UDP" >/dev/null
+		impair_do reorder off 0 "$MATCH_UDP" >/dev/null
 		egress_frames "$BN_NS" "$BN_DEV" off
 		echo "$PROG: $DNAME: no impairments"
-		return
-	fi
-	if [ "$_pct" = off ]; then
-		case $_kind in
-		loss) chain_del "$RCV_NS" "$_d" loss ;;
-		dup) chain_del "$BN_NS" "$_d" dup ;;
-		reorder) chain_del "$BN_NS" "$_d" reorder; lane_off ;;
+		;;
+	*) impair_do "$_kind" "$_pct" "$_thr" "$_m" ;;
+	esac
+}
+
+# impair_delay: set the direction's delay line (_dly, _jit, _ro), keeping
+# its rate, queue and ECN marking
+impair_delay() {
+	[ -r "$STATE/$DKEY.conf" ] ||
+		die "$DNAME has no delay line: bring the testbed up with --delay (--delay 0 is allowed; in a topology file: delay 0)"
+	_rqe=$(awk '{ print $4 + 0, $5 + 0, $6 + 0 }' "$STATE/$DKEY.conf")
+	# shellcheck disable=SC2086 # split rate, queue, ecn
+	dl_set "$DKEY" "$_dly" "$_jit" "$_ro" $_rqe
+	graph_note "${DKEY%.*}" "${DKEY#*.}" delay "$_dly"
+	graph_note "${DKEY%.*}" "${DKEY#*.}" jitter "$_jit"
+	echo "$PROG: $DNAME: delay $(human_delay "$_dly"), jitter $(human_delay "$_jit")$([ "$_ro" != yes ] || echo ', may reorder')"
+}
+
+# impair_do KIND PCT|off THR MATCH: set (or with off remove) one
+# impairment of the direction dir_ends chose
+impair_do() {
+	[ "$DKEY" = ab ] || [ "$DKEY" = ba ] || graph_note "${DKEY%.*}" "${DKEY#*.}" "$1" "$3"
+	if [ "$2" = off ]; then
+		case $1 in
+		loss) chain_del "$RCV_NS" "$DTAB" loss ;;
+		dup) chain_del "$BN_NS" "$DTAB" dup ;;
+		reorder) chain_del "$BN_NS" "$DTAB" reorder; lane_off ;;
 		esac
-		echo "$PROG: $DNAME: $_kind off"
+		echo "$PROG: $DNAME: $1 off"
 		return
 	fi
-	_rnd="numgen random mod 10000 < $_thr counter"
-	case $_kind in
+	_rnd="numgen random mod 10000 < $3 counter"
+	case $1 in
 	loss)
-		chain_set "$RCV_NS" "$_d" loss ingress "$RCV_DEV" 0 "$_m $_rnd drop" ||
-			die "nft refused the rule (MATCH '$_m')"
+		chain_set "$RCV_NS" "$DTAB" loss ingress "$RCV_DEV" 0 "$4 $_rnd drop" ||
+			die "nft refused the rule (MATCH '$4')"
 		_where="$RCV_NS $RCV_DEV ingress"
 		;;
 	dup)
 		egress_frames "$BN_NS" "$BN_DEV" on
 		# the copy passes the egress hook again: marked, it is not copied
 		# again (a copy of a copy, or one lost to nft's recursion limit)
-		chain_set "$BN_NS" "$_d" dup egress "$BN_DEV" 0 \
-			"$_m meta mark != $DUP_MARK $_rnd meta mark set $DUP_MARK dup to \"$BN_DEV\"" ||
-			die "nft refused the rule (MATCH '$_m')"
+		chain_set "$BN_NS" "$DTAB" dup egress "$BN_DEV" 0 \
+			"$4 meta mark != $DUP_MARK $_rnd meta mark set $DUP_MARK dup to \"$BN_DEV\"" ||
+			die "nft refused the rule (MATCH '$4')"
 		_where="$BN_NS $BN_DEV egress"
 		;;
 	reorder)
@@ -199,10 +238,10 @@ cmd_impair() {
 		fi
 		egress_frames "$BN_NS" "$BN_DEV" on
 		lane_on
-		chain_set "$BN_NS" "$_d" reorder egress "$BN_DEV" 10 "$_m $_rnd meta priority set 10:2" ||
-			die "nft refused the rule (MATCH '$_m')"
+		chain_set "$BN_NS" "$DTAB" reorder egress "$BN_DEV" 10 "$4 $_rnd meta priority set 10:2" ||
+			die "nft refused the rule (MATCH '$4')"
 		_where="$BN_NS $BN_DEV egress, lane 10:2 of its tbf"
 		;;
 	esac
-	echo "$PROG: $DNAME: $_kind $_pct% of '$_m' ($_where)"
+	echo "$PROG: $DNAME: $1 $2% of '$4' ($_where)"
 }

@@ -22,12 +22,17 @@
 # topo_mode: "pairs N", "hops K", or nothing for the plain testbed.
 topo_mode() { cat "$STATE/topo" 2>/dev/null || true; }
 
-# topo_ns_all: every namespace of this prefix a testbed may have made.
+# topo_ns_all: every namespace of this prefix a testbed may have made: the
+# fixed names of up, --router, --pairs and --hops, and those a topology
+# file's up recorded in $STATE/ns (each before it was made).
 topo_ns_all() {
-	ip netns list 2>/dev/null | awk -v p="$PREFIX-" '
+	{ cat "$STATE/ns" 2>/dev/null || true; echo --; ip netns list 2>/dev/null || true; } | awk -v p="$PREFIX-" '
+	    $1 == "--" { l = 1; next }
+	    !l { w[$1] = 1; next }
+	    ($1 in w) && !s[$1]++ { print $1; next }
 	    index($1, p) == 1 {
 		    n = substr($1, length(p) + 1)
-		    if (n ~ /^(a|b|r|w|wa|wb|ra|rb|a[1-8]|b[1-8]|r[1-4]|w[0-4])$/) print $1 }'
+		    if (n ~ /^(a|b|r|w|wa|wb|ra|rb|a[1-8]|b[1-8]|r[1-4]|w[0-4])$/ && !s[$1]++) print $1 }'
 }
 
 # topo_ns NAME: the namespace "exec NAME" runs in (a and b are a1 and b1 of
@@ -37,6 +42,14 @@ topo_ns() {
 	pairs*) case $1 in a) echo "$PREFIX-a1"; return ;; b) echo "$PREFIX-b1"; return ;; esac ;;
 	esac
 	echo "$PREFIX-$1"
+}
+
+# neigh_pin NS DEV ADDR PNS PDEV: a permanent neighbour entry for ADDR
+# (PDEV's MAC in PNS) on DEV, so that no first packet waits for ARP (across
+# a delay line, twice its delay).
+neigh_pin() {
+	_mac=$(ip -n "$4" -o link show dev "$5" | sed -n 's|.* link/ether \([0-9a-f:]*\) .*|\1|p')
+	ip -n "$1" neigh replace "$3" lladdr "$_mac" dev "$2" nud permanent
 }
 
 # tlink_make I LNS LDEV RNS RDEV MTU: link I, through its wire PREFIX-wI.
@@ -52,7 +65,8 @@ tlink_make() {
 # tlink_ends I: LK_LNS LK_LDEV LK_RNS LK_RDEV of link I (fails if none).
 tlink_ends() {
 	# shellcheck disable=SC2034 # used by the callers
-	read -r _ LK_LNS LK_LDEV LK_RNS LK_RDEV <<EOF
+	LK_LNS=
+	read -r _ LK_LNS LK_LDEV LK_RNS LK_RDEV _ <<EOF
 $(awk -v i="$1" '$1 == i' "$STATE/links" 2>/dev/null)
 EOF
 	[ -n "${LK_LNS:-}" ]
@@ -78,11 +92,11 @@ tlink_set() {
 }
 
 # host_p2p NS DEV ADDR PEER: DEV's address with PEER as on-link neighbour,
-# and the testbed's hosts (198.18.0.0/24) through PEER.
+# and every testbed address (198.18.0.0/15) through PEER.
 host_p2p() {
 	ip -n "$1" addr replace "$3" peer "$4/32" dev "$2"
 	ip -n "$1" link set dev "$2" up
-	ip -n "$1" route replace 198.18.0.0/24 via "$4" dev "$2"
+	ip -n "$1" route replace 198.18.0.0/15 via "$4" dev "$2"
 }
 
 forwarding() { ip netns exec "$1" sysctl -qw net.ipv4.ip_forward=1; }
@@ -116,6 +130,8 @@ topo_pairs() {
 			_rt=198.18.1.$([ "$_s" = a ] && echo 1 || echo 2)
 			host_p2p "$_h" "veth-$_s" "$_addr" "$_rt"
 			ip -n "$PREFIX-r$_s" addr replace "$_rt" peer "$_addr/32" dev "veth-$_s$_tpi"
+			neigh_pin "$_h" "veth-$_s" "$_rt" "$PREFIX-r$_s" "veth-$_s$_tpi"
+			neigh_pin "$PREFIX-r$_s" "veth-$_s$_tpi" "$_addr" "$_h" "veth-$_s"
 		done
 		_tpi=$((_tpi + 1))
 	done
@@ -124,6 +140,11 @@ topo_pairs() {
 	ip -n "$PREFIX-rb" addr replace 198.18.2.2 peer 198.18.2.1/32 dev veth-bn
 	ip -n "$PREFIX-ra" route replace 198.18.0.0/24 via 198.18.2.2 dev veth-bn
 	ip -n "$PREFIX-rb" route replace 198.18.0.0/24 via 198.18.2.1 dev veth-bn
+	# the routers' far addresses
+	ip -n "$PREFIX-ra" route replace 198.18.1.2/32 via 198.18.2.2 dev veth-bn
+	ip -n "$PREFIX-rb" route replace 198.18.1.1/32 via 198.18.2.1 dev veth-bn
+	neigh_pin "$PREFIX-ra" veth-bn 198.18.2.2 "$PREFIX-rb" veth-bn
+	neigh_pin "$PREFIX-rb" veth-bn 198.18.2.1 "$PREFIX-ra" veth-bn
 }
 
 # topo_hops K MTU: the chain (see the top of this file).
@@ -151,12 +172,47 @@ topo_hops() {
 		tlink_make "$_thi" "$_ln" "$_ld" "$_rn" "$_rd" "$MTU"
 		ip -n "$_ln" addr replace "$_la" peer "$_ra/32" dev "$_ld"
 		ip -n "$_rn" addr replace "$_ra" peer "$_la/32" dev "$_rd"
-		# toward b through the right end, toward a through the left
-		[ "$_ra" = 198.18.0.2 ] || ip -n "$_ln" route replace 198.18.0.2/32 via "$_ra" dev "$_ld"
-		[ "$_la" = 198.18.0.1 ] || ip -n "$_rn" route replace 198.18.0.1/32 via "$_la" dev "$_rd"
+		neigh_pin "$_ln" "$_ld" "$_ra" "$_rn" "$_rd"
+		neigh_pin "$_rn" "$_rd" "$_la" "$_ln" "$_ld"
 		_thi=$((_thi + 1))
 	done
+	hops_routes "$1"
 }
+
+# hops_routes K: every node of the chain reaches every address: a and b
+# the whole range through their router, router rI each address of the
+# others through its neighbour toward it (the on-link peers are routes
+# already).
+hops_routes() {
+	ip -n "$PREFIX-a" route replace 198.18.0.0/15 via 198.18.1.1 dev veth-a
+	ip -n "$PREFIX-b" route replace 198.18.0.0/15 via "198.18.$1.2" dev veth-b
+	_hri=1
+	while [ "$_hri" -le "$1" ]; do
+		# rI: veth-l toward a (next hop _hl), veth-r toward b (_hr)
+		_hl=198.18.$((_hri - 1)).2 _hr=198.18.$((_hri + 1)).1
+		[ "$_hri" != 1 ] || _hl=198.18.0.1
+		[ "$_hri" != "$1" ] || _hr=198.18.0.2
+		_hj=0
+		while [ "$_hj" -le "$1" ]; do
+			for _hx in "198.18.$_hj.1" "198.18.$_hj.2"; do
+				if [ "$_hj" = 0 ]; then
+					_hs=$([ "$_hx" = 198.18.0.1 ] && echo 0 || echo $(($1 + 1)))
+				else
+					_hs=$_hj
+				fi
+				case $_hx in "$_hl" | "$_hr") continue ;; esac
+				if [ "$_hs" -lt "$_hri" ]; then
+					ip -n "$PREFIX-r$_hri" route replace "$_hx/32" via "$_hl" dev veth-l
+				elif [ "$_hs" -gt "$_hri" ]; then
+					ip -n "$PREFIX-r$_hri" route replace "$_hx/32" via "$_hr" dev veth-r
+				fi
+			done
+			_hj=$((_hj + 1))
+		done
+		_hri=$((_hri + 1))
+	done
+}
+
 
 # topo_up MODE N RATE_AB RATE_BA Q_AB Q_BA D_AB D_BA J_AB J_BA REORDER ECN:
 # build the dumbbell or the chain from nothing (teardown first) and set
@@ -168,6 +224,7 @@ topo_up() {
 	: >"$STATE/links"
 	if [ "$1" = pairs ]; then topo_pairs "$2"; else topo_hops "$2"; fi
 	_mode=$1 _cnt=$2
+	topo_dirs "$1"
 	shift 2
 	_tui=0
 	while tlink_ends "$_tui"; do
@@ -178,12 +235,13 @@ topo_up() {
 	    echo "a -- r1 .. r$_cnt -- b, $((_cnt + 1)) links") at $(human_rate "$1") a>b, $(human_rate "$2") b>a, queue $3 bytes, delay $(human_delay "$5") a>b, $(human_delay "$6") b>a, MTU $MTU"
 }
 
-# topo_keys: the delay lines' keys and their names in output: "I.ab NAME".
-topo_keys() {
-	_m=$(topo_mode)
-	awk -v m="${_m%% *}" '{
-	    if (m == "pairs") { print $1 ".ab a>b"; print $1 ".ba b>a" }
-	    else { print $1 ".ab a>b:" $1; print $1 ".ba b>a:" $1 } }' "$STATE/links"
+# topo_dirs: $STATE/dirs, each direction's name in output and impair
+# ("NAME I ab|ba"): a>b and b>a of a dumbbell's one link, a>b:I and b>a:I
+# of a chain's link I.
+topo_dirs() {
+	awk -v m="$1" '{
+	    if (m == "pairs") { print "a>b", $1, "ab"; print "b>a", $1, "ba" }
+	    else { print "a>b:" $1, $1, "ab"; print "b>a:" $1, $1, "ba" } }' "$STATE/links" >"$STATE/dirs"
 }
 
 # cmd_link I [rate R[/R]] [delay D[/D]] [jitter J] [queue SIZE]: change one
@@ -193,7 +251,10 @@ cmd_link() {
 	need_root
 	_li=$1
 	shift
-	[ -n "$(topo_mode)" ] || die "link: the testbed is not up with --pairs or --hops"
+	case $(topo_mode) in
+	pairs* | hops*) ;;
+	*) die "link: the testbed is not up with --pairs or --hops (a topology file's links: impair A>B delay D)" ;;
+	esac
 	tlink_ends "$_li" || die "link: no link '$_li' (links: $(awk '{ printf "%s ", $1 }' "$STATE/links"))"
 	_mtu=$(ip -n "$LK_LNS" -o link show dev "$LK_LDEV" | sed 's/.* mtu \([0-9]*\).*/\1/')
 	_rab=$(dev_rate "$LK_LNS" "$LK_LDEV") _rba=$(dev_rate "$LK_RNS" "$LK_RDEV")
@@ -219,8 +280,8 @@ cmd_link() {
 	echo "$PROG: link $_li: $(human_rate "$_rab") a>b, $(human_rate "$_rba") b>a, queue $_qab bytes, delay $(human_delay "$_dab") a>b, $(human_delay "$_dba") b>a"
 }
 
-# topo_status: every namespace's devices, then each link's shapers and
-# delay lines; fails when a delay line died.
+# topo_status: every namespace's devices, then each direction's shaper
+# and delay line; fails when a delay line died.
 topo_status() {
 	for _ns in $(topo_ns_all); do
 		echo "$_ns:"
@@ -229,23 +290,29 @@ topo_status() {
 		done
 	done
 	_dead=
-	while read -r _i _ln _ld _rn _rd; do
-		for _e in "ab $_ln $_ld" "ba $_rn $_rd"; do
-			# shellcheck disable=SC2086 # split the tuple
-			set -- $_e
-			_nm=$(topo_keys | awk -v k="$_i.$1" '$1 == k { print $2 }')
-			echo "$_nm: rate $(dev_rate "$2" "$3") bit/s, queue $(dev_queue "$2" "$3") bytes ($2 $3)"
-			read -r _dly _jit _ <"$STATE/$_i.$1.conf"
-			if [ "$_dly $_jit" = "0 0" ] && ! dl_pid "$_i.$1" >/dev/null; then
-				echo "$_nm: delay 0 (no delay line)"
-			elif _p=$(dl_pid "$_i.$1"); then
-				echo "$_nm: delay $(human_delay "$_dly"), jitter $(human_delay "$_jit") (gput-delay pid $_p in $PREFIX-w$_i)"
-			else
-				echo "$_nm: delay $(human_delay "$_dly"): delay line NOT RUNNING"
-				_dead="$_dead $_nm"
-			fi
-		done
-	done <"$STATE/links"
+	while read -r _tn _ti _td <&3; do
+		dir_link "$_ti" "$_td" "$_tn"
+		_tr=$(dev_rate "$BN_NS" "$BN_DEV")
+		if [ -n "$_tr" ]; then
+			echo "$_tn: rate $_tr bit/s, queue $(dev_queue "$BN_NS" "$BN_DEV") bytes ($BN_NS $BN_DEV)"
+		else
+			echo "$_tn: not shaped ($BN_NS $BN_DEV)"
+		fi
+		if [ ! -r "$STATE/$DKEY.conf" ]; then
+			echo "$_tn: no delay line"
+			continue
+		fi
+		read -r _dly _jit _ <"$STATE/$DKEY.conf"
+		dl_ends "$DKEY"
+		if [ "$_dly $_jit" = "0 0" ] && ! dl_pid "$DKEY" >/dev/null; then
+			echo "$_tn: delay 0 (no delay line; $DL_NS forwards in the kernel)"
+		elif _p=$(dl_pid "$DKEY"); then
+			echo "$_tn: delay $(human_delay "$_dly"), jitter $(human_delay "$_jit") (gput-delay pid $_p in $DL_NS)"
+		else
+			echo "$_tn: delay $(human_delay "$_dly"): delay line NOT RUNNING"
+			_dead="$_dead $_tn"
+		fi
+	done 3<"$STATE/dirs"
 	if [ -n "$_dead" ]; then
 		echo "$PROG: testbed is broken: the delay line of$_dead died (run: $PROG up ...)" >&2
 		echo "testbed is down"
@@ -254,22 +321,26 @@ topo_status() {
 	echo "testbed is up"
 }
 
-# topo_counters: per link and direction, queue-drop and the delay lines'.
+# topo_counters: per direction (its name from $STATE/dirs) the
+# impairments', the shaper's queue-drop and the delay line's counters.
 topo_counters() {
 	_dead=
-	while read -r _i _ln _ld _rn _rd; do
-		for _e in "ab $_ln $_ld" "ba $_rn $_rd"; do
-			# shellcheck disable=SC2086 # split the tuple
-			set -- $_e
-			_nm=$(topo_keys | awk -v k="$_i.$1" '$1 == k { print $2 }')
-			if ! ip -n "$2" -o link show dev "$3" | grep -q 'in gput-delay'; then
-				_qd=$(tbf_drops "$2" "$3")
-				echo "$_nm queue-drop ${_qd:-0}"
-			fi
-			[ -r "$STATE/$_i.$1.pid" ] || continue
-			dl_counters "$_i.$1" "$_nm" || _dead="$_dead $_nm"
+	while read -r _tn _ti _td <&3; do
+		dir_link "$_ti" "$_td" "$_tn"
+		for _k in loss dup reorder; do
+			_ns=$BN_NS
+			[ "$_k" != loss ] || _ns=$RCV_NS
+			chain_exists "$_ns" "$DTAB" "$_k" || continue
+			echo "$_tn $_k $(chain_packets "$_ns" "$DTAB" "$_k")"
 		done
-	done <"$STATE/links"
+		if [ -n "$(dev_rate "$BN_NS" "$BN_DEV")" ] &&
+		    ! ip -n "$BN_NS" -o link show dev "$BN_DEV" | grep -q 'in gput-delay'; then
+			_qd=$(tbf_drops "$BN_NS" "$BN_DEV")
+			echo "$_tn queue-drop ${_qd:-0}"
+		fi
+		[ -r "$STATE/$DKEY.pid" ] || continue
+		dl_counters "$DKEY" "$_tn" || _dead="$_dead $_tn"
+	done 3<"$STATE/dirs"
 	if [ -n "$_dead" ]; then
 		echo "$PROG: the delay line of$_dead is not running" >&2
 		return 1
