@@ -15,8 +15,14 @@
 # Every namespace is written to $STATE/ns before it is made, so that down,
 # a failed up and ^C remove exactly what was made.
 
-# g_rec NS: remember a namespace before it exists
-g_rec() { echo "$1" >>"$STATE/ns"; }
+# g_rec NS: remember a namespace before it exists (up took down every
+# namespace of this testbed first: one that exists is someone else's, and
+# is neither used nor removed)
+g_rec() {
+	[ ! -e "/run/netns/$1" ] ||
+		die "namespace $1 exists and is not this testbed's (remove it, or set another GPUT_TESTBED_PREFIX)"
+	echo "$1" >>"$STATE/ns"
+}
 
 # g_node NAME KIND: the node's namespace (a switch's with its bridge)
 g_node() {
@@ -35,7 +41,7 @@ g_node() {
 # g_switch NAME: the bridge of a switch (no STP: a switch links to hosts
 # and routers only, so there is no loop)
 g_switch() {
-	ip -n "$PREFIX-$1" link add br type bridge forward_delay 0 stp_state 0
+	ip -n "$PREFIX-$1" link add name br type bridge forward_delay 0 stp_state 0
 	ip -n "$PREFIX-$1" link set dev br up
 }
 
@@ -126,7 +132,7 @@ graph_up() {
 		delay_bin >/dev/null
 	fi
 	trap 'trap - EXIT; teardown; rm -rf "$_gtmp"; echo "$PROG: interrupted; testbed removed" >&2; exit 130' INT TERM HUP
-	trap 'rm -rf "$_gtmp"; up_failed $?' EXIT
+	trap '_grc=$?; rm -rf "$_gtmp"; up_failed $_grc' EXIT
 	teardown
 	mkdir -p "$STATE"
 	: >"$STATE/ns"

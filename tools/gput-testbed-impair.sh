@@ -217,6 +217,8 @@ impair_do() {
 		return
 	fi
 	_rnd="numgen random mod 10000 < $3 counter"
+	# 100%: every matching frame (nft takes no bound above 9999 here)
+	[ "$3" -lt 10000 ] || _rnd=counter
 	case $1 in
 	loss)
 		chain_set "$RCV_NS" "$DTAB" loss ingress "$RCV_DEV" 0 "$4 $_rnd drop" ||
