@@ -1,0 +1,224 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""A lab's results written out: results.json (everything, with every
+command), report.md (the network, each step with its commands, each result
+beside what physics expects with the formula named, n/mean/stdev/CI and
+whether the CI target was met) and, per output of the lab file, a
+commented .dat table (figures.py draws them)."""
+
+import json
+import os
+
+from . import figures
+
+
+def fmt(v, digits=4):
+    if v is None:
+        return "-"
+    if abs(v) >= 1000:
+        return "%.1f" % v
+    return "%.*f" % (digits, v)
+
+
+def stat_cells(s, digits=4):
+    if not s or s["n"] == 0:
+        return ["0", "-", "-", "-"]
+    ci = "-" if s["ci_low"] is None else "%s..%s" % (
+        fmt(s["ci_low"], digits), fmt(s["ci_high"], digits))
+    return [str(s["n"]), fmt(s["mean"], digits), fmt(s["stdev"], digits), ci]
+
+
+def ratio(mean, model):
+    if mean is None or not model:
+        return "-"
+    return "%.3f" % (mean / model)
+
+
+def md_table(head, rows):
+    out = ["| " + " | ".join(head) + " |",
+           "|" + "|".join("---" for _ in head) + "|"]
+    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return out
+
+
+def step_md(sr, level):
+    out = ["#### step %s (line %d)" % (sr["step"], sr["line"]), "",
+           "```"]
+    out += [a["command"] or a["text"] for a in sr["actions"]]
+    out += ["```", ""]
+    st = sr.get("stats") or {}
+    rows = []
+    formulas = []
+    for c in st.get("conns", []):
+        a = sr["actions"][c["action"]]
+        m = a["model"]
+        exp = m.get("fair") if sum(1 for x in st["conns"]) > 1 else None
+        exp = exp or m.get("etac")
+        rows.append(["%s goodput (MBit/s)" % c["label"]] +
+                    stat_cells(c["goodput"]) +
+                    [fmt(exp[0]) if exp else "-",
+                     ratio(c["goodput"]["mean"], exp[0] if exp else None)])
+        if exp and exp[1] not in formulas:
+            formulas.append(exp[1])
+        for k in ("mathis", "window"):
+            if m.get(k) and m[k][0]:
+                rows.append(["%s against %s" % (c["label"], k)] +
+                            stat_cells(c["goodput"]) +
+                            [fmt(m[k][0]), ratio(c["goodput"]["mean"], m[k][0])])
+                if m[k][1] not in formulas:
+                    formulas.append(m[k][1])
+            elif m.get(k) and m[k][1] not in formulas and k == "mathis" \
+                    and "no loss" not in m[k][1]:
+                formulas.append("no Mathis line: " + m[k][1])
+        rows.append(["%s FCT (s)" % c["label"]] + stat_cells(c["fct"]) +
+                    ["-", "-"])
+    if st.get("goodput") and len(st.get("conns", [])) > 1:
+        etacs = {a["model"]["bottleneck"]: a["model"]["etac"][0]
+                 for a in sr["actions"] if a["kind"] == "gput" and
+                 a["model"].get("bottleneck")}
+        tot = sum(v for v in etacs.values() if v) if etacs else None
+        rows.append(["sum of the connections (MBit/s)"] +
+                     stat_cells(st["goodput"]) +
+                     [fmt(tot), ratio(st["goodput"]["mean"], tot)])
+    if st.get("jain"):
+        rows.append(["Jain's index over the connections"] +
+                    stat_cells(st["jain"]) + ["1", ratio(st["jain"]["mean"], 1)])
+    for i, a in enumerate(sr["actions"]):
+        s = st["actions"][i] if i < len(st.get("actions", [])) else {}
+        if a["kind"] == "ping":
+            rows.append(["ping %s>%s RTT mean (ms)" % (a["src"], a["dst"])] +
+                        stat_cells(s.get("rtt"), 3) +
+                        [fmt(a["model"]["rtt"][0], 3),
+                         ratio((s.get("rtt") or {}).get("mean"),
+                               a["model"]["rtt"][0])])
+            rows.append(["ping %s>%s RTT max (ms)" % (a["src"], a["dst"])] +
+                        stat_cells(s.get("rtt_max"), 3) + ["-", "-"])
+            if a["model"]["rtt"][1] not in formulas:
+                formulas.append(a["model"]["rtt"][1])
+        else:
+            if s.get("loss") and s["loss"]["n"]:
+                rows.append(["%s>%s UDP loss (%%)" % (a["src"], a["dst"])] +
+                            stat_cells(s["loss"], 3) + ["-", "-"])
+            if s.get("jitter") and s["jitter"]["n"]:
+                rows.append(["%s>%s UDP jitter (ms)" % (a["src"], a["dst"])] +
+                            stat_cells(s["jitter"], 3) + ["-", "-"])
+            if s.get("srtt") and s["srtt"]["n"]:
+                rows.append(["%s>%s sender's smoothed RTT at the end (ms)"
+                             % (a["src"], a["dst"])] +
+                            stat_cells(s["srtt"], 2) +
+                            [fmt(a["model"]["rtt"][0], 2),
+                             ratio(s["srtt"]["mean"], a["model"]["rtt"][0])])
+    out += md_table(["figure", "n", "mean", "stdev", "%g%% CI" % level,
+                     "expected", "ratio"], rows)
+    out.append("")
+    if formulas:
+        out.append("Expected, by formula:")
+        out += ["- " + f for f in formulas]
+        out.append("")
+    t = sr["target"]
+    if t.get("wanted_pct") is not None:
+        out.append("CI target: %s, %g%% CI at most %g%% of the mean wide: "
+                   "%s after %d runs (%s wide)." % (
+                       t["metric"], t["level"], t["wanted_pct"],
+                       "met" if t["met"] else "**missed**", t["n"],
+                       "-" if t["width_pct"] is None else
+                       "%.2f%%" % t["width_pct"]))
+        out.append("")
+    return out
+
+
+def write(out, lab, res, net, log):
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "results.json"), "w") as f:
+        json.dump(res, f, indent=1, default=str)
+    figs, missed = [], []
+    for o in lab.outputs:
+        figs.append(figures.output(out, lab, res, o, log))
+    for p in res["points"]:
+        for sr in p["steps"]:
+            if not sr["target"].get("met", True):
+                missed.append((p["point"], sr))
+    md = head_md(lab, res, net)
+    for p in res["points"]:
+        md += point_md(p, res["level"])
+    md.append("## Tables and figures")
+    md.append("")
+    for name, kind, dat, pngs, rows in figs:
+        md.append("### %s" % name)
+        md.append("")
+        md.append("Data: `%s` (commented columns)." % os.path.basename(dat))
+        md.append("")
+        md += rows
+        md.append("")
+        for p in pngs:
+            md.append("![%s](%s)" % (name, os.path.basename(p)))
+        md.append("")
+    md.append("## CI targets missed")
+    md.append("")
+    if not missed:
+        md.append("None: every step met its target (or had none).")
+    for pt, sr in missed:
+        md.append("- step %s at %s: %s%% wide after %d runs (target %g%%)" % (
+            sr["step"], " ".join("%s=%s" % kv for kv in pt.items()) or "-",
+            "-" if sr["target"]["width_pct"] is None else
+            "%.2f" % sr["target"]["width_pct"], sr["target"]["n"],
+            sr["target"]["wanted_pct"]))
+    md.append("")
+    with open(os.path.join(out, "report.md"), "w") as f:
+        f.write("\n".join(md))
+
+
+def head_md(lab, res, net):
+    md = ["# %s" % (lab.title or os.path.basename(lab.path)), ""]
+    values = res["points"][0]["values"] if res["points"] else {}
+    for line, text in lab.about:
+        md += [lab.subst(text, values, line), ""]
+    md += ["Run with `gput-lab run %s%s` from %s to %s, %s%s." % (
+        os.path.basename(lab.path), " --quick" if res["quick"] else "",
+        res.get("started"), res.get("finished"), res["gput"],
+        (", set " + " ".join("%s=%s" % kv for kv in res["overrides"].items()))
+        if res["overrides"] else ""), ""]
+    rep = lab.repeat
+    if res["quick"]:
+        md.append("Repeats: %d per step (--quick)." % rep["quick"])
+    elif rep["max"] > rep["min"]:
+        md.append("Repeats: %d to %d per step, until the %g%% CI of the "
+                  "step's main figure is at most %g%% of its mean wide." % (
+                      rep["min"], rep["max"], rep["level"], rep["width"]))
+    else:
+        md.append("Repeats: %d per step; %g%% Student-t CIs." % (
+            rep["min"], rep["level"]))
+    md += ["", "## Network", "", "```"] + res.get("network", []) + ["```", ""]
+    md += ["```"] + net.draw() + ["```", ""]
+    md += ["Routes are the testbed's shortest paths. Goodput is the "
+           "receiver's (bytes over its window); FCT is the first byte's "
+           "one-way trip (the lab's delays) plus the receiver's window; "
+           "RTT models are 2 x the one-way delays of the path (the sum of "
+           "the delays there and back).", ""]
+    return md
+
+
+def point_md(p, level):
+    md = ["## Point %s" % (" ".join("%s=%s" % kv for kv in p["point"].items())
+                           or "(no sweep)"), ""]
+    for n in p["notes"]:
+        md += ["> " + n, ""]
+    if p["idle"]:
+        md.append("Idle RTT per path, after one ping resolved the neighbours "
+                  "(the model's RTT comes from the delays, not from this):")
+        md.append("")
+        rows = []
+        for i in p["idle"]:
+            pg = i["ping"]
+            rows.append([i["path"], fmt(i["model_ms"], 3), fmt(pg["min"], 3),
+                         fmt(pg["avg"], 3), fmt(pg["max"], 3),
+                         "-" if pg["avg"] is None else
+                         "%+.3f" % (pg["avg"] - i["model_ms"])])
+        md += md_table(["path", "model (ms)", "min", "avg", "max",
+                        "avg - model"], rows)
+        md.append("")
+    for sr in p["steps"]:
+        md += step_md(sr, level)
+    if p.get("counters"):
+        md += ["Testbed counters after the point:", "", "```",
+               p["counters"].rstrip(), "```", ""]
+    return md
