@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# --sliding-window across tools/gput-testbed (10 Mbit/s, --delay 30: a
+# 60 ms round trip), its counts against the testbed's nftables counters.
+# In a testbed of its own, always taken down. Needs root and nft; skipped
+# otherwise. About 15 s.
+#
+#   clean, window 5:  every datagram once; no faster than 5 datagrams a
+#                     round trip (the bound a window cannot beat)
+#   loss 2% a>b:      unique = sent, missing 0; retransmissions = timeouts;
+#                     copies that arrived = sends - the loss counter, so
+#                     duplicates = retransmissions - the loss counter
+#   dup 2% a>b:       duplicates = retransmissions + the dup counter
+#   reorder 10% a>b, a window of 100 (above the path's 50 datagrams, so
+#                     frames queue): frames steered, datagrams misordered,
+#                     still every one once
+. "$(dirname "$0")/lib.sh"
+
+tb_init "sliding window across the testbed" w ip tc nft -- "$GPUT" tools/gput-delay
+tb up 10M --delay 30
+tb_daemon
+ADDR_B=198.18.0.2
+
+# run NAME ARGS...: gput -u --json ARGS in a, to b; JSON in $T_TMP/NAME.json.
+run() {
+	local name=$1; shift
+	run_t 60 "$TESTBED" exec a "$GPUT" -u --json -l 1440 -p "$D_PORT" "$@" "$ADDR_B"
+	cp "$OUT" "$T_TMP/$name.json"
+	eq "$name: exit" "$RC" 0
+	[ "$RC" = 0 ] || cat "$ERR"
+}
+# j NAME EXPR: a figure of that run's JSON (python3, the standard library).
+j() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); s, r = d["sides"]
+w, v = s["window"], r["window"]
+print(eval(sys.argv[2]))' "$T_TMP/$1.json" "$2"
+}
+# whole NAME N: every one of N datagrams delivered once, counted both ways.
+whole() {
+	eq "$1: first sends" "$(j "$1" 'w["first_sends"]')" "$2"
+	eq "$1: unique" "$(j "$1" 'v["unique"]')" "$2"
+	eq "$1: missing" "$(j "$1" 'v["missing"]')" 0
+	eq "$1: acknowledged, once each" "$(j "$1" 'w["acks_new"]')" "$2"
+	eq "$1: timeouts = retransmissions" "$(j "$1" 'w["timeouts"]')" \
+		"$(j "$1" 'w["retransmissions"]')"
+	eq "$1: ACKs sent = datagrams received" "$(j "$1" 'v["acks_sent"]')" \
+		"$(j "$1" 'r["udp"]["received"]')"
+}
+
+# --- clean: 5 datagrams a round trip at most
+run clean -n 100 --sliding-window 5
+whole clean 100
+eq "clean: no retransmission" "$(j clean 'w["retransmissions"]')" 0
+check "clean: goodput $(j clean 's["real_mbit"]') Mbit/s within 5 x 1440 x 8 / 60 ms" \
+	test "$(j clean 'int(s["real_mbit"] <= 5 * 1440 * 8 / 0.060 / 1e6)')" = 1
+
+# --- loss: each lost copy is a timeout and a send again
+tb impair 'a>b' loss 2
+run loss -n 500 --sliding-window 10
+LOSS=$(counter 'a>b' loss)
+whole loss 500
+check "loss 2%: the counter counted some (${LOSS:-none})" [ "${LOSS:-0}" -gt 0 ]
+eq "loss 2%: copies received = sends - lost" "$(j loss 'r["udp"]["received"]')" \
+	"$(j loss "w['first_sends'] + w['retransmissions'] - ${LOSS:-0}")"
+eq "loss 2%: duplicates = retransmissions - lost" "$(j loss 'v["duplicates"]')" \
+	"$(j loss "w['retransmissions'] - ${LOSS:-0}")"
+tb impair ab clear
+
+# --- dup: the path's copies are duplicates too
+tb impair 'a>b' dup 2
+run dup -n 500 --sliding-window 10
+DUP=$(counter 'a>b' dup)
+whole dup 500
+check "dup 2%: the counter counted some (${DUP:-none})" [ "${DUP:-0}" -gt 0 ]
+eq "dup 2%: duplicates = retransmissions + copies made" "$(j dup 'v["duplicates"]')" \
+	"$(j dup "w['retransmissions'] + ${DUP:-0}")"
+tb impair ab clear
+
+# --- reorder: a window above the path's makes a queue for frames to overtake
+tb impair 'a>b' reorder 10
+run reorder -n 600 --sliding-window 100
+STEER=$(counter 'a>b' reorder)
+whole reorder 600
+check "reorder 10%: frames steered (${STEER:-none})" [ "${STEER:-0}" -gt 0 ]
+check "reorder 10%: datagrams misordered ($(j reorder 'v["misordered"]'))" \
+	test "$(j reorder 'v["misordered"]')" -gt 0
+eq "reorder 10%: duplicates = retransmissions (nothing lost)" \
+	"$(j reorder 'v["duplicates"]')" "$(j reorder 'w["retransmissions"]')"
+tb impair ab clear
+t_done
