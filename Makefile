@@ -40,7 +40,7 @@ PCAP_OBJS  := $(PCAP_SRCS:.c=.o)
 UNIT_SRCS  := $(wildcard tests/unit_*.c)
 UNIT_BINS  := $(UNIT_SRCS:.c=)
 TEST_TOOLS := tests/ctlpeer tests/spoofproof tests/nogso.so tests/ecnpeer tests/framegen \
-              tests/inetdlog
+              tests/inetdlog tests/flood
 PROGS      := gput gput-pcap
 # The testbed's delay line (tools/gput-testbed runs it; installed beside it).
 TOOLS      := tools/gput-delay tools/gput-textfile
@@ -99,7 +99,7 @@ tests/spoofproof: tests/spoofproof.c src/libgput.a | need-crypto
 
 # A UDP sender with ECT set and a receiver counting CE, for tests/live_delay.sh;
 # frames onto an interface at a rate, to load the delay line (README).
-tests/ecnpeer tests/framegen tests/inetdlog: %: %.c
+tests/ecnpeer tests/framegen tests/inetdlog tests/flood: %: %.c
 	$(CC) $(FINAL_CFLAGS) -o $@ $< $(FINAL_LDFLAGS)
 
 # A preload shim: a kernel without UDP GSO/GRO, for tests/live_fast.sh.

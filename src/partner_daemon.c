@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "auth.h"
@@ -20,6 +21,7 @@
 #include "partner_gate.h"
 #include "net.h"
 #include "partner_log.h"
+#include "partner_ratelog.h"
 #include "partner_session.h"
 #include "xfer_udp.h"
 
@@ -55,7 +57,21 @@ reap(struct daemon *d)
 		gate_reaped(d->gate, pid);
 }
 
-/* Refuse a client before any session starts: one ERROR, one log line. */
+/* The refusals' log, bounded per reason (partner_ratelog.h). */
+static struct ratelog refusal_log;
+
+static const char *const reason_name[RATELOG_NREASONS] = {
+	[RATELOG_ALLOW] = "not in --allow",
+	[RATELOG_PER_SOURCE] = "--max-per-source",
+	[RATELOG_SESSIONS] = "--max-sessions",
+	[RATELOG_HANDSHAKES] = "--max-handshakes",
+	[RATELOG_HOLD] = "--max-hold",
+	[RATELOG_OTHER] = "other",
+};
+
+/* Refuse a client before any session starts: one ERROR, and one log line
+ * unless its reason's bucket is empty (then it is counted, and the next
+ * line of that reason says how many went unlogged). */
 static void
 refuse(int cfd, const struct sockaddr_storage *peer, const char *why)
 {
@@ -63,9 +79,19 @@ refuse(int cfd, const struct sockaddr_storage *peer, const char *why)
 	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
 	char addr[NET_ADDRSTRLEN];
 	size_t n;
+	struct timespec ts;
+	enum ratelog_reason r = ratelog_reason(why);
+	uint64_t sup = 0;
 
-	plog("client %s port %u: refused: %s", net_ntop(peer, addr, sizeof addr),
-	     net_port(peer), why);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (ratelog_allow(&refusal_log, r, (uint64_t)ts.tv_sec * 1000000000ull +
+	    (uint64_t)ts.tv_nsec, &sup)) {
+		if (sup > 0)
+			plog("refused: %llu similar messages suppressed (%s)",
+			     (unsigned long long)sup, reason_name[r]);
+		plog("client %s port %u: refused: %s", net_ntop(peer, addr,
+		     sizeof addr), net_port(peer), why);
+	}
 	ctl_error(&m, why);
 	n = ctl_encode(&m, buf);
 	/* a fresh socket's buffer takes it at once; never wait for a stranger */
