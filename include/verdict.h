@@ -38,7 +38,9 @@
  *                      window bound (-w/RTT, --rtt) is below eta*C and
  *                      goodput >= KEPT of it
  *   9 send_buffer      TCP: limited by the send buffer >= LIMITED of its
- *                      busy time
+ *                      busy time, or its size (SO_SNDBUF as the kernel set
+ *                      it) per min RTT is below eta*C and goodput >=
+ *                      BUF_KEPT of it
  *  10 congestion       TCP: segments retransmitted >= RETRANS of those sent
  *  11 slow_start       TCP with --link: the time slow start takes to reach
  *                      the bandwidth-delay product (min RTT x (1 + log2(BDP
@@ -54,6 +56,8 @@
 #define VERDICT_CPU_BUSY    0.90  /* CPU s / Real s: a side had no spare */
 #define VERDICT_CPU_WARN    0.75  /* ... close to it: a warning */
 #define VERDICT_LIMITED     0.20  /* of busy time limited by rwnd/sndbuf */
+#define VERDICT_BUF_KEPT    0.90  /* of SO_SNDBUF per RTT: the buffer held */
+#define VERDICT_WHOLE       0.90  /* of -w in whole segments: else a warning */
 #define VERDICT_RETRANS     0.001 /* of segments sent, retransmitted */
 #define VERDICT_LOSS_SHARE  0.01  /* of datagrams sent, lost */
 #define VERDICT_QUEUE_RTT   1.25  /* srtt over min RTT: a standing queue */

@@ -118,6 +118,17 @@ fill_model(struct run *r)
 	for (i = 0; i < r->nst && r->lp.proto == PROTO_TCP; i++)
 		if (r->st[i].fd != -1)
 			(void)tcpinfo_read(r->st[i].fd, &l->st[i].tcp, why, sizeof why);
+	for (i = 0; i < r->nst; i++)            /* the buffers the kernel set */
+		if (r->st[i].fd != -1) {
+			net_get_window(r->st[i].fd, &l->st[i].r.sndbuf,
+			    &l->st[i].r.rcvbuf);
+			l->st[i].r.flags |= RES_BUFS;
+		}
+	if (r->nst == 1 && (l->st[0].r.flags & RES_BUFS)) {
+		l->r.sndbuf = l->st[0].r.sndbuf;
+		l->r.rcvbuf = l->st[0].r.rcvbuf;
+		l->r.flags |= RES_BUFS;
+	}
 	if (r->have_rr && r->nst > 1) {         /* the partner's sums of its streams */
 		struct gput_result keep = p->r;
 

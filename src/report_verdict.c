@@ -37,7 +37,7 @@ cause(FILE *f, const struct verdict *v)
 	case VL_RECEIVE_WINDOW:
 		fputs("limited by the receive window", f);
 		if (has(v, "window_bytes"))
-			fprintf(f, ": %.0f bytes of whole segments per RTT, %.4f "
+			fprintf(f, ": %.0f bytes (whole segments) per RTT, %.4f "
 			        "MBit/s", e(v, "window_bytes"), e(v, "window_mbit"));
 		if (has(v, "rwnd_limited_s"))
 			fprintf(f, "%s%.3f s of %.3f s busy limited by it",
@@ -45,8 +45,14 @@ cause(FILE *f, const struct verdict *v)
 			        e(v, "rwnd_limited_s"), e(v, "busy_s"));
 		break;
 	case VL_SEND_BUFFER:
-		fprintf(f, "limited by the send buffer: %.3f s of %.3f s busy "
-		        "limited by it", e(v, "sndbuf_limited_s"), e(v, "busy_s"));
+		fputs("limited by the send buffer", f);
+		if (has(v, "sndbuf_bytes"))
+			fprintf(f, ": %.0f bytes per RTT at most, %.4f MBit/s;",
+			        e(v, "sndbuf_bytes"), e(v, "sndbuf_mbit"));
+		else
+			fputc(':', f);
+		fprintf(f, " %.3f s of %.3f s busy limited by it",
+		        e(v, "sndbuf_limited_s"), e(v, "busy_s"));
 		break;
 	case VL_CONGESTION:
 		fprintf(f, "limited by congestion: %.0f segments retransmitted "
@@ -105,7 +111,7 @@ report_verdict_line(FILE *f, const char *label, const struct verdict *v)
 	if (has(v, "retrans") && v->limit != VL_CONGESTION)
 		fprintf(f, ", %.0f segments retransmitted", e(v, "retrans"));
 	if (has(v, "cwnd"))
-		fprintf(f, ", cwnd %.0f, srtt %.1f ms against %.1f min",
+		fprintf(f, ", cwnd %.0f, srtt %.2f ms against %.2f min",
 		        e(v, "cwnd"), e(v, "srtt_ms"), e(v, "min_rtt_ms"));
 	if (has(v, "share"))
 		fprintf(f, ", share %.3f", e(v, "share"));

@@ -144,10 +144,11 @@ limited(const struct vin *in, uint64_t us)
 	return in->tcp.valid && in->tcp.busy_us ? (double)us / in->tcp.busy_us : 0;
 }
 
-/* The window bound -w / RTT (--rtt) in bit/s with the MSS the kernel
- * really chose (TCP_INFO): with Nagle's rule a window holds whole segments
- * of it (at least one), so the bound is that of the whole segments it
- * holds (*held bytes); 0 when there is no window bound. */
+/* The window bound -w / RTT (--rtt) in bit/s (*held: the window's bytes
+ * it counts); 0 when there is no window bound. With Nagle's rule a sender
+ * with data in flight sends no segment shorter than its MSS, so the window
+ * holds whole segments of the MSS the kernel chose (TCP_INFO), at least
+ * one: -w 1 with an MSS of 576 carries 576 bytes per RTT, not 1024. */
 static double
 window_bps(const struct vin *in, uint64_t *held)
 {
@@ -288,16 +289,40 @@ r_rwnd(const struct vin *in, struct verdict *v)
 	return 1;
 }
 
-/* Rule 9: the sender's own socket buffer. */
+/* The send buffer's bound: the sender's SO_SNDBUF as its kernel set it
+ * (RES_BUFS) per min RTT, in bit/s; 0 when unknown. The kernel charges
+ * the buffer more than the payload it holds, so the payload in flight is
+ * below it: an upper bound. */
+static double
+sndbuf_bps(const struct vin *in)
+{
+	const struct gput_result *r = in->snd ? &in->snd->r : NULL;
+
+	if (r == NULL || !(r->flags & RES_BUFS) || r->sndbuf == 0 ||
+	    !in->tcp.valid || in->tcp.min_rtt_us == 0)
+		return 0;
+	return (double)r->sndbuf * 8e6 / in->tcp.min_rtt_us;
+}
+
+/* Rule 9: the sender's own socket buffer, as TCP_INFO saw it or as its
+ * size per RTT bounds it. */
 static int
 r_sndbuf(const struct vin *in, struct verdict *v)
 {
-	double f = limited(in, in->tcp.sndbuf_limited_us);
+	double f = limited(in, in->tcp.sndbuf_limited_us), sb = sndbuf_bps(in);
+	int by_size = sb > 0 && (in->expected <= 0 || sb < in->expected) &&
+	    in->goodput >= VERDICT_BUF_KEPT * sb;
 
-	if (in->m->proto != PROTO_TCP || f < VERDICT_LIMITED)
+	if (in->m->proto != PROTO_TCP || (f < VERDICT_LIMITED && !by_size))
 		return 0;
 	ev(v, "sndbuf_limited_s", in->tcp.sndbuf_limited_us / 1e6);
 	ev(v, "busy_s", in->tcp.busy_us / 1e6);
+	if (sb > 0) {
+		ev(v, "sndbuf_bytes", in->snd->r.sndbuf);
+		ev(v, "sndbuf_mbit", sb / 1e6);
+	}
+	if (by_size)
+		set_ratio(v, sb, "sndbuf/RTT");
 	return 1;
 }
 
@@ -508,9 +533,9 @@ w_behind(const struct vin *in, struct verdict *v)
 		         (double)in->snd->r.real_ns / 1e9);
 }
 
-/* The MSS the kernel chose (TCP_INFO) where the window bound assumed
- * full use of the window's bytes: said when it is below the MSS the model
- * assumed, or leaves more than 1% of the window unused. */
+/* The MSS the kernel chose (TCP_INFO) where the window's whole segments
+ * fall short of its bytes by more than WHOLE: the bound no longer is the
+ * one printed under --link, and the line says so. */
 static void
 w_mss(const struct vin *in, struct verdict *v)
 {
@@ -518,15 +543,18 @@ w_mss(const struct vin *in, struct verdict *v)
 	unsigned assumed = ovh_tcp_mss(&m->link_conn.oc), mss = in->tcp.mss;
 	uint64_t held = 0;
 	double wb;
+	char as[32] = "";
 
 	if (m->proto != PROTO_TCP || !in->tcp.valid || mss == 0)
 		return;
 	wb = window_bps(in, &held);
-	if (wb <= 0 || (mss >= assumed && held >= 0.99 * (double)m->path.window))
+	if (wb <= 0 || (double)held >= VERDICT_WHOLE * (double)m->path.window)
 		return;
-	verdict_warn(v, VW_MSS, "the kernel chose MSS %u (TCP_INFO; %u assumed):"
-	             " the %llu-byte window holds %llu bytes of whole segments, "
-	             "window/RTT %.4f MBit/s, not %.4f", mss, assumed,
+	if (assumed != mss)
+		snprintf(as, sizeof as, "; %u assumed", assumed);
+	verdict_warn(v, VW_MSS, "the kernel chose MSS %u (TCP_INFO%s): the "
+	             "%llu-byte window holds %llu bytes of whole segments, "
+	             "window/RTT %.4f MBit/s, not %.4f", mss, as,
 	             (unsigned long long)m->path.window, (unsigned long long)held,
 	             wb / 1e6, m->path.window_bps / 1e6);
 }

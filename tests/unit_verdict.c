@@ -252,6 +252,48 @@ test_mss(void **state)
 	assert_true(has_warning(&v, VW_MSS, "the kernel chose MSS 576 (TCP_INFO;"
 	    " 1448 assumed): the 1024-byte window holds 576 bytes of whole "
 	    "segments, window/RTT 0.1152 MBit/s, not 0.2048"));
+	m.link_conn.oc.mss = 576;               /* --link's model knew it */
+	verdict_run(&m, &v);
+	assert_true(has_warning(&v, VW_MSS, "the kernel chose MSS 576 (TCP_INFO):"
+	    " the 1024-byte window holds 576 bytes"));
+	assert_true(fabs(v.bound_bps - 115200) < 1e-6);
+	m.path.window = 65536;                  /* 113 x 576 = 65088: no word */
+	m.path.window_bps = 65536 * 8 / 0.04;
+	verdict_run(&m, &v);
+	assert_false(has_warning(&v, VW_MSS, NULL));
+}
+
+/* A send buffer of 32768 bytes at 40 ms bounds the sender at 6.5536
+ * Mbit/s: 0.90 of it is send_buffer, 0.89 not; unknown buffers never. */
+static void
+test_sndbuf(void **state)
+{
+	struct ex e = { "local -w 16", TCP, 10e6, 0, 0.9 * 6553600, 0, .1, .1,
+	    1448, 0, 40000, 40000, 1000000, 0, 100000, 0, 0, 0, 0, 0, 0, NULL,
+	    0 };
+	struct run_model m;
+	struct verdict v;
+	int ok;
+
+	(void)state;
+	build(&e, &m);
+	m.side[0].r.sndbuf = 32768;
+	m.side[0].r.flags |= RES_BUFS;
+	verdict_run(&m, &v);
+	assert_int_equal(v.limit, VL_SEND_BUFFER);
+	assert_string_equal(v.bound, "sndbuf/RTT");
+	assert_true(fabs(verdict_ev(&v, "sndbuf_mbit", &ok) - 6.5536) < 1e-9 && ok);
+	e.goodput = 0.89 * 6553600;
+	build(&e, &m);
+	m.side[0].r.sndbuf = 32768;
+	m.side[0].r.flags |= RES_BUFS;
+	verdict_run(&m, &v);
+	assert_int_equal(v.limit, VL_UNKNOWN);
+	e.goodput = 0.9 * 6553600;
+	build(&e, &m);
+	m.side[0].r.sndbuf = 32768;             /* not RES_BUFS: not known */
+	verdict_run(&m, &v);
+	assert_int_equal(v.limit, VL_UNKNOWN);
 }
 
 /* A UDP sender at 10% of its --rate across a link it filled: the link,
@@ -371,6 +413,7 @@ main(void)
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_ratio),
 		cmocka_unit_test(test_mss),
+		cmocka_unit_test(test_sndbuf),
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_no_result),
 		cmocka_unit_test(test_streams),

@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# The verdict's causes a host makes (gput(1), WHY A RUN FELL SHORT), on
+# loopback, each checked against what really happened:
+#
+#   sender_cpu:   the client sends 1-byte writes with -D (a system call per
+#                 byte) under SCHED_FIFO on one CPU, so its CPU s is its
+#                 Real s whatever else the host runs; the partner had CPU to
+#                 spare (its CPU s under half its Real s)
+#   receiver_cpu: the client receives (-r) with 1-byte reads under
+#                 SCHED_FIFO, the partner writes 16 KiB at a time
+#   receiver_socket_buffer: unpaced UDP into a partner with -w 8 and -c:
+#                 datagrams lost, nearly all of them dropped by the
+#                 receiving socket (SO_MEMINFO), none elsewhere on loopback
+#   -P 2 -v:      a line per receiving stream, with its share
+# The CPU cases need chrt (root, util-linux); skipped without. About 3 s.
+# shellcheck disable=SC2016,SC2119,SC2317 # jq and awk programs in single
+# quotes; tb_daemon without arguments; functions called through eval
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+command -v jq >/dev/null || { skip "verdict on loopback (needs jq)"; t_done; }
+start_daemon || { fail "gput -i"; t_done; }
+
+# ge A B: A >= B (numbers).
+ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
+# lim, ev NAME, side I KEY: from the run's JSON ($OUT).
+lim() { jq -r '.explain.limit' "$OUT"; }
+ev() { jq -r ".explain.evidence.$1" "$OUT"; }
+side() { jq -r ".sides[$1].$2" "$OUT"; }
+
+if chrt -f 1 true 2>/dev/null && command -v taskset >/dev/null; then
+	RT=(chrt -f 1 taskset -c 0)
+	run_t 30 "${RT[@]}" "$GPUT" --json -D -l 1 -n 200000 -p "$D_PORT" 127.0.0.1
+	eq "1-byte writes under SCHED_FIFO: sender_cpu" "$(lim)" sender_cpu
+	check "1-byte writes: the sender's CPU s >= 0.9 of its Real s, the receiver's under half" \
+		eval 'ge "$(side 0 cpu_s)" "$(awk -v r="$(side 0 real_s)" "BEGIN { print 0.9 * r }")" &&
+		    ! ge "$(side 1 cpu_s)" "$(awk -v r="$(side 1 real_s)" "BEGIN { print 0.5 * r }")"'
+	run_t 30 "${RT[@]}" "$GPUT" --json -r -l 1 -p "$D_PORT" 127.0.0.1 -l 16384 -n 20
+	eq "1-byte reads under SCHED_FIFO: receiver_cpu" "$(lim)" receiver_cpu
+	check "1-byte reads: the receiver's CPU s >= 0.9 of its Real s, the sender's under half" \
+		eval 'ge "$(side 0 cpu_s)" "$(awk -v r="$(side 0 real_s)" "BEGIN { print 0.9 * r }")" &&
+		    ! ge "$(side 1 cpu_s)" "$(awk -v r="$(side 1 real_s)" "BEGIN { print 0.5 * r }")"'
+else
+	skip "sender_cpu, receiver_cpu (need chrt -f and taskset: root, util-linux)"
+fi
+
+run_t 30 "$GPUT" --json -u -l 1400 -n 20000 -p "$D_PORT" 127.0.0.1 -w 8 -c
+eq "UDP into -w 8 -c: receiver_socket_buffer" "$(lim)" receiver_socket_buffer
+check "UDP into -w 8 -c: lost > 0, the socket's drops at least half of them" \
+	eval '[ "$(ev lost)" -gt 0 ] && [ $(( 2 * $(ev socket_drops) )) -ge "$(ev lost)" ]'
+
+run_t 30 "$GPUT" -v -P 2 -n 200 -p "$D_PORT" 127.0.0.1
+check "-P 2 -v: the run's verdict line" grep -Eq '^1: [0-9.]+ MBit/s: (limited by|limit unknown)' "$OUT"
+check "-P 2 -v: a line per receiving stream, with its share" \
+	eval '[ "$(grep -Ec "^1\.[12]: [0-9.]+ MBit/s: .*, share 0\.[0-9]{3}" "$OUT")" = 2 ]'
+
+t_done
