@@ -163,11 +163,11 @@ struct config {
 	int      no_multicast;/* --no-multicast: refuse -m */
 	char    *env_store[2];/* GPUT_LOC_OPT / GPUT_REM_OPT tokens (cli_free) */
 	/* Several partners: run_client hands each partner's process its run's
-	 * model (t0: START on the monotonic clock), and with --csv, --json or
-	 * --json-lines does not print it: the parent renders it (a failed
-	 * run's too, with its error set). The table is printed as ever. */
-	void   (*on_model)(const struct config *c, const struct run_model *m,
-	                   uint64_t t0);
+	 * model (its start_mono_ns: START on the monotonic clock), and with
+	 * --csv, --json or --json-lines does not print it: the parent renders
+	 * it (a failed run's too, with its error set). The table is printed as
+	 * ever. */
+	void   (*on_model)(const struct config *c, const struct run_model *m);
 };
 
 #endif

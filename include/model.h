@@ -169,6 +169,9 @@ struct run_model {
 	uint8_t  role;               /* the local side's ROLE_* (the direction) */
 	uint64_t wall_ns;            /* the run began: ns since the Unix epoch,
 	                                the client's clock (0: unknown) */
+	uint64_t start_mono_ns;      /* START arrived, on this host's monotonic
+	                                clock (several partners' sums line their
+	                                runs up by it; 0: not yet) */
 	uint32_t duration_ms;        /* --time, 0: count mode */
 	uint32_t interval_ms;        /* --interval, 0: none */
 	uint32_t omit_ms;            /* --omit, 0: none */

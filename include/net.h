@@ -61,6 +61,10 @@ int      net_wait_readable(int fd, int watch, int timeout_ms,
 int      net_read_full(int fd, uint8_t *buf, size_t n, int watch,
                        uint64_t deadline, const struct stopreq *stop,
                        char *err, size_t errlen);
+/* Write all n bytes of buf to fd (a pipe or a blocking descriptor),
+ * retried after EINTR and a short write: the one write-it-all. Returns 0,
+ * or -1 with errno set (a write that wrote nothing: EIO). */
+int      net_write_full(int fd, const void *buf, size_t n);
 /* A poll(2) timeout for ns nanoseconds, rounded up, at most NET_POLL_MAX_MS
  * (callers loop until their deadline: a far one never overflows an int). */
 #define NET_POLL_MAX_MS 60000

@@ -217,7 +217,7 @@ print_output(struct run *r)
 	r->filled = 1;
 	r->model.interrupted = r->interrupted;
 	if (c->on_model != NULL)                /* several partners: the sums */
-		c->on_model(c, &r->model, r->t0);
+		c->on_model(c, &r->model);
 	if (c->out == OUT_TABLE)
 		return print_table(r);
 	if (c->out == OUT_PROM)            /* never with --repeat (cli_check.c) */
@@ -263,6 +263,7 @@ start_at(struct run *r)
 		return -1;
 	}
 	r->t0 = mono_now();
+	r->model.start_mono_ns = r->t0;
 	return 0;
 }
 
@@ -486,7 +487,7 @@ client_run(const struct config *c, struct run_model *keep)
 		r.model.side[0].have_result = 0;
 		r.model.side[1].have_result = 0;
 		if (c->on_model != NULL)        /* several partners' parent renders it */
-			c->on_model(c, &r.model, r.t0);
+			c->on_model(c, &r.model);
 		else
 			(c->out == OUT_JSON ? report_json :
 			    report_json_summary_line)(stdout, &r.model);

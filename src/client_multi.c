@@ -18,39 +18,37 @@
 #include "client.h"
 #include "json.h"
 #include "meter.h"
-#include "client_multi_sum.h"
+#include "growbuf.h"
+#include "model_psum.h"
 #include "model_rec.h"
+#include "net.h"
 #include "report.h"
 #include "report_csv.h"
 #include "report_ival.h"
 #include "report_json.h"
+#include "report_psum.h"
 #include "report_table.h"
 #include "stop.h"
 
-/* A partner's process writes to five pipes: its standard output (nothing
+/* A partner's process writes to four pipes: its standard output (nothing
  * is expected there: its results come as a model), its live interval
- * lines and its standard error (both relayed as whole lines as they come),
- * its totals for the sums over the partners (one record, client_multi_sum.c)
+ * lines and its standard error (both relayed as whole lines as they come)
  * and its run's model (a record, model_rec.h), which the parent renders
- * once every partner is done, in partner order. */
-enum { CH_RESULTS, CH_LIVE, CH_ERR, CH_SUM, CH_MODEL, CH_N };
-
-struct mbuf {
-	char  *p;
-	size_t len, cap;
-	int    nomem;               /* an append failed: the rest is lost */
-};
+ * once every partner is done, in partner order, and sums over the
+ * partners (model_psum.h). */
+enum { CH_RESULTS, CH_LIVE, CH_ERR, CH_MODEL, CH_N };
 
 struct child {
 	struct config c;            /* this partner's test */
 	pid_t  pid;                 /* -1: never started */
 	int    fd[CH_N];            /* read ends; -1 once closed */
-	struct mbuf out;            /* CH_RESULTS; then what the parent renders
+	struct growbuf out;         /* CH_RESULTS; then what the parent renders
 	                               from CH_MODEL's records */
-	struct mbuf sum;            /* CH_SUM */
-	struct mbuf model;          /* CH_MODEL */
+	struct growbuf model;       /* CH_MODEL */
 	int    badrec;              /* a model record that did not add up */
-	struct mbuf line[CH_N];     /* CH_LIVE, CH_ERR: a line not yet whole */
+	struct run_model rm;        /* its run's model, for the sums (its host */
+	int    have_rm;             /*   and error point into model.p) */
+	struct growbuf line[CH_N];  /* CH_LIVE, CH_ERR: a line not yet whole */
 	int    reaped, status;      /* waitpid's */
 	int    killed;              /* by us, after the stop's deadline */
 };
@@ -66,6 +64,8 @@ struct multi {
 	mono_ns stop_deadline;
 	int    ival_title_due;      /* -T with --interval: before the first line */
 };
+
+_Static_assert(PSUM_MAX == GPUT_MAX_PARTNERS, "model_psum sums them all");
 
 static volatile sig_atomic_t multi_signals, multi_child_exited;
 
@@ -83,9 +83,8 @@ on_chld(int sig)
 	multi_child_exited = 1;
 }
 
-/* In a partner's process: where its totals and its model go (CH_SUM's and
- * CH_MODEL's write ends). */
-static int child_sum_fd = -1, child_model_fd = -1;
+/* In a partner's process: where its model goes (CH_MODEL's write end). */
+static int child_model_fd = -1;
 
 /* The run's model as a record to the parent (none: the parent says this
  * partner has no results); the table's without the intervals it does not
@@ -94,31 +93,22 @@ static void
 child_put_model(const struct config *c, const struct run_model *m)
 {
 	uint8_t *buf;
-	size_t len, off = 0;
+	size_t len;
 
 	if (model_rec_put(m, c->out != OUT_TABLE, &buf, &len) == -1) {
 		fprintf(stderr, "gput: no memory for the results' record\n");
 		return;
 	}
-	while (off < len) {
-		ssize_t n = write(child_model_fd, buf + off, len - off);
-
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		off += (size_t)n;
-	}
+	(void)net_write_full(child_model_fd, buf, len);   /* the parent says
+	                                                     what is missing */
 	free(buf);
 }
 
-/* A run's model (a failed one's with its error): the totals for the sums
- * (a run that measured), and the model itself, which the parent renders. */
+/* A run's model (a failed one's with its error), which the parent
+ * renders and sums. */
 static void
-child_on_model(const struct config *c, const struct run_model *m, uint64_t t0)
+child_on_model(const struct config *c, const struct run_model *m)
 {
-	if (m->error == NULL)
-		(void)msum_put(child_sum_fd, m, t0); /* none: the parent sums without */
 	child_put_model(c, m);
 }
 
@@ -128,38 +118,6 @@ child_on_stop(int sig)
 {
 	(void)sig;
 	stop_request(stop_process());
-}
-
-static void
-mbuf_add(struct mbuf *b, const char *s, size_t n)
-{
-	if (b->nomem)
-		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		char *p;
-
-		while (cap < b->len + n)
-			cap *= 2;
-		if ((p = realloc(b->p, cap)) == NULL) {
-			b->nomem = 1;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-}
-
-static const char *
-mbuf_str(struct mbuf *b)
-{
-	mbuf_add(b, "", 1);         /* a NUL after the text */
-	if (b->nomem)
-		return "";
-	b->len--;
-	return b->p;
 }
 
 /* ---- a partner's process ----------------------------------------- */
@@ -195,7 +153,6 @@ child_run(struct multi *m, unsigned k, const int *wfd)
 		_exit(1);
 	}
 	ch->c.ival_out = live;
-	child_sum_fd = wfd[CH_SUM];
 	child_model_fd = wfd[CH_MODEL];
 	ch->c.on_model = child_on_model;
 	/* a stop that comes before run_client's handler must not be lost (it
@@ -299,7 +256,7 @@ emit_line(struct multi *m, const struct child *ch, int i, const char *s,
 static void
 relay_lines(struct multi *m, struct child *ch, int i, int at_eof)
 {
-	struct mbuf *b = &ch->line[i];
+	struct growbuf *b = &ch->line[i];
 	size_t start = 0, k;
 
 	if (b->len == 0)
@@ -311,7 +268,7 @@ relay_lines(struct multi *m, struct child *ch, int i, int at_eof)
 		start = k + 1;
 	}
 	if (at_eof && start < b->len) {
-		mbuf_add(b, "\n", 1);
+		growbuf_add(b, "\n", 1);
 		emit_line(m, ch, i, b->p + start, b->len - start);
 		start = b->len;
 	}
@@ -343,12 +300,12 @@ drain(struct multi *m, struct child *ch, int i)
 		close_pipe(m, ch, i);
 		return;
 	}
-	if (i == CH_RESULTS || i == CH_SUM || i == CH_MODEL) {
-		mbuf_add(i == CH_SUM ? &ch->sum : i == CH_MODEL ? &ch->model :
-		    &ch->out, buf, (size_t)got);
+	if (i == CH_RESULTS || i == CH_MODEL) {
+		growbuf_add(i == CH_MODEL ? &ch->model : &ch->out, buf,
+		    (size_t)got);
 		return;
 	}
-	mbuf_add(&ch->line[i], buf, (size_t)got);
+	growbuf_add(&ch->line[i], buf, (size_t)got);
 	if (ch->line[i].nomem) {        /* relay what fits, as one line */
 		ch->line[i].nomem = 0;
 		relay_lines(m, ch, i, 1);
@@ -535,29 +492,24 @@ put_missing_json(FILE *f, const struct child *ch, int lines)
 	fputc('\n', f);
 }
 
-/* The partners' sums from the records their processes sent. */
+/* The partners' sums from the models their processes sent. */
 static void
-sums(struct multi *m, struct msum *out)
+sums(struct multi *m, struct psum *out)
 {
-	struct msum_rec rec[GPUT_MAX_PARTNERS];
-	int have[GPUT_MAX_PARTNERS];
+	const struct run_model *rm[GPUT_MAX_PARTNERS] = { NULL };
 	unsigned k;
 
-	for (k = 0; k < m->n; k++) {
-		struct child *ch = &m->ch[k];
-
-		have[k] = whole(ch) && !ch->sum.nomem &&
-		    msum_take(&rec[k], ch->sum.p, ch->sum.len) == 0;
-	}
-	msum_compute(out, rec, have, m->n);
+	for (k = 0; k < m->n; k++)
+		rm[k] = m->ch[k].have_rm ? &m->ch[k].rm : NULL;
+	model_psum(out, rm, m->n);
 }
 
 /* Each line of s with the partner's tag and a space before it, as the
  * interval lines have it. */
 static void
-put_tagged_text(FILE *f, char tag, struct mbuf *b)
+put_tagged_text(FILE *f, char tag, struct growbuf *b)
 {
-	const char *s = mbuf_str(b), *nl;
+	const char *s = growbuf_str(b), *nl;
 
 	for (; *s != '\0'; s = nl + 1) {
 		nl = strchrnul(s, '\n');
@@ -574,7 +526,7 @@ static void
 print_table(struct multi *m)
 {
 	int titled = !m->c->title;
-	struct msum sm;
+	struct psum sm;
 	unsigned k;
 
 	for (k = 0; k < m->n; k++) {
@@ -590,7 +542,7 @@ print_table(struct multi *m)
 		put_tagged_text(stdout, ch->c.tag, &ch->out);
 	}
 	sums(m, &sm);
-	msum_table(stdout, &sm, m->c->loc.format);
+	report_psum_table(stdout, &sm, m->c->loc.format);
 }
 
 /* The fields of a CSV line s[0..len). */
@@ -614,7 +566,7 @@ print_csv(struct multi *m)
 	const char *head = NULL;
 	size_t hlen = 0;
 	unsigned k, cols = 0;
-	struct msum sm;
+	struct psum sm;
 
 	for (k = 0; k < m->n; k++) {
 		const char *s;
@@ -622,7 +574,7 @@ print_csv(struct multi *m)
 
 		if (!whole(&m->ch[k]) || m->ch[k].out.len == 0)
 			continue;
-		s = mbuf_str(&m->ch[k].out);
+		s = growbuf_str(&m->ch[k].out);
 		n = strcspn(s, "\n");
 		if (head == NULL || csv_fields(s, n) > cols) {
 			head = s;
@@ -640,7 +592,7 @@ print_csv(struct multi *m)
 
 		if (!whole(ch) || ch->out.len == 0)
 			continue;
-		s = mbuf_str(&ch->out);
+		s = growbuf_str(&ch->out);
 		for (s += strcspn(s, "\n"); *s == '\n' && s[1] != '\0'; s = nl) {
 			s++;
 			nl = strchrnul(s, '\n');
@@ -651,14 +603,14 @@ print_csv(struct multi *m)
 		}
 	}
 	sums(m, &sm);
-	msum_csv(stdout, &sm, cols + 1);
+	report_psum_csv(stdout, &sm, cols + 1);
 }
 
 /* Each of ch's JSON lines with its partner's number. */
 static void
 put_tagged_lines(FILE *f, struct child *ch)
 {
-	const char *s = mbuf_str(&ch->out), *nl;
+	const char *s = growbuf_str(&ch->out), *nl;
 
 	for (; *s != '\0'; s = nl + 1) {
 		nl = strchrnul(s, '\n');
@@ -675,7 +627,7 @@ static void
 print_json(struct multi *m)
 {
 	int lines = m->c->out == OUT_JSON_LINES;
-	struct msum sm;
+	struct psum sm;
 	unsigned k;
 
 	if (!lines)
@@ -697,12 +649,12 @@ print_json(struct multi *m)
 	}
 	sums(m, &sm);
 	if (lines) {
-		msum_json(stdout, &sm, 1);
+		report_psum_json(stdout, &sm, 1);
 		fputc('\n', stdout);
 		return;
 	}
 	fputs("\n],\n\"sum\": ", stdout);
-	msum_json(stdout, &sm, 0);
+	report_psum_json(stdout, &sm, 0);
 	fputs("}\n", stdout);
 }
 
@@ -744,9 +696,14 @@ render_models(struct multi *m, struct child *ch)
 		if (fclose(f) != 0)
 			ch->out.nomem = 1;
 		else
-			mbuf_add(&ch->out, text, tlen);
+			growbuf_add(&ch->out, text, tlen);
 		free(text);
-		model_free(&rm);
+		if (!ch->have_rm && rm.error == NULL) {
+			ch->rm = rm;            /* for the sums */
+			ch->have_rm = 1;
+		} else {
+			model_free(&rm);
+		}
 		p += used;
 		left -= used;
 	}
@@ -852,11 +809,12 @@ run_multi(const struct config *c)
 	for (k = 0; k < m.n; k++) {
 		r = child_verdict(&m.ch[k]);
 		rc = r == 130 || rc == 130 ? 130 : r != 0 ? 1 : rc;
-		free(m.ch[k].out.p);
-		free(m.ch[k].sum.p);
-		free(m.ch[k].model.p);
+		if (m.ch[k].have_rm)
+			model_free(&m.ch[k].rm);
+		growbuf_free(&m.ch[k].out);
+		growbuf_free(&m.ch[k].model);
 		for (i = 0; i < CH_N; i++)
-			free(m.ch[k].line[i].p);
+			growbuf_free(&m.ch[k].line[i]);
 	}
 	return m.stopping ? 130 : rc;
 }

@@ -6,44 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "growbuf.h"
+
 #define REC_MAGIC 0x6d726563u          /* "mrec" */
 #define REC_HEAD  (sizeof(uint32_t) + sizeof(uint64_t))
 
-/* The record being written: grown as it goes. */
-struct wbuf {
-	uint8_t *p;
-	size_t   len, cap;
-	int      nomem;
-};
-
 static void
-put(struct wbuf *w, const void *s, size_t n)
-{
-	if (w->nomem || n == 0)
-		return;
-	if (n > SIZE_MAX - w->len) {
-		w->nomem = 1;
-		return;
-	}
-	if (w->len + n > w->cap) {
-		size_t cap = w->cap ? w->cap : 4096;
-		uint8_t *p;
-
-		while (cap < w->len + n)
-			cap = cap > SIZE_MAX / 2 ? w->len + n : cap * 2;
-		if ((p = realloc(w->p, cap)) == NULL) {
-			w->nomem = 1;
-			return;
-		}
-		w->p = p;
-		w->cap = cap;
-	}
-	memcpy(w->p + w->len, s, n);
-	w->len += n;
-}
-
-static void
-put_str(struct wbuf *w, const char *s)
+put_str(struct growbuf *w, const char *s)
 {
 	uint32_t n = 0;
 
@@ -52,26 +21,26 @@ put_str(struct wbuf *w, const char *s)
 
 		n = l > UINT32_MAX ? UINT32_MAX : (uint32_t)l;
 	}
-	put(w, &n, sizeof n);
-	put(w, s, n);                   /* cut at 4 GiB: take finds no NUL */
+	growbuf_add(w, &n, sizeof n);
+	growbuf_add(w, s, n);                   /* cut at 4 GiB: take finds no NUL */
 }
 
 static void
-put_ivals(struct wbuf *w, const struct side *s, int ivals)
+put_ivals(struct growbuf *w, const struct side *s, int ivals)
 {
 	if (ivals && s->niv > 0)
-		put(w, s->iv, s->niv * sizeof *s->iv);
+		growbuf_add(w, s->iv, s->niv * sizeof *s->iv);
 }
 
 /* A stream's side as in memory, its interval count 0 without them. */
 static void
-put_stream(struct wbuf *w, const struct side *s, int ivals)
+put_stream(struct growbuf *w, const struct side *s, int ivals)
 {
 	struct side t = *s;
 
 	if (!ivals)
 		t.niv = 0;
-	put(w, &t, sizeof t);
+	growbuf_add(w, &t, sizeof t);
 	put_ivals(w, s, ivals);
 }
 
@@ -79,7 +48,7 @@ int
 model_rec_put(const struct run_model *m, int ivals, uint8_t **buf,
               size_t *len)
 {
-	struct wbuf w = { NULL, 0, 0, 0 };
+	struct growbuf w = { NULL, 0, 0, 0 };
 	uint32_t magic = REC_MAGIC;
 	uint64_t total = 0;
 	struct run_model h = *m;
@@ -88,9 +57,9 @@ model_rec_put(const struct run_model *m, int ivals, uint8_t **buf,
 
 	for (i = 0; i < 2 && !ivals; i++)
 		h.side[i].niv = 0;
-	put(&w, &magic, sizeof magic);
-	put(&w, &total, sizeof total);  /* filled in below */
-	put(&w, &h, sizeof h);
+	growbuf_add(&w, &magic, sizeof magic);
+	growbuf_add(&w, &total, sizeof total);  /* filled in below */
+	growbuf_add(&w, &h, sizeof h);
 	put_str(&w, m->host);
 	put_str(&w, m->error);
 	for (i = 0; i < 2; i++) {
@@ -104,7 +73,7 @@ model_rec_put(const struct run_model *m, int ivals, uint8_t **buf,
 	}
 	total = w.len;
 	memcpy(w.p + sizeof magic, &total, sizeof total);
-	*buf = w.p;
+	*buf = (uint8_t *)w.p;
 	*len = w.len;
 	return 0;
 }

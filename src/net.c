@@ -134,6 +134,28 @@ fail_with(int e, char *err, size_t errlen, const char *what)
 }
 
 int
+net_write_full(int fd, const void *buf, size_t n)
+{
+	const uint8_t *p = buf;
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t w = write(fd, p + done, n - done);
+
+		if (w == -1 && errno == EINTR)
+			continue;
+		if (w == -1)
+			return -1;
+		if (w == 0) {
+			errno = EIO;
+			return -1;
+		}
+		done += (size_t)w;
+	}
+	return 0;
+}
+
+int
 net_read_full(int fd, uint8_t *buf, size_t n, int watch, uint64_t deadline,
               const struct stopreq *stop, char *err, size_t errlen)
 {

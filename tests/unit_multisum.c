@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_multisum.c: several partners' sums per role (exact Bytes, Calls,
  * CPU, the first start to the last end) and Jain's index over the
- * receivers; their table lines, CSV rows and JSON. */
+ * receivers, from the partners' models (model_psum); their table lines,
+ * CSV rows and JSON (report_psum); a model's way from a partner's process
+ * to the parent (model_rec over a pipe, net_write_full). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -13,17 +15,22 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "client_multi_sum.h"
+#include "model_psum.h"
+#include "model_rec.h"
+#include "net.h"
+#include "report_psum.h"
 #include "xfer.h"
 
 #define MS 1000000ull
 
+/* Side s of a run: a result of bytes and calls over real_ms from start_ms
+ * (after the run's START), its figures computed. */
 static void
-side(struct msum_side *s, uint8_t role, uint64_t bytes, uint64_t calls,
+side(struct side *s, uint8_t role, uint64_t bytes, uint64_t calls,
      uint64_t start_ms, uint64_t real_ms, uint64_t cpu_ms)
 {
 	memset(s, 0, sizeof *s);
-	s->have = 1;
+	s->have_result = 1;
 	s->role = role;
 	s->len = 1000;
 	s->count = calls;
@@ -35,29 +42,37 @@ side(struct msum_side *s, uint8_t role, uint64_t bytes, uint64_t calls,
 }
 
 /* Three partners: this host sends to 1 and 3, receives from 2 (--bidir
- * style); partner 3 failed (no record). */
+ * style); partner 3 failed (its run has an error). Each run's START is at
+ * 100 ms on this host's clock, its sides' starts after it. */
 static void
-three(struct msum_rec *rec, int *have)
+three(struct run_model *m, const struct run_model **p)
 {
-	memset(rec, 0, 3 * sizeof *rec);
-	side(&rec[0].side[0], ROLE_SEND, 1000000, 1000, 100, 1000, 10);
-	side(&rec[0].side[1], ROLE_RECV, 1000000, 1002, 101, 1000, 20);
-	side(&rec[1].side[0], ROLE_RECV, 3000000, 3000, 110, 2000, 30);
-	side(&rec[1].side[1], ROLE_SEND, 3000000, 3001, 111, 1999, 40);
-	have[0] = have[1] = 1;
-	have[2] = 0;
+	int k;
+
+	memset(m, 0, 3 * sizeof *m);
+	side(&m[0].side[0], ROLE_SEND, 1000000, 1000, 0, 1000, 10);
+	side(&m[0].side[1], ROLE_RECV, 1000000, 1002, 1, 1000, 20);
+	side(&m[1].side[0], ROLE_RECV, 3000000, 3000, 10, 2000, 30);
+	side(&m[1].side[1], ROLE_SEND, 3000000, 3001, 11, 1999, 40);
+	side(&m[2].side[0], ROLE_SEND, 5000000, 5000, 0, 1000, 10);
+	m[2].error = "no results";
+	for (k = 0; k < 3; k++) {
+		m[k].start_mono_ns = 100 * MS;
+		model_figures(&m[k]);
+		p[k] = &m[k];
+	}
 }
 
 static void
 test_compute(void **state)
 {
-	struct msum_rec rec[3];
-	struct msum s;
-	int have[3];
+	struct run_model m[3];
+	const struct run_model *p[3];
+	struct psum s;
 
 	(void)state;
-	three(rec, have);
-	msum_compute(&s, rec, have, 3);
+	three(m, p);
+	model_psum(&s, p, 3);
 	assert_int_equal(s.partners, 2);
 	/* senders: 1's l and 2's own */
 	assert_int_equal(s.role[0].n, 2);
@@ -78,7 +93,7 @@ test_compute(void **state)
 }
 
 static char *
-render(int what, const struct msum *s)
+render(int what, const struct psum *s)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -86,11 +101,11 @@ render(int what, const struct msum *s)
 
 	assert_non_null(f);
 	if (what == 0)
-		msum_table(f, s, "%9b%8.2rt%12.4rbr%8c");
+		report_psum_table(f, s, "%9b%8.2rt%12.4rbr%8c");
 	else if (what == 1)
-		msum_csv(f, s, 14);
+		report_psum_csv(f, s, 14);
 	else
-		msum_json(f, s, 1);
+		report_psum_json(f, s, 1);
 	fclose(f);
 	return buf;
 }
@@ -98,14 +113,14 @@ render(int what, const struct msum *s)
 static void
 test_render(void **state)
 {
-	struct msum_rec rec[3];
-	struct msum s;
-	int have[3];
+	struct run_model m[3];
+	const struct run_model *p[3];
+	struct psum s;
 	char *t;
 
 	(void)state;
-	three(rec, have);
-	msum_compute(&s, rec, have, 3);
+	three(m, p);
+	model_psum(&s, p, 3);
 	t = render(0, &s);
 	assert_string_equal(t,
 	    "+ t  4000000    2.01     15.9204    4001  sum of 2 senders\n"
@@ -123,8 +138,8 @@ test_render(void **state)
 	assert_non_null(strstr(t, "\"shares\":[0.4,0.6]"));
 	free(t);
 	/* one partner with results: no sum lines, no fairness */
-	have[1] = 0;
-	msum_compute(&s, rec, have, 3);
+	p[1] = NULL;
+	model_psum(&s, p, 3);
 	t = render(0, &s);
 	assert_string_equal(t, "");
 	free(t);
@@ -133,36 +148,50 @@ test_render(void **state)
 	free(t);
 }
 
+/* A partner's model on its way to the parent: its record written whole
+ * over a pipe (net_write_full), taken, its figures computed again, summed
+ * with its START on this host's clock; a record cut short is refused. */
 static void
 test_record(void **state)
 {
-	struct run_model m;
-	struct msum_rec rec;
-	int fd[2];
-	char buf[4096];
+	struct run_model m, got;
+	const struct run_model *p[1] = { &got };
+	struct psum s;
+	uint8_t *rec, buf[65536];
+	size_t len, used;
 	ssize_t n;
+	char err[128];
+	int fd[2];
 
 	(void)state;
 	memset(&m, 0, sizeof m);
 	m.proto = PROTO_TCP;
-	m.side[0].have_result = 1;
-	m.side[0].role = ROLE_SEND;
-	m.side[0].r.bytes = 77;
-	m.side[0].start_ns = 5;
-	m.side[1].have_result = 0;
+	m.host = "h";
+	m.start_mono_ns = 1000;
+	side(&m.side[0], ROLE_SEND, 1250000, 77, 5, 1000, 10);
+	m.side[1].role = ROLE_RECV;             /* no result */
+	assert_int_equal(model_rec_put(&m, 0, &rec, &len), 0);
+	assert_true(len < sizeof buf);
 	assert_int_equal(pipe(fd), 0);
-	assert_int_equal(msum_put(fd[1], &m, 1000), 0);
+	assert_int_equal(net_write_full(fd[1], rec, len), 0);
+	close(fd[1]);
 	n = read(fd[0], buf, sizeof buf);
 	close(fd[0]);
-	close(fd[1]);
-	assert_int_equal(msum_take(&rec, buf, (size_t)n), 0);
-	assert_int_equal(rec.side[0].have, 1);
-	assert_int_equal(rec.side[0].r.bytes, 77);
-	assert_int_equal(rec.side[0].start_ns, 1005);
-	assert_int_equal(rec.side[1].have, 0);
-	assert_int_equal(msum_take(&rec, buf, (size_t)n - 1), -1);
-	buf[0] ^= 1;
-	assert_int_equal(msum_take(&rec, buf, (size_t)n), -1);
+	assert_int_equal(n, (ssize_t)len);
+	free(rec);
+	assert_int_equal(model_rec_take(buf, len - 1, &used, &got, err,
+	    sizeof err), -1);
+	assert_int_equal(model_rec_take(buf, len, &used, &got, err, sizeof err), 0);
+	assert_int_equal(used, len);
+	assert_true(got.side[0].fig.real_mbit.ok &&
+	    got.side[0].fig.real_mbit.v == 10.0);
+	model_psum(&s, p, 1);
+	assert_int_equal(s.partners, 1);
+	assert_int_equal(s.role[0].n, 1);
+	assert_int_equal(s.role[0].first, 1000 + 5 * MS);
+	assert_int_equal(s.role[0].r.bytes, 1250000);
+	assert_int_equal(s.role[1].n, 0);
+	model_free(&got);
 }
 
 int
