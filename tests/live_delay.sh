@@ -90,6 +90,8 @@ check "status: b>a delay line running" grep -q '^b>a: delay 20 ms, jitter 0 ms (
 rtt 20 0.05
 check "delay 20: ping's minimum RTT $RMIN >= 40 ms" ge "$RMIN" 40
 eq "delay 20: every ping answered" "$(grep -c ' 0% packet loss' "$OUT")" 1
+eq "delay 20: a's and b's neighbour entries are still the static ones (no ARP across the delay)" \
+	"$({ "$TESTBED" exec a ip neigh show; "$TESTBED" exec b ip neigh show; } | grep -vc PERMANENT)" 0
 check "delay 20: error percentiles ordered (p50 $(counter 'a>b' delay-err-p50-us) <= p99 $(counter 'a>b' delay-err-p99-us) <= max $(counter 'a>b' delay-err-max-us))" \
 	awk -v a="$(counter 'a>b' delay-err-p50-us)" -v b="$(counter 'a>b' delay-err-p99-us)" \
 	    -v c="$(counter 'a>b' delay-err-max-us)" 'BEGIN { exit !(a != "" && a <= b && b <= c + 1) }'

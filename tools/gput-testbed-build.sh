@@ -132,6 +132,7 @@ graph_up() {
 		delay_bin >/dev/null
 	fi
 	trap 'trap - EXIT; teardown; rm -rf "$_gtmp"; echo "$PROG: interrupted; testbed removed" >&2; exit 130' INT TERM HUP
+	# shellcheck disable=SC2154 # _grc is set in the trap itself
 	trap '_grc=$?; rm -rf "$_gtmp"; up_failed $_grc' EXIT
 	teardown
 	mkdir -p "$STATE"
@@ -156,7 +157,7 @@ need_graph() {
 
 # cmd_addr NODE [PEER]: NODE's address (on its link to PEER)
 cmd_addr() {
-	[ "$#" -ge 1 ] && [ "$#" -le 2 ] || bad_usage
+	case $# in 1 | 2) ;; *) bad_usage ;; esac
 	need_graph addr
 	_gk=$(awk -v n="$1" '$1 == n { print $2 }' "$STATE/nodes")
 	[ -n "$_gk" ] || die "addr: no node '$1'"

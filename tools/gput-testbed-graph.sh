@@ -41,6 +41,7 @@ graph_plan() {
 }
 
 # The awk program (no single quotes in it).
+# shellcheck disable=SC2016 # an awk program, not shell
 GRAPH_AWK='
 function fail(m) { printf "%s:%d: %s\n", file, NR, m > "/dev/stderr"; bad = 1; exit 1 }
 function fail_at(l, m) { printf "%s:%d: %s\n", file, l, m > "/dev/stderr"; bad = 1; exit 1 }
@@ -97,6 +98,7 @@ function val(l, k, d, v,   x) {
 	x = raw[l, k, v]
 	if (k == "rate") return prate(x)
 	if (k == "delay" || k == "jitter") return pdelay(x)
+	if (k == "ecn" && x == "0") return 0
 	if (k == "queue" || k == "ecn") return pqueue(x, mtu[l])
 	return ppct(x)
 }
@@ -165,6 +167,7 @@ END {
 		wire[l] = "-"
 		if (S[l, "delay", 1] >= 0 || S[l, "delay", 2] >= 0 || S[l, "ecn", 1] > 0 || S[l, "ecn", 2] > 0)
 			wire[l] = prefix "-" A[l] "-" B[l]
+		for (v = 1; v <= 2; v++) if (wire[l] != "-" && S[l, "delay", v] < 0) S[l, "delay", v] = 0
 	}
 	plan = out "/plan"
 	for (i = 1; i <= nn; i++) {

@@ -302,8 +302,9 @@ topo_status() {
 			echo "$_tn: no delay line"
 			continue
 		fi
-		read -r _dly _jit _ <"$STATE/$DKEY.conf"
+		read -r _dly _jit _ _ _tq _ek <"$STATE/$DKEY.conf"
 		dl_ends "$DKEY"
+		[ "${_ek:-0}" = 0 ] || echo "$_tn: the delay line is the bottleneck: queue $_tq bytes, ECN CE above $_ek bytes"
 		if [ "$_dly $_jit" = "0 0" ] && ! dl_pid "$DKEY" >/dev/null; then
 			echo "$_tn: delay 0 (no delay line; $DL_NS forwards in the kernel)"
 		elif _p=$(dl_pid "$DKEY"); then
