@@ -31,8 +31,10 @@
  *   5 pacing           the sender was paced (--rate, -g) below eta*C (or
  *                      with no --link), kept its schedule (its rate >=
  *                      KEPT of the schedule's), and goodput >= KEPT of it
- *   6 sender_cpu       the sender's CPU s >= CPU_BUSY x its Real s
- *   7 receiver_cpu     the receiver's CPU s >= CPU_BUSY x its Real s
+ *   6 sender_cpu       the sender's CPU s >= CPU_BUSY x its Real s, and
+ *                      its Real s >= CPU_SPAN x the receiver's
+ *   7 receiver_cpu     the receiver's CPU s >= CPU_BUSY x its Real s, and
+ *                      its Real s >= CPU_SPAN x the sender's
  *   8 receive_window   TCP: the sender was limited by the receive window
  *                      for >= LIMITED of its busy time (TCP_INFO), or the
  *                      window bound (-w/RTT, --rtt) is below eta*C and
@@ -55,6 +57,7 @@
 #define VERDICT_KEPT        0.95  /* of a schedule or bound: it was kept */
 #define VERDICT_CPU_BUSY    0.90  /* CPU s / Real s: a side had no spare */
 #define VERDICT_CPU_WARN    0.75  /* ... close to it: a warning */
+#define VERDICT_CPU_SPAN    0.50  /* ... over this much of the other's Real s */
 #define VERDICT_LIMITED     0.20  /* of busy time limited by rwnd/sndbuf */
 #define VERDICT_BUF_KEPT    0.90  /* of SO_SNDBUF per RTT: the buffer held */
 #define VERDICT_WHOLE       0.90  /* of -w in whole segments: else a warning */

@@ -32,6 +32,7 @@ verdict_name(enum verdict_limit l)
 struct vin {
 	const struct run_model *m;
 	const struct side *snd, *rcv;     /* NULL: that side has no result */
+	const struct side *csnd, *crcv;   /* the sides whose CPU s they had */
 	struct tcp_stats tcp;             /* the sender's (summed over -P) */
 	double goodput, snd_bps;          /* bit/s: receiver's, sender's */
 	double expected;                  /* eta*C for this flow, 0: none */
@@ -237,13 +238,18 @@ r_pacing(const struct vin *in, struct verdict *v)
 	return 1;
 }
 
-/* Rules 6 and 7: a side with no CPU to spare. */
+/* Rules 6 and 7: a side with no CPU to spare over most of the run: its
+ * CPU s close to its Real s, and its Real s at least half the other
+ * side's (a sender that put everything into the socket buffers at once is
+ * busy over its own short window, and held nothing). */
 static int
-r_cpu(const struct side *s, struct verdict *v, const char *name)
+r_cpu(const struct side *s, const struct side *other, struct verdict *v,
+      const char *name)
 {
 	double b = busy(s);
 
-	if (s == NULL || b < VERDICT_CPU_BUSY)
+	if (s == NULL || b < VERDICT_CPU_BUSY || (other != NULL &&
+	    (double)s->r.real_ns < VERDICT_CPU_SPAN * (double)other->r.real_ns))
 		return 0;
 	ev(v, name, b);
 	ev(v, "cpu_s", (double)s->r.cpu_ns / 1e9);
@@ -254,13 +260,13 @@ r_cpu(const struct side *s, struct verdict *v, const char *name)
 static int
 r_sender_cpu(const struct vin *in, struct verdict *v)
 {
-	return r_cpu(in->snd, v, "sender_cpu_busy");
+	return r_cpu(in->csnd, in->crcv, v, "sender_cpu_busy");
 }
 
 static int
 r_receiver_cpu(const struct vin *in, struct verdict *v)
 {
-	return r_cpu(in->rcv, v, "receiver_cpu_busy");
+	return r_cpu(in->crcv, in->csnd, v, "receiver_cpu_busy");
 }
 
 /* Rule 8: the receive window, as TCP_INFO saw it or as -w / RTT bounds
@@ -422,6 +428,8 @@ gather(const struct run_model *m, const struct side *snd,
 	in->m = m;
 	in->snd = snd && snd->have_result ? snd : NULL;
 	in->rcv = rcv && rcv->have_result ? rcv : NULL;
+	in->csnd = in->snd;
+	in->crcv = in->rcv;
 	if (in->snd != NULL && m->proto == PROTO_TCP)
 		sum_tcp(in->snd, &in->tcp);
 	if (in->snd != NULL)
@@ -504,7 +512,7 @@ w_behind(const struct vin *in, struct verdict *v)
 {
 	const struct run_model *m = in->m;
 	double pace = m->pace_bps / (in->stream ? m->streams : 1), lag = 0;
-	double b = busy(in->snd);
+	double b = busy(in->csnd);
 	char tail[160] = "";
 
 	if (pace <= 0 || in->snd == NULL || in->snd_bps >= VERDICT_KEPT * pace)
@@ -521,16 +529,16 @@ w_behind(const struct vin *in, struct verdict *v)
 	             "held by %s (CPU s %.2f of Real s %.2f)%s", 100 * in->snd_bps /
 	             pace, in->snd_bps / 1e6, pace / 1e6, lag > 0 ? ", " : ": ",
 	             lag * 1e3, b >= VERDICT_CPU_BUSY ? "its CPU" :
-	             "its own send queue", (double)in->snd->r.cpu_ns / 1e9,
-	             (double)in->snd->r.real_ns / 1e9, tail);
+	             "its own send queue", (double)in->csnd->r.cpu_ns / 1e9,
+	             (double)in->csnd->r.real_ns / 1e9, tail);
 	if (lag <= 0)   /* "…): 0 ms behind" reads wrong: drop the figure */
 		snprintf(v->warn[v->nwarn - 1], VERDICT_WARN_LEN, "the sender kept "
 		         "%.1f%% of its schedule (%.3f of %.3f MBit/s), held by %s "
 		         "(CPU s %.2f of Real s %.2f)", 100 * in->snd_bps / pace,
 		         in->snd_bps / 1e6, pace / 1e6, b >= VERDICT_CPU_BUSY ?
 		         "its CPU" : "its own send queue",
-		         (double)in->snd->r.cpu_ns / 1e9,
-		         (double)in->snd->r.real_ns / 1e9);
+		         (double)in->csnd->r.cpu_ns / 1e9,
+		         (double)in->csnd->r.real_ns / 1e9);
 }
 
 /* The MSS the kernel chose (TCP_INFO) where the window's whole segments
@@ -567,14 +575,14 @@ warnings(const struct vin *in, struct verdict *v)
 
 	w_behind(in, v);
 	w_mss(in, v);
-	if (v->limit != VL_RECEIVER_CPU && busy(in->rcv) >= VERDICT_CPU_WARN)
+	if (v->limit != VL_RECEIVER_CPU && busy(in->crcv) >= VERDICT_CPU_WARN)
 		verdict_warn(v, VW_RECEIVER_CPU, "the receiver's CPU s %.2f is "
 		             "close to its Real s %.2f: it had little to spare",
-		             in->rcv->r.cpu_ns / 1e9, in->rcv->r.real_ns / 1e9);
-	if (v->limit != VL_SENDER_CPU && busy(in->snd) >= VERDICT_CPU_WARN)
+		             in->crcv->r.cpu_ns / 1e9, in->crcv->r.real_ns / 1e9);
+	if (v->limit != VL_SENDER_CPU && busy(in->csnd) >= VERDICT_CPU_WARN)
 		verdict_warn(v, VW_SENDER_CPU, "the sender's CPU s %.2f is close "
 		             "to its Real s %.2f: it had little to spare",
-		             in->snd->r.cpu_ns / 1e9, in->snd->r.real_ns / 1e9);
+		             in->csnd->r.cpu_ns / 1e9, in->csnd->r.real_ns / 1e9);
 	if (!in->stream && in->expected > 0 && n > 2 && n < LINKPRED_SHORT_FRAMES)
 		verdict_warn(v, VW_SHORT_RUN, "a run of %.0f frames: its ratio may "
 		             "read up to %.2f%% high", n, 200.0 / (n - 2));
@@ -628,6 +636,8 @@ verdict_stream(const struct run_model *m, uint32_t k, struct verdict *v)
 	ss = &m->side[1 - r];
 	verdict_run(m, &run);
 	gather(m, &ss->st[k], &rs->st[k], &in);
+	in.csnd = ss->have_result ? ss : NULL;  /* a side measures its CPU */
+	in.crcv = rs->have_result ? rs : NULL;
 	in.stream = 1;
 	in.expected = m->streams ? in.expected / m->streams : 0;
 	decide(&in, v);

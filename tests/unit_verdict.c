@@ -263,6 +263,33 @@ test_mss(void **state)
 	assert_false(has_warning(&v, VW_MSS, NULL));
 }
 
+/* A side busy over its own window only: a sender that wrote everything
+ * into the buffers in 0.49 of the receiver's Real s held nothing; over
+ * 0.50 of it, it did. */
+static void
+test_cpu_span(void **state)
+{
+	struct run_model m;
+	struct verdict v;
+
+	(void)state;
+	build(&examples[11], &m);               /* sender CPU 0.90 of Real */
+	m.side[0].r.real_ns = 490000000;
+	m.side[0].r.cpu_ns = 490000000;
+	model_figures(&m);
+	verdict_run(&m, &v);
+	assert_int_not_equal(v.limit, VL_SENDER_CPU);
+	m.side[0].r.real_ns = m.side[0].r.cpu_ns = 500000000;
+	model_figures(&m);
+	verdict_run(&m, &v);
+	assert_int_equal(v.limit, VL_SENDER_CPU);
+	build(&examples[13], &m);               /* receiver CPU 0.90 of Real */
+	m.side[0].r.real_ns = 2100000000;       /* the sender's twice as long */
+	model_figures(&m);
+	verdict_run(&m, &v);
+	assert_int_not_equal(v.limit, VL_RECEIVER_CPU);
+}
+
 /* A send buffer of 32768 bytes at 40 ms bounds the sender at 6.5536
  * Mbit/s: 0.90 of it is send_buffer, 0.89 not; unknown buffers never. */
 static void
@@ -414,6 +441,7 @@ main(void)
 		cmocka_unit_test(test_ratio),
 		cmocka_unit_test(test_mss),
 		cmocka_unit_test(test_sndbuf),
+		cmocka_unit_test(test_cpu_span),
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_no_result),
 		cmocka_unit_test(test_streams),
