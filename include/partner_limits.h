@@ -22,6 +22,12 @@
 #define PARTNER_MIN_RATE     1000u
 #define PARTNER_PROGRESS_S   10u
 
+/* --zerocopy: a session's sending streams together keep at most this much
+ * lent to the kernel at once, in its charge against the partner user's
+ * RLIMIT_MEMLOCK (which all sessions share: 8 MiB for nobody on Debian
+ * 12); a send beyond it copies. 4 sessions (--max-sessions) lend half. */
+#define PARTNER_ZC_BUDGET    (1u << 20)
+
 /* Is p within the partner's limits l? Returns 0, or -1 with a reason that
  * names the limit in why ("... (--max-bytes)"). */
 int session_check_limits(const struct partner_limits *l,

@@ -57,9 +57,19 @@ struct stream {
 	struct win_stats win;         /* --sliding-window: the data path's */
 	struct {                      /* --zerocopy (TCP), the data path's own */
 		uint8_t  on;          /* the sender's MSG_ZEROCOPY is on */
+		uint8_t  said;        /* its ENOBUFS line is out */
 		uint8_t *buf;         /* the pattern it lent pages of, until
 		                         every completion is back */
-		uint64_t done;        /* sends whose completion was read */
+		uint64_t budget;      /* set by the caller: what the stream may
+		                         have lent at once, in the kernel's charge
+		                         against RLIMIT_MEMLOCK (a send's pages and
+		                         2 more); 0: no bound */
+		uint64_t charge;      /* one send's, for -l */
+		uint64_t sends;       /* sends that lent their pages */
+		uint64_t nobufs;      /* sends copied: the kernel pinned no more
+		                         (ENOBUFS: RLIMIT_MEMLOCK, option memory) */
+		uint64_t over;        /* sends copied: over the budget */
+		uint64_t done;        /* lent sends whose completion was read */
 		uint64_t copied_sends;/* ... that the kernel copied after all */
 		uint64_t mapped;      /* receiver: bytes mapped, not copied */
 		uint64_t copied;      /* receiver: bytes it had to copy */
@@ -114,6 +124,12 @@ int  xfer_send_run(struct stream *s, struct xfer_sendpath *sp);
  * pattern phase back to 0, so a UDP datagram starts the pattern anew
  * unless -s made the period longer. */
 int  xfer_send_loop(struct stream *s);
+/* --zerocopy: one send of len bytes at buf on s, lending its pages when
+ * the budget allows (completions are read first when it seems not to);
+ * over the budget, or when the kernel refuses to pin more (ENOBUFS), the
+ * send copies instead, counted in s->zc (the first ENOBUFS said once on
+ * stderr). Returns send()'s result. */
+ssize_t xfer_zc_send(struct stream *s, const void *buf, size_t len);
 /* --zerocopy: read MSG_ZEROCOPY's completions from s's error queue
  * without waiting (each covers a range of sends; the kernel marks those it
  * copied after all) into s->zc. Returns how many completed in this call. */

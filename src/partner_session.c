@@ -468,6 +468,7 @@ streams_init(struct session *s)
 		st->id = i + 1;
 		st->fd = -1;
 		st->p = *p;
+		st->zc.budget = PARTNER_ZC_BUDGET / s->nst;
 		/* --max-rate: a late sender never catches up in a rush */
 		if (s->c->lim.max_rate > 0 && p->proto == PROTO_UDP &&
 		    p->role == ROLE_SEND)

@@ -119,6 +119,42 @@ xfer_zc_reap(struct stream *s)
 	return s->zc.done - before;
 }
 
+/* Has s lent as much as its budget allows, with one send more? */
+static int
+zc_full(const struct stream *s)
+{
+	return s->zc.budget != 0 &&
+	    s->zc.sends - s->zc.done >= s->zc.budget / s->zc.charge;
+}
+
+ssize_t
+xfer_zc_send(struct stream *s, const void *buf, size_t len)
+{
+	ssize_t n;
+
+	if (zc_full(s) && (xfer_zc_reap(s), zc_full(s))) {
+		n = send(s->fd, buf, len, MSG_NOSIGNAL);
+		s->zc.over += n > 0;
+		return n;
+	}
+	n = send(s->fd, buf, len, MSG_NOSIGNAL | MSG_ZEROCOPY);
+	if (n > 0) {
+		s->zc.sends++;
+		return n;
+	}
+	if (n == -1 && errno == ENOBUFS) {      /* copy this one instead */
+		if (!s->zc.said) {
+			s->zc.said = 1;
+			fprintf(stderr, "gput: --zerocopy: the kernel would pin no "
+			        "more pages (ENOBUFS: RLIMIT_MEMLOCK or socket option "
+			        "memory): copying such sends\n");
+		}
+		n = send(s->fd, buf, len, MSG_NOSIGNAL);
+		s->zc.nobufs += n > 0;
+	}
+	return n;
+}
+
 /* The plain path: one write (one datagram) a call from the pattern, as
  * TCP and a UDP sender without --batch or --gso send. */
 struct plain {
@@ -128,6 +164,7 @@ struct plain {
 	int hdr;                            /* UDP with the data header */
 	int inplace;                        /* ... written over the pattern */
 	int flags;                          /* send()'s */
+	struct stream *zc;                  /* --zerocopy: its stream, or NULL */
 	const struct xfer_params *p;
 	/* the call built: */
 	size_t off, want;
@@ -165,6 +202,8 @@ plain_send(struct xfer_sendpath *sp, int fd, uint64_t *writes, size_t *off)
 		n = send(fd, x->pt->buf, x->want, MSG_NOSIGNAL);
 	else if (x->hdr)
 		n = sendmsg(fd, &x->mh, MSG_NOSIGNAL);
+	else if (x->zc != NULL)
+		n = xfer_zc_send(x->zc, x->pt->buf + x->off, x->want);
 	else
 		n = send(fd, x->pt->buf + x->off, x->want, x->flags);
 	if (n > 0) {
@@ -250,6 +289,11 @@ send_run(struct stream *s, struct xfer_sendpath *sp,
 	}
 	meter_stop(&m, r);                  /* the window ends with the last call */
 	r->bytes = p->data_bytes - at.left;
+	if (rc == 0 && p->duration_ms != 0 && r->bytes == 0) {
+		snprintf(s->err, sizeof s->err, "sent nothing in its --time (the "
+		         "kernel took no data)");
+		rc = -1;                        /* never 0 bytes as a success */
+	}
 	r->calls = calls;
 	if (sp->dgrams)
 		r->dgrams = at.seq;
@@ -284,7 +328,8 @@ xfer_send_loop(struct stream *s)
 	 * header goes over the pattern's first bytes, and the datagram is sent
 	 * in one piece rather than two (one copy in the kernel, not two). */
 	x.inplace = x.hdr && pt.period == p->len;
-	x.flags = MSG_NOSIGNAL | (s->zc.on ? MSG_ZEROCOPY : 0);
+	x.flags = MSG_NOSIGNAL;
+	x.zc = s->zc.on ? s : NULL;
 	x.iov[0].iov_base = x.h;
 	x.iov[0].iov_len = sizeof x.h;
 	x.mh.msg_iov = x.iov;

@@ -74,20 +74,29 @@ zc_send_end(struct stream *s)
 	for (;;) {
 		if (xfer_zc_reap(s) > 0)
 			idle_end = mono_now() + ZC_IDLE_MS * 1000000ull;
-		if (s->zc.done >= s->r.calls || mono_now() >= idle_end ||
+		if (s->zc.done >= s->zc.sends || mono_now() >= idle_end ||
 		    stop_requested(s->stop))
 			break;
 		(void)poll(&pfd, 1, 10);
 	}
-	if (s->zc.done >= s->r.calls)
+	if (s->zc.done >= s->zc.sends)
 		free(s->zc.buf);
 	s->zc.buf = NULL;
 	if (s->p.verbose)
 		fprintf(stderr, "gput: --zerocopy: %llu sends lent their pages, %llu "
 		        "completed, the kernel copied %llu of them%s\n",
-		        (unsigned long long)s->r.calls, (unsigned long long)s->zc.done,
-		        (unsigned long long)s->zc.copied_sends, s->zc.done < s->r.calls ?
+		        (unsigned long long)s->zc.sends, (unsigned long long)s->zc.done,
+		        (unsigned long long)s->zc.copied_sends, s->zc.done < s->zc.sends ?
 		        "; the rest still lent: their buffer stays allocated" : "");
+	if (s->zc.nobufs + s->zc.over > 0)      /* said whatever -v */
+		fprintf(stderr, "gput: --zerocopy: %llu of %llu sends copied instead: "
+		        "%llu when the kernel would pin no more (ENOBUFS), %llu over "
+		        "the budget of %llu bytes lent at once\n",
+		        (unsigned long long)(s->zc.nobufs + s->zc.over),
+		        (unsigned long long)s->r.calls,
+		        (unsigned long long)s->zc.nobufs,
+		        (unsigned long long)s->zc.over,
+		        (unsigned long long)s->zc.budget);
 }
 
 int
@@ -95,7 +104,14 @@ xfer_tcp_send(struct stream *s)
 {
 	int rc, one = 1;
 
-	s->zc.on = 0;
+	long pg = sysconf(_SC_PAGESIZE);
+
+	s->zc.on = s->zc.said = 0;
+	s->zc.sends = s->zc.done = s->zc.copied_sends = 0;
+	s->zc.nobufs = s->zc.over = 0;
+	/* the kernel charges a send its pages and 2 more (its worst case) */
+	pg = pg > 0 ? pg : 4096;
+	s->zc.charge = ((uint64_t)s->p.len / (uint64_t)pg + 2) * (uint64_t)pg;
 	if (s->p.xflags & CTL_XF_ZEROCOPY) {
 		if (setsockopt(s->fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof one) == 0)
 			s->zc.on = 1;
@@ -281,7 +297,12 @@ xfer_tcp_recv(struct stream *s)
 		r->verify_bad = bad;
 		r->verify_first = bad ? first_bad : 0;
 	}
-	if (rc == 0 && p->duration_ms != 0 && bytes < want && !stop_requested(st)) {
+	if (rc == 0 && p->duration_ms != 0 && bytes == 0 && !stop_requested(st)) {
+		snprintf(err, errlen, "received nothing in its --time (the sender "
+		         "closed at once)");
+		rc = -1;                        /* never 0 bytes as a success */
+	} else if (rc == 0 && p->duration_ms != 0 && bytes < want &&
+	    !stop_requested(st)) {
 		;                               /* --time: end of file ends it */
 	} else if (rc == 0 && stop_requested(st) && bytes != want) {
 		snprintf(err, errlen, "interrupted");

@@ -50,7 +50,8 @@
  *                   tcpinfo (TCPINFO in a UDP test), udpstats (UDPSTATS in
  *                   a TCP test), dups (UDPSTATS 2^62 duplicates),
  *                   echostats (ECHOSTATS of zeros without --latency),
- *                   ivcalls (INTERVAL calls 2^64-1)
+ *                   ivcalls (INTERVAL calls 2^64-1); nothing is no lie:
+ *                   the RESULTs of a partner that moved no data
  *   ivals=N         send N zero-length INTERVALs of stream 1, in order; on
  *                   failure the error says how many were sent
  *   hello           (client) receive HELLO
@@ -65,6 +66,11 @@
  *   nocookie        (before params) the UDP PARAMS that follow do not say
  *                   that this client echoes cookies (xflags 0x8)
  *   batch=N         (before params) the PARAMS that follow ask --batch N
+ *   zerocopy        (before params) the PARAMS that follow ask --zerocopy
+ *   streams=N       (before params, TCP) the PARAMS that follow ask for N
+ *                   streams (-P N); data connects and proves all N (the
+ *                   first is the data socket send and drain use; none of
+ *                   the others is ever read)
  *   data            connect the data socket to that port and prove it (TCP:
  *                   the nonce; UDP: one proof datagram); when the partner
  *                   sends UDP, echo its cookie as a client does (the proof
@@ -145,6 +151,8 @@ struct peer {
 	uint32_t lat_us, lat_ms;        /* latency=: sent with the PARAMS */
 	int nocookie;                   /* nocookie: PARAMS without xflags 0x8 */
 	unsigned batch;                 /* batch=: sent with the PARAMS */
+	int zerocopy;                   /* zerocopy: PARAMS xflags 0x4 */
+	unsigned streams;               /* streams=: PARAMS streams (0: 1) */
 	uint16_t echo_port;             /* echoport */
 	int probe_fd;                   /* probes=...,ok: the proven socket */
 	uint64_t probe_seq;
@@ -195,7 +203,9 @@ set_params(struct peer *p, const char *arg)
 	x->len = x->data_len = (uint32_t)l;
 	x->data_bytes = n * l;
 	x->data_gap_ps = gap * 1000000u;
-	x->streams = 1;
+	x->streams = p->streams ? p->streams : 1;
+	if (p->zerocopy)
+		x->xflags |= CTL_XF_ZEROCOPY;
 	p->params.mcast = p->group;
 	x->batch = (uint8_t)p->batch;
 	if (x->proto == PROTO_UDP && x->role == ROLE_SEND && !p->nocookie)
@@ -297,15 +307,22 @@ step_data(struct peer *p, int bad)
 		    echo_cookie(p, proof, n) > 0)
 			printf("ok cookie echoed\n");
 	} else {
-		p->data = net_connect_sa(&to, SOCK_STREAM, 0, TIMEOUT_MS, NULL, err, sizeof err);
-		if (p->data == -1)
-			die(p, err);
-		uint8_t hello[CTL_NONCE_LEN + 2] = { 0 };
+		uint32_t k, nst = p->params.params.streams;
 
-		memcpy(hello, p->nonce, CTL_NONCE_LEN);
-		hello[CTL_NONCE_LEN + 1] = 1;           /* stream 1 */
-		if (send(p->data, hello, sizeof hello, MSG_NOSIGNAL) != sizeof hello)
-			die(p, strerror(errno));
+		for (k = nst; k >= 1; k--) {    /* stream 1's last: the one kept */
+			uint8_t hello[CTL_NONCE_LEN + 2] = { 0 };
+
+			p->data = net_connect_sa(&to, SOCK_STREAM, 0, TIMEOUT_MS, NULL,
+			    err, sizeof err);
+			if (p->data == -1)
+				die(p, err);
+			memcpy(hello, p->nonce, CTL_NONCE_LEN);
+			hello[CTL_NONCE_LEN] = (uint8_t)(k >> 8);
+			hello[CTL_NONCE_LEN + 1] = (uint8_t)k;
+			if (send(p->data, hello, sizeof hello, MSG_NOSIGNAL) !=
+			    sizeof hello)
+				die(p, strerror(errno));
+		}                               /* the others stay open, unread */
 	}
 	printf("ok data %u\n", net_local_port(p->data));
 }
@@ -744,6 +761,8 @@ step_lie(struct peer *p, const char *kind)
 		m.result.flags |= RES_STOPPED;  /* and TCP's bytes need not match */
 		m.result.bytes = 1;
 		m.result.calls = 1;
+	} else if (strcmp(kind, "nothing") == 0) {    /* honest, for once */
+		m.result.bytes = m.result.calls = m.result.dgrams = 0;
 	} else if (strcmp(kind, "calls") == 0) {
 		m.result.calls = UINT64_MAX;
 	} else if (strcmp(kind, "fast") == 0) {
@@ -854,7 +873,8 @@ run_step(struct peer *p, const char *s)
 		memset(&m, 0, sizeof m);
 		m.type = CTL_RESULT;
 		m.result.bytes = p->params.params.data_bytes;
-		m.result.calls = 1;
+		m.result.calls = xfer_data_calls(&p->params.params);
+		m.result.real_ns = 1000000;     /* only its bad bytes impossible */
 		m.result.verify_bad = UINT64_MAX;
 		m.result.flags = RES_VERIFIED;
 		send_results(p, &m);
@@ -932,6 +952,12 @@ run_step(struct peer *p, const char *s)
 	} else if (strncmp(s, "batch=", 6) == 0) {
 		p->batch = (unsigned)strtoul(s + 6, NULL, 10);
 		printf("ok batch\n");
+	} else if (strcmp(s, "zerocopy") == 0) {
+		p->zerocopy = 1;
+		printf("ok zerocopy\n");
+	} else if (strncmp(s, "streams=", 8) == 0) {
+		p->streams = (unsigned)strtoul(s + 8, NULL, 10);
+		printf("ok streams\n");
 	} else if (strcmp(s, "nocookie") == 0) {
 		p->nocookie = 1;
 		printf("ok nocookie\n");

@@ -90,6 +90,14 @@ lie "ECHOSTATS without --latency" -t -n 10 -l 1000 -- $A drain lie=echostats hol
 	"ECHOSTATS came in a test without --latency"
 lie "INTERVAL calls 2^64-1" -r -n 10 -l 1000 --interval 0.1 -- $A send lie=ivcalls hold -- \
 	"INTERVAL calls that add up to more than the run so far can make \(0 \+ 18446744073709551615 > 10000\)"
+# a timed run that moved nothing is no success (before: 0 bytes, exit 0;
+# the zero-copy starvation of issue 28 made one)
+liar -r --time 1 -- $A closedata lie=nothing hold
+eq "--time, nothing sent: exit 1, nothing on stdout, one line" \
+	"$RC $(wc -c <"$OUT") $(cat "$ERR")" \
+	"1 0 gput: partner 127.0.0.1 port $FPORT: received nothing in its --time (the sender closed at once)"
+check "--time, nothing sent: the partner said it sent nothing" \
+	grep -q '^ok lie nothing' "$T_TMP/fp.out"
 # --json prints a failed run's JSON (with its error), never the numbers
 liar -r -n 10 -l 1000 --interval 0.1 --json -- $A send lie=wrap hold
 eq "--json: a failed run's object with the error, no result" \
