@@ -137,6 +137,7 @@ struct config {
 	uint32_t swin;        /* --sliding-window: datagrams out at most (0: none) */
 	uint32_t rto_ms;      /* --rto: a fixed timeout (0: RFC 6298) */
 	uint32_t retries;     /* --retries (SWIN_RETRIES) */
+	int      count_set;   /* -n was given (--predict's extrapolation) */
 	enum gput_out out;    /* --json, --json-lines, --csv */
 	int      quiet;       /* -q: no progress line */
 	double   rate_bps;    /* --rate: the sender's payload bit/s (0: -g) */

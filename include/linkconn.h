@@ -25,6 +25,7 @@ struct link_conn {
 	/* What the user said of the path (--rtt, --loss, -w), 0 when not: */
 	double   rtt_s, loss;
 	uint64_t window;      /* the smaller -w of the two sides, bytes */
+	uint32_t dgrams;      /* UDP --sliding-window: its datagrams, 0: none */
 };
 
 /* The prediction for a connection: eta * C, and with an RTT what the

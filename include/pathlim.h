@@ -13,6 +13,8 @@
  *   window limit  W * 8 / RTT: a sender can have at most W bytes of payload
  *                 unacknowledged, and an acknowledgement returns one RTT after
  *                 the data left, so at most W bytes cross per RTT.
+ *                 A UDP sliding window of N datagrams of l bytes is the
+ *                 window N * l: N * l * 8 / RTT.
  *   bandwidth-delay product  eta * C * RTT / 8 bytes: the window that keeps
  *                 a link of goodput eta * C busy.
  *   Mathis bound  MSS * 8 / RTT * sqrt(3/2) / sqrt(p): the steady state of
@@ -37,6 +39,14 @@ struct plim_in {
 	double   loss;         /* segment loss probability p, 0 < p <= 1; 0: none */
 	unsigned mss;          /* TCP payload of a full segment (Mathis) */
 	double   expected_bps; /* eta * C of the link, bit/s; 0: no link given */
+	/* A UDP sliding window (--sliding-window), 0 when none: */
+	uint32_t dgrams;       /* the window in datagrams (window: dgrams * msg) */
+	double   msg;          /* payload bytes of a datagram (-l) */
+	double   ack_wire;     /* wire bytes of one acknowledgement, returned
+	                          per datagram on the reverse path */
+	double   link_bps;     /* C, for the acknowledgements' share (0: none) */
+	uint64_t count;        /* -n: datagrams (or writes) to extrapolate to,
+	                          0: none */
 };
 
 struct plim {
@@ -55,6 +65,19 @@ struct plim {
 	double   expected_bps;   /* eta * C, 0: no link */
 	double   bound_bps;      /* the least of eta * C, window_bps and
 	                            mathis_bps among those known; 0: none */
+	uint32_t dgrams;         /* a UDP window's datagrams (0: bytes) */
+	double   msg;
+	int      have_acks;      /* a UDP window with a bound: */
+	double   ack_bps;        /*   its acknowledgements on the reverse
+	                              path at the bound: bound / (msg * 8)
+	                              datagrams a second, ack_wire bytes each */
+	double   acks_per_s;
+	double   ack_wire;
+	double   link_bps;       /*   C (0: not given) */
+	int      have_count;     /* count and a bound: */
+	uint64_t count;
+	double   count_s;        /*   count * msg * 8 / bound: the time to send
+	                              them at the bound */
 };
 
 /* The Mathis constant sqrt(3/2). */

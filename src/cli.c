@@ -49,9 +49,9 @@ cli_usage(FILE *f)
 	      "            [--max-sessions n] [--max-streams n] [--max-time s]\n"
 	      "            [--no-multicast] [--once]\n"
 	      "            [--allow-cc algo[,algo ...]] [--user name]\n"
-	      "       gput --predict [-46Du] [-l length] [-w kbytes] [--link rate]\n"
-	      "            [--loss pct] [--mtu mtu] [--no-timestamps] [--pppoe] [--rtt ms]\n"
-	      "            [--vlan tags]\n"
+	      "       gput --predict [-46Du] [-l length] [-n count] [-w kbytes]\n"
+	      "            [--link rate] [--loss pct] [--mtu mtu] [--no-timestamps]\n"
+	      "            [--pppoe] [--rtt ms] [--sliding-window n] [--vlan tags]\n"
 	      "       gput -h | -V\n", f);
 }
 

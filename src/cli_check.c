@@ -15,7 +15,7 @@
 
 /* Options each mode accepts besides its own; the rest are usage errors. */
 static const char daemon_ok[] = "ipv";
-static const char predict_ok[] = "46Dluvw";
+static const char predict_ok[] = "46Dlnuvw";
 
 /* --rtt and --loss: TCP's limits across a path (--link, --predict). */
 static int
@@ -26,9 +26,11 @@ check_path(const struct config *c, const unsigned char *seen, char *err,
 
 	if (seen[OPT_LOSS] && !seen[OPT_RTT])
 		why = "--loss needs --rtt (the Mathis bound is segments per RTT)";
-	else if (seen[OPT_RTT] && c->proto == PROTO_UDP)
-		why = "--rtt and --loss model TCP's window and loss recovery: no "
-		      "meaning with -u";
+	else if (seen[OPT_LOSS] && c->proto == PROTO_UDP)
+		why = "--loss models TCP's loss recovery: no meaning with -u";
+	else if (seen[OPT_RTT] && c->proto == PROTO_UDP && c->swin == 0)
+		why = "--rtt with -u needs --sliding-window (the window it limits); "
+		      "--rtt and --loss otherwise model TCP";
 	if (why == NULL)
 		return 0;
 	snprintf(err, errlen, "%s", why);
@@ -78,7 +80,7 @@ check_mode(const struct config *c, const unsigned char *seen, char *err,
 			continue;
 		if (c->mode == MODE_PREDICT && (o == OPT_MTU || o == OPT_NOTS ||
 		    o == OPT_LINK || o == OPT_VLAN || o == OPT_PPPOE ||
-		    o == OPT_RTT || o == OPT_LOSS))
+		    o == OPT_RTT || o == OPT_LOSS || o == OPT_SWIN))
 			continue;
 		if (c->mode == MODE_DAEMON && (IS_PARTNER_OPT(o) ||
 		    o == OPT_KEY_FILE))
@@ -87,6 +89,11 @@ check_mode(const struct config *c, const unsigned char *seen, char *err,
 			continue;
 		snprintf(err, errlen, "%s has no meaning with %s", cli_opt_name(o, nm,
 		         sizeof nm), c->mode == MODE_DAEMON ? "-i" : "--predict");
+		return -1;
+	}
+	if (c->mode == MODE_PREDICT && seen['n'] && !seen[OPT_RTT]) {
+		snprintf(err, errlen, "-n with --predict needs --rtt (the time to "
+		         "send them at the path's bound)");
 		return -1;
 	}
 	if (c->mode == MODE_PREDICT && seen['w'] && !seen[OPT_RTT]) {
@@ -381,6 +388,7 @@ cli_check(struct config *c, const unsigned char *seen, char *err, size_t errlen)
 		         c->mode == MODE_DAEMON ? "-i" : "--predict");
 		return -1;
 	}
+	c->count_set = seen['n'];
 	if (check_mode(c, seen, err, errlen) == -1)
 		return -1;
 	if (c->mode == MODE_DAEMON && c->inetd && (c->once || c->port_set)) {

@@ -108,7 +108,7 @@ static const struct help_line partner_lines[] = {
 static const struct help_line link_lines[] = {
 	{ "--link rate", "the bottleneck's rate: goodput predicted, compared" },
 	{ "--predict", "print the predicted goodput only, no test" },
-	{ "--rtt ms", "TCP: the path's RTT: the BDP, whether -w limits" },
+	{ "--rtt ms", "the RTT: BDP, whether -w or --sliding-window limits" },
 	{ "--loss pct", "TCP, with --rtt: segments lost: the Mathis bound" },
 	{ "--mtu mtu", "--predict: the path's MTU (1500)" },
 	{ "--no-timestamps", "--predict: TCP without the timestamp option" },

@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 
 #include "config.h"
+#include "wire_udp.h"
 
 /* TCP: the data segments and their payload bytes this socket really sent
  * (a sender) or received, counted by the kernel in MSS-sized segments even
@@ -81,6 +82,8 @@ linkpred_from_socket(int fd, const struct xfer_params *p,
 	lc->window = c->loc.window;
 	if (c->rem.window > 0 && (lc->window == 0 || c->rem.window < lc->window))
 		lc->window = c->rem.window;
+	if (p->proto == PROTO_UDP && c->swin > 0)   /* the datagrams' window */
+		lc->dgrams = c->swin;
 	if (oc->proto == OVH_TCP) {
 		memset(&ti, 0, sizeof ti);
 		il = sizeof ti;
@@ -128,6 +131,25 @@ conn_model(const struct link_conn *lc, uint64_t msg, struct ovh_msg *m,
 	return ovh_message(&lc->oc, msg, m, err, errlen);
 }
 
+/* A UDP sliding window of dgrams datagrams of msg bytes into in: its
+ * window in bytes, and the wire bytes of the acknowledgement each
+ * datagram brings back (wire_udp.h GPUA). Returns 0 or -1 (err). */
+static int
+udp_window(const struct ovh_conf *oc, uint32_t dgrams, uint64_t msg,
+           uint64_t count, struct plim_in *in, char *err, size_t errlen)
+{
+	struct ovh_msg ack;
+
+	if (ovh_message(oc, WIRE_GPUA_LEN, &ack, err, errlen) == -1)
+		return -1;
+	in->dgrams = dgrams;
+	in->window = (uint64_t)dgrams * msg;
+	in->msg = (double)msg;
+	in->ack_wire = (double)ack.wire;
+	in->count = count;
+	return 0;
+}
+
 int
 linkpred_compute(const struct link_conn *lc, uint64_t msg, double link_bps,
                  struct link_pred *out, char *err, size_t errlen)
@@ -145,6 +167,10 @@ linkpred_compute(const struct link_conn *lc, uint64_t msg, double link_bps,
 	in.rtt_s = lc->rtt_s;
 	in.window = lc->window;
 	in.loss = lc->loss;
+	in.link_bps = link_bps;
+	if (lc->dgrams > 0 && udp_window(&lc->oc, lc->dgrams, msg, 0, &in, err,
+	    errlen) == -1)
+		return -1;
 	in.mss = lc->oc.proto == OVH_TCP ? ovh_tcp_mss(&lc->oc) : 0;
 	in.expected_bps = out->expected_bps;
 	if (plim_compute(&in, &out->path, err, errlen) == -1)
@@ -185,6 +211,12 @@ linkpred_predict(const struct config *c, struct link_predict *out, char *err,
 	in.rtt_s = c->rtt_s;
 	in.window = c->loc.window;
 	in.loss = c->loss;
+	in.msg = (double)out->msg;
+	in.count = c->count_set ? c->loc.count : 0;
+	in.link_bps = c->link_bps;
+	if (c->proto == PROTO_UDP && c->swin > 0 && udp_window(&out->oc,
+	    c->swin, out->msg, in.count, &in, err, errlen) == -1)
+		return -1;
 	in.mss = out->oc.proto == OVH_TCP ? ovh_tcp_mss(&out->oc) : 0;
 	in.expected_bps = out->expected_bps;
 	if (plim_compute(&in, &out->path, err, errlen) == -1)

@@ -37,7 +37,32 @@ plim_invalid(const struct plim_in *in)
 		return "the loss must be a probability from 0 to 1";
 	if (in->loss > 0 && in->mss == 0)
 		return "the Mathis bound needs the MSS";
+	if (!isfinite(in->msg) || in->msg < 0 || !isfinite(in->ack_wire) ||
+	    in->ack_wire < 0)
+		return "the message and acknowledgement sizes must be 0 or more";
 	return NULL;
+}
+
+/* A UDP window's acknowledgements and -n's time, at the bound. */
+static void
+extras(const struct plim_in *in, struct plim *out)
+{
+	out->dgrams = in->dgrams;
+	out->msg = in->msg;
+	out->link_bps = in->link_bps;
+	if (out->bound_bps <= 0 || in->msg <= 0)
+		return;
+	if (in->dgrams > 0 && in->ack_wire > 0) {
+		out->have_acks = 1;
+		out->ack_wire = in->ack_wire;
+		out->acks_per_s = out->bound_bps / (in->msg * 8.0);
+		out->ack_bps = out->acks_per_s * in->ack_wire * 8.0;
+	}
+	if (in->count > 0) {
+		out->have_count = 1;
+		out->count = in->count;
+		out->count_s = (double)in->count * in->msg * 8.0 / out->bound_bps;
+	}
 }
 
 int
@@ -76,5 +101,6 @@ plim_compute(const struct plim_in *in, struct plim *out, char *err,
 		if (out->bound_bps == 0 || out->mathis_bps < out->bound_bps)
 			out->bound_bps = out->mathis_bps;
 	}
+	extras(in, out);
 	return 0;
 }

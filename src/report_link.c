@@ -95,6 +95,18 @@ print_against(FILE *f, const struct plim *p, double bps, const char *what)
 		        bps / p->expected_bps);
 }
 
+/* What sets the bound: the one of eta * C, the window and the Mathis
+ * bound that equals it (the link on a tie). */
+static const char *
+limiter(const struct plim *p)
+{
+	if (p->expected_bps > 0 && p->bound_bps >= p->expected_bps)
+		return "the link (eta*C)";
+	if (p->have_window && p->bound_bps >= p->window_bps)
+		return "the window";
+	return "loss (Mathis)";
+}
+
 void
 report_link_path(FILE *f, const struct plim *p)
 {
@@ -103,7 +115,12 @@ report_link_path(FILE *f, const struct plim *p)
 	if (p->have_bdp)
 		fprintf(f, "rtt %g ms: bandwidth-delay product %.0f bytes "
 		        "(eta*C x RTT)\n", rtt_ms, p->bdp_bytes);
-	if (p->have_window) {
+	if (p->have_window && p->dgrams > 0) {    /* --sliding-window */
+		fprintf(f, "window %u datagram%s x %.0f bytes / rtt %g ms = %.4f "
+		        "MBit/s", p->dgrams, p->dgrams == 1 ? "" : "s", p->msg,
+		        rtt_ms, p->window_bps / 1e6);
+		print_against(f, p, p->window_bps, "window");
+	} else if (p->have_window) {
 		fprintf(f, "window %" PRIu64 " bytes / rtt %g ms = %.4f MBit/s",
 		        p->window, rtt_ms, p->window_bps / 1e6);
 		print_against(f, p, p->window_bps, "window");
@@ -113,11 +130,29 @@ report_link_path(FILE *f, const struct plim *p)
 		        p->mss, rtt_ms, p->loss * 100, p->mathis_bps / 1e6);
 		print_against(f, p, p->mathis_bps, "loss");
 	}
-	if (p->have_window || p->have_mathis)
+	if ((p->have_window || p->have_mathis) && p->dgrams == 0)
 		fprintf(f, "bound %.4f MBit/s (the least of %s)\n",
 		        p->bound_bps / 1e6, p->expected_bps <= 0 ?
 		        "window/RTT and the Mathis bound" :
 		        "eta*C, window/RTT and the Mathis bound");
+	if (p->dgrams > 0)                      /* --sliding-window */
+		fprintf(f, "bound %.4f MBit/s (%s): %s limits\n",
+		        p->bound_bps / 1e6, p->expected_bps <= 0 ? "window/RTT, no "
+		        "link given" : "the least of eta*C and window/RTT",
+		        limiter(p));
+	if (p->have_acks) {
+		fprintf(f, "ACKs on the reverse path at the bound: %.1f a second of "
+		        "%.0f wire bytes = %.4f MBit/s", p->acks_per_s, p->ack_wire,
+		        p->ack_bps / 1e6);
+		if (p->link_bps > 0)
+			fprintf(f, ", %.2f%% of the link", 100.0 * p->ack_bps /
+			        p->link_bps);
+		fputc('\n', f);
+	}
+	if (p->have_count)
+		fprintf(f, "%" PRIu64 " %s of %.0f bytes at the bound: %.3f s\n",
+		        p->count, p->dgrams > 0 ? "datagrams" : "writes", p->msg,
+		        p->count_s);
 }
 
 void

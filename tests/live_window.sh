@@ -102,7 +102,27 @@ eq "never acknowledged: exit" "$RC" 1
 eq "never acknowledged: why" "$(cat "$ERR")" "gput: partner 127.0.0.1 port $PP: datagram 0 was not acknowledged after 3 retransmissions (--retries): the receiver or the path answers nothing"
 check "never acknowledged: the partner got the data and held" grep -qx 'ok hold' "$PEER_OUT"
 
-# 4. What the command line refuses.
+# 4. The prediction: the window's bound against eta*C, which limits, the
+# acknowledgements on the reverse path, the time for -n datagrams.
+run_t 10 "$GPUT" --predict -u -l 1440 --sliding-window 5 --rtt 60 --link 10M -n 180000
+eq "--predict: exit" "$RC" 0
+eq "--predict: the window's lines" "$(tail -n 5 "$OUT")" "rtt 60 ms: bandwidth-delay product 71713 bytes (eta*C x RTT)
+window 5 datagrams x 1440 bytes / rtt 60 ms = 0.9600 MBit/s: window-limited, 0.1004 of expected
+bound 0.9600 MBit/s (the least of eta*C and window/RTT): the window limits
+ACKs on the reverse path at the bound: 83.3 a second of 90 wire bytes = 0.0600 MBit/s, 0.60% of the link
+180000 datagrams of 1440 bytes at the bound: 2160.000 s"
+run_t 10 "$GPUT" --predict -u -l 1440 --sliding-window 50 --rtt 60 --link 10M
+eq "--predict 50: the link limits" "$(sed -n 's/^bound .*: //p' "$OUT")" \
+	"the link (eta*C) limits"
+# a run's --link and --rtt: the same lines, measured against the bound
+run_t 30 "$GPUT" -u -p "$D_PORT" -l 1000 -n 50 --sliding-window 2 --link 10M --rtt 60 127.0.0.1
+eq "--link --rtt run: exit" "$RC" 0
+eq "--link --rtt run: the window's bound" "$(grep '^window ' "$OUT")" \
+	"window 2 datagrams x 1000 bytes / rtt 60 ms = 0.2667 MBit/s: window-limited, 0.0284 of expected"
+check "--link --rtt run: each side against the bound" grep -Eq \
+	'^l: measured [0-9.]+ MBit/s, [0-9.]+ of expected, [0-9.]+ of the bound$' "$OUT"
+
+# 5. What the command line refuses.
 refused() {
 	local name=$1 want=$2; shift 2
 	run_t 10 "$GPUT" "$@"

@@ -419,7 +419,8 @@ static const struct bad_row bad_rows[] = {
 	{ "-i --pppoe", 0, 0, NO_MEANING_I("--pppoe") },
 	/* --predict */
 	{ "--predict host", 0, 0, "--predict takes no partner host" },
-	{ "--predict -n 5", 0, 0, NO_MEANING_P("-n") },
+	{ "--predict -n 5", 0, 0, "-n with --predict needs --rtt (the time to send "
+	  "them at the path's bound)" },
 	{ "--predict -x 5", 0, 0, NO_MEANING_P("-x") },
 	{ "--predict -p 1", 0, 0, NO_MEANING_P("-p") },
 	{ "--predict -c", 0, 0, NO_MEANING_P("-c") },
@@ -430,10 +431,15 @@ static const struct bad_row bad_rows[] = {
 	  "goodput to window/RTT)" },
 	{ "--predict --loss 1", 0, 0, "--loss needs --rtt (the Mathis bound is "
 	  "segments per RTT)" },
-	{ "--predict -u --rtt 1", 0, 0, "--rtt and --loss model TCP's window and "
-	  "loss recovery: no meaning with -u" },
-	{ "--link 1M -u --rtt 1 host", 0, 0, "--rtt and --loss model TCP's window "
-	  "and loss recovery: no meaning with -u" },
+	{ "--predict -u --rtt 1", 0, 0, "--rtt with -u needs --sliding-window "
+	  "(the window it limits); --rtt and --loss otherwise model TCP" },
+	{ "--link 1M -u --rtt 1 host", 0, 0, "--rtt with -u needs --sliding-window "
+	  "(the window it limits); --rtt and --loss otherwise model TCP" },
+	{ "--predict -u --sliding-window 5 --rtt 60 --loss 1", 0, 0, "--loss "
+	  "models TCP's loss recovery: no meaning with -u" },
+	{ "--predict --sliding-window 5 --rtt 60", 0, 0, "--sliding-window needs "
+	  "-u (TCP has its own window)" },
+	{ "--predict -u --rto 5", 0, 0, NO_MEANING_P("--rto") },
 	{ "--rtt 1 host", 0, 0, "--rtt only applies with --link or --predict" },
 	{ "--loss 1 host", 0, 0, "--loss only applies with --link or --predict" },
 	{ "--link 1M --loss 1 host", 0, 0, "--loss needs --rtt (the Mathis bound "
@@ -947,8 +953,9 @@ test_usage(void **state)
 	fclose(f);
 	assert_non_null(strstr(buf, "usage: gput [-46cDqrsTtuv]"));
 	assert_non_null(strstr(buf, "       gput -i [-v] [-p port] [--allow cidr] [--inetd] [--key-file file]\n"));
-	assert_non_null(strstr(buf, "       gput --predict [-46Du] [-l length] [-w kbytes] [--link rate]\n"
-	    "            [--loss pct] [--mtu mtu] [--no-timestamps] [--pppoe] [--rtt ms]\n"));
+	assert_non_null(strstr(buf, "       gput --predict [-46Du] [-l length] [-n count] [-w kbytes]\n"
+	    "            [--link rate] [--loss pct] [--mtu mtu] [--no-timestamps]\n"
+	    "            [--pppoe] [--rtt ms] [--sliding-window n] [--vlan tags]\n"));
 	assert_non_null(strstr(buf, "[--loss pct] [--mport port]\n"));
 	assert_non_null(strstr(buf, "[--rtt ms] [--same-clock] [--sliding-window n]\n"));
 	assert_non_null(strstr(buf, "            [--latency] [--latency-idle s] [--latency-interval ms]\n"));

@@ -147,6 +147,62 @@ expect_lines(const struct plim_in *in, const char *want)
 	free(buf);
 }
 
+/* A UDP sliding window (--sliding-window): N datagrams of l bytes a round
+ * trip, the acknowledgements on the reverse path (90 wire bytes each over
+ * Ethernet: 24 + 8 + 20 + 18 + 20) and -n's time, at the bound. */
+static void
+test_udp_window(void **state)
+{
+	/* eta * C of UDP 1440 over IPv4: 1440 / 1506 */
+	const double eta_c = 10e6 * 1440 / 1506;
+	struct plim_in in = { .rtt_s = 0.060, .dgrams = 5, .window = 5 * 1440,
+	    .msg = 1440, .ack_wire = 90, .count = 180000, .link_bps = 10e6,
+	    .expected_bps = eta_c };
+	struct plim p;
+	char err[100];
+
+	(void)state;
+	assert_int_equal(plim_compute(&in, &p, err, sizeof err), 0);
+	assert_true(fabs(p.window_bps - 960000) < 1e-6);
+	assert_true(p.window_limited && p.bound_bps == p.window_bps);
+	assert_true(p.have_acks && fabs(p.acks_per_s - 960000 / 11520.0) < 1e-9);
+	assert_true(fabs(p.ack_bps - p.acks_per_s * 720) < 1e-6);
+	assert_true(p.have_count && fabs(p.count_s - 180000 * 11520 / 960000.0) < 1e-9);
+	expect_lines(&in,
+	    "rtt 60 ms: bandwidth-delay product 71713 bytes (eta*C x RTT)\n"
+	    "window 5 datagrams x 1440 bytes / rtt 60 ms = 0.9600 MBit/s: "
+	    "window-limited, 0.1004 of expected\n"
+	    "bound 0.9600 MBit/s (the least of eta*C and window/RTT): the window "
+	    "limits\n"
+	    "ACKs on the reverse path at the bound: 83.3 a second of 90 wire bytes "
+	    "= 0.0600 MBit/s, 0.60% of the link\n"
+	    "180000 datagrams of 1440 bytes at the bound: 2160.000 s\n");
+	/* 50: the link limits; the ACKs at its rate */
+	in.dgrams = 50;
+	in.window = 50 * 1440;
+	in.count = 0;
+	expect_lines(&in,
+	    "rtt 60 ms: bandwidth-delay product 71713 bytes (eta*C x RTT)\n"
+	    "window 50 datagrams x 1440 bytes / rtt 60 ms = 9.6000 MBit/s: not "
+	    "window-limited, 1.0040 x expected\n"
+	    "bound 9.5618 MBit/s (the least of eta*C and window/RTT): the link "
+	    "(eta*C) limits\n"
+	    "ACKs on the reverse path at the bound: 830.0 a second of 90 wire "
+	    "bytes = 0.5976 MBit/s, 5.98% of the link\n");
+	/* stop-and-wait, no link */
+	in = (struct plim_in){ .rtt_s = 0.0833, .dgrams = 1, .window = 1440,
+	    .msg = 1440, .ack_wire = 90 };
+	expect_lines(&in,
+	    "window 1 datagram x 1440 bytes / rtt 83.3 ms = 0.1383 MBit/s\n"
+	    "bound 0.1383 MBit/s (window/RTT, no link given): the window limits\n"
+	    "ACKs on the reverse path at the bound: 12.0 a second of 90 wire bytes "
+	    "= 0.0086 MBit/s\n");
+	in.msg = -1;
+	assert_int_equal(plim_compute(&in, &p, err, sizeof err), -1);
+	assert_string_equal(err, "the message and acknowledgement sizes must be 0 "
+	                    "or more");
+}
+
 static void
 test_lines(void **state)
 {
@@ -193,6 +249,7 @@ main(void)
 		cmocka_unit_test(test_compute),
 		cmocka_unit_test(test_compute_errors),
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_udp_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
