@@ -21,7 +21,8 @@
 int units_parse_int(const char *s, uint64_t min, uint64_t max, uint64_t *out,
                     char *err, size_t errlen);
 
-/* Parse a size with an optional K/M/G (binary) suffix into bytes, in [min, max]. */
+/* Parse a size with an optional B (bytes), K/M/G (binary) suffix into
+ * bytes, in [min, max]. */
 int units_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out,
                      char *err, size_t errlen);
 
@@ -32,7 +33,8 @@ int units_parse_decimal(const char *s, double min, double max, double *out,
                         char *err, size_t errlen);
 
 /* nttcp's -w: a plain number of kilobytes (2^10 bytes), or a size with a
- * K/M/G suffix, into bytes, in [min_kb, max_kb] kilobytes. */
+ * B/K/M/G suffix (-w 7200B: bytes), into bytes, in [min_kb, max_kb]
+ * kilobytes. */
 int units_parse_kbytes(const char *s, uint64_t min_kb, uint64_t max_kb,
                        uint64_t *out, char *err, size_t errlen);
 

@@ -156,7 +156,7 @@ cli_help(FILE *f)
 		for (l = g->lines; l->opt != NULL; l++)
 			fprintf(f, "  %-24s %s\n", l->opt, l->what);
 	}
-	fputs("\nSizes take K, M or G (2^10, 2^20, 2^30 bytes), rates k, M or G\n"
+	fputs("\nSizes take B, K, M or G (1, 2^10, 2^20, 2^30 bytes), rates k, M or G\n"
 	      "(10^3, 10^6, 10^9 bit/s). Options after a partner's name apply to\n"
 	      "that partner alone. See gput(1).\n", f);
 }

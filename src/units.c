@@ -75,6 +75,7 @@ units_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 		return -1;
 	switch (*end) {
 	case '\0': break;
+	case 'B': end++; break;             /* bytes: -w 7200B */
 	case 'k': case 'K': mult = 1ULL << 10; end++; break;
 	case 'm': case 'M': mult = 1ULL << 20; end++; break;
 	case 'g': case 'G': mult = 1ULL << 30; end++; break;
@@ -82,7 +83,7 @@ units_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 	}
 	if (end == NULL || *end != '\0') {
 		snprintf(err, errlen, "'%s' is not a size (use a number with an "
-		         "optional K, M or G suffix)", s);
+		         "optional B, K, M or G suffix)", s);
 		return -1;
 	}
 	if (v > UINT64_MAX / mult) {

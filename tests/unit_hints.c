@@ -173,9 +173,9 @@ test_window_units(void **state)
 		{ "-w 2G host", "-w: '2G' is out of range (1024 to 1073741824)" },
 		{ "-w 1048577 host", "-w: '1048577' is out of range (1 to 1048576)" },
 		{ "-w 64X host", "-w: '64X' is not a size (use a number with an optional "
-		  "K, M or G suffix)" },
+		  "B, K, M or G suffix)" },
 		{ "-w 1.5M host", "-w: '1.5M' is not a size (use a number with an "
-		  "optional K, M or G suffix)" },
+		  "optional B, K, M or G suffix)" },
 	};
 	size_t i;
 

@@ -94,7 +94,7 @@ test_int(void **state)
 }
 
 #define NOTSIZE(s) BAD(s, 0, U64MAX, \
-	"'" s "' is not a size (use a number with an optional K, M or G suffix)")
+	"'" s "' is not a size (use a number with an optional B, K, M or G suffix)")
 
 static void
 test_size(void **state)
@@ -106,6 +106,8 @@ test_size(void **state)
 		OK("1k", 0, U64MAX, KI),
 		OK("1K", 0, U64MAX, KI),
 		OK("64K", 0, U64MAX, 64 * KI),
+		OK("7200B", 0, U64MAX, 7200),
+		OK("0B", 0, U64MAX, 0),
 		OK("1m", 0, U64MAX, MI),
 		OK("1M", 0, U64MAX, MI),
 		OK("64M", 1, 64 * MI, 64 * MI),
@@ -139,6 +141,8 @@ test_size(void **state)
 		NOTSIZE("1.5K"),
 		NOTSIZE("10x"),
 		NOTSIZE("1b"),
+		NOTSIZE("1BB"),
+		BAD("B", 0, U64MAX, "'B' is not a number"),
 	};
 	(void)state;
 	run_irows("units_parse_size", units_parse_size, rows, sizeof rows / sizeof rows[0]);
