@@ -50,8 +50,13 @@
  *                   tcpinfo (TCPINFO in a UDP test), udpstats (UDPSTATS in
  *                   a TCP test), dups (UDPSTATS 2^62 duplicates),
  *                   echostats (ECHOSTATS of zeros without --latency),
- *                   ivcalls (INTERVAL calls 2^64-1); nothing is no lie:
- *                   the RESULTs of a partner that moved no data
+ *                   ivcalls (INTERVAL calls 2^64-1); nothing and none
+ *                   are no lies: the RESULTs of a partner that moved no
+ *                   data, or the data in 0.5 s
+ *   echo=STAMP      (partner, after sendready, for --latency) send ECHOPORT
+ *                   and echo every probe with READY's nonce stamped STAMP
+ *                   ns, or with the real-time clock (real), from a child
+ *                   process
  *   ivals=N         send N zero-length INTERVALs of stream 1, in order; on
  *                   failure the error says how many were sent
  *   hello           (client) receive HELLO
@@ -122,8 +127,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "auth.h"
@@ -692,6 +700,61 @@ put_msg(struct peer *p, const struct ctl_msg *m)
 		die(p, err);
 }
 
+/* The echo's child: answer each probe with READY's nonce, stamped stamp
+ * (real: CLOCK_REALTIME, as a partner does), until TIMEOUT_MS pass or the
+ * parent ends. */
+static void
+echo_child(struct peer *p, int fd, int real, uint64_t stamp)
+{
+	mono_ns end = mono_now() + (mono_ns)TIMEOUT_MS * 1000000u;
+
+	(void)prctl(PR_SET_PDEATHSIG, SIGTERM);
+	while (mono_now() < end) {
+		uint8_t b[PROBE_LEN + 1];
+		struct sockaddr_storage from;
+		socklen_t fl = sizeof from;
+		struct pollfd pf = { fd, POLLIN, 0 };
+		struct timespec ts;
+		ssize_t n;
+
+		if (poll(&pf, 1, 1000) <= 0)
+			continue;
+		n = recvfrom(fd, b, sizeof b, 0, (struct sockaddr *)&from, &fl);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		if (n > 0 && probe_make_echo(b, (size_t)n, p->nonce, real ?
+		    (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec :
+		    stamp) == 0)
+			(void)sendto(fd, b, (size_t)n, 0, (struct sockaddr *)&from, fl);
+	}
+	_exit(0);
+}
+
+/* echo=STAMP (partner, after sendready, for --latency): an echo of its
+ * own, announced by ECHOPORT, whose every echo carries the stamp STAMP ns
+ * (or real: the real-time clock's), in a child process. */
+static void
+step_echo(struct peer *p, const char *arg)
+{
+	struct ctl_msg m = { .type = CTL_ECHOPORT };
+	char err[256];
+	int fd = net_bind_like(&p->local, SOCK_DGRAM, err, sizeof err);
+	pid_t pid;
+
+	if (fd == -1)
+		die(p, err);
+	m.echo_port = net_local_port(fd);
+	fflush(stdout);
+	if ((pid = fork()) == -1)
+		die(p, strerror(errno));
+	if (pid == 0)
+		echo_child(p, fd, strcmp(arg, "real") == 0,
+		    strtoull(arg, NULL, 10));
+	close(fd);
+	if (ctl_send(p->ctl, &m, err, sizeof err) == -1)
+		die(p, err);
+	printf("ok echo %u\n", m.echo_port);
+}
+
 /* INTERVAL k of stream 1 from start to end with bytes b. */
 static void
 put_ival(struct peer *p, uint32_t k, uint64_t start, uint64_t end, uint64_t b,
@@ -761,6 +824,8 @@ step_lie(struct peer *p, const char *kind)
 		m.result.flags |= RES_STOPPED;  /* and TCP's bytes need not match */
 		m.result.bytes = 1;
 		m.result.calls = 1;
+	} else if (strcmp(kind, "none") == 0) {       /* honest: 0.5 s */
+		m.result.real_ns = m.end_ns = 500000000;
 	} else if (strcmp(kind, "nothing") == 0) {    /* honest, for once */
 		m.result.bytes = m.result.calls = m.result.dgrams = 0;
 	} else if (strcmp(kind, "calls") == 0) {
@@ -930,6 +995,8 @@ run_step(struct peer *p, const char *s)
 		if (sscanf(s + 8, "%u,%u", &p->lat_us, &p->lat_ms) != 2)
 			die(p, "want latency=US,MS");
 		printf("ok latency\n");
+	} else if (strncmp(s, "echo=", 5) == 0) {
+		step_echo(p, s + 5);
 	} else if (strcmp(s, "echoport") == 0) {
 		if (ctl_recv_type(p->ctl, CTL_ECHOPORT, &m, TIMEOUT_MS, NULL, err,
 		    sizeof err) == -1)

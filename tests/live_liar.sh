@@ -98,6 +98,27 @@ eq "--time, nothing sent: exit 1, nothing on stdout, one line" \
 	"1 0 gput: partner 127.0.0.1 port $FPORT: received nothing in its --time (the sender closed at once)"
 check "--time, nothing sent: the partner said it sent nothing" \
 	grep -q '^ok lie nothing' "$T_TMP/fp.out"
+# --latency --same-clock: on one clock each echo's stamp lies within its
+# probe's round trip. An honest echo passes; stamps of 2^63 (a signed
+# overflow before) and 0 printed one-way delays of +-7.4e12 ms, exit 0.
+E="sendhello getparams sendready"
+L=(-t --time 1 --latency --latency-idle 0.3 --same-clock)
+liar "${L[@]}" -- $E echo=real acceptdata put=start drain lie=none hold
+eq "echo stamps of the real clock: exit 0" "$RC" 0
+check "echo stamps of the real clock: one-way delays shown" \
+	grep -Eq '^latency idle  : ([1-9][0-9]*) sent, \1 answered, .* one way p50 up [0-9.]+ down [0-9.]+ ms$' "$OUT"
+for st in 9223372036854775808 0; do
+	liar "${L[@]}" -- $E echo=$st acceptdata put=start drain lie=none hold
+	eq "echo stamp $st: exit 1, nothing on stdout, one line" \
+		"$RC $(wc -c <"$OUT") $(wc -l <"$ERR")" "1 0 1"
+	check "echo stamp $st: refused, naming it (every echoed probe's)" grep -Eqx -- \
+		"gput: partner 127\.0\.0\.1 port $FPORT: the partner's echo stamp $st of probe 0 is outside its round trip here \[[0-9]+, [0-9]+\] on one clock \(--same-clock; ([1-9][0-9]*) of \1 echoed probes\)" "$ERR"
+	check "echo stamp $st: the lying echo ran" grep -q '^ok echo ' "$T_TMP/fp.out"
+done
+# ECHOSTATS "0 echoed" against the probes echoed before the data path
+lie "ECHOSTATS 0 echoed against the idle phase's echoes" "${L[@]}" -- \
+	$E echo=real acceptdata put=start drain lie=echostats hold -- \
+	"ECHOSTATS echoed 0 is fewer than the probes echoed here before the data path opened \([1-9][0-9]*\)"
 # --json prints a failed run's JSON (with its error), never the numbers
 liar -r -n 10 -l 1000 --interval 0.1 --json -- $A send lie=wrap hold
 eq "--json: a failed run's object with the error, no result" \
