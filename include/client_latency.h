@@ -26,9 +26,6 @@ int  latency_begin(struct prober *p, int ctl, const struct stopreq *stop,
                    const struct sockaddr_storage *peer, const uint8_t *nonce,
                    const struct config *c, char *err, size_t errlen);
 
-/* The probes a run of c may send: its idle phase and its length (and
- * LAT_SLACK_MS) over the interval, and a few more. */
-uint64_t latency_cap(const struct config *c);
 
 /* After prober_finish(): the phases and counts into lr; link_bps and
  * queue_bytes (both non-zero) give the expected loaded round trip. Returns

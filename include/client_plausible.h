@@ -85,9 +85,6 @@ int plaus_tcpinfo(const struct plaus_run *pr, const struct tcp_stats *t,
 int plaus_echo(const struct plaus_run *pr, const struct echo_stats *e,
                uint64_t idle_answered, char *err, size_t errlen);
 
-/* The most bytes one data call of p moves: a TCP read or write -l, a UDP
- * call its batch of datagrams (with GRO or GSO, 64 KiB each). */
-uint64_t plaus_call_bytes(const struct xfer_params *p);
 
 /* The most data calls streams streams of the partner can have made so far
  * (INTERVAL sums; a UDP receiver's RESULT): a TCP call moves a byte at

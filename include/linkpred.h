@@ -31,8 +31,6 @@ int linkpred_from_socket(int fd, const struct xfer_params *p,
  * connection's nonce, which is not part of the measured stream. */
 void linkpred_tcp_sent(int fd, uint64_t *bytes, uint64_t *segs);
 
-/* The model's configuration from --predict's options. */
-void linkpred_from_config(const struct config *c, struct ovh_conf *oc);
 
 /* The prediction for the connection lc as it was (msg: the sender's write
  * length) on a link of link_bps. Returns 0 or -1 with err filled. */

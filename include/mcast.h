@@ -29,9 +29,6 @@ const char *mcast_ntop(const struct mcast_group *g, char *buf, size_t len);
  * any other address as it is. */
 void mcast_unmap(struct sockaddr_storage *ss);
 
-/* The index of the interface that has address a, or 0 with err filled. */
-unsigned mcast_ifindex(const struct sockaddr_storage *a, char *err,
-                       size_t errlen);
 
 /* The sender's options on a UDP socket of g's family: leave by interface
  * ifindex, g's TTL or hop limit, and loop back to this host's own members

@@ -44,14 +44,10 @@ struct meter {
 };
 
 mono_ns  mono_now(void);
-/* User + system CPU time of this process so far, in ns (getrusage). */
-uint64_t meter_cpu_ns(void);
 /* Open the window now. */
 void     meter_start(struct meter *m);
 /* Open the window at an earlier moment t0 already read from the clock. */
 void     meter_start_at(struct meter *m, mono_ns t0);
-/* Close the window at time t1 and store real and CPU time in r. */
-void     meter_stop_at(const struct meter *m, mono_ns t1, struct gput_result *r);
 void     meter_stop(const struct meter *m, struct gput_result *r);
 
 /* CLOCK_REALTIME - CLOCK_MONOTONIC now, in ns. Slewing (NTP) moves both

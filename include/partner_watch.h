@@ -141,7 +141,5 @@ int  watch_last(struct watch *w);
  * the message's name). */
 int  watch_peer_msg(struct watch *w, const struct ctl_msg *m, char *err,
                     size_t errlen);
-/* "the client closed the control connection" etc., for logs and messages. */
-const char *watch_event_name(enum watch_event e);
 
 #endif

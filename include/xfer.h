@@ -81,9 +81,6 @@ struct stream {
  * request cuts it short. Returns how late it returns (ns past t, at its
  * last look at the clock; 0 without a stop pipe, where it reads none). */
 mono_ns xfer_sleep_until(const struct stopreq *st, mono_ns t);
-/* How far a sender that woke late by late ns moves its schedule on: what
- * is past p->slip_ns (0 without one). */
-mono_ns xfer_slip(const struct xfer_params *p, mono_ns late);
 
 /* Where a sender is in its stream: what a send path lays out its next
  * call from. */

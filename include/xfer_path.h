@@ -24,9 +24,6 @@
 /* How often the partner sends its cookie again until the echo comes. */
 #define PATH_RESEND_MS 200
 
-/* The lengths of p's stream's cookie and echo: apart from its data's. */
-uint32_t xfer_cookie_len(const struct xfer_params *p);
-uint32_t xfer_cecho_len(const struct xfer_params *p);
 
 /*
  * The partner's side: fd is connected to the address the proof of stream

@@ -10,7 +10,9 @@
 #include "net.h"
 #include "stop.h"
 
-uint64_t
+/* The probes a run of c may send: its idle phase and its length (and
+ * LAT_SLACK_MS) over the interval, and a few more. */
+static uint64_t
 latency_cap(const struct config *c)
 {
 	return ((uint64_t)c->lat_idle_ms + c->duration_ms + LAT_SLACK_MS) *

@@ -69,7 +69,9 @@ cpu_max(const struct plaus_run *pr, uint64_t real)
 	return sat_mul(per, pr->threads ? pr->threads : 1);
 }
 
-uint64_t
+/* The most bytes one data call of p moves: a TCP read or write -l, a UDP
+ * call its batch of datagrams (with GRO or GSO, 64 KiB each). */
+static uint64_t
 plaus_call_bytes(const struct xfer_params *p)
 {
 	uint64_t v = p->batch > 1 ? p->batch : 1;

@@ -100,7 +100,8 @@ linkpred_from_socket(int fd, const struct xfer_params *p,
 	return 0;
 }
 
-void
+/* The model's configuration from --predict's options. */
+static void
 linkpred_from_config(const struct config *c, struct ovh_conf *oc)
 {
 	memset(oc, 0, sizeof *oc);

@@ -104,7 +104,8 @@ group_sa(const struct mcast_group *g, unsigned ifindex,
 	}
 }
 
-unsigned
+/* The index of the interface that has address a, or 0 with err filled. */
+static unsigned
 mcast_ifindex(const struct sockaddr_storage *a, char *err, size_t errlen)
 {
 	struct ifaddrs *ifa, *i;

@@ -21,7 +21,8 @@ tv_ns(const struct timeval *tv)
 	return (uint64_t)tv->tv_sec * 1000000000u + (uint64_t)tv->tv_usec * 1000u;
 }
 
-uint64_t
+/* User + system CPU time of this process so far, in ns (getrusage). */
+static uint64_t
 meter_cpu_ns(void)
 {
 	struct rusage ru;
@@ -44,7 +45,8 @@ meter_start(struct meter *m)
 	meter_start_at(m, mono_now());
 }
 
-void
+/* Close the window at time t1 and store real and CPU time in r. */
+static void
 meter_stop_at(const struct meter *m, mono_ns t1, struct gput_result *r)
 {
 	uint64_t cpu1 = meter_cpu_ns();

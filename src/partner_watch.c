@@ -23,23 +23,6 @@
 /* A message may arrive in pieces; it has this long to be whole. */
 #define WATCH_MSG_MS 2000
 
-const char *
-watch_event_name(enum watch_event e)
-{
-	switch (e) {
-	case WATCH_NONE:        return "nothing";
-	case WATCH_SIGNAL:      return "interrupted";
-	case WATCH_PEER_STOP:   return "stopped by the client";
-	case WATCH_PEER_CLOSED: return "the peer closed the control connection";
-	case WATCH_PEER_FAILED: return "control connection failed";
-	case WATCH_PEER_ERROR:  return "the peer sent an error";
-	case WATCH_DEADLINE:    return "deadline";
-	case WATCH_STREAM_FAILED: return "a stream failed";
-	case WATCH_NO_PROGRESS: return "no progress";
-	}
-	return "?";
-}
-
 /* Wake every stream's data call blocked in the kernel. */
 static void
 shut_streams(struct watch *w)

@@ -42,7 +42,9 @@ xfer_sleep_until(const struct stopreq *st, mono_ns t)
 	return !stop_requested(st) && now > t ? now - t : 0;
 }
 
-mono_ns
+/* How far a sender that woke late by late ns moves its schedule on: what
+ * is past p->slip_ns (0 without one). */
+static mono_ns
 xfer_slip(const struct xfer_params *p, mono_ns late)
 {
 	return p->slip_ns != 0 && late > p->slip_ns ? late - p->slip_ns : 0;

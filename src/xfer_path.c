@@ -16,13 +16,14 @@
  * past its deadline. */
 #define PATH_READS 64
 
-uint32_t
+/* The lengths of p's stream's cookie and echo: apart from its data's. */
+static uint32_t
 xfer_cookie_len(const struct xfer_params *p)
 {
 	return wire_len_apart(COOKIE_BASE_LEN, p->data_len, xfer_last_len(p));
 }
 
-uint32_t
+static uint32_t
 xfer_cecho_len(const struct xfer_params *p)
 {
 	return wire_len_apart(CECHO_BASE_LEN, p->data_len, xfer_last_len(p));
