@@ -104,8 +104,11 @@ eq "nodes: h1" "$(sed -n 1p "$T_TMP/nodes")" "h1 host 198.18.3.1"
 eq "nodes: r2" "$(grep '^r2 ' "$T_TMP/nodes")" "r2 router 198.18.0.2 198.18.1.1 198.18.6.2"
 eq "addr r2 r3" "$("$TESTBED" addr r2 r3)" 198.18.1.1
 eq "addr r2" "$("$TESTBED" addr r2)" 198.18.0.2
-"$TESTBED" addr r2 h1 >/dev/null 2>&1
-check "addr r2 h1 (no such link) fails" [ "$?" -eq 1 ]
+eq "addr r2 h9 (toward h9: its link to r3)" "$("$TESTBED" addr r2 h9)" 198.18.1.1
+eq "addr r2 h1 (toward h1: its link to r1)" "$("$TESTBED" addr r2 h1)" 198.18.0.2
+eq "addr h4 h1 (its one link)" "$("$TESTBED" addr h4 h1)" 198.18.7.1
+"$TESTBED" addr r2 h10 >/dev/null 2>&1
+check "addr r2 h10 (no such node) fails" [ "$?" -eq 1 ]
 eq "links: r2-r3" "$("$TESTBED" links | grep '^r2-r3 ')" \
     "r2-r3 mtu 1500 r2>r3 rate 30000000 queue 151400 delay 20 jitter 0 loss 0 dup 0 reorder 0 ecn 0 r3>r2 rate 30000000 queue 151400 delay 20 jitter 0 loss 0 dup 0 reorder 0 ecn 0"
 eq "links: h9-r4" "$("$TESTBED" links | grep '^h9-r4 ')" \
@@ -180,6 +183,8 @@ printf '%s\n' 'host h1' 'host h2' 'host h3' 'host far' 'switch s1' 'router r' \
 tb up --topology "$T_TMP/sw.topo"
 eq "switch: one /24 for its members" "$("$TESTBED" nodes | awk '$2 != "switch" { printf "%s=%s ", $1, $3 }')" \
     "h1=198.18.0.1 h2=198.18.0.2 h3=198.18.0.3 far=198.18.1.2 r=198.18.0.4 "
+eq "switch: addr r h1 (the switch's subnet)" "$("$TESTBED" addr r h1)" 198.18.0.4
+eq "switch: addr r far" "$("$TESTBED" addr r far)" 198.18.1.1
 eq "switch: s1 has no address" "$("$TESTBED" nodes | grep '^s1 ')" "s1 switch"
 r=$(rtt1 h3 198.18.0.2)
 check "switch: h3 pings h2 (${r:-none} ms)" [ -n "$r" ]

@@ -155,15 +155,35 @@ need_graph() {
 	[ "$(topo_mode)" = graph ] || die "$1: the testbed is not up with --topology"
 }
 
-# cmd_addr NODE [PEER]: NODE's address (on its link to PEER)
+# cmd_addr NODE [PEER]: NODE's address: its first, or the one on its link
+# toward PEER: the link to PEER, else the subnet it shares with PEER (a
+# switch), else the first link of its route to PEER
 cmd_addr() {
 	case $# in 1 | 2) ;; *) bad_usage ;; esac
 	need_graph addr
 	_gk=$(awk -v n="$1" '$1 == n { print $2 }' "$STATE/nodes")
 	[ -n "$_gk" ] || die "addr: no node '$1'"
 	[ "$_gk" != switch ] || die "addr: $1 is a switch, which has no address"
-	awk -v n="$1" -v p="${2:-}" '$1 == n && (p == "" || $4 == p) { sub(/\/.*/, "", $3); print $3; f = 1; exit }
-	    END { exit !f }' "$STATE/addrs" || die "addr: $1 has no link to '$2'"
+	if [ "$#" = 2 ]; then
+		awk -v n="$2" '$1 == n { f = 1 } END { exit !f }' "$STATE/nodes" || die "addr: no node '$2'"
+	fi
+	awk -v n="$1" -v p="${2:-}" -v routes="$STATE/b.$1" '
+	    function net(a) { sub(/\.[0-9]+\/24$/, "", a); return a }
+	    function bare(a) { sub(/\/.*/, "", a); return a }
+	    $1 == n { k++; A[k] = $3; D[k] = $2; if (p == "" || $4 == p) { print bare($3); f = 1; exit } }
+	    $1 == p { P[++m] = $3 }
+	    END {
+		if (f) exit 0
+		for (i = 1; i <= k; i++) for (j = 1; j <= m; j++)
+			if (net(A[i]) == net(P[j])) { print bare(A[i]); exit 0 }
+		if (m == 0) exit 1
+		while ((getline l < routes) > 0) {
+			split(l, w, " ")
+			if (w[1] == "route" && w[3] == bare(P[1]) "/32")
+				for (i = 1; i <= k; i++) if (D[i] == w[7]) { print bare(A[i]); exit 0 }
+		}
+		exit 1
+	    }' "$STATE/addrs" || die "addr: $1 has no link or route toward $2"
 }
 
 # cmd_nodes: "NAME KIND ADDR..." per node, in the file's order
