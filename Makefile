@@ -126,8 +126,16 @@ tools/gput-delay tools/gput-textfile: %: %.c
 	$(CC) $(FINAL_CFLAGS) -o $@ $< $(FINAL_LDFLAGS)
 
 # make check: unit tests (cmocka), then live tests with real processes.
-check: $(PROGS) $(TOOLS) $(UNIT_BINS) $(TEST_TOOLS)
-	@sh tests/run-tests.sh $(UNIT_BINS) $(sort $(wildcard tests/live_*.sh))
+# make check T='unit_units live_udp': those tests only (their names as in
+# tests/, without .c or .sh), built first; a name that is no test fails.
+LIVE_TESTS  := $(sort $(wildcard tests/live_*.sh))
+CHECK_UNITS  = $(if $(T),$(filter $(addprefix tests/,$(T)),$(UNIT_BINS)),$(UNIT_BINS))
+CHECK_LIVE   = $(if $(T),$(filter $(addprefix tests/,$(addsuffix .sh,$(T))),$(LIVE_TESTS)),$(LIVE_TESTS))
+CHECK_NONE   = $(foreach t,$(T),$(if $(filter tests/$(t) tests/$(t).sh,$(UNIT_BINS) $(LIVE_TESTS)),,$(t)))
+
+check: $(PROGS) $(TOOLS) $(CHECK_UNITS) $(TEST_TOOLS)
+	@$(if $(strip $(CHECK_NONE)),echo "make check: no test named $(strip $(CHECK_NONE)) (T takes names as in tests/: unit_units live_udp)" >&2; exit 2)
+	@sh tests/run-tests.sh $(CHECK_UNITS) $(CHECK_LIVE)
 
 unit: $(UNIT_BINS)
 	@sh tests/run-tests.sh $(UNIT_BINS)
