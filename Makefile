@@ -51,6 +51,23 @@ MANS       := man/gput.1 man/gput-pcap.1
 
 all: $(PROGS) $(TOOLS)
 
+# gput's version is the newest debian/changelog entry's (its upstream part,
+# without a Debian revision): include/version.h is rewritten when the
+# changelog names another, so gput -V, gput-pcap -V, the JSON reports and
+# the installed gput-testbed --version follow the package's version. A tree
+# without debian/ keeps include/version.h's.
+VERSION := $(shell head -n 1 debian/changelog 2>/dev/null | cut -d' ' -f2 | tr -d '()' | \
+             sed 's/-[^-]*$$//')
+ifneq ($(VERSION),)
+include/version.h: debian/changelog
+	@grep -q '^#define GPUT_VERSION *"$(VERSION)"$$' $@ || \
+	    sed -i 's/^\(#define GPUT_VERSION *\)".*"$$/\1"$(VERSION)"/' $@
+else
+VERSION := $(shell sed -n 's/^\#define GPUT_VERSION *"\(.*\)"$$/\1/p' include/version.h)
+endif
+# before the first build's -MMD lists them: the files that print it
+src/main.o src/pcap_main.o src/report_json.o src/report_repeat.o: include/version.h
+
 need-pcap:
 	@$(PKG_CONFIG) --exists libpcap || { echo "gput: libpcap not found: install the Debian package libpcap-dev (or run tools/install-deps as root)" >&2; exit 1; }
 
@@ -250,7 +267,7 @@ SHARE_FILES   := $(wildcard tools/plot-* tools/*.gp tools/gput-plot)
 PROM_FILES    := $(wildcard tools/prometheus/*)
 UNITS         := tools/gput.service tools/gput.socket tools/gput-probe@.service \
                  tools/gput-probe@.timer
-INSTALL_SUBST  = sed -e 's|/usr/local/bin/|$(BINDIR)/|g' \
+INSTALL_SUBST  = sed -e 's|/usr/local/bin/|$(BINDIR)/|g' -e 's|@GPUT_VERSION@|$(VERSION)|g' \
                      -e 's|/usr/local/sbin/|$(SBINDIR)/|g' \
                      -e 's|/usr/local/libexec/gput|$(LIBEXECDIR)/gput|g'
 

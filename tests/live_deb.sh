@@ -28,6 +28,23 @@ if ! dpkg-checkbuilddeps >"$T_TMP/deps" 2>&1; then
 fi
 
 git clone -q . "$T_TMP/src" || { fail "git clone"; t_done; }
+# a new version, as a maintainer makes one (dch -v NEW): the changelog's
+# newest entry, and include/version.h, which make rewrites from it
+OLDV=$(head -n 1 debian/changelog | cut -d' ' -f2 | tr -d '()')
+NEWV=$OLDV.99
+{
+	printf 'gput (%s) unstable; urgency=medium\n\n' "$NEWV"
+	printf '  * tests/live_deb.sh: a new version, built in a clone.\n\n'
+	printf ' -- %s  %s\n\n' "$(sed -n 's/^ -- \(.*>\)  .*/\1/p' debian/changelog | head -n 1)" \
+		"$(date -R)"
+	cat debian/changelog
+} >"$T_TMP/src/debian/changelog"
+(cd "$T_TMP/src" && make -s include/version.h &&
+	git -c user.name=test -c user.email=test@invalid commit -qam "version $NEWV") ||
+	fail "the clone's new version, committed"
+eq "make rewrote include/version.h from the changelog" \
+	"$(grep '^#define GPUT_VERSION ' "$T_TMP/src/include/version.h" | tr -s ' ')" \
+	"#define GPUT_VERSION \"$NEWV\""
 (cd "$T_TMP/src" && timeout -k 5 900 dpkg-buildpackage -us -uc -b) >"$T_TMP/build.log" 2>&1
 RC=$?
 eq "dpkg-buildpackage -us -uc -b: exit 0" "$RC" 0
@@ -62,6 +79,14 @@ eq "gput.service runs the installed gput" "$(unit gput.service)" \
 	"ExecStart=/usr/bin/gput -i --max-sessions 4 --max-time 600"
 eq "gput-probe@.service runs the installed probe" "$(unit gput-probe@.service)" \
 	"ExecStart=/usr/libexec/gput/gput-probe %i"
+eq "the package's version is the changelog's" "$(dpkg-deb -f "$DEB" Version)" "$NEWV"
+# its programs say the package's version
+dpkg-deb -x "$DEB" "$T_TMP/root"
+eq "packaged gput -V" "$("$T_TMP/root/usr/bin/gput" -V | cut -d' ' -f1,2)" "gput $NEWV"
+eq "packaged gput-pcap --version" "$("$T_TMP/root/usr/bin/gput-pcap" --version)" \
+	"gput-pcap $NEWV"
+eq "packaged gput-testbed --version" \
+	"$(sh "$T_TMP/root/usr/sbin/gput-testbed" --version)" "gput-testbed $NEWV"
 CTL=$T_TMP/ctl
 dpkg-deb -e "$DEB" "$CTL"
 eq "Recommends: what gput-testbed runs (ip, ethtool, nft)" \

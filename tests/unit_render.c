@@ -22,6 +22,7 @@
 #include "report_csv.h"
 #include "report_ival.h"
 #include "report_json.h"
+#include "version.h"
 #include "xfer.h"
 
 /* What a renderer wrote, as a string (free it). */
@@ -389,7 +390,7 @@ test_json_numbers(void **state)
 
 static const char tcp_pretty[] =
 	"{\n"
-	"  \"version\": \"gput 1.0.0\",\n"
+	"  \"version\": \"gput " GPUT_VERSION "\",\n"
 	"  \"params\": {\n"
 	"    \"proto\": \"tcp\",\n"
 	"    \"mode\": \"count\",\n"
@@ -482,11 +483,11 @@ static const char tcp_pretty[] =
 	"}\n";
 
 static const char udp_summary[] =
-	"{\"type\":\"summary\",\"version\":\"gput 1.0.0\",\"params\":{\"proto\":\"udp\",\"mode\":\"time\",\"duration_s\":3,\"length\":1400,\"interval_s\":1,\"omit_s\":1,\"host\":\"::1\",\"port\":5037},\"sides\":[{\"side\":\"l\",\"role\":\"send\",\"bytes\":4200000,\"calls\":3000,\"real_s\":3,\"cpu_s\":0.25,\"real_mbit\":11.2,\"cpu_mbit\":134.4,\"cpu_us_per_mb\":59523.80952380953,\"intervals\":[{\"start\":0,\"end\":1,\"bytes\":1400000,\"calls\":1000,\"real_mbit\":11.2,\"omitted\":true,\"last\":false},{\"start\":1,\"end\":2,\"bytes\":1400000,\"calls\":1000,\"real_mbit\":11.2,\"omitted\":false,\"last\":false},{\"start\":2,\"end\":3,\"bytes\":1400000,\"calls\":1000,\"real_mbit\":11.2,\"omitted\":false,\"last\":true}]},{\"side\":\"1\",\"role\":\"recv\",\"bytes\":4186000,\"calls\":2990,\"real_s\":3,\"cpu_s\":0.125,\"real_mbit\":11.162666666666667,\"cpu_mbit\":267.904,\"cpu_us_per_mb\":29861.442904921165,\"intervals\":[{\"start\":0,\"end\":1,\"bytes\":1393000,\"calls\":995,\"real_mbit\":11.144,\"omitted\":true,\"last\":false,\"datagrams\":995},{\"start\":1,\"end\":2,\"bytes\":1400000,\"calls\":1000,\"real_mbit\":11.2,\"omitted\":false,\"last\":false,\"datagrams\":1000},{\"start\":2,\"end\":3,\"bytes\":1393000,\"calls\":995,\"real_mbit\":11.144,\"omitted\":false,\"last\":true,\"datagrams\":995}],\"steady\":{\"bytes\":2793000,\"real_s\":2,\"real_mbit\":11.172},\"udp\":{\"sent\":3000,\"received\":2990,\"unique\":2990,\"lost\":10,\"duplicates\":0,\"reordered\":0,\"max_displacement\":0,\"late\":0,\"too_old\":0,\"sequenced\":false,\"jitter_ms\":null,\"delay_var_ms\":null,\"delay_var_max_ms\":null}}],\"link\":{\"rate_bit_s\":10000000,\"eta\":0.95,\"expected_mbit\":9.5},\"explain\":{\"limit\":\"unknown\",\"ratio\":null,\"bound\":null,\"evidence\":{\"goodput_mbit\":11.162666666666667},\"warnings\":[\"no --link: goodput was not compared with the link's\"],\"cc\":null},\"interrupted\":false,\"error\":null}\n";
+	"{\"type\":\"summary\",\"version\":\"gput " GPUT_VERSION "\",\"params\":{\"proto\":\"udp\",\"mode\":\"time\",\"duration_s\":3,\"length\":1400,\"interval_s\":1,\"omit_s\":1,\"host\":\"::1\",\"port\":5037},\"sides\":[{\"side\":\"l\",\"role\":\"send\",\"bytes\":4200000,\"calls\":3000,\"real_s\":3,\"cpu_s\":0.25,\"real_mbit\":11.2,\"cpu_mbit\":134.4,\"cpu_us_per_mb\":59523.80952380953,\"intervals\":[{\"start\":0,\"end\":1,\"bytes\":1400000,\"calls\":1000,\"real_mbit\":11.2,\"omitted\":true,\"last\":false},{\"start\":1,\"end\":2,\"bytes\":1400000,\"calls\":1000,\"real_mbit\":11.2,\"omitted\":false,\"last\":false},{\"start\":2,\"end\":3,\"bytes\":1400000,\"calls\":1000,\"real_mbit\":11.2,\"omitted\":false,\"last\":true}]},{\"side\":\"1\",\"role\":\"recv\",\"bytes\":4186000,\"calls\":2990,\"real_s\":3,\"cpu_s\":0.125,\"real_mbit\":11.162666666666667,\"cpu_mbit\":267.904,\"cpu_us_per_mb\":29861.442904921165,\"intervals\":[{\"start\":0,\"end\":1,\"bytes\":1393000,\"calls\":995,\"real_mbit\":11.144,\"omitted\":true,\"last\":false,\"datagrams\":995},{\"start\":1,\"end\":2,\"bytes\":1400000,\"calls\":1000,\"real_mbit\":11.2,\"omitted\":false,\"last\":false,\"datagrams\":1000},{\"start\":2,\"end\":3,\"bytes\":1393000,\"calls\":995,\"real_mbit\":11.144,\"omitted\":false,\"last\":true,\"datagrams\":995}],\"steady\":{\"bytes\":2793000,\"real_s\":2,\"real_mbit\":11.172},\"udp\":{\"sent\":3000,\"received\":2990,\"unique\":2990,\"lost\":10,\"duplicates\":0,\"reordered\":0,\"max_displacement\":0,\"late\":0,\"too_old\":0,\"sequenced\":false,\"jitter_ms\":null,\"delay_var_ms\":null,\"delay_var_max_ms\":null}}],\"link\":{\"rate_bit_s\":10000000,\"eta\":0.95,\"expected_mbit\":9.5},\"explain\":{\"limit\":\"unknown\",\"ratio\":null,\"bound\":null,\"evidence\":{\"goodput_mbit\":11.162666666666667},\"warnings\":[\"no --link: goodput was not compared with the link's\"],\"cc\":null},\"interrupted\":false,\"error\":null}\n";
 
 static const char failed_pretty[] =
 	"{\n"
-	"  \"version\": \"gput 1.0.0\",\n"
+	"  \"version\": \"gput " GPUT_VERSION "\",\n"
 	"  \"params\": {\n"
 	"    \"proto\": \"tcp\",\n"
 	"    \"mode\": \"time\",\n"
@@ -515,7 +516,7 @@ static const char failed_pretty[] =
 	"}\n";
 
 static const char intr_summary[] =
-	"{\"type\":\"summary\",\"version\":\"gput 1.0.0\",\"params\":{\"proto\":\"tcp\",\"mode\":\"count\",\"bytes\":18446744073709551615,\"length\":4096,\"interval_s\":0,\"omit_s\":0,\"host\":null,\"port\":5037},\"sides\":[{\"side\":\"l\",\"role\":\"recv\",\"bytes\":18446744073709551615,\"calls\":18446744073709551615,\"real_s\":0,\"cpu_s\":0,\"real_mbit\":null,\"cpu_mbit\":null,\"cpu_us_per_mb\":0,\"intervals\":[]},{\"side\":\"1\",\"role\":\"send\",\"error\":\"no result\"}],\"explain\":null,\"interrupted\":true,\"error\":null}\n";
+	"{\"type\":\"summary\",\"version\":\"gput " GPUT_VERSION "\",\"params\":{\"proto\":\"tcp\",\"mode\":\"count\",\"bytes\":18446744073709551615,\"length\":4096,\"interval_s\":0,\"omit_s\":0,\"host\":null,\"port\":5037},\"sides\":[{\"side\":\"l\",\"role\":\"recv\",\"bytes\":18446744073709551615,\"calls\":18446744073709551615,\"real_s\":0,\"cpu_s\":0,\"real_mbit\":null,\"cpu_mbit\":null,\"cpu_us_per_mb\":0,\"intervals\":[]},{\"side\":\"1\",\"role\":\"send\",\"error\":\"no result\"}],\"explain\":null,\"interrupted\":true,\"error\":null}\n";
 
 static void
 test_json_tcp_count(void **state)
