@@ -52,8 +52,8 @@ eq "dpkg-buildpackage -us -uc -b: exit 0" "$RC" 0
 DEB=$(ls "$T_TMP"/gput_*.deb)
 check "dh_auto_test ran the unit tests, none failed" \
 	grep -Eq '^[0-9]+ passed, 0 failed' "$T_TMP/build.log"
-check "the build left the clone clean (artefacts in ..)" eval \
-	'[ -z "$(git -C "$T_TMP/src" status --porcelain)" ]'
+eq "the build left the clone clean (artefacts in ..)" \
+	"$(git -C "$T_TMP/src" status --porcelain)" ""
 
 # lintian: nothing above info (an override would need its reason beside it)
 timeout -k 5 300 lintian "$T_TMP"/gput_*.changes >"$T_TMP/lintian" 2>&1
