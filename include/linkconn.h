@@ -26,6 +26,8 @@ struct link_conn {
 	double   rtt_s, loss;
 	uint64_t window;      /* the smaller -w of the two sides, bytes */
 	uint32_t dgrams;      /* UDP --sliding-window: its datagrams, 0: none */
+	unsigned snd_mss;     /* TCP sender (this side): the MSS its kernel
+	                         chose (TCP_INFO), 0: not known */
 };
 
 /* The prediction for a connection: eta * C, and with an RTT what the

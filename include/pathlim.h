@@ -47,6 +47,13 @@ struct plim_in {
 	double   link_bps;     /* C, for the acknowledgements' share (0: none) */
 	uint64_t count;        /* -n: datagrams (or writes) to extrapolate to,
 	                          0: none */
+	/* TCP: the MSS the sender's kernel chose (TCP_INFO), 0: not known. With
+	 * Nagle's rule a sender with data in flight sends no segment shorter
+	 * than it, so a window of one segment or more holds whole segments of
+	 * it (a smaller window: its bytes, in segments below the MSS) */
+	unsigned seg_mss;
+	unsigned path_mss;     /* the MSS the path's MTU allows (for saying
+	                          that the kernel chose less) */
 };
 
 struct plim {
@@ -54,8 +61,11 @@ struct plim {
 	int      have_bdp;       /* rtt and a link */
 	double   bdp_bytes;      /* eta * C * RTT / 8 */
 	int      have_window;    /* rtt and a window */
-	uint64_t window;
-	double   window_bps;     /* W * 8 / RTT */
+	uint64_t window;         /* as given (-w) */
+	uint64_t window_held;    /* what it carries a round trip: window, or
+	                            with seg_mss its whole segments */
+	unsigned seg_mss, path_mss;
+	double   window_bps;     /* window_held * 8 / RTT */
 	int      window_limited; /* have_window, a link, window_bps < eta * C */
 	int      have_mathis;    /* rtt, loss and an MSS */
 	double   loss;

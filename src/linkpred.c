@@ -93,6 +93,8 @@ linkpred_from_socket(int fd, const struct xfer_params *p,
 		}
 		/* tcpi_snd_mss is the payload of a full segment, options excluded. */
 		oc->mss = ti.tcpi_snd_mss;
+		if (p->role == ROLE_SEND)       /* the window's segments */
+			lc->snd_mss = ti.tcpi_snd_mss;
 		oc->tcp_opts = (ti.tcpi_options & TCPI_OPT_TIMESTAMPS) ? 12 : 0;
 		oc->per_message = p->nodelay;
 		tcp_segments(&ti, il, p->role, lc);
@@ -169,6 +171,13 @@ linkpred_compute(const struct link_conn *lc, uint64_t msg, double link_bps,
 	in.window = lc->window;
 	in.loss = lc->loss;
 	in.link_bps = link_bps;
+	if (lc->oc.proto == OVH_TCP && lc->snd_mss > 0) {
+		struct ovh_conf path = lc->oc;
+
+		path.mss = 0;                   /* what the MTU allows */
+		in.seg_mss = lc->snd_mss;
+		in.path_mss = ovh_tcp_mss(&path);
+	}
 	if (lc->dgrams > 0 && udp_window(&lc->oc, lc->dgrams, msg, 0, &in, err,
 	    errlen) == -1)
 		return -1;

@@ -87,7 +87,12 @@ plim_compute(const struct plim_in *in, struct plim *out, char *err,
 	if (in->window > 0) {
 		out->have_window = 1;
 		out->window = in->window;
-		out->window_bps = plim_window_bps(in->window, in->rtt_s);
+		out->window_held = in->window;
+		out->seg_mss = in->seg_mss;
+		out->path_mss = in->path_mss;
+		if (in->seg_mss > 0 && in->window >= in->seg_mss)   /* whole */
+			out->window_held = in->window / in->seg_mss * in->seg_mss;
+		out->window_bps = plim_window_bps(out->window_held, in->rtt_s);
 		out->window_limited = link && out->window_bps < in->expected_bps;
 		if (out->bound_bps == 0 || out->window_bps < out->bound_bps)
 			out->bound_bps = out->window_bps;

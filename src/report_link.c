@@ -120,6 +120,15 @@ report_link_path(FILE *f, const struct plim *p)
 		        "MBit/s", p->dgrams, p->dgrams == 1 ? "" : "s", p->msg,
 		        rtt_ms, p->window_bps / 1e6);
 		print_against(f, p, p->window_bps, "window");
+	} else if (p->have_window && p->window_held != p->window) {
+		fprintf(f, "window %" PRIu64 " bytes, %" PRIu64 " in whole segments "
+		        "of MSS %u (TCP_INFO", p->window, p->window_held, p->seg_mss);
+		if (p->path_mss > p->seg_mss)
+			fprintf(f, ": the kernel chose less than the path's %u",
+			        p->path_mss);
+		fprintf(f, ") / rtt %g ms = %.4f MBit/s", rtt_ms,
+		        p->window_bps / 1e6);
+		print_against(f, p, p->window_bps, "window");
 	} else if (p->have_window) {
 		fprintf(f, "window %" PRIu64 " bytes / rtt %g ms = %.4f MBit/s",
 		        p->window, rtt_ms, p->window_bps / 1e6);

@@ -564,7 +564,7 @@ w_mss(const struct vin *in, struct verdict *v)
 	             "%llu-byte window holds %llu bytes of whole segments, "
 	             "window/RTT %.4f MBit/s, not %.4f", mss, as,
 	             (unsigned long long)m->path.window, (unsigned long long)held,
-	             wb / 1e6, m->path.window_bps / 1e6);
+	             wb / 1e6, plim_window_bps(m->path.window, m->path.rtt_s) / 1e6);
 }
 
 static void

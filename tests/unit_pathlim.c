@@ -203,6 +203,45 @@ test_udp_window(void **state)
 	                    "or more");
 }
 
+/* TCP: the window holds whole segments of the MSS the kernel chose
+ * (TCP_INFO): -w 1 with an MSS of 576 carries 576 bytes a round trip. */
+static void
+test_whole_segments(void **state)
+{
+	struct plim_in in = { .rtt_s = 0.060, .window = 1024, .seg_mss = 576,
+	    .path_mss = 1448, .expected_bps = 10e6 * 1448 / 1538 };
+	struct plim p;
+	char err[100];
+
+	(void)state;
+	assert_int_equal(plim_compute(&in, &p, err, sizeof err), 0);
+	assert_true(p.window == 1024 && p.window_held == 576);
+	assert_true(fabs(p.window_bps - 576 * 8 / 0.060) < 1e-6);
+	assert_true(p.bound_bps == p.window_bps);
+	expect_lines(&in,
+	    "rtt 60 ms: bandwidth-delay product 70611 bytes (eta*C x RTT)\n"
+	    "window 1024 bytes, 576 in whole segments of MSS 576 (TCP_INFO: the "
+	    "kernel chose less than the path's 1448) / rtt 60 ms = 0.0768 MBit/s: "
+	    "window-limited, 0.0082 of expected\n"
+	    "bound 0.0768 MBit/s (the least of eta*C, window/RTT and the Mathis "
+	    "bound)\n");
+	/* a whole number of segments: the window as given */
+	in.window = 1152;
+	assert_int_equal(plim_compute(&in, &p, err, sizeof err), 0);
+	assert_true(p.window_held == 1152);
+	/* below one segment: its bytes (segments below the MSS) */
+	in.window = 500;
+	assert_int_equal(plim_compute(&in, &p, err, sizeof err), 0);
+	assert_true(p.window_held == 500);
+	/* the path's MSS: whole segments without the kernel's remark */
+	in = (struct plim_in){ .rtt_s = 0.040, .window = 65536, .seg_mss = 1448,
+	    .path_mss = 1448 };
+	expect_lines(&in,
+	    "window 65536 bytes, 65160 in whole segments of MSS 1448 (TCP_INFO) / "
+	    "rtt 40 ms = 13.0320 MBit/s\n"
+	    "bound 13.0320 MBit/s (the least of window/RTT and the Mathis bound)\n");
+}
+
 static void
 test_lines(void **state)
 {
@@ -250,6 +289,7 @@ main(void)
 		cmocka_unit_test(test_compute_errors),
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_udp_window),
+		cmocka_unit_test(test_whole_segments),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
