@@ -55,7 +55,7 @@
  */
 #define VERDICT_LINK_MARGIN 0.95  /* of eta*C: the link was the limit */
 #define VERDICT_KEPT        0.95  /* of a schedule or bound: it was kept */
-#define VERDICT_CPU_BUSY    0.90  /* CPU s / Real s: a side had no spare */
+#define VERDICT_CPU_BUSY    0.85  /* CPU s / Real s: a side had no spare */
 #define VERDICT_CPU_WARN    0.75  /* ... close to it: a warning */
 #define VERDICT_CPU_SPAN    0.50  /* ... over this much of the other's Real s */
 #define VERDICT_LIMITED     0.20  /* of busy time limited by rwnd/sndbuf */

@@ -446,15 +446,17 @@ gather(const struct run_model *m, const struct side *snd,
 }
 
 /* A standing queue (srtt well above the least RTT) says the bottleneck
- * was busy: the link, inferred where --link does not name it. */
+ * was busy: the link, inferred where --link does not name it, when
+ * neither side was close to CPU-bound (a busy receiver delays its ACKs). */
 static int
 r_queue(const struct vin *in, struct verdict *v)
 {
 	double rtt = in->tcp.rtt_us, min = in->tcp.min_rtt_us;
 
 	if (in->m->proto != PROTO_TCP || in->expected > 0 || !in->tcp.valid ||
-	    min <= 0 || rtt < VERDICT_QUEUE_RTT * min + 1000)
-		return 0;
+	    min <= 0 || rtt < VERDICT_QUEUE_RTT * min + 1000 ||
+	    busy(in->csnd) >= VERDICT_CPU_WARN || busy(in->crcv) >= VERDICT_CPU_WARN)
+		return 0;               /* a busy side may have made the delay */
 	ev(v, "queue_ms", (rtt - min) / 1e3);
 	return 1;
 }
