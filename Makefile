@@ -44,7 +44,10 @@ TEST_TOOLS := tests/ctlpeer tests/spoofproof tests/nogso.so tests/ecnpeer tests/
 PROGS      := gput gput-pcap
 # The testbed's delay line (tools/gput-testbed runs it; installed beside it).
 TOOLS      := tools/gput-delay tools/gput-textfile
-MANS       := man/gput.1 man/gput-pcap.1
+MANS       := man/gput.1 man/gput-pcap.1 man/gput-lab.1
+MAN5       := man/gput-lab.5
+# gput-lab's own tests (python3's unittest, PASS/FAIL lines as run-tests.sh reads)
+UNIT_PY    := tests/unit_lab.py
 
 .PHONY: all check unit live lint demo bench bench-pcap clean install uninstall need-pcap \
         need-cmocka need-crypto check-asan fuzz fuzz-smoke need-fuzz
@@ -144,18 +147,19 @@ tools/gput-delay tools/gput-textfile: %: %.c
 
 # make check: unit tests (cmocka), then live tests with real processes.
 # make check T='unit_units live_udp': those tests only (their names as in
-# tests/, without .c or .sh), built first; a name that is no test fails.
+# tests/, without .c, .py or .sh), built first; a name that is no test fails.
 LIVE_TESTS  := $(sort $(wildcard tests/live_*.sh))
 CHECK_UNITS  = $(if $(T),$(filter $(addprefix tests/,$(T)),$(UNIT_BINS)),$(UNIT_BINS))
+CHECK_PY     = $(if $(T),$(filter $(addprefix tests/,$(addsuffix .py,$(T))),$(UNIT_PY)),$(UNIT_PY))
 CHECK_LIVE   = $(if $(T),$(filter $(addprefix tests/,$(addsuffix .sh,$(T))),$(LIVE_TESTS)),$(LIVE_TESTS))
-CHECK_NONE   = $(foreach t,$(T),$(if $(filter tests/$(t) tests/$(t).sh,$(UNIT_BINS) $(LIVE_TESTS)),,$(t)))
+CHECK_NONE   = $(foreach t,$(T),$(if $(filter tests/$(t) tests/$(t).sh tests/$(t).py,$(UNIT_BINS) $(LIVE_TESTS) $(UNIT_PY)),,$(t)))
 
 check: $(PROGS) $(TOOLS) $(CHECK_UNITS) $(TEST_TOOLS)
 	@$(if $(strip $(CHECK_NONE)),echo "make check: no test named $(strip $(CHECK_NONE)) (T takes names as in tests/: unit_units live_udp)" >&2; exit 2)
-	@sh tests/run-tests.sh $(CHECK_UNITS) $(CHECK_LIVE)
+	@sh tests/run-tests.sh $(CHECK_UNITS) $(CHECK_PY) $(CHECK_LIVE)
 
 unit: $(UNIT_BINS)
-	@sh tests/run-tests.sh $(UNIT_BINS)
+	@sh tests/run-tests.sh $(UNIT_BINS) $(UNIT_PY)
 
 # make check-asan: the same tests with every program and test built with
 # AddressSanitizer and UBSan (any report fails the test that saw it). The
@@ -236,7 +240,7 @@ fuzz-smoke: $(FUZZ_BINS)
 	done
 
 lint:
-	mandoc -Tlint -W warning $(MANS) $(MAN8)
+	mandoc -Tlint -W warning $(MANS) $(MAN5) $(MAN8)
 
 demo: $(PROGS) $(TOOLS)
 	@sh tools/demo.sh
@@ -257,6 +261,10 @@ bench-pcap: gput-pcap
 # The Debian package is this with PREFIX=/usr (debian/rules): add a file to
 # these lists and it is packaged too.
 SBIN_SCRIPTS  := tools/gput-testbed
+# gput-lab (python3's standard library): the program, its modules, the labs
+BIN_SCRIPTS   := tools/gput-lab
+LAB_MODULES   := $(wildcard tools/gputlab/*.py)
+LAB_FILES     := $(wildcard tools/labs/*.lab)
 MAN8          := man/gput-testbed.8
 LIBEXEC_FILES := $(TOOLS) tools/gput-probe tools/gput-testbed-parse.sh \
                  tools/gput-testbed-delay.sh tools/gput-testbed-impair.sh \
@@ -269,7 +277,8 @@ UNITS         := tools/gput.service tools/gput.socket tools/gput-probe@.service 
                  tools/gput-probe@.timer
 INSTALL_SUBST  = sed -e 's|/usr/local/bin/|$(BINDIR)/|g' -e 's|@GPUT_VERSION@|$(VERSION)|g' \
                      -e 's|/usr/local/sbin/|$(SBINDIR)/|g' \
-                     -e 's|/usr/local/libexec/gput|$(LIBEXECDIR)/gput|g'
+                     -e 's|/usr/local/libexec/gput|$(LIBEXECDIR)/gput|g' \
+                     -e 's|/usr/local/share/gput|$(DATADIR)/gput|g'
 
 # $(call subst_install,FILES,DIR,MODE): FILES into DIR, through INSTALL_SUBST.
 subst_install = for f in $(1); do \
@@ -278,12 +287,17 @@ subst_install = for f in $(1); do \
 
 install: $(PROGS) $(TOOLS)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) \
-	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 \
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 \
+	    $(DESTDIR)$(LIBEXECDIR)/gput/gputlab $(DESTDIR)$(DATADIR)/gput/labs \
 	    $(DESTDIR)$(LIBEXECDIR)/gput $(DESTDIR)$(DATADIR)/gput \
 	    $(DESTDIR)$(DATADIR)/gput/prometheus $(DESTDIR)$(UNITDIR)
 	$(INSTALL) -m 755 $(PROGS) $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 644 $(MANS) $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/
 	$(INSTALL) -m 644 $(MAN8) $(DESTDIR)$(MANDIR)/man8/
+	$(call subst_install,$(BIN_SCRIPTS),$(BINDIR),755)
+	$(INSTALL) -m 644 $(LAB_MODULES) $(DESTDIR)$(LIBEXECDIR)/gput/gputlab/
+	$(INSTALL) -m 644 $(LAB_FILES) $(DESTDIR)$(DATADIR)/gput/labs/
 	$(INSTALL) -m 755 $(TOOLS) $(DESTDIR)$(LIBEXECDIR)/gput/
 	$(call subst_install,$(filter-out $(TOOLS),$(LIBEXEC_FILES)),$(LIBEXECDIR)/gput,755)
 	$(call subst_install,$(SBIN_SCRIPTS),$(SBINDIR),755)
@@ -297,6 +311,11 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(SBINDIR)/,$(notdir $(SBIN_SCRIPTS)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANS)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(MAN8)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5)))
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(BIN_SCRIPTS)))
+	rm -f $(addprefix $(DESTDIR)$(LIBEXECDIR)/gput/gputlab/,$(notdir $(LAB_MODULES)))
+	rm -f $(addprefix $(DESTDIR)$(DATADIR)/gput/labs/,$(notdir $(LAB_FILES)))
+	-rmdir $(DESTDIR)$(LIBEXECDIR)/gput/gputlab $(DESTDIR)$(DATADIR)/gput/labs 2>/dev/null
 	rm -f $(addprefix $(DESTDIR)$(LIBEXECDIR)/gput/,$(notdir $(LIBEXEC_FILES)))
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/gput/,$(notdir $(SHARE_FILES)))
 	rm -f $(addprefix $(DESTDIR)$(UNITDIR)/,$(notdir $(UNITS)))

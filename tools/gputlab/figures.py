@@ -71,7 +71,7 @@ def _rows_of_step(o, sr, p):
                 mods = {}
                 s = c["fct"]
             out.append((c["label"], s, mods, met))
-    else:
+    elif o.y in ("rtt", "srtt", "loss", "jitter"):
         for i, a in enumerate(acts):
             s = st["actions"][i] if i < len(st.get("actions", [])) else {}
             lab = "%s>%s" % (a["src"], a["dst"])
@@ -88,6 +88,8 @@ def collect(res, o):
     """The output's rows: dicts of x, xlabel, series, stat, models, met."""
     rows = []
     steps = o.steps
+    names = {sr["step"] for p in res["points"] for sr in p["steps"]
+             if not steps or sr["step"] in steps}
     for p in res["points"]:
         for si, sr in enumerate(p["steps"]):
             if steps and sr["step"] not in steps:
@@ -98,7 +100,9 @@ def collect(res, o):
                 else:
                     x, xl = p["point"][o.x], p["point"][o.x]
                 if o.series == "flow":
-                    ser = label or sr["step"]
+                    # a flow is named with its step when several show
+                    ser = (sr["step"] + " " + label if label and
+                           len(names) > 1 else label or sr["step"])
                 elif o.series == "step":
                     ser = sr["step"]
                 elif o.series:

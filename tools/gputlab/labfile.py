@@ -107,8 +107,9 @@ class Lab:
         try:
             net.check()
         except ValueError as e:
-            raise self.err(self.net_lines[-1][0] if self.net_lines else 1,
-                           str(e))
+            line = [ln for ln, t in self.net_lines if len(t.split()) == 2 and
+                    t.split()[1] == getattr(e, "node", None)]
+            raise self.err(line[0] if line else self.net_lines[0][0], str(e))
         steps = []
         for st in self.steps:
             acts = [self.action(a, net, st.line)

@@ -153,7 +153,9 @@ class Network:
         joined = {l.a for l in self.links} | {l.b for l in self.links}
         for n in self.nodes:
             if n not in joined and len(self.nodes) > 1:
-                raise ValueError("node %s has no link" % n)
+                e = ValueError("node %s has no link" % n)
+                e.node = n
+                raise e
 
     def neighbours(self, n):
         for l in self.links:

@@ -1,0 +1,305 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
+"""unit_lab.py: gput-lab's lab file parser, its network's physics and its
+statistics (python3 -m unittest style). Each case prints PASS: or FAIL:
+as tests/run-tests.sh counts them. Needs ./gput only for the cases that
+ask gput --predict (make check builds it first)."""
+
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+
+from gputlab import labfile, network, physics, stats  # noqa: E402
+from gputlab.runner import conns_of, parse_ping  # noqa: E402
+
+LABS = os.path.join(ROOT, "tools", "labs")
+GPUT = os.path.join(ROOT, "gput")
+TINY = """# a comment
+host a   # a trailing comment
+host b
+link a b rate 10M delay 10ms
+step s: gput a -> b --time 1
+"""
+
+
+def parse(text, path="t.lab"):
+    return labfile.parse(text, path)
+
+
+class Parser(unittest.TestCase):
+    def refused(self, text, line, msg):
+        with self.assertRaises(labfile.LabError) as cm:
+            parse(text)
+        self.assertEqual(str(cm.exception), "t.lab:%d: %s" % (line, msg))
+
+    def test_every_shipped_lab_parses(self):
+        names = sorted(f for f in os.listdir(LABS) if f.endswith(".lab"))
+        self.assertIn("lab000.lab", names)
+        self.assertEqual(len([n for n in names if n.startswith("lab")]), 5)
+        for n in names:
+            with open(os.path.join(LABS, n)) as f:
+                lab = parse(f.read(), n)
+            self.assertTrue(lab.title, n)
+            self.assertTrue(lab.steps, n)
+
+    def test_lab000_network(self):
+        with open(os.path.join(LABS, "lab000.lab")) as f:
+            lab = parse(f.read())
+        net, steps, _, _ = lab.expand(lab.points()[0])
+        kinds = list(net.nodes.values())
+        self.assertEqual((kinds.count("host"), kinds.count("router"),
+                          len(net.links)), (9, 4, 12))
+        self.assertEqual([(net.rtt_ms(a, b)) for a, b in
+                          (("r1", "r2"), ("r2", "r3"), ("r3", "r4"),
+                           ("h1", "h4"), ("h1", "h9"), ("h7", "h9"))],
+                         [20, 40, 20, 60, 80, 60])
+        self.assertEqual(net.describe_path("h3", "h8"), "h3 - r1 - r2 - r3 - h8")
+        l, d, r = net.bottleneck("h1", "h9")
+        self.assertEqual((l.name(d), r), ("r3>r4", 20e6))
+        self.assertEqual(net.bottleneck("h9", "h2")[0].name(
+            net.bottleneck("h9", "h2")[1]), "r4>r3")
+        self.assertEqual(len(steps), 18)
+
+    def test_tiny_and_comments(self):
+        lab = parse(TINY)
+        net, steps, _, _ = lab.expand({})
+        self.assertEqual(net.lines, ["host a", "host b",
+                                     "link a b rate 10M delay 10ms"])
+        st, acts = steps[0]
+        self.assertEqual((st.name, st.line, acts[0].src, acts[0].dst,
+                          acts[0].opts), ("s", 5, "a", "b", ["--time", "1"]))
+
+    def test_per_direction_and_continuation(self):
+        lab = parse("host a\nhost b\nlink a b rate 21M/54M \\\n"
+                    "  delay 5/15 loss 1%/0 mtu 1492\nstep s: ping a b\n")
+        net = lab.expand({})[0]
+        l = net.links[0]
+        self.assertEqual((l.get(0, "rate"), l.get(1, "rate"), l.mtu),
+                         (21e6, 54e6, 1492))
+        self.assertEqual(net.rtt_ms("a", "b"), 20)
+        self.assertAlmostEqual(net.loss("a", "b"), 0.01)
+        self.assertEqual(net.loss("b", "a"), 0)
+        self.assertEqual(net.lines[2],
+                         "link a b rate 21M/54M delay 5/15 loss 1%/0 mtu 1492")
+
+    def test_sweeps_ranges_quick_and_points(self):
+        lab = parse(TINY.replace("delay 10ms", "delay ${D}ms") +
+                    "sweep D 0..20 step 5 quick 10\nsweep CC reno cubic\n"
+                    "set T 25 quick 1\n")
+        self.assertEqual(lab.sweeps[0][1], ["0", "5", "10", "15", "20"])
+        self.assertEqual(len(lab.points()), 10)
+        self.assertEqual(lab.points(quick=True),
+                         [{"D": "10", "CC": "reno"}, {"D": "10", "CC": "cubic"}])
+        self.assertEqual(lab.values({}, quick=True)["T"], "1")
+        self.assertEqual(lab.values({}, overrides={"T": "7"})["T"], "7")
+
+    def test_repeat(self):
+        lab = parse(TINY + "repeat 5..20 ci 90 width 5 quick 2\n")
+        self.assertEqual({k: lab.repeat[k] for k in ("min", "max", "level",
+                                                     "width", "quick")},
+                         {"min": 5, "max": 20, "level": 90.0, "width": 5.0,
+                          "quick": 2})
+        self.refused(TINY + "repeat 5..20 ci 90\n", 6,
+                     "repeat MIN..MAX stops when the CI is narrow enough: "
+                     "give width W")
+        self.refused(TINY + "repeat 5 ci 120\n", 6,
+                     "repeat: ci LEVEL from 50 to 99.9")
+        self.refused(TINY + "repeat 0\n", 6, "repeat: 1 <= MIN <= MAX <= 1000")
+        self.refused(TINY + "repeat 3\nrepeat 4\n", 7,
+                     "repeat given twice (line 6)")
+
+    def test_errors_name_file_and_line(self):
+        self.refused("host a\nhots b\n", 2, "unknown keyword 'hots' (one of "
+                     "title, about, note, host, router, switch, link, set, "
+                     "sweep, repeat, step, plot, table)")
+        self.refused("host a\nhost a\nstep s: ping a a\n", 2,
+                     "node a is defined twice")
+        self.refused("host a\nlink a b\nstep s: ping a a\n", 2,
+                     "link a b: no node b (define it with host, router or "
+                     "switch first)")
+        self.refused("host a\nhost b\nlink a b rate fast\nstep s: ping a b\n",
+                     3, "link a b: bad rate 'fast': use e.g. 10M, 100k, 1G")
+        self.refused("host a\nhost b\nlink a b delay 20 s\nstep s: ping a b\n",
+                     3, "link a b: 's' is not one of rate, delay, jitter, "
+                     "queue, loss, dup, reorder, ecn, mtu")
+        self.refused("host a\nhost b\nlink a b loss 101\nstep s: ping a b\n",
+                     3, "link a b: bad percentage '101': 0 to 100, at most "
+                     "two decimals (2, 0.5%, 12.25)")
+        self.refused("host a\nhost b\nlink a b mtu 100\nstep s: ping a b\n",
+                     3, "bad MTU '100': 1280..9000 (1500, 1492, 9000)")
+        self.refused(TINY.replace("10ms", "${D}ms"), 4,
+                     "${D} is not set (set or sweep it)")
+        self.refused(TINY + "step t: gput a -> c\n", 6,
+                     "c: no such node (the network has a b)")
+        self.refused(TINY + "step t: gput a -> b -r\n", 6,
+                     "gput -r: the runner sets the partner, port, output, "
+                     "start and repeats itself")
+        self.refused(TINY + "step t: gput a b\n", 6,
+                     "gput needs a direction: gput SRC -> DST [options]")
+        self.refused(TINY + "step t: ping a b -f\n", 6,
+                     "ping takes -c N, -i S and -s SIZE only, not '-f'")
+        self.refused(TINY + "step s: ping a b\n", 6,
+                     "step s is defined twice (line 5)")
+        self.refused(TINY + "plot p: x step, y goodput, steps nosuch\n", 6,
+                     "plot p: no step 'nosuch'")
+        self.refused(TINY + "plot p: x LOSS, y goodput\n", 6,
+                     "plot p: x is a swept variable (none swept) or step")
+        self.refused(TINY + "plot p: x step, y speed\n", 6,
+                     "plot: y is one of goodput conn share fct jain rtt loss "
+                     "jitter srtt, not 'speed'")
+        self.refused(TINY + "plot p: x step, y conn, model magic\n", 6,
+                     "plot: model is one of etac rtt window mathis fair, "
+                     "not 'magic'")
+        self.refused("host a\nhost b\nhost c\nlink a b\nstep s: ping a c\n", 3,
+                     "node c has no link")
+        self.refused(TINY + "sweep X 0..10\n", 6,
+                     "a range needs its step: 0..10 step S")
+
+    def test_no_path(self):
+        self.refused("host a\nhost b\nhost c\nhost d\nlink a b\nlink c d\n"
+                     "step s: gput a -> c\n", 7, "no path from a to c")
+
+
+class Physics(unittest.TestCase):
+    def test_stats(self):
+        self.assertAlmostEqual(stats.t_quantile(0.975, 4), 2.776445, places=5)
+        self.assertAlmostEqual(stats.t_quantile(0.95, 9), 1.833113, places=5)
+        s = stats.summary([9.4531, 9.4522, 9.4553, 9.4535, 9.4534], 95)
+        self.assertEqual(s["n"], 5)
+        self.assertAlmostEqual(s["mean"], 9.4535)
+        self.assertAlmostEqual(s["stdev"], 0.00112916, places=7)
+        self.assertAlmostEqual(s["ci_high"] - s["mean"], 0.001402, places=6)
+        one = stats.summary([3.0], 95)
+        self.assertEqual((one["n"], one["stdev"], one["ci_low"]), (1, None, None))
+        self.assertAlmostEqual(stats.jain([6.4, 4.4, 3.1, 6.0]),
+                               19.9 ** 2 / (4 * 105.93))
+        self.assertEqual(stats.jain([1, 0]), 0.5)
+        self.assertEqual(stats.jain([5, 5]), 1.0)
+
+    def test_ping_and_conns(self):
+        p = parse_ping("5 packets transmitted, 5 received, 0% packet loss\n"
+                       "rtt min/avg/max/mdev = 60.241/60.302/60.404/0.052 ms")
+        self.assertEqual((p["sent"], p["received"], p["min"], p["avg"]),
+                         (5, 5, 60.241, 60.302))
+        doc = {"sides": [{"role": "send"}, {"role": "recv", "real_mbit": 9.0,
+               "real_s": 1.5, "streams": [
+                   {"stream": 1, "real_mbit": 5.0, "start_s": 0.25,
+                    "real_s": 1.0, "bytes": 10},
+                   {"stream": 2, "real_mbit": 4.0, "start_s": 0.5,
+                    "real_s": 1.25, "bytes": 20}]}]}
+        c = conns_of(doc, 30.0, "a>b", "cubic,bbr")
+        self.assertEqual([x["label"] for x in c], ["a>b #1 cubic", "a>b #2 bbr"])
+        self.assertEqual([round(x["fct"], 6) for x in c], [1.03, 1.53])
+        c = conns_of({"sides": [{"role": "recv", "real_mbit": 9.4,
+                                 "real_s": 2.0}]}, 10.0, "a>b", None)
+        self.assertEqual((c[0]["label"], c[0]["goodput"], c[0]["fct"]),
+                         ("a>b", 9.4, 2.01))
+
+    @unittest.skipUnless(os.access(GPUT, os.X_OK), "./gput not built")
+    def test_models(self):
+        lab = parse("host a\nrouter r\nhost b\nlink a r rate 10M delay 10 "
+                    "loss 1%/0\nlink r b rate 10M delay 10 loss 1%/0\n"
+                    "step s: ping a b\n")
+        net = lab.expand({})[0]
+        m = physics.flow_model(GPUT, net, "a", "b", ["--cc", "cubic"])
+        self.assertEqual(m["etac"][0], 9.4148)
+        self.assertEqual(m["rtt"][0], 40)
+        self.assertIsNotNone(m["mathis"][0])
+        self.assertIn("p 1.99%", m["mathis"][1])
+        m = physics.flow_model(GPUT, net, "a", "b", ["--cc", "bbr"])
+        self.assertIsNone(m["mathis"][0])
+        self.assertIn("not for bbr", m["mathis"][1])
+        m = physics.flow_model(GPUT, net, "a", "b", ["-w", "32K"])
+        self.assertAlmostEqual(m["window"][0], 32768 * 8 / 0.04 / 1e6)
+        m = physics.flow_model(GPUT, net, "a", "b", ["-u", "-l", "1472"])
+        self.assertEqual((m["etac"][0], m["mathis"][0]), (9.5709, None))
+
+
+class Cli(unittest.TestCase):
+    def lab(self, *args, env=None):
+        return subprocess.run([os.path.join(ROOT, "tools", "gput-lab")] +
+                              list(args), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, universal_newlines=True,
+                              env=dict(os.environ, **(env or {})))
+
+    def test_check_draws_and_lists(self):
+        p = self.lab("check", os.path.join(LABS, "lab000.lab"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("network (13 nodes, 12 links", p.stdout)
+        self.assertIn("  router  r2\n", p.stdout)
+        self.assertIn("-> r3       rate 30M, delay 20ms, queue 100p", p.stdout)
+        self.assertIn("path h1 - r1 - r2 - r3 - r4 - h9; RTT 80.0 ms", p.stdout)
+        p = self.lab("list")
+        self.assertEqual(p.returncode, 0)
+        self.assertEqual([l.split()[0] for l in p.stdout.split("\n")
+                          if l.startswith("lab")],
+                         ["lab000", "lab001", "lab002", "lab003", "lab004"])
+
+    def test_bad_file_builds_nothing(self):
+        d = os.environ.get("TMPDIR", "/tmp")
+        bad = os.path.join(d, "unit_lab.%d.lab" % os.getpid())
+        log = bad + ".log"
+        with open(bad, "w") as f:
+            f.write("host a\nhost b\nlink a b rate 10Q\nstep s: ping a b\n")
+        try:
+            for cmd in ("check", "run"):
+                p = self.lab(cmd, bad, env={
+                    "GPUT_LAB_TESTBED": os.path.join(ROOT, "tests",
+                                                     "labstub-testbed"),
+                    "GPUT_LABSTUB_LOG": log})
+                self.assertEqual((p.returncode, p.stderr),
+                                 (1, "gput-lab: %s:3: link a b: bad rate "
+                                  "'10Q': use e.g. 10M, 100k, 1G\n" % bad))
+            self.assertFalse(os.path.exists(log), "the testbed was called")
+        finally:
+            for f in (bad, log):
+                if os.path.exists(f):
+                    os.unlink(f)
+
+    def test_usage(self):
+        p = self.lab("run")
+        self.assertEqual(p.returncode, 2)
+        p = self.lab("check", "x", "--set", "NOEQUALS")
+        self.assertEqual((p.returncode, p.stderr), (2, "gput-lab: --set "
+                         "NAME=VALUE, not 'NOEQUALS'\n"))
+        p = self.lab("check", "lab002", "--set", "NOPE=1")
+        self.assertEqual((p.returncode, p.stderr), (2, "gput-lab: --set NOPE: "
+                         "the lab has no variable NOPE (it has DUR LOSS CC)\n"))
+        p = self.lab("check", "lab002", "--set", "DUR=3", "--set", "CC=bbr")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("gput n0 -> n2 --cc bbr --time 3", p.stdout)
+
+
+class Result(unittest.TextTestResult):
+    def addSuccess(self, test):
+        super().addSuccess(test)
+        print("PASS: %s" % test.id())
+
+    def addFailure(self, test, err):
+        super().addFailure(test, err)
+        print("FAIL: %s" % test.id())
+
+    def addError(self, test, err):
+        super().addError(test, err)
+        print("FAIL: %s (error)" % test.id())
+
+    def printErrorList(self, flavour, errors):
+        # not "FAIL:" at a line's start: run-tests.sh counts those
+        for test, err in errors:
+            self.stream.writeln("%s in %s:" % (flavour.lower(), test.id()))
+            self.stream.writeln(err)
+
+    def addSkip(self, test, reason):
+        super().addSkip(test, reason)
+        print("SKIP: %s (%s)" % (test.id(), reason))
+
+
+if __name__ == "__main__":
+    r = unittest.main(testRunner=unittest.TextTestRunner(
+        resultclass=Result, stream=sys.stdout, verbosity=0), exit=False)
+    sys.exit(0 if r.result.wasSuccessful() else 1)
