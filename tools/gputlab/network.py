@@ -95,9 +95,9 @@ class Network:
             if len(words) != 2:
                 raise ValueError("%s NAME: one name" % kind)
             name = words[1]
-            if not re.match(r"^[A-Za-z][A-Za-z0-9]{0,7}$", name):
-                raise ValueError("node name '%s': a letter, then letters or "
-                                 "digits, 8 at most" % name)
+            if not re.match(r"^[a-z][a-z0-9]{0,9}$", name):
+                raise ValueError("node name '%s': a lower-case letter and up "
+                                 "to nine lower-case letters or digits" % name)
             if name in self.nodes:
                 raise ValueError("node %s is defined twice" % name)
             self.nodes[name] = kind
@@ -137,13 +137,16 @@ class Network:
                     raise ValueError("link %s %s: %s '%s': X or A>B/B>A"
                                      % (a, b, key, val))
                 try:
-                    got = [PARSERS[key](p) for p in parts]
+                    got = [None if p == "none" and key in
+                           ("rate", "delay", "jitter") else PARSERS[key](p)
+                           for p in parts]
                 except ValueError as e:
                     raise ValueError("link %s %s: %s" % (a, b, e))
-                link.v[0][key] = got[0]
-                link.v[1][key] = got[-1]
-                link.v[0][key + "_text"] = parts[0]
-                link.v[1][key + "_text"] = parts[-1]
+                for d, (g, t) in enumerate(((got[0], parts[0]),
+                                            (got[-1], parts[-1]))):
+                    if g is not None:
+                        link.v[d][key] = g
+                        link.v[d][key + "_text"] = t
             rest = rest[2:]
         self.links.append(link)
 
@@ -171,6 +174,9 @@ class Network:
         while todo:
             nxt = []
             for n in todo:
+                # hosts do not forward: a path passes routers and switches
+                if n != src and self.nodes[n] == "host":
+                    continue
                 for m, l, d in self.neighbours(n):
                     if m not in prev:
                         prev[m] = (n, l, d)

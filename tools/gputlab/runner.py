@@ -135,7 +135,7 @@ class Runner:
                     continue
                 seen.add((a.src, a.dst))
                 self.idle[(a.src, a.dst)] = True
-                addr = self.tb.addr(a.dst, a.src)
+                addr = self.dst_addr(a.src, a.dst)
                 self.ping(a.src, addr, ["-c", "1", "-W", "5"])
                 n = "3" if self.quick else "10"
                 res = self.ping(a.src, addr, ["-c", n, "-i", "0.2"])
@@ -144,6 +144,11 @@ class Runner:
                             "path": self.net.describe_path(a.src, a.dst),
                             "ping": res})
         return out
+
+    def dst_addr(self, src, dst):
+        """dst's address on the link the path from src arrives on."""
+        l, d = self.net.path(src, dst)[-1]
+        return self.tb.addr(dst, l.a if d == 0 else l.b)
 
     def ping(self, node, addr, opts):
         outf = os.path.join(self.tb.work, "ping.out")
@@ -221,7 +226,7 @@ class Runner:
         start = time.time() + 1.5 + 0.25 * ngput
         procs = []
         for i, a in enumerate(acts):
-            addr = self.tb.addr(a.dst, a.src)
+            addr = self.dst_addr(a.src, a.dst)
             outf = os.path.join(self.tb.work, "a%d.out" % i)
             errf = os.path.join(self.tb.work, "a%d.err" % i)
             if a.kind == "gput":
