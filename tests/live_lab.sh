@@ -125,7 +125,7 @@ if ! grep -q -- '--topology' tools/gput-testbed; then
 	skip "the shipped labs with --quick (tools/gput-testbed has no up --topology yet)"
 	t_done
 fi
-for f in tools/labs/*.lab; do
+for f in tools/labs/lab*.lab; do
 	n=$(basename "$f" .lab)
 	o=$T_TMP/labs/$n
 	GPUT=$MYGPUT GPUT_TESTBED_PREFIX=gput-lq$$ timeout -k 10 400 "$LAB" run "$f" --quick \

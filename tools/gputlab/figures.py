@@ -123,8 +123,16 @@ def collect(res, o):
         for r in rows:
             if r["xlabel"] not in order:
                 order.append(r["xlabel"])
+        # several series at one place stand side by side
+        at = {}
         for r in rows:
-            r["x"] = order.index(r["xlabel"]) + 1
+            at.setdefault(r["xlabel"], [])
+            if r["series"] not in at[r["xlabel"]]:
+                at[r["xlabel"]].append(r["series"])
+        for r in rows:
+            here = at[r["xlabel"]]
+            r["x"] = order.index(r["xlabel"]) + 1 + 0.12 * (
+                here.index(r["series"]) - (len(here) - 1) / 2)
         o.categorical = order
     else:
         o.categorical = None
@@ -202,6 +210,16 @@ def gnuplot_script(o, lab, dat, series, models, rows, term, outfile):
         g.append("set xtics (%s) rotate by -25 noenhanced" % tics)
         g.append("set xrange [0.5:%g]" % (len(o.categorical) + 0.5))
     plots = []
+    titled = set()
+    shared = {}
+    for m in models:            # the same model values for every series?
+        per = {}
+        for r in rows:
+            if r["models"].get(m) is not None:
+                per.setdefault(r["series"], set()).add((r["xlabel"],
+                                                       r["models"][m]))
+        vals = list(per.values())
+        shared[m] = len(per) > 1 and all(v == vals[0] for v in vals)
     for i, s in enumerate(series):
         c = COLORS[i % len(COLORS)]
         plots.append("'%s' index %d using 1:4:6:7 with yerrorlines pt %d ps 1.2 "
@@ -211,11 +229,20 @@ def gnuplot_script(o, lab, dat, series, models, rows, term, outfile):
             vals = [r["models"].get(m) for r in rows if r["series"] == s]
             if not any(v is not None for v in vals):
                 continue
-            # a model applies per series: labelled with the series
-            plots.append("'%s' index %d using 1:%d with linespoints dt %d "
-                         "pt 1 lw 2 lc rgb '%s' title '%s, %s'" % (
-                             dat, i, 9 + k, 2 + k, c, safe(MODEL_TITLE[m]),
-                             safe(s)))
+            if o.categorical or shared[m]:
+                # one mark per point, one legend entry for every series
+                plots.append("'%s' index %d using 1:%d with points pt %d "
+                             "ps 2 lw 2 lc rgb 'black' %s" % (
+                                 dat, i, 9 + k, 1 + k, "title '%s'" % safe(
+                                     MODEL_TITLE[m] + " (each point)")
+                                 if m not in titled else "notitle"))
+                titled.add(m)
+            else:
+                # a model that differs per series: labelled with the series
+                plots.append("'%s' index %d using 1:%d with linespoints dt %d "
+                             "pt 1 lw 2 lc rgb '%s' title '%s, %s'" % (
+                                 dat, i, 9 + k, 2 + k, c,
+                                 safe(MODEL_TITLE[m]), safe(s)))
     if any(not r["met"] for r in rows):
         for i, s in enumerate(series):
             plots.append("'%s' index %d using 1:($8 == 0 ? $4 : NaN) with "

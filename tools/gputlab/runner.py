@@ -294,16 +294,20 @@ class Runner:
         runs = sr["runs"]
         acts = sr["actions"]
         st = {"goodput": None, "jain": None, "conns": [], "actions": []}
-        sums, jains = [], []
+        sums, jains, aggs = [], [], []
         for r in runs:
             conns = [c for f in r["flows"] if f["kind"] == "gput"
                      for c in f["conns"]]
             if conns:
                 sums.append(sum(c["goodput"] or 0 for c in conns))
+                last = max(c["fct"] or 0 for c in conns)
+                aggs.append(sum(c["bytes"] or 0 for c in conns) * 8 / last /
+                            1e6 if last > 0 else None)
                 jains.append(stats.jain([c["goodput"] for c in conns])
                              if len(conns) > 1 else None)
         if sums:
             st["goodput"] = stats.summary(sums, level)
+            st["aggregate"] = stats.summary(aggs, level)
             if any(j is not None for j in jains):
                 st["jain"] = stats.summary(jains, level)
         # per connection, in the order of the first run
