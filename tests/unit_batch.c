@@ -25,6 +25,10 @@
 #include "xfer_batch.h"
 #include "streamrun.h"
 #include "sockhelp.h"
+#include "params.h"
+
+/* A stream of the fixture (params.h). */
+#define stream_of(len, bytes) test_params(PROTO_UDP, ROLE_SEND, (len), (bytes))
 
 #ifndef UDP_GRO
 #define UDP_GRO 104             /* linux/udp.h */
@@ -34,21 +38,6 @@ static int misses;
 #define MISS(fmt, ...) (print_error(fmt "\n", __VA_ARGS__), misses++)
 #define MISSED() do { int m_ = misses; misses = 0; \
 	if (m_ != 0) fail_msg("%d mismatch(es) above", m_); } while (0)
-
-static struct xfer_params
-stream_of(uint32_t data_len, uint64_t data_bytes)
-{
-	struct xfer_params p;
-
-	memset(&p, 0, sizeof p);
-	p.proto = PROTO_UDP;
-	p.len = data_len;
-	p.count = (data_bytes + data_len - 1) / data_len;
-	p.data_len = data_len;
-	p.data_bytes = data_bytes;
-	p.streams = 1;
-	return p;
-}
 
 /* ---- arithmetic ---------------------------------------------------- */
 

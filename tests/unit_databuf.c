@@ -27,6 +27,10 @@
 #include "xfer_batch.h"
 #include "streamrun.h"
 #include "sockhelp.h"
+#include "params.h"
+
+/* A stream of the fixture (params.h). */
+#define stream_of(len, bytes) test_params(PROTO_TCP, ROLE_SEND, (len), (bytes))
 
 static int misses;
 #define MISS(fmt, ...) (print_error(fmt "\n", __VA_ARGS__), misses++)
@@ -184,18 +188,6 @@ test_pattern(void **state)
 }
 
 /* ---- the data paths, run for real ---------------------------------- */
-
-static struct xfer_params
-stream_of(uint32_t len, uint64_t bytes)
-{
-	struct xfer_params p;
-
-	memset(&p, 0, sizeof p);
-	p.len = p.data_len = len;
-	p.count = (bytes + len - 1) / len;
-	p.data_bytes = bytes;
-	return p;
-}
 
 /* TCP over a socketpair: the sender writes 4 buffers of len from the
  * pattern, the receiver reads them into its buffer (with -c too). */

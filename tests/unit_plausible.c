@@ -14,27 +14,16 @@
 
 #include "client_plausible.h"
 #include "udpacct.h"
+#include "params.h"
 
 #define MS 1000000ULL
 /* An interval from a to b ns of n bytes in c calls, the rest zero. */
 #define IV(a, b, n, c) { .start_ns = (a), .end_ns = (b), .bytes = (n), \
 	.calls = (c) }
 
-/* The partner's half of a test: count mode, 10 buffers of 1000 bytes. */
-static struct xfer_params
-params(uint8_t proto, uint8_t role)
-{
-	struct xfer_params p;
-
-	memset(&p, 0, sizeof p);
-	p.proto = proto;
-	p.role = role;
-	p.len = p.data_len = 1000;
-	p.count = 10;
-	p.data_bytes = 10000;
-	p.streams = 1;
-	return p;
-}
+/* The partner's half of a test: count mode, 10 buffers of 1000 bytes (the
+ * fixture, params.h). */
+#define params(proto, role) test_params((proto), (role), 1000, 10000)
 
 /* A run 50 ms old: the window with its slack is 50 ms + 50 us + 1 ms. */
 static struct plaus_run

@@ -24,39 +24,7 @@
 #include "report_json.h"
 #include "version.h"
 #include "xfer.h"
-
-/* What a renderer wrote, as a string (free it). */
-struct cap {
-	FILE  *f;
-	char  *buf;
-	size_t len;
-};
-
-static void
-cap_open(struct cap *c)
-{
-	c->buf = NULL;
-	c->len = 0;
-	c->f = open_memstream(&c->buf, &c->len);
-	assert_non_null(c->f);
-}
-
-static char *
-cap_close(struct cap *c)
-{
-	fclose(c->f);
-	return c->buf;
-}
-
-/* Assert that what c captured is want; frees it. */
-static void
-cap_expect(struct cap *c, const char *want)
-{
-	char *got = cap_close(c);
-
-	assert_string_equal(got, want);
-	free(got);
-}
+#include "capture.h"
 
 /* The hand-built models of the renderer tests. */
 static void

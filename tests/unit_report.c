@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "report.h"
+#include "capture.h"
 
 static int misses;
 #define MISS(fmt, ...) (print_error(fmt "\n", __VA_ARGS__), misses++)
@@ -21,29 +22,6 @@ static int misses;
 	if (m_ != 0) fail_msg("%d mismatch(es) above", m_); } while (0)
 
 #define TAGS "(tags: %b %l %n %c %rt %ct %rbr %cbr %rcr %ccr)"
-
-/* What a report function wrote, as a string (free it). */
-struct cap {
-	FILE  *f;
-	char  *buf;
-	size_t len;
-};
-
-static void
-cap_open(struct cap *c)
-{
-	c->buf = NULL;
-	c->len = 0;
-	c->f = open_memstream(&c->buf, &c->len);
-	assert_non_null(c->f);
-}
-
-static char *
-cap_close(struct cap *c)
-{
-	fclose(c->f);
-	return c->buf;
-}
 
 /* ---- report_check_format ------------------------------------------- */
 

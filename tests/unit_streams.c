@@ -23,41 +23,10 @@
 #include "report_json.h"
 #include "report_streams.h"
 #include "xfer.h"
+#include "capture.h"
 
 #define MS 1000000ull
 #define FMT "%9b%8.2rt%8.2ct%12.4rbr%12.4cbr%8c%10.2rcr%10.1ccr"
-
-/* What a renderer wrote, as a string (free it). */
-struct cap {
-	FILE  *f;
-	char  *buf;
-	size_t len;
-};
-
-static void
-cap_open(struct cap *c)
-{
-	c->buf = NULL;
-	c->len = 0;
-	c->f = open_memstream(&c->buf, &c->len);
-	assert_non_null(c->f);
-}
-
-static char *
-cap_close(struct cap *c)
-{
-	fclose(c->f);
-	return c->buf;
-}
-
-static void
-cap_expect(struct cap *c, const char *want)
-{
-	char *got = cap_close(c);
-
-	assert_string_equal(got, want);
-	free(got);
-}
 
 /* Stream k (from 1) of s: bytes and calls in two intervals (0-500 ms and
  * 500 ms to its end, the last), a window from start to end, CPU time. */

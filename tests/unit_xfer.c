@@ -32,6 +32,10 @@
 #include "xfer_udp.h"
 #include "streamrun.h"
 #include "sockhelp.h"
+#include "params.h"
+
+/* A stream of the fixture (params.h). */
+#define stream_of(len, bytes) test_params(PROTO_TCP, ROLE_SEND, (len), (bytes))
 
 #define P62 (1ULL << 62)
 
@@ -39,19 +43,6 @@ static int misses;
 #define MISS(fmt, ...) (print_error(fmt "\n", __VA_ARGS__), misses++)
 #define MISSED() do { int m_ = misses; misses = 0; \
 	if (m_ != 0) fail_msg("%d mismatch(es) above", m_); } while (0)
-
-static struct xfer_params
-stream_of(uint32_t data_len, uint64_t data_bytes)
-{
-	struct xfer_params p;
-
-	memset(&p, 0, sizeof p);
-	p.len = data_len;
-	p.count = (data_bytes + data_len - 1) / data_len;
-	p.data_len = data_len;
-	p.data_bytes = data_bytes;
-	return p;
-}
 
 /* ---- arithmetic ---------------------------------------------------- */
 
