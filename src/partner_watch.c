@@ -685,13 +685,12 @@ watch_peer_msg(struct watch *w, const struct ctl_msg *m, char *err,
 	if (m->type == CTL_RESULT)
 		return peer_result(w, sd, m, err, errlen);
 	if (m->type == CTL_ECHOSTATS) {         /* --latency: the echo's counts */
-		if (w->model->lat.have_echo) {
-			snprintf(err, errlen, "the partner sent a second ECHOSTATS");
-			return -1;
-		}
-		if (w->plaus.p != NULL && plaus_echo(&w->plaus, &m->echo,
-		    w->lat != NULL ? prober_answered_before(w->lat, w->t_open) :
-		    0, why, sizeof why) == -1) {
+		if (w->model->lat.have_echo)
+			snprintf(why, sizeof why, "ECHOSTATS came twice");
+		if (w->model->lat.have_echo || (w->plaus.p != NULL &&
+		    plaus_echo(&w->plaus, &m->echo, w->lat != NULL ?
+		    prober_answered_before(w->lat, w->t_open) : 0, why,
+		    sizeof why) == -1)) {
 			snprintf(err, errlen, "the partner's %s", why);
 			w->lied = 1;
 			return -1;

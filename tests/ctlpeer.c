@@ -50,6 +50,7 @@
  *                   tcpinfo (TCPINFO in a UDP test), udpstats (UDPSTATS in
  *                   a TCP test), dups (UDPSTATS 2^62 duplicates),
  *                   echostats (ECHOSTATS of zeros without --latency),
+ *                   echotwice (a second ECHOSTATS),
  *                   ivcalls (INTERVAL calls 2^64-1); nothing and none
  *                   are no lies: the RESULTs of a partner that moved no
  *                   data, or the data in 0.5 s
@@ -836,9 +837,14 @@ step_lie(struct peer *p, const char *kind)
 	} else if (strcmp(kind, "bufs") == 0) {
 		m.result.flags |= RES_BUFS;
 		m.result.sndbuf = 1u << 31;
-	} else if (strcmp(kind, "echostats") == 0) {
+	} else if (strcmp(kind, "echostats") == 0 ||
+	    strcmp(kind, "echotwice") == 0) {
 		struct ctl_msg e = { .type = CTL_ECHOSTATS };
 
+		if (kind[4] == 't') {           /* a first that fits any run */
+			e.echo.received = e.echo.echoed = 1000000;
+			put_msg(p, &e);
+		}
 		put_msg(p, &e);
 		told(kind);
 	} else if (strcmp(kind, "ivcalls") == 0) {

@@ -119,6 +119,9 @@ done
 lie "ECHOSTATS 0 echoed against the idle phase's echoes" "${L[@]}" -- \
 	$E echo=real acceptdata put=start drain lie=echostats hold -- \
 	"ECHOSTATS echoed 0 is fewer than the probes echoed here before the data path opened \([1-9][0-9]*\)"
+lie "ECHOSTATS twice" "${L[@]}" -- \
+	$E echo=real acceptdata put=start drain lie=echotwice hold -- \
+	"ECHOSTATS came twice"
 # --json prints a failed run's JSON (with its error), never the numbers
 liar -r -n 10 -l 1000 --interval 0.1 --json -- $A send lie=wrap hold
 eq "--json: a failed run's object with the error, no result" \

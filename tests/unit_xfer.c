@@ -1656,6 +1656,38 @@ test_send_live_counters(void **state)
 	}
 }
 
+/* --time: a run that moved no data fails, never a 0-byte success (issue
+ * 28: zero-copy sends refused for good made a timed run of 0 bytes that
+ * exited 0): a sender whose time was up before the kernel took anything,
+ * a TCP receiver whose sender closed at once. */
+static void
+test_time_nothing(void **state)
+{
+	struct xfer_params p = stream_of(1000, XFER_TIME_BYTES);
+	struct gput_result r;
+	char err[200];
+	int sv[2];
+
+	(void)state;
+	p.proto = PROTO_TCP;
+	p.duration_ms = 1000;
+	sock_tcp_pair(sv);
+	atomic_store(&stop_process()->end, 1);  /* --time is up at once */
+	assert_int_equal(t_run(xfer_tcp_send, sv[0], &p, &r, err, sizeof err), -1);
+	atomic_store(&stop_process()->end, 0);
+	assert_string_equal(err, "sent nothing in its --time (the kernel took "
+	                    "no data)");
+	assert_int_equal(r.bytes, 0);
+	assert_int_equal(r.calls, 0);
+	p.role = ROLE_RECV;                     /* the sender shut down: EOF */
+	assert_int_equal(t_run(xfer_tcp_recv, sv[1], &p, &r, err, sizeof err), -1);
+	assert_string_equal(err, "received nothing in its --time (the sender "
+	                    "closed at once)");
+	assert_int_equal(r.bytes, 0);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 int
 main(void)
 {
@@ -1692,6 +1724,7 @@ main(void)
 		cmocka_unit_test(test_udp_verify_damage),
 		cmocka_unit_test(test_udp_refused),
 		cmocka_unit_test(test_udp_drain),
+		cmocka_unit_test(test_time_nothing),
 		cmocka_unit_test(test_stop_pipe),             /* last: it makes the pipe */
 	};
 
