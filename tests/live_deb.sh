@@ -70,7 +70,9 @@ for f in /usr/bin/gput /usr/bin/gput-pcap /usr/sbin/gput-testbed \
     /usr/share/man/man1/gput.1.gz /usr/share/man/man1/gput-pcap.1.gz \
     /usr/share/man/man8/gput-testbed.8.gz /lib/systemd/system/gput.service \
     /lib/systemd/system/gput.socket /lib/systemd/system/gput-probe@.service \
-    /lib/systemd/system/gput-probe@.timer /usr/share/gput/plot-goodput.sh; do
+    /lib/systemd/system/gput-probe@.timer /usr/share/gput/plot-goodput.sh \
+    /usr/bin/gput-lab /usr/libexec/gput/gputlab/runner.py /usr/share/gput/labs/lab000.lab \
+    /usr/share/man/man1/gput-lab.1.gz /usr/share/man/man5/gput-lab.5.gz; do
 	check "package holds $f" grep -qx -- "- $f" "$T_TMP/files"
 done
 # unit FILE: the ExecStart line of the packaged unit FILE

@@ -222,9 +222,11 @@ def gnuplot_script(o, lab, dat, series, models, rows, term, outfile):
         shared[m] = len(per) > 1 and all(v == vals[0] for v in vals)
     for i, s in enumerate(series):
         c = COLORS[i % len(COLORS)]
-        plots.append("'%s' index %d using 1:4:6:7 with yerrorlines pt %d ps 1.2 "
+        # points against steps are not joined: a line would mean an order
+        plots.append("'%s' index %d using 1:4:6:7 with %s pt %d ps 1.2 "
                      "lw 1.5 lc rgb '%s' title '%s'" % (
-                         dat, i, 5 + 2 * (i % 4), c, safe(s)))
+                         dat, i, "yerrorbars" if o.categorical else
+                         "yerrorlines", 5 + 2 * (i % 4), c, safe(s)))
         for k, m in enumerate(models):
             vals = [r["models"].get(m) for r in rows if r["series"] == s]
             if not any(v is not None for v in vals):

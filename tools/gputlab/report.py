@@ -103,6 +103,10 @@ def step_md(sr, level):
             if a["model"]["rtt"][1] not in formulas:
                 formulas.append(a["model"]["rtt"][1])
         else:
+            for k, c in (s.get("counts") or {}).items():
+                rows.append(["%s>%s datagrams %s (count)" % (a["src"], a["dst"],
+                                                            k)] +
+                            stat_cells(c, 1) + ["-", "-"])
             if s.get("loss") and s["loss"]["n"]:
                 rows.append(["%s>%s UDP loss (%%)" % (a["src"], a["dst"])] +
                             stat_cells(s["loss"], 3) + ["-", "-"])

@@ -284,6 +284,14 @@ class Runner:
                 if u.get("sent"):
                     fr["loss_pct"] = 100.0 * u.get("lost", 0) / u["sent"]
                 fr["jitter_ms"] = u.get("jitter_ms")
+                w = s.get("window") or {}
+                fr["counts"] = {
+                    "sent": u.get("sent"), "unique": u.get("unique"),
+                    "duplicate": w.get("duplicates", u.get("duplicates")),
+                    "misordered": w.get("misordered", u.get("reordered")),
+                    "missing": w.get("missing", u.get("lost"))}
+            if s.get("role") == "send" and "window" in s:
+                fr["window"] = s["window"]
             if s.get("role") == "send" and "tcp_info" in s:
                 fr["srtt_ms"] = s["tcp_info"].get("rtt_us", 0) / 1e3
         return fr
@@ -325,7 +333,15 @@ class Runner:
                             "share": stats.summary([v["goodput"] / etac if etac else None
                                                     for v in vals], level),
                             "fct": stats.summary([v["fct"] for v in vals], level)})
+                    cnt = {}
+                    for k in ("sent", "unique", "duplicate", "misordered",
+                              "missing"):
+                        v = [(r["flows"][fi].get("counts") or {}).get(k)
+                             for r in runs]
+                        if any(x is not None for x in v):
+                            cnt[k] = stats.summary(v, level)
                     st["actions"].append({
+                        "counts": cnt,
                         "loss": stats.summary([r["flows"][fi].get("loss_pct") for r in runs], level),
                         "jitter": stats.summary([r["flows"][fi].get("jitter_ms") for r in runs], level),
                         "srtt": stats.summary([r["flows"][fi].get("srtt_ms") for r in runs], level)})
