@@ -47,5 +47,11 @@ stop_requested(const struct stopreq *s)
  * pass it down to what must honour it (net.c's and ctl.c's waits, the
  * streams, the watcher). */
 struct stopreq *stop_process(void);
+/* A client's process: stop_init(stop_process()), then SIGINT and SIGTERM
+ * request its stop (once: SA_RESETHAND, so a second ^C kills; no
+ * SA_RESTART, so a blocked call returns EINTR) and SIGPIPE is ignored (a
+ * write to a closed socket fails with EPIPE). Returns 0, or -1 with err
+ * filled. */
+int  stop_on_signals(char *err, size_t errlen);
 
 #endif

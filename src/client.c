@@ -3,7 +3,6 @@
 #include "client.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,13 +35,6 @@
 #include "tcpinfo.h"
 #include "partner_watch.h"
 #include "xfer_udp.h"
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	stop_request(stop_process());   /* SA_RESETHAND: a second ^C kills */
-}
 
 /* The table and the lines under it (report_table.c), unless several
  * partners' parent renders it from the model. Returns the exit status. */
@@ -450,17 +442,13 @@ client_run(const struct config *c, struct run_model *keep)
 {
 	struct run r = { .c = c, .ctl = -1, .stop = stop_process(),
 	    .keep = keep != NULL, .lat = { .fd = -1, .wake = { -1, -1 } } };
-	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESETHAND };
 	uint32_t i;
 	int rc;
 
-	if (stop_init(r.stop, r.err, sizeof r.err) == -1) {
+	if (stop_on_signals(r.err, sizeof r.err) == -1) {
 		fprintf(stderr, "gput: %s\n", r.err);
 		return 1;
 	}
-	sigaction(SIGINT, &sa, NULL);           /* no SA_RESTART: calls return EINTR */
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
 	cli_params(c, &r.lp, &r.rp);
 	model_init(&r);
 	rc = prepare(&r) == -1 || streams_init(&r) == -1 ? 1 : session(&r);

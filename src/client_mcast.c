@@ -3,7 +3,6 @@
 #include "client_mcast.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,13 +49,6 @@ struct mrun {
 	int      have_key, interrupted;
 	char     err[300];
 };
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	stop_request(stop_process());   /* SA_RESETHAND: a second ^C kills */
-}
 
 /* Mark partner p failed: why, or the ERROR it sent instead (m). */
 static int
@@ -377,18 +369,14 @@ int
 run_mcast(const struct config *c)
 {
 	struct mrun r = { .c = c, .g = c->mcast, .stop = stop_process() };
-	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESETHAND };
 	char g[NET_ADDRSTRLEN];
 	unsigned i;
 	int rc;
 
-	if (stop_init(r.stop, r.err, sizeof r.err) == -1) {
+	if (stop_on_signals(r.err, sizeof r.err) == -1) {
 		fprintf(stderr, "gput: %s\n", r.err);
 		return 1;
 	}
-	sigaction(SIGINT, &sa, NULL);           /* no SA_RESTART: calls return EINTR */
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
 	if (r.g.ttl == 0)
 		r.g.ttl = MCAST_DEFAULT_TTL;
 	if (c->key_file != NULL) {

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,6 +15,26 @@ struct stopreq *
 stop_process(void)
 {
 	return &proc;
+}
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop_request(&proc);
+}
+
+int
+stop_on_signals(char *err, size_t errlen)
+{
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESETHAND };
+
+	if (stop_init(&proc, err, errlen) == -1)
+		return -1;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	return 0;
 }
 
 int
