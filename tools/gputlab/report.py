@@ -69,6 +69,13 @@ def step_md(sr, level):
             elif m.get(k) and m[k][1] not in formulas and k == "mathis" \
                     and "no loss" not in m[k][1]:
                 formulas.append("no Mathis line: " + m[k][1])
+        if c.get("share") and c["share"]["n"]:
+            rows.append(["%s share of eta*C" % c["label"]] +
+                        stat_cells(c["share"]) +
+                        [fmt(exp[0] / m["etac"][0]) if exp and m.get("etac")
+                         and m["etac"][0] else "-",
+                         ratio(c["share"]["mean"], exp[0] / m["etac"][0])
+                         if exp and m.get("etac") and m["etac"][0] else "-"])
         rows.append(["%s FCT (s)" % c["label"]] + stat_cells(c["fct"]) +
                     ["-", "-"])
     if st.get("goodput") and len(st.get("conns", [])) > 1:

@@ -222,15 +222,20 @@ class Runner:
                                       "connections across it" % (b, k))
 
     def run_once(self, sr, acts):
+        # addresses and partners first: the start time's lead is for the
+        # clients' handshakes alone
+        prep = []
+        for a in acts:
+            addr = self.dst_addr(a.src, a.dst)
+            port = self.partner(a.dst) if a.kind == "gput" else None
+            prep.append((a, addr, port))
         ngput = sum(1 for a in acts if a.kind == "gput")
         start = time.time() + 1.5 + 0.25 * ngput
         procs = []
-        for i, a in enumerate(acts):
-            addr = self.dst_addr(a.src, a.dst)
+        for i, (a, addr, port) in enumerate(prep):
             outf = os.path.join(self.tb.work, "a%d.out" % i)
             errf = os.path.join(self.tb.work, "a%d.err" % i)
             if a.kind == "gput":
-                port = self.partner(a.dst)
                 argv = [self.gput] + a.opts + ["--json", "-q", "--start-at",
                                                "%.6f" % start, "-p",
                                                str(port), addr]
