@@ -145,25 +145,18 @@ limited(const struct vin *in, uint64_t us)
 	return in->tcp.valid && in->tcp.busy_us ? (double)us / in->tcp.busy_us : 0;
 }
 
-/* The window bound -w / RTT (--rtt) in bit/s (*held: the window's bytes
- * it counts); 0 when there is no window bound. With Nagle's rule a sender
- * with data in flight sends no segment shorter than its MSS, so the window
- * holds whole segments of the MSS the kernel chose (TCP_INFO), at least
- * one: -w 1 with an MSS of 576 carries 576 bytes per RTT, not 1024. */
+/* The window bound -w / RTT (--rtt) in bit/s, as the model's path has it
+ * (pathlim.h: whole segments of the MSS the sender's kernel chose);
+ * *held: the window's bytes it counts. 0 when there is no window bound. */
 static double
 window_bps(const struct vin *in, uint64_t *held)
 {
-	const struct run_model *m = in->m;
-	uint64_t w;
-	unsigned mss = in->tcp.valid ? in->tcp.mss : 0;
+	const struct plim *p = &in->m->path;
 
-	if (!m->have_path || !m->path.have_window || m->path.rtt_s <= 0)
+	if (!in->m->have_path || !p->have_window || p->rtt_s <= 0)
 		return 0;
-	w = m->path.window;
-	if (mss > 0)
-		w = w < mss ? mss : w / mss * mss;
-	*held = w;
-	return plim_window_bps(w, m->path.rtt_s);
+	*held = p->window_held > 0 ? p->window_held : p->window;
+	return p->window_bps;
 }
 
 static void

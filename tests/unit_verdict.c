@@ -125,6 +125,20 @@ static const struct ex examples[] = {
 	  0, 0, 0, 0, 1000, 0, 0, 0, 0, VL_UNKNOWN, "goodput_mbit", 9 },
 };
 
+/* The model's path (pathlim.c) of a window at an RTT, with the MSS the
+ * sender's kernel chose. */
+static void
+path(struct run_model *m, uint64_t window, double rtt_s, unsigned mss,
+     double eta_c)
+{
+	struct plim_in in = { .rtt_s = rtt_s, .window = window,
+	    .expected_bps = eta_c, .seg_mss = mss, .path_mss = 1448 };
+	char err[128];
+
+	m->have_path = 1;
+	assert_int_equal(plim_compute(&in, &m->path, err, sizeof err), 0);
+}
+
 /* The model of ex: side 0 sends, side 1 receives, for one second. */
 static void
 build(const struct ex *e, struct run_model *m)
@@ -164,12 +178,8 @@ build(const struct ex *e, struct run_model *m)
 		r->r.sock_drops = e->drops;
 		r->r.flags |= RES_DROPS;
 	}
-	if (e->window > 0) {
-		m->have_path = 1;
-		m->path = (struct plim){ .rtt_s = e->rtt_s, .have_window = 1,
-		    .window = e->window, .window_bps = e->window * 8 / e->rtt_s,
-		    .expected_bps = e->eta_c };
-	}
+	if (e->window > 0)
+		path(m, e->window, e->rtt_s, e->mss, e->eta_c);
 	model_figures(m);
 }
 
@@ -260,8 +270,7 @@ test_mss(void **state)
 	assert_true(has_warning(&v, VW_MSS, "the kernel chose MSS 576 (TCP_INFO):"
 	    " the 1024-byte window holds 576 bytes"));
 	assert_true(fabs(v.bound_bps - 115200) < 1e-6);
-	m.path.window = 65536;                  /* 113 x 576 = 65088: no word */
-	m.path.window_bps = 65536 * 8 / 0.04;
+	path(&m, 65536, 0.04, 576, 10e6);       /* 113 x 576 = 65088: no word */
 	verdict_run(&m, &v);
 	assert_false(has_warning(&v, VW_MSS, NULL));
 }
