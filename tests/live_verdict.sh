@@ -8,7 +8,8 @@
 #
 #   up 10M:            TCP bulk: link (JSON, the table's line, CSV,
 #                      Prometheus); UDP --rate 5M: pacing; --rate 20M
-#                      without --link: sender, its queue held it (no loss);
+#                      without --link: sender, its queue held it (under 1%
+#                      lost);
 #                      with --link: link, and the warning that it fell
 #                      behind its schedule; TCP --rate 3M: pacing
 #   impair loss 5 udp: network_loss, lost == the testbed's loss counter
@@ -71,8 +72,9 @@ check "10M, UDP --rate 5M: nothing lost, the schedule kept" \
 
 run_a -u --rate 20M -n 1500 -l 1400 "$ADDR_B"
 eq "10M, UDP --rate 20M, no --link: sender" "$LIMIT" sender
-check "10M, UDP --rate 20M: no loss, the sender under 0.95 of its schedule" \
-	eval '[ "$(jq -r ".sides[1].udp.lost" "$J")" = 0 ] && ! ge "$(ev sender_mbit)" 19'
+check "10M, UDP --rate 20M: under 1% lost, the sender under 0.95 of its schedule" \
+	eval '[ $(( 100 * $(jq -r ".sides[1].udp.lost" "$J") )) -lt 1500 ] && ! ge "$(ev sender_mbit)" 19' ||
+	jq -c '[.sides[1].udp, .explain]' "$J"
 check "10M, UDP --rate 20M: held by its own send queue" \
 	eval 'jq -r ".explain.warnings[]" "$J" | grep -q "held by its own send queue"'
 run_a -u --link 10M --rate 20M -n 1500 -l 1400 "$ADDR_B"
