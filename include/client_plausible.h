@@ -93,6 +93,12 @@ int plaus_echo(const struct plaus_run *pr, const struct echo_stats *e,
  * in the run so far, plus one call's. */
 uint64_t plaus_calls_max(const struct plaus_run *pr, uint32_t streams);
 
+/* The most payload bytes a TCP data connection of a stream of this many
+ * bytes can have carried, counted as they arrive (TCPINFO's CE bytes count
+ * a retransmitted segment again): the stream and its proof, each byte sent
+ * once and retransmitted at most PLAUS_RETRANS_PER_BYTE times (saturating). */
+uint64_t plaus_wire_max(uint64_t bytes);
+
 /* The most retransmissions a TCP stream of this many bytes can have made
  * (saturating). */
 uint64_t plaus_retrans_max(uint64_t bytes);

@@ -278,6 +278,13 @@ plaus_udpstats(const struct plaus_run *pr, const struct udp_stats *u,
 }
 
 uint64_t
+plaus_wire_max(uint64_t bytes)
+{
+	return sat_mul(sat_add(bytes, PLAUS_TCP_PROOF_BYTES),
+	    1u + PLAUS_RETRANS_PER_BYTE);
+}
+
+uint64_t
 plaus_retrans_max(uint64_t bytes)
 {
 	return sat_mul(sat_add(bytes, 2), PLAUS_RETRANS_PER_BYTE);
@@ -307,8 +314,8 @@ plaus_tcpinfo(const struct plaus_run *pr, const struct tcp_stats *t,
 	    count_ok("TCPINFO", "delivery_rate", t->delivery_rate,
 	    PLAUS_MAX_BYTES_PER_S, "10 Tbit/s (bytes/s)", err, errlen) ||
 	    count_ok("TCPINFO", "received_ce_bytes", t->received_ce_bytes,
-	    sat_add(pr->p->data_bytes, PLAUS_TCP_PROOF_BYTES), "the test moves "
-	    "with its proof", err, errlen))
+	    plaus_wire_max(pr->p->data_bytes), "the test's bytes and proof "
+	    "can carry, each sent 65 times", err, errlen))
 		return -1;
 	/* the kernel's busy time is the sum of the three states, each
 	 * rounded down to microseconds on its own */
@@ -427,8 +434,8 @@ plaus_stream(const struct xfer_params *p, const struct side *ps,
 	    plaus_retrans_max(pr->bytes), "its RESULT bytes can make", err,
 	    errlen) ||
 	    count_ok("TCPINFO", "received_ce_bytes", ps->tcp.received_ce_bytes,
-	    sat_add(pr->bytes, PLAUS_TCP_PROOF_BYTES), "its RESULT bytes with "
-	    "the proof", err, errlen)))
+	    plaus_wire_max(pr->bytes), "its RESULT bytes and the proof can "
+	    "carry, each sent 65 times", err, errlen)))
 		return -1;
 	if (p->proto != PROTO_UDP)
 		return 0;

@@ -46,7 +46,8 @@
  *                   request", with 1 byte, though no STOP came), calls
  *                   (RESULT calls 2^64-1), fast (RESULT real_ns 1), bufs
  *                   (RESULT sndbuf 2^31), rate (TCPINFO delivery rate
- *                   2^64-1), ce (TCPINFO CE bytes: the test's + 19),
+ *                   2^64-1), ce (TCPINFO CE bytes: one more than the
+ *                   test's and its proof's 18, each sent 65 times),
  *                   tcpinfo (TCPINFO in a UDP test), udpstats (UDPSTATS in
  *                   a TCP test), dups (UDPSTATS 2^62 duplicates),
  *                   echostats (ECHOSTATS of zeros without --latency),
@@ -864,7 +865,8 @@ step_lie(struct peer *p, const char *kind)
 
 		t.tcp.retrans = strcmp(kind, "retrans") == 0 ? UINT64_MAX : 0;
 		t.tcp.delivery_rate = strcmp(kind, "rate") == 0 ? UINT64_MAX : 0;
-		t.tcp.received_ce_bytes = ce ? (uint32_t)x->data_bytes + 19 : 0;
+		t.tcp.received_ce_bytes = ce ? (uint32_t)((x->data_bytes + 18) *
+		    65 + 1) : 0;
 		t.tcp.ecn = ce ? TCPS_ECN | TCPS_ECN_RECEIVED : 0;
 		t.tcp.mss = 1448;
 		put_msg(p, &t);

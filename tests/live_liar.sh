@@ -79,7 +79,7 @@ lie "RESULT socket buffer 2^31" -t -n 10 -l 1000 -- $A drain lie=bufs hold -- \
 lie "TCPINFO delivery rate 2^64-1" -r -n 10 -l 1000 -- $A send lie=rate hold -- \
 	"TCPINFO delivery_rate 18446744073709551615 is more than 10 Tbit/s \(bytes/s\) \(1250000000000\)"
 lie "TCPINFO CE bytes beyond the bytes" -t -n 10 -l 1000 -- $A drain lie=ce hold -- \
-	"TCPINFO received_ce_bytes 10019 is more than the test moves with its proof \(10018\)"
+	"TCPINFO received_ce_bytes 651171 is more than the test's bytes and proof can carry, each sent 65 times \(651170\)"
 lie "TCPINFO in a UDP test" -u -t -n 10 -l 1000 -- $A drain lie=tcpinfo hold -- \
 	"TCPINFO came in a test where it moves no TCP"
 lie "UDPSTATS in a TCP test" -t -n 10 -l 1000 -- $A drain lie=udpstats hold -- \

@@ -256,17 +256,20 @@ test_tcpinfo(void **state)
 		  .delivery_rate = UINT64_MAX },
 		  "TCPINFO delivery_rate 18446744073709551615 is more than 10 Tbit/s "
 		  "(bytes/s) (1250000000000)" },
-		{ "CE bytes beyond the test and its proof", { .mss = 1448,
-		  .received_ce_bytes = 10019 },
-		  "TCPINFO received_ce_bytes 10019 is more than the test moves with "
-		  "its proof (10018)" },
+		{ "CE bytes beyond the test and its proof, 65 times", { .mss = 1448,
+		  .received_ce_bytes = 651171 },
+		  "TCPINFO received_ce_bytes 651171 is more than the test's bytes and "
+		  "proof can carry, each sent 65 times (651170)" },
+		{ "CE bytes 2^32-1", { .mss = 1448, .received_ce_bytes = UINT32_MAX },
+		  "TCPINFO received_ce_bytes 4294967295 is more than the test's bytes "
+		  "and proof can carry, each sent 65 times (651170)" },
 	};
 	struct xfer_params p = params(PROTO_TCP, ROLE_SEND);
 	struct plaus_run r = run(&p);
 	struct tcp_stats ok = { .retrans = 640128, .rtt_us = 51050,
 	    .min_rtt_us = 1, .busy_us = 61051, .rwnd_limited_us = 61051,
 	    .mss = 65535, .delivery_rate = PLAUS_MAX_BYTES_PER_S,
-	    .received_ce_bytes = 10018 };
+	    .received_ce_bytes = 651170 };
 	char err[256];
 	size_t i;
 
@@ -326,12 +329,13 @@ test_stream(void **state)
 	assert_string_equal(err, "TCPINFO retrans 6529 is more than its RESULT bytes "
 	                    "can make (6528)");
 	ps.tcp.retrans = 0;                     /* CE bytes: its bytes, the proof */
-	ps.tcp.received_ce_bytes = 118;
+	ps.tcp.received_ce_bytes = 118 * 65;
 	assert_int_equal(plaus_stream(&p, &ps, &ls, err, sizeof err), 0);
-	ps.tcp.received_ce_bytes = 119;
+	ps.tcp.received_ce_bytes++;
 	assert_int_equal(plaus_stream(&p, &ps, &ls, err, sizeof err), -1);
-	assert_string_equal(err, "TCPINFO received_ce_bytes 119 is more than its "
-	                    "RESULT bytes with the proof (118)");
+	assert_string_equal(err, "TCPINFO received_ce_bytes 7671 is more than its "
+	                    "RESULT bytes and the proof can carry, each sent 65 "
+	                    "times (7670)");
 	/* a UDP receiver's call reads a copy of a datagram at least */
 	p = params(PROTO_UDP, ROLE_RECV);
 	memset(&ps, 0, sizeof ps);
