@@ -25,6 +25,15 @@ void report_verdict_line(FILE *f, const char *label, const struct verdict *v);
  * the shares and the evidence that differs between them. */
 void report_verdict_text(FILE *f, const struct run_model *m);
 
+/* Several partners (and --bidir): after their sums, with -v or --link,
+ * the figures of their receivers' verdicts that differ between them (srtt,
+ * retransmissions, cwnd, congestion control, limit), rm[k] partner k's run
+ * (NULL or failed: left out); nothing with fewer than two:
+ *   + r: what differs between the partners' receivers: srtt_ms 20.1/80.3;
+ *     retrans 0/29; cc bbr/cubic; limit link/congestion (in partner order) */
+void report_verdict_partners(FILE *f, const struct run_model *const *rm,
+                             unsigned n);
+
 /* The verdict as a JSON value (an object) after a key the caller wrote:
  *   {"limit": "link", "ratio": 0.98 | null, "bound": "eta*C" | null,
  *    "evidence": {"goodput_mbit": 9.4, ...}, "warnings": ["..."],

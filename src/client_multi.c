@@ -28,6 +28,7 @@
 #include "report_json.h"
 #include "report_psum.h"
 #include "report_table.h"
+#include "report_verdict.h"
 #include "stop.h"
 
 /* A partner's process writes to four pipes: its standard output (nothing
@@ -543,6 +544,13 @@ print_table(struct multi *m)
 	}
 	sums(m, &sm);
 	report_psum_table(stdout, &sm, m->c->loc.format);
+	if (m->c->loc.verbose || m->c->rem.verbose || m->c->link_bps > 0) {
+		const struct run_model *rm[GPUT_MAX_PARTNERS] = { NULL };
+
+		for (k = 0; k < m->n; k++)
+			rm[k] = m->ch[k].have_rm ? &m->ch[k].rm : NULL;
+		report_verdict_partners(stdout, rm, m->n);
+	}
 }
 
 /* The fields of a CSV line s[0..len). */

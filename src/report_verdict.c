@@ -5,6 +5,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "model_psum.h"
+
+static void what_differs(FILE *f, const struct verdict *sv, uint32_t n);
+
 /* v's evidence name, or 0. */
 static double
 e(const struct verdict *v, const char *name)
@@ -55,8 +59,9 @@ cause(FILE *f, const struct verdict *v)
 		        e(v, "sndbuf_limited_s"), e(v, "busy_s"));
 		break;
 	case VL_CONGESTION:
-		fprintf(f, "limited by congestion: %.0f segments retransmitted "
-		        "(%.2f%%)", e(v, "retrans"), e(v, "retrans_pct"));
+		fprintf(f, "limited by congestion: %.0f segment%s retransmitted "
+		        "(%.2f%%)", e(v, "retrans"), e(v, "retrans") == 1 ? "" : "s",
+		        e(v, "retrans_pct"));
 		break;
 	case VL_SLOW_START:
 		fprintf(f, "limited by slow start: the run (%.3f s) was too short "
@@ -109,7 +114,8 @@ report_verdict_line(FILE *f, const char *label, const struct verdict *v)
 	fputs(": ", f);
 	cause(f, v);
 	if (has(v, "retrans") && v->limit != VL_CONGESTION)
-		fprintf(f, ", %.0f segments retransmitted", e(v, "retrans"));
+		fprintf(f, ", %.0f segment%s retransmitted", e(v, "retrans"),
+		        e(v, "retrans") == 1 ? "" : "s");
 	if (has(v, "cwnd"))
 		fprintf(f, ", cwnd %.0f, srtt %.2f ms against %.2f min",
 		        e(v, "cwnd"), e(v, "srtt_ms"), e(v, "min_rtt_ms"));
@@ -122,28 +128,82 @@ report_verdict_line(FILE *f, const char *label, const struct verdict *v)
 		fprintf(f, "%s: warning: %s\n", label, v->warn[i]);
 }
 
-/* A figure that differs between the streams' verdicts: its name and
- * each stream's value, on one line. */
+/* A figure that differs between the flows' verdicts as printed (prec
+ * decimals): its name and each flow's value, after "; " unless it is the
+ * first (*nput). */
 static void
 differs(FILE *f, const struct verdict *sv, uint32_t n, const char *name,
-        int prec)
+        int prec, int *nput)
 {
 	uint32_t k;
 	double lo = INFINITY, hi = -INFINITY;
 
-	for (k = 0; k < n; k++) {
-		double x = e(&sv[k], name);
+	for (k = 0; k < n; k++) {               /* as printed */
+		double x = round(e(&sv[k], name) * pow(10, prec));
 
 		lo = fmin(lo, x);
 		hi = fmax(hi, x);
 	}
 	if (hi <= lo)
 		return;
-	fprintf(f, "; %s", name);
+	fprintf(f, "%s%s", (*nput)++ ? "; " : " ", name);
 	for (k = 0; k < n; k++) {
 		fputc(k ? '/' : ' ', f);
 		fprintf(f, "%.*f", prec, e(&sv[k], name));
 	}
+}
+
+/* " srtt_ms 24.1/80.3; retrans 0/29; cwnd ...; cc bbr/cubic; limit
+ * link/congestion": the figures of the flows' verdicts sv[0..n) that
+ * differ between them, in the flows' order; " nothing" when none does. */
+static void
+what_differs(FILE *f, const struct verdict *sv, uint32_t n)
+{
+	uint32_t k;
+	int nput = 0;
+
+	differs(f, sv, n, "srtt_ms", 1, &nput);
+	differs(f, sv, n, "retrans", 0, &nput);
+	differs(f, sv, n, "cwnd", 0, &nput);
+	for (k = 1; k < n && strcmp(sv[k].cc, sv[0].cc) == 0; k++)
+		;
+	if (k < n) {
+		fprintf(f, "%scc", nput++ ? "; " : " ");
+		for (k = 0; k < n; k++)
+			fprintf(f, "%c%s", k ? '/' : ' ', sv[k].cc[0] ? sv[k].cc : "-");
+	}
+	for (k = 1; k < n && sv[k].limit == sv[0].limit; k++)
+		;
+	if (k < n) {
+		fprintf(f, "%slimit", nput++ ? "; " : " ");
+		for (k = 0; k < n; k++)
+			fprintf(f, "%c%s", k ? '/' : ' ', verdict_name(sv[k].limit));
+	}
+	if (nput == 0)
+		fputs(" nothing", f);
+}
+
+void
+report_verdict_partners(FILE *f, const struct run_model *const *rm,
+                        unsigned n)
+{
+	struct verdict sv[PSUM_MAX];
+	const struct run_model *m;
+	unsigned k, got = 0;
+	int r;
+
+	for (k = 0; k < n && got < PSUM_MAX; k++) {
+		m = rm[k];
+		if (m == NULL || m->error != NULL ||
+		    (r = model_recv_side(m)) < 0 || !m->side[r].have_result)
+			continue;
+		verdict_run(m, &sv[got++]);
+	}
+	if (got < 2)
+		return;
+	fputs("+ r: what differs between the partners' receivers:", f);
+	what_differs(f, sv, got);
+	fputs(" (in partner order)\n", f);
 }
 
 /* -P: each receiving stream's verdict, and with unequal shares what
@@ -170,14 +230,8 @@ streams(FILE *f, const struct run_model *m, int r)
 	fprintf(f, "%c: unequal shares, Jain's index %.4f:", rs->tag, m->fair);
 	for (k = 0; k < n; k++)
 		fprintf(f, "%s %.3f", k ? "," : "", rs->st[k].share);
-	differs(f, sv, n, "srtt_ms", 1);
-	differs(f, sv, n, "retrans", 0);
-	differs(f, sv, n, "cwnd", 0);
-	for (k = 1; k < n && strcmp(sv[k].cc, sv[0].cc) == 0; k++)
-		;
-	if (k < n)
-		for (k = 0; k < n; k++)
-			fprintf(f, "%s%s", k ? "/" : "; cc ", sv[k].cc);
+	fputs("; what differs:", f);
+	what_differs(f, sv, n);
 	fputc('\n', f);
 }
 

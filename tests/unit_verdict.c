@@ -10,8 +10,10 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "report_verdict.h"
 #include "verdict.h"
 #include "xfer_params.h"
 
@@ -125,6 +127,19 @@ static const struct ex examples[] = {
 	  0, 0, 0, 0, 1000, 0, 0, 0, 0, VL_UNKNOWN, "goodput_mbit", 9 },
 };
 
+/* The example named what (the table's order may change). */
+static const struct ex *
+ex_named(const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof examples / sizeof examples[0]; i++)
+		if (strcmp(examples[i].what, what) == 0)
+			return &examples[i];
+	fail_msg("no example '%s'", what);
+	return NULL;
+}
+
 /* The model's path (pathlim.c) of a window at an RTT, with the MSS the
  * sender's kernel chose. */
 static void
@@ -224,11 +239,11 @@ test_ratio(void **state)
 	assert_int_equal(v.have_ratio, 1);
 	assert_string_equal(v.bound, "eta*C");
 	assert_true(fabs(v.ratio - 0.95) < 1e-9);
-	build(&examples[8], &m);                /* paced, kept at 0.95 */
+	build(ex_named("paced, kept at 0.95"), &m);
 	verdict_run(&m, &v);
 	assert_string_equal(v.bound, "schedule");
 	assert_true(fabs(v.ratio - 0.95) < 1e-9);
-	build(&examples[2], &m);                /* no --link: no ratio */
+	build(ex_named("srtt 1.25 x min + 1 ms: queue"), &m);
 	verdict_run(&m, &v);
 	assert_int_equal(v.have_ratio, 0);
 }
@@ -285,7 +300,7 @@ test_cpu_span(void **state)
 	struct verdict v;
 
 	(void)state;
-	build(&examples[12], &m);               /* sender CPU 0.85 of Real */
+	build(ex_named("sender CPU 0.85 of Real"), &m);
 	m.side[0].r.real_ns = 490000000;
 	m.side[0].r.cpu_ns = 490000000;
 	model_figures(&m);
@@ -295,7 +310,7 @@ test_cpu_span(void **state)
 	model_figures(&m);
 	verdict_run(&m, &v);
 	assert_int_equal(v.limit, VL_SENDER_CPU);
-	build(&examples[14], &m);               /* receiver CPU 0.85 of Real */
+	build(ex_named("receiver CPU 0.85 of Real"), &m);
 	m.side[0].r.real_ns = 2100000000;       /* the sender's twice as long */
 	model_figures(&m);
 	verdict_run(&m, &v);
@@ -433,6 +448,117 @@ test_streams(void **state)
 	assert_int_equal(v.nev, 0);
 }
 
+/* What a renderer wrote, as a string (free it). */
+static char *
+render_line(const char *label, const struct verdict *v)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	report_verdict_line(f, label, v);
+	fclose(f);
+	return buf;
+}
+
+/* The line in words: the goodput, the ratio and its bound, the cause with
+ * its figures, the TCP figures and the congestion control; a line per
+ * warning under it. */
+static void
+test_line(void **state)
+{
+	struct run_model m;
+	struct verdict v;
+	char *out;
+
+	(void)state;
+	build(ex_named("1 of 1000 segments retransmitted"), &m);
+	m.side[0].tcp.cwnd = 31;
+	m.side[0].tcp.rtt_us = 24100;
+	m.side[0].tcp.min_rtt_us = 20100;
+	verdict_run(&m, &v);
+	assert_int_equal(v.limit, VL_CONGESTION);
+	out = render_line("1", &v);
+	assert_string_equal(out, "1: 11.5840 MBit/s, 0.5792 of eta*C: limited by "
+	    "congestion: 1 segment retransmitted (0.10%), cwnd 31, srtt 24.10 "
+	    "ms against 20.10 min (cubic)\n");
+	free(out);
+	build(ex_named("paced, 0.949 kept: the sender"), &m);
+	verdict_run(&m, &v);
+	out = render_line("1", &v);
+	assert_string_equal(out, "1: 4.7450 MBit/s, 0.4745 of eta*C: limited by "
+	    "the sender: it sent 4.7450 MBit/s of a schedule of 5.0000\n"
+	    "1: warning: the sender kept 94.9% of its schedule (4.745 of 5.000 "
+	    "MBit/s), held by its own send queue (CPU s 0.10 of Real s 1.00)\n");
+	free(out);
+	memset(&v, 0, sizeof v);                /* no result */
+	out = render_line("1.2", &v);
+	assert_string_equal(out, "1.2: 0.0000 MBit/s: limit unknown: no rule "
+	    "held\n");
+	free(out);
+}
+
+/* -P 2 with unequal shares: a line per stream, then the shares, Jain's
+ * index and what differs; several partners: what differs between them. */
+static void
+test_text_flows(void **state)
+{
+	struct run_model m, m2;
+	const struct run_model *rm[3];
+	struct side st[2][2];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int i;
+
+	(void)state;
+	build(&examples[0], &m);
+	m.streams = 2;
+	m.have_fair = 1;
+	m.fair = 0.6098;
+	for (i = 0; i < 2; i++) {
+		st[0][i] = m.side[0];
+		st[1][i] = m.side[1];
+		st[0][i].stream = st[1][i].stream = (uint32_t)i + 1;
+		st[1][i].r.bytes = i == 0 ? m.side[1].r.bytes * 9 / 10 :
+		    m.side[1].r.bytes / 10;
+		st[1][i].share = i == 0 ? 0.9 : 0.1;
+	}
+	st[0][1].tcp.retrans = 50;
+	st[0][1].tcp.rtt_us = 80300;
+	m.side[0].st = st[0];
+	m.side[1].st = st[1];
+	m.side[0].nst = m.side[1].nst = 2;
+	model_figures(&m);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	report_verdict_text(f, &m);
+	fclose(f);
+	assert_non_null(strstr(buf, "\n1.1: 8.5500 MBit/s, 0.8550 of eta*C: "
+	    "limited by the link, cwnd 0, srtt 1.00 ms against 1.00 min, share "
+	    "0.900 (cubic)\n"));
+	assert_non_null(strstr(buf, "\n1: unequal shares, Jain's index 0.6098: "
+	    "0.900, 0.100; what differs: srtt_ms 1.0/80.3; retrans 0/50\n"));
+	free(buf);
+	build(&examples[0], &m);                /* two partners */
+	build(ex_named("1 of 1000 segments retransmitted"), &m2);
+	m2.side[0].tcp.retrans = 7;
+	strcpy(m2.side[0].tcp.cc, "bbr");
+	rm[0] = &m;
+	rm[1] = NULL;                           /* a partner without a run */
+	rm[2] = &m2;
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	report_verdict_partners(f, rm, 3);
+	fclose(f);
+	assert_string_equal(buf, "+ r: what differs between the partners' "
+	    "receivers: retrans 0/7; cc cubic/bbr; limit link/congestion (in "
+	    "partner order)\n");
+	free(buf);
+}
+
 static void
 test_names(void **state)
 {
@@ -457,6 +583,8 @@ main(void)
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_no_result),
 		cmocka_unit_test(test_streams),
+		cmocka_unit_test(test_line),
+		cmocka_unit_test(test_text_flows),
 		cmocka_unit_test(test_names),
 	};
 
