@@ -23,8 +23,11 @@
 #include "stream.h"
 #include "xfer_params.h"
 
+struct client_hooks;
+
 struct run {
 	const struct config *c;
+	const struct client_hooks *hooks;   /* several partners (NULL: none) */
 	struct xfer_params lp, rp;      /* local and partner halves */
 	int ctl;
 	struct stream *st;              /* the local streams, nst of them */

@@ -115,7 +115,6 @@ struct config {
 	unsigned npartners;
 	struct partner partners[GPUT_MAX_PARTNERS];
 	char     tag;         /* the partner's line tag: '1' to '9' */
-	FILE    *ival_out;    /* where live interval lines go (NULL: stdout) */
 	double   link_bps;    /* --link, 0 = not given */
 	unsigned mtu;         /* --mtu (--predict) */
 	int      mtu_set;
@@ -163,12 +162,6 @@ struct config {
 	int      inetd;       /* --inetd: serve the connection on stdin */
 	int      no_multicast;/* --no-multicast: refuse -m */
 	char    *env_store[2];/* GPUT_LOC_OPT / GPUT_REM_OPT tokens (cli_free) */
-	/* Several partners: run_client hands each partner's process its run's
-	 * model (its start_mono_ns: START on the monotonic clock), and with
-	 * --csv, --json or --json-lines does not print it: the parent renders
-	 * it (a failed run's too, with its error set). The table is printed as
-	 * ever. */
-	void   (*on_model)(const struct config *c, const struct run_model *m);
 };
 
 #endif

@@ -41,7 +41,7 @@ print_table(struct run *r)
 	const struct table_opts o = { c->loc.format, c->rem.format,
 	    c->loc.verbose || c->rem.verbose, c->same_clock };
 
-	if (c->on_model == NULL) {
+	if (r->hooks == NULL) {
 		if (c->title)
 			report_title(stdout, c->loc.format);
 		report_table(stdout, &r->model, &o);
@@ -204,13 +204,13 @@ print_output(struct run *r)
 	fill_model(r);
 	r->filled = 1;
 	r->model.interrupted = r->interrupted;
-	if (c->on_model != NULL)                /* several partners: the sums */
-		c->on_model(c, &r->model);
+	if (r->hooks != NULL)                   /* several partners: the parent's */
+		r->hooks->on_model(&r->model, r->hooks->arg);
 	if (c->out == OUT_TABLE)
 		return print_table(r);
 	if (c->out == OUT_PROM)            /* never with --repeat (cli_check.c) */
 		return print_prom(r);
-	if (r->keep || c->on_model != NULL)
+	if (r->keep || r->hooks != NULL)
 		;       /* the run set renders it, or several partners' parent */
 	else if (c->out == OUT_CSV)
 		report_csv(stdout, &r->model);
@@ -427,16 +427,32 @@ fail:
 	return -1;
 }
 
+static int run(const struct config *c, struct run_model *keep,
+               const struct client_hooks *h);
+
 int
 run_client(const struct config *c)
 {
-	return client_run(c, NULL);
+	return run(c, NULL, NULL);
+}
+
+int
+run_client_hooked(const struct config *c, const struct client_hooks *h)
+{
+	return run(c, NULL, h);
 }
 
 int
 client_run(const struct config *c, struct run_model *keep)
 {
-	struct run r = { .c = c, .ctl = -1, .stop = stop_process(),
+	return run(c, keep, NULL);
+}
+
+static int
+run(const struct config *c, struct run_model *keep,
+    const struct client_hooks *h)
+{
+	struct run r = { .c = c, .hooks = h, .ctl = -1, .stop = stop_process(),
 	    .keep = keep != NULL, .lat = { .fd = -1, .wake = { -1, -1 } } };
 	uint32_t i;
 	int rc;
@@ -470,8 +486,8 @@ client_run(const struct config *c, struct run_model *keep)
 		r.model.interrupted = rc == 130;
 		r.model.side[0].have_result = 0;
 		r.model.side[1].have_result = 0;
-		if (c->on_model != NULL)        /* several partners' parent renders it */
-			c->on_model(c, &r.model);
+		if (h != NULL)                  /* several partners' parent renders it */
+			h->on_model(&r.model, h->arg);
 		else
 			(c->out == OUT_JSON ? report_json :
 			    report_json_summary_line)(stdout, &r.model);

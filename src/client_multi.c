@@ -89,10 +89,11 @@ static int child_model_fd = -1;
 
 /* The run's model as a record to the parent (none: the parent says this
  * partner has no results); the table's without the intervals it does not
- * print. */
+ * print. arg: the partner's config. */
 static void
-child_put_model(const struct config *c, const struct run_model *m)
+child_put_model(const struct run_model *m, void *arg)
 {
+	const struct config *c = arg;
 	uint8_t *buf;
 	size_t len;
 
@@ -105,13 +106,6 @@ child_put_model(const struct config *c, const struct run_model *m)
 	free(buf);
 }
 
-/* A run's model (a failed one's with its error), which the parent
- * renders and sums. */
-static void
-child_on_model(const struct config *c, const struct run_model *m)
-{
-	child_put_model(c, m);
-}
 
 /* In a partner's process, until run_client installs its own handler. */
 static void
@@ -130,6 +124,7 @@ static void __attribute__((noreturn))
 child_run(struct multi *m, unsigned k, const int *wfd)
 {
 	struct child *ch = &m->ch[k];
+	struct client_hooks hooks = { child_put_model, NULL, NULL };
 	struct sigaction sa = { .sa_handler = child_on_stop,
 	    .sa_flags = SA_RESETHAND };
 	char err[256];
@@ -153,9 +148,9 @@ child_run(struct multi *m, unsigned k, const int *wfd)
 		        ch->c.port, strerror(errno));
 		_exit(1);
 	}
-	ch->c.ival_out = live;
 	child_model_fd = wfd[CH_MODEL];
-	ch->c.on_model = child_on_model;
+	hooks.ival_out = live;
+	hooks.arg = &ch->c;
 	/* a stop that comes before run_client's handler must not be lost (it
 	 * would run the whole test) nor kill the process (no results) */
 	if (stop_init(stop_process(), err, sizeof err) == -1) {
@@ -166,7 +161,7 @@ child_run(struct multi *m, unsigned k, const int *wfd)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGCHLD, SIG_DFL);
 	sigprocmask(SIG_SETMASK, &m->oldmask, NULL);
-	rc = run_client(&ch->c);
+	rc = run_client_hooked(&ch->c, &hooks);
 	if (fclose(live) != 0 && rc == 0) {
 		fprintf(stderr, "gput: writing the interval lines: %s\n",
 		        strerror(errno));

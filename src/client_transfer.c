@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* client_transfer.c: a run's transfer under its watcher, and the
  * partner's results collected and checked against the test. */
+#include "client.h"
 #include "client_transfer.h"
 
 #include <netinet/in.h>
@@ -129,7 +130,7 @@ watch_setup(struct run *r, struct watch *w)
 	if (c->duration_ms && !sending)
 		w->deadline = w->t0 + (mono_ns)(c->duration_ms + DATA_IDLE_TIMEOUT_MS) *
 		    1000000u;
-	w->out = c->ival_out != NULL ? c->ival_out : stdout;  /* several partners */
+	w->out = r->hooks != NULL ? r->hooks->ival_out : stdout;  /* several partners */
 	w->show = c->interval_ms == 0 ? SHOW_NONE : c->out == OUT_TABLE ?
 	    SHOW_TEXT : c->out == OUT_JSON_LINES ? SHOW_JSON_LINES : SHOW_NONE;
 	w->progress = !c->quiet && c->interval_ms == 0 && isatty(STDERR_FILENO);
