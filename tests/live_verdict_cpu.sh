@@ -15,7 +15,8 @@
 #   receiver_socket_buffer: unpaced UDP into a partner with -w 8 and -c:
 #                 datagrams lost, nearly all of them dropped by the
 #                 receiving socket (SO_MEMINFO), none elsewhere on loopback
-#   -P 2 -v:      a line per receiving stream, with its share
+#   -P 2 -v:      a line per receiving stream, with its share; JSON lines
+#                 and CSV carry the run's and the streams' verdicts
 # The CPU cases need chrt (root, util-linux); skipped without. About 3 s.
 # shellcheck disable=SC2016,SC2119,SC2317 # jq and awk programs in single
 # quotes; tb_daemon without arguments; functions called through eval
@@ -66,5 +67,12 @@ run_t 30 "$GPUT" -v -P 2 -n 200 -p "$D_PORT" 127.0.0.1
 check "-P 2 -v: the run's verdict line" grep -Eq '^1: [0-9.]+ MBit/s: (limited by|limit unknown)' "$OUT"
 check "-P 2 -v: a line per receiving stream, with its share" \
 	eval '[ "$(grep -Ec "^1\.[12]: [0-9.]+ MBit/s: .*, share 0\.[0-9]{3}" "$OUT")" = 2 ]'
+
+run_t 30 "$GPUT" --json-lines -P 2 -n 200 -p "$D_PORT" 127.0.0.1
+check "--json-lines -P 2: the summary's explain, and each receiving stream's" \
+	eval '[ "$(tail -n 1 "$OUT" | jq -r "[.explain.limit, (.sides[] | select(.role == \"recv\") | .streams[].explain.limit)] | map(select(. != null)) | length")" = 3 ]'
+run_t 30 "$GPUT" --csv -P 2 -n 200 -p "$D_PORT" 127.0.0.1
+check "--csv -P 2: the limit column on the receiver's rows, empty on the sender's" \
+	eval '[ "$(awk -F, '\''$2 == "recv" && $(NF - 1) != "" { n++ } $2 == "send" && $(NF - 1) == "" { n++ } END { print n }'\'' "$OUT")" = 6 ]'
 
 t_done
