@@ -211,7 +211,7 @@ def gnuplot_script(o, lab, dat, series, models, rows, term, outfile):
         g.append("set xrange [0.5:%g]" % (len(o.categorical) + 0.5))
     plots = []
     titled = set()
-    shared = {}
+    shared, has = {}, {}
     for m in models:            # the same model values for every series?
         per = {}
         for r in rows:
@@ -219,7 +219,8 @@ def gnuplot_script(o, lab, dat, series, models, rows, term, outfile):
                 per.setdefault(r["series"], set()).add((r["xlabel"],
                                                        r["models"][m]))
         vals = list(per.values())
-        shared[m] = len(per) > 1 and all(v == vals[0] for v in vals)
+        shared[m] = len(per) >= 1 and all(v == vals[0] for v in vals)
+        has[m] = [x for x in series if x in per]
     for i, s in enumerate(series):
         c = COLORS[i % len(COLORS)]
         # points against steps are not joined: a line would mean an order
@@ -231,13 +232,24 @@ def gnuplot_script(o, lab, dat, series, models, rows, term, outfile):
             vals = [r["models"].get(m) for r in rows if r["series"] == s]
             if not any(v is not None for v in vals):
                 continue
-            if o.categorical or shared[m]:
-                # one mark per point, one legend entry for every series
+            who = "all" if len(has[m]) == len(series) else \
+                ", ".join(safe(x) for x in has[m])
+            if o.categorical:
+                # one mark per point, one legend entry
                 plots.append("'%s' index %d using 1:%d with points pt %d "
                              "ps 2 lw 2 lc rgb 'black' %s" % (
-                                 dat, i, 9 + k, 1 + k, "title '%s'" % safe(
-                                     MODEL_TITLE[m] + " (each point)")
+                                 dat, i, 9 + k, 1 + k, "title '%s (%s)'" % (
+                                     safe(MODEL_TITLE[m]), who)
                                  if m not in titled else "notitle"))
+                titled.add(m)
+            elif shared[m]:
+                # the same line for every series that has it: drawn once
+                if m not in titled:
+                    plots.append("'%s' index %d using 1:%d with linespoints "
+                                 "dt %d pt %d ps 1.5 lw 2 lc rgb 'black' "
+                                 "title '%s (%s)'" % (
+                                     dat, i, 9 + k, 2 + k, 2 + 4 * k,
+                                     safe(MODEL_TITLE[m]), who))
                 titled.add(m)
             else:
                 # a model that differs per series: labelled with the series
