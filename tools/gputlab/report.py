@@ -228,12 +228,18 @@ def point_md(p, level):
         rows = []
         for i in p["idle"]:
             pg = i["ping"]
+            d = None if pg["min"] is None else pg["min"] - i["model_ms"]
             rows.append([i["path"], fmt(i["model_ms"], 3), fmt(pg["min"], 3),
                          fmt(pg["avg"], 3), fmt(pg["max"], 3),
-                         "-" if pg["avg"] is None else
-                         "%+.3f" % (pg["avg"] - i["model_ms"])])
+                         "-" if d is None else "%+.3f" % d,
+                         "no answer" if d is None else "agrees" if
+                         -0.1 <= d <= 1 + 0.02 * i["model_ms"] else
+                         "**differs**: the models' RTT may be off"])
         md += md_table(["path", "model (ms)", "min", "avg", "max",
-                        "avg - model"], rows)
+                        "min - model", "check"], rows)
+        md.append("")
+        md.append("(agrees: the least RTT is the delays' sum, or up to 1 ms "
+                  "+ 2% above it for the hosts' own time)")
         md.append("")
     for sr in p["steps"]:
         md += step_md(sr, level)
