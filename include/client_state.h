@@ -37,8 +37,8 @@ struct run {
 	struct auth_key key;
 	int have_key;
 	struct ctl_msg hello, params, ready;
-	struct gput_result lr, rr;      /* local and partner results */
-	int have_rr, interrupted;
+	int have_rr, interrupted;       /* the partner's results (model.side[1])
+	                                   were accepted; ^C */
 	int said;                       /* the error is on stderr already */
 	enum run_error ecode;           /* what err is (RUN_OK: not set) */
 	mono_ns t_open;                 /* the data path began to open: the

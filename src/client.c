@@ -32,6 +32,14 @@
 #include "partner_watch.h"
 #include "xfer_udp.h"
 
+/* Did data verification (-c) fail on either side? The model's results. */
+static int
+verify_failed(const struct run *r)
+{
+	return r->model.side[0].r.verify_bad ||
+	    (r->have_rr && r->model.side[1].r.verify_bad);
+}
+
 /* The table and the lines under it (report_table.c), unless several
  * partners' parent renders it from the model. Returns the exit status. */
 static int
@@ -55,7 +63,7 @@ print_table(struct run *r)
 		return 1;
 	}
 	fflush(stdout);
-	if (r->lr.verify_bad || (r->have_rr && r->rr.verify_bad)) {
+	if (verify_failed(r)) {
 		fprintf(stderr, "gput: data verification failed\n");
 		return 1;
 	}
@@ -183,7 +191,7 @@ print_prom(struct run *r)
 {
 	if (r->interrupted)
 		return 130;
-	if (r->lr.verify_bad || (r->have_rr && r->rr.verify_bad)) {
+	if (verify_failed(r)) {
 		snprintf(r->err, sizeof r->err, "data verification failed");
 		r->ecode = RUN_ERR_VERIFY;
 		return 1;
@@ -220,7 +228,7 @@ print_output(struct run *r)
 		report_json_summary_line(stdout, &r->model);
 	fflush(stdout);
 	rc = r->interrupted ? 130 : 0;
-	if (rc == 0 && (r->lr.verify_bad || (r->have_rr && r->rr.verify_bad))) {
+	if (rc == 0 && (verify_failed(r))) {
 		fprintf(stderr, "gput: data verification failed\n");
 		rc = 1;
 	}

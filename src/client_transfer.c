@@ -49,7 +49,8 @@ describe_data(const struct run *r, const struct stream *st)
 
 /* Read the partner's messages until its side's RESULT: its last INTERVALs,
  * its TCPINFO or UDPSTATS and its streams' RESULTs come first (the watcher
- * may have taken some already). Returns 0 with r->rr filled; -1 with why
+ * may have taken some already). Returns 0 with the model's side[1].r
+ * filled (the watcher keeps it there); -1 with why
  * filled and *m the ERROR if the partner sent one. */
 static int
 collect_result(struct run *r, struct watch *w, int timeout_ms,
@@ -79,7 +80,6 @@ collect_result(struct run *r, struct watch *w, int timeout_ms,
 		         ctl_type_name(m->type));
 		return -1;
 	}
-	r->rr = r->model.side[1].r;
 	return 0;
 }
 
@@ -206,7 +206,6 @@ client_transfer(struct run *r)
 		r->model.side[0].st[i].win = r->st[i].win;
 		r->model.side[0].st[i].have_win = 1;
 	}
-	r->lr = r->model.side[0].r;
 	if (w->event == WATCH_NONE && !(rc == -1 && stop_requested(r->stop)))
 		(void)watch_last(w);
 	if (watch_verdict(r, w, rc) == -1)
@@ -325,7 +324,7 @@ client_partner_invalid(struct run *r)
 		    (bad = model_ivals_invalid(ps)) != NULL)
 			return bad;
 	}
-	if ((bad = model_sum_invalid(p, &r->rr)) != NULL ||
+	if ((bad = model_sum_invalid(p, &p->r)) != NULL ||
 	    (bad = model_ivals_invalid(p)) != NULL)
 		return bad;
 	return NULL;
