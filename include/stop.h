@@ -47,11 +47,22 @@ stop_requested(const struct stopreq *s)
  * pass it down to what must honour it (net.c's and ctl.c's waits, the
  * streams, the watcher). */
 struct stopreq *stop_process(void);
+/* A second stop signal within this long of the first is the same request
+ * (timeout(1) sends two when it is itself interrupted; a key held down
+ * repeats): only a later one ends the process at once. */
+#define STOP_REPEAT_MS 1000
+
 /* A client's process: stop_init(stop_process()), then SIGINT and SIGTERM
- * request its stop (once: SA_RESETHAND, so a second ^C kills; no
- * SA_RESTART, so a blocked call returns EINTR) and SIGPIPE is ignored (a
- * write to a closed socket fails with EPIPE). Returns 0, or -1 with err
- * filled. */
+ * request its stop (a second one within STOP_REPEAT_MS of the first is
+ * ignored; a later one ends the process by the signal's default action,
+ * with no results; no SA_RESTART, so a blocked call returns EINTR) and
+ * SIGPIPE is ignored (a write to a closed socket fails with EPIPE).
+ * Returns 0, or -1 with err filled. */
 int  stop_on_signals(char *err, size_t errlen);
+/* Note that signal sig asked this process to stop: the first one is kept.
+ * Async-signal-safe (a handler of its own calls it). */
+void stop_signal_seen(int sig);
+/* The signal that first asked this process to stop, or 0. */
+int  stop_signal(void);
 
 #endif

@@ -203,9 +203,10 @@ parse_partner(struct config *c, const struct partner *base, int argc,
               char **argv, int *at, unsigned char *seen, char *err,
               size_t errlen)
 {
+	unsigned char mine[OPT_MAX] = { 0 };
 	struct partner *p;
 	char **v;
-	int n, first;
+	int n, first, i;
 
 	if (c->npartners > 0 && argv[*at][0] == '-') {  /* only after "--" */
 		snprintf(err, errlen, "unexpected argument '%s' after the "
@@ -224,10 +225,21 @@ parse_partner(struct config *c, const struct partner *base, int argc,
 	/* the partner's name stands in for argv[0] */
 	n = argc - *at + 1;
 	v = argv + *at - 1;
-	first = parse_pass(c, &p->rem, &p->port, &p->streams, n, v, seen, err,
+	first = parse_pass(c, &p->rem, &p->port, &p->streams, n, v, mine, err,
 	    errlen);
 	if (first == -1)
 		return -1;
+	for (i = 0; i < OPT_MAX; i++)
+		seen[i] |= mine[i];
+	/* the sender's -n or -x sizes the stream: a receiving partner's own
+	 * would be ignored without a word */
+	if ((mine['n'] || mine['x']) && c->role == ROLE_SEND && !c->bidir) {
+		snprintf(err, errlen, "%s after %s's name has no effect: the partner "
+		         "receives, and the sender (this host) sizes the stream; "
+		         "put it before the partner's name", mine['n'] ? "-n" : "-x",
+		         p->host);
+		return -1;
+	}
 	*at += first - 1;
 	return 0;
 }

@@ -97,12 +97,19 @@ is_size(const char *s)
 	    s[n + 1] == '\0';
 }
 
+/* One more hint into err, a line of its own after those before it. */
 static int
 say(struct scan *sc, const char *fmt, const char *val)
 {
+	size_t n = strlen(sc->err);
+
+	if (n > 0 && n + 1 < sc->errlen)
+		sc->err[n++] = '\n';
+	if (n + 1 >= sc->errlen)
+		return 1;               /* no room: the lines before it stand */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-	snprintf(sc->err, sc->errlen, fmt, val);
+	snprintf(sc->err + n, sc->errlen - n, fmt, val);
 #pragma GCC diagnostic pop
 	return 1;
 }
@@ -246,8 +253,11 @@ cli_hint(int argc, char **argv, const char *shortopts,
          const struct option *longopts, char *err, size_t errlen)
 {
 	struct scan sc = { argc, argv, shortopts, longopts, 0, 0, 0, err, errlen };
-	int i;
+	int i, found = 0;
 
+	if (errlen > 0)
+		err[0] = '\0';
+	/* every habit of the line at once, not one per try */
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -258,12 +268,10 @@ cli_hint(int argc, char **argv, const char *shortopts,
 		if (strncmp(a, "--", 2) == 0 ? scan_long(&sc, &i) :
 		    a[0] == '-' && a[1] != '\0' ? scan_short(&sc, &i) :
 		    (sc.operands++, 0))
-			return 1;
+			found = 1;
 	}
-	if (sc.seen_s && sc.operands == 0 && !sc.seen_other_mode) {
-		snprintf(err, errlen, "-s is nttcp's stream pattern and needs a "
-		         "partner; to start the partner (iperf's server) use gput -i");
-		return 1;
-	}
-	return 0;
+	if (sc.seen_s && sc.operands == 0 && !sc.seen_other_mode)
+		found = say(&sc, "%s", "-s is nttcp's stream pattern and needs a "
+		            "partner; to start the partner (iperf's server) use gput -i");
+	return found;
 }

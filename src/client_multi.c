@@ -62,6 +62,7 @@ struct multi {
 	sigset_t waitmask;          /* while waiting: signals let in */
 	int    stopping;            /* the stop was passed on */
 	int    signals_seen;
+	mono_ns stop_at;            /* the stop was passed on then */
 	mono_ns stop_deadline;
 	int    ival_title_due;      /* -T with --interval: before the first line */
 };
@@ -73,7 +74,7 @@ static volatile sig_atomic_t multi_signals, multi_child_exited;
 static void
 on_stop(int sig)
 {
-	(void)sig;
+	stop_signal_seen(sig);
 	multi_signals++;
 }
 
@@ -354,10 +355,10 @@ kill_rest(struct multi *m)
 }
 
 /* Signals came in since the last look: the first stop is passed on, a
- * second one ends everything. The stop goes to the partners as SIGTERM:
- * ^C on a terminal also reaches them as SIGINT, and each signal's handler
- * is reset after its first use (a second ^C kills), so the two must not
- * be the same signal. */
+ * second one STOP_REPEAT_MS or more after it ends everything (one sooner
+ * is the same request). The stop goes to the partners as SIGTERM: ^C on
+ * a terminal also reaches them as SIGINT, within that time of it, which
+ * their clients take as one request (stop_on_signals). */
 static void
 handle_signals(struct multi *m)
 {
@@ -368,11 +369,13 @@ handle_signals(struct multi *m)
 		return;
 	m->signals_seen = now;
 	if (m->stopping) {
-		kill_rest(m);
+		if (mono_now() - m->stop_at >= (mono_ns)STOP_REPEAT_MS * 1000000u)
+			kill_rest(m);
 		return;
 	}
 	m->stopping = 1;
-	m->stop_deadline = mono_now() + (mono_ns)MULTI_STOP_MS * 1000000u;
+	m->stop_at = mono_now();
+	m->stop_deadline = m->stop_at + (mono_ns)MULTI_STOP_MS * 1000000u;
 	for (k = 0; k < m->n; k++)
 		if (m->ch[k].pid != -1 && !m->ch[k].reaped)
 			(void)kill(m->ch[k].pid, SIGTERM);

@@ -589,15 +589,23 @@ watcher(void *arg)
 	}
 }
 
+/* The progress line, if one is shown, goes: what follows starts a line of
+ * its own (the table, the "interrupted" note). */
+static void
+progress_clear(struct watch *w)
+{
+	if (w->progress_shown) {
+		fprintf(stderr, "\r%*s\r", 60, "");
+		w->progress_shown = 0;
+	}
+}
+
 int
 watch_last(struct watch *w)
 {
 	uint32_t i;
 
-	if (w->progress_shown) {
-		fprintf(stderr, "\r%*s\r", 60, "");
-		w->progress_shown = 0;
-	}
+	progress_clear(w);
 	if (w->model == NULL || w->ws == NULL)
 		return 0;
 	for (i = 0; i < w->nst; i++)
@@ -830,6 +838,7 @@ watch_end(struct watch *w)
 	close(w->done[0]);
 	close(w->done[1]);
 	w->running = 0;
+	progress_clear(w);              /* ^C, a failure: watch_last never ran */
 	/* the intervals the client has not taken yet go before anything else
 	 * (after the data stopped: this may wait, the data does not) */
 	if (w->event != WATCH_PEER_FAILED && w->event != WATCH_PEER_CLOSED)

@@ -134,8 +134,10 @@ fmt_value(char *buf, size_t len, const struct spec *sp, const struct report_row 
  * it). nttcp's columns touch when a value fills its width ("l1448000000"):
  * a value or title that fills or overflows a width > 0 and would follow
  * another value or the side tag directly gets one space first, so a line
- * always splits on white space. Literal text in fmt is the user's separator
- * and is left alone, as are zero-width tags ("%b|%l").
+ * always splits on white space; a value right after the side tag gets it
+ * whatever its width ("%b": "1 1448000", not "11448000"). Literal text in
+ * fmt is the user's separator and is left alone, as are zero-width tags
+ * after a value ("%b|%l", "%b%c").
  */
 static void
 render(FILE *f, const char *fmt, const struct report_row *row, char after)
@@ -143,11 +145,12 @@ render(FILE *f, const char *fmt, const struct report_row *row, char after)
 	char err[160], val[400];        /* %.12f of any double fits */
 	struct spec sp;
 	int n, touch = after != ' ';    /* the last character written is ours */
+	int at_tag = touch;             /* ... and it is the side tag */
 
 	for (; *fmt != '\0'; fmt++) {
 		if (*fmt != '%') {
 			fputc(*fmt, f);
-			touch = 0;
+			touch = at_tag = 0;
 			continue;
 		}
 		if (parse_spec(fmt, &sp, err, sizeof err) == -1)
@@ -155,7 +158,7 @@ render(FILE *f, const char *fmt, const struct report_row *row, char after)
 		fmt += sp.len - 1;
 		if (sp.tag == NULL) {
 			fputc('%', f);
-			touch = 0;
+			touch = at_tag = 0;
 			continue;
 		}
 		if (row == NULL)
@@ -164,10 +167,11 @@ render(FILE *f, const char *fmt, const struct report_row *row, char after)
 			n = fmt_value(val, sizeof val, &sp, row);
 		if (n <= 0)
 			continue;
-		if (touch && sp.width > 0 && val[0] != ' ')
+		if (touch && (sp.width > 0 || at_tag) && val[0] != ' ')
 			fputc(' ', f);          /* no padding: it fills its width */
 		fputs(val, f);
 		touch = 1;
+		at_tag = 0;
 	}
 }
 

@@ -7,9 +7,50 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static struct stopreq proc = STOPREQ_INIT;
+static volatile sig_atomic_t first_signal;     /* stop_signal() */
+/* When on_stop_signal first ran: read and written in the handler only,
+ * which the stop signals cannot interrupt (its sa_mask blocks them). */
+static struct timespec first_at;
+
+void
+stop_signal_seen(int sig)
+{
+	if (first_signal == 0)
+		first_signal = sig;
+}
+
+int
+stop_signal(void)
+{
+	return first_signal;
+}
+
+static void
+on_stop_signal(int sig)
+{
+	struct timespec now;
+	int saved = errno;
+	long long ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);   /* async-signal-safe */
+	if (first_at.tv_sec == 0 && first_at.tv_nsec == 0) {
+		first_at = now;
+		stop_signal_seen(sig);
+		stop_request(&proc);
+	} else {
+		ms = (long long)(now.tv_sec - first_at.tv_sec) * 1000 +
+		    (now.tv_nsec - first_at.tv_nsec) / 1000000;
+		if (ms >= STOP_REPEAT_MS) {     /* asked again: end now */
+			signal(sig, SIG_DFL);
+			raise(sig);
+		}
+	}
+	errno = saved;
+}
 
 struct stopreq *
 stop_process(void)
@@ -17,20 +58,17 @@ stop_process(void)
 	return &proc;
 }
 
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	stop_request(&proc);
-}
-
 int
 stop_on_signals(char *err, size_t errlen)
 {
-	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESETHAND };
+	struct sigaction sa = { .sa_handler = on_stop_signal };
 
 	if (stop_init(&proc, err, errlen) == -1)
 		return -1;
+	/* the handler keeps first_at to itself: no stop signal interrupts it */
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);

@@ -80,7 +80,7 @@ eq "udp -r -c -s: verified" "$(grep '^l: verified' "$OUT")" \
 # --- -f and -T: the title follows the format
 run_t 20 "$GPUT" -T -f '%b|%l|%n|%c' -n 10 -l 100 -p "$P" 127.0.0.1
 eq "-f: title" "$(sed -n 1p "$OUT")" " Bytes|Length|Count|Calls"
-eq "-f: local line" "$(sed -n 2p "$OUT")" "l1000|100|10|10"
+eq "-f: local line" "$(sed -n 2p "$OUT")" "l 1000|100|10|10"
 
 # --- options that shape the transfer still move exact bytes
 run_t 20 "$GPUT" -D -w 256 -g 100 -n 50 -l 1448 -p "$P" 127.0.0.1

@@ -30,7 +30,7 @@ if command -v strace >/dev/null; then
 	eq "strace: the habit exits 2" "$RC" 2
 	eq "strace: no connect at all" "$(grep -c 'connect(' "$T_TMP/st")" 0
 	# the same trace sees a real run's connects (the check above can fail)
-	run_t 20 strace -f -qq -e trace=connect -o "$T_TMP/st" "$GPUT" -t -p "$P" 127.0.0.1 -n 1
+	run_t 20 strace -f -qq -e trace=connect -o "$T_TMP/st" "$GPUT" -t -n 1 -p "$P" 127.0.0.1
 	eq "strace: a real run exits 0" "$RC" 0
 	check "strace: a real run's connects are seen" [ "$(grep -c 'connect(' "$T_TMP/st")" -ge 2 ]
 else

@@ -148,16 +148,17 @@ static const struct ok_row ok_rows[] = {
 	{ "-l 1000 host -l 2000", 0, 0, CONF(.loc = SIDE(.len = 1000), .rem = SIDE(.len = 2000)) },
 	{ "-r -l 1000 host -l 2000", 0, 0, CONF(.role = ROLE_RECV,
 	  .loc = SIDE(.len = 1000), .rem = SIDE(.len = 2000)) },
-	{ "host -c -D -f %b -g 5 -l 10 -n 3 -s -S abc -v -w 2", 0, 0,
-	  CONF(.rem = SIDE(.verify = 1, .nodelay = 1, .format = "%b", .gap_us = 5, .len = 10,
+	{ "-r host -c -D -f %b -g 5 -l 10 -n 3 -s -S abc -v -w 2", 0, 0,
+	  CONF(.role = ROLE_RECV, .rem = SIDE(.verify = 1, .nodelay = 1, .format = "%b", .gap_us = 5, .len = 10,
 	  .count = 3, .pattern_spans = 1, .seed = H_ABC, .verbose = 1, .window = 2048)) },
-	{ "host --verify --nodelay --format=%c --gap=6 --length=11 --count=4 --stream "
+	{ "-r host --verify --nodelay --format=%c --gap=6 --length=11 --count=4 --stream "
 	  "--seed=a --verbose --window=3", 0, 0,
-	  CONF(.rem = SIDE(.verify = 1, .nodelay = 1, .format = "%c", .gap_us = 6, .len = 11,
+	  CONF(.role = ROLE_RECV, .rem = SIDE(.verify = 1, .nodelay = 1, .format = "%c", .gap_us = 6, .len = 11,
 	  .count = 4, .pattern_spans = 1, .seed = H_A, .verbose = 1, .window = 3072)) },
-	{ "-n 7 host -x 100", 0, 0, CONF(.loc = SIDE(.count = 7),
+	{ "-r -n 7 host -x 100", 0, 0, CONF(.role = ROLE_RECV, .loc = SIDE(.count = 7),
 	  .rem = SIDE(.count = 7, .total = 100)) },
-	{ "-x 100 host -n 5", 0, 0, CONF(.loc = SIDE(.total = 100), .rem = SIDE(.count = 5)) },
+	{ "-r -x 100 host -n 5", 0, 0, CONF(.role = ROLE_RECV, .loc = SIDE(.total = 100),
+	  .rem = SIDE(.count = 5)) },
 	{ "-x 100 -x 200 host", 0, 0, CONF(.loc = SIDE(.total = 200), .rem = SIDE(.total = 200)) },
 	/* -p after the partner's name: its control port alone */
 	{ "host -p 1", 0, 0, CONF(.port = 1) },
@@ -379,6 +380,14 @@ static const struct bad_row bad_rows[] = {
 	{ "-x 1M -n 5 host", 0, 0, "-n and -x cannot be used together" },
 	{ "host -n 5 -x 1M", 0, 0, "-n and -x cannot be used together" },
 	{ "host", "-n 5 -x 1M", 0, "GPUT_LOC_OPT: -n and -x cannot be used together" },
+	/* the sender sizes the stream: a receiving partner's -n or -x is no
+	 * count of anything */
+	{ "-n 10 host -n 100", 0, 0, "-n after host's name has no effect: the "
+	  "partner receives, and the sender (this host) sizes the stream; put it "
+	  "before the partner's name" },
+	{ "-u host -x 1M", 0, 0, "-x after host's name has no effect: the "
+	  "partner receives, and the sender (this host) sizes the stream; put it "
+	  "before the partner's name" },
 	/* options for both sides after the partner name */
 	{ "host -u", 0, 0, MUST_BEFORE("-u") },
 	{ "host -t", 0, 0, MUST_BEFORE("-t") },
@@ -650,10 +659,10 @@ test_env_rem_command_line_wins(void **state)
 	cli_free(&c);
 	assert_int_equal(rc, 0);
 	/* the partner's side, the same lists */
-	rc = parse("host -x 1M", NULL, "-n 5", &c, err, sizeof err);
+	rc = parse("-r host -x 1M", NULL, "-n 5", &c, err, sizeof err);
 	cli_free(&c);
 	if (rc != 0)
-		fail_msg("GPUT_REM_OPT='-n 5', 'host -x 1M': rejected: %s", err);
+		fail_msg("GPUT_REM_OPT='-n 5', '-r host -x 1M': rejected: %s", err);
 	assert_int_equal(c.rem.total, 1 << 20);
 	assert_int_equal(c.loc.total, 0);
 	assert_int_equal(c.loc.count, 2048);
@@ -682,7 +691,7 @@ static const struct partners_row partners_rows[] = {
 	{ "-p 6000 a -p 6001 b c -c", "-w 2", 3, {
 	  { "a", 6001, SIDE(.window = 2048) }, { "b", 6000, SIDE(.window = 2048) },
 	  { "c", 6000, SIDE(.window = 2048, .verify = 1) } } },
-	{ "a -n 5 b -x 100", "-n 7", 2, { { "a", 5037, SIDE(.count = 5) },
+	{ "-r a -n 5 b -x 100", "-n 7", 2, { { "a", 5037, SIDE(.count = 5) },
 	  { "b", 5037, SIDE(.count = 7, .total = 100) } } },
 	{ "127.0.0.1 -p 1 127.0.0.1 -p 2", "-p 9", 2, { { "127.0.0.1", 1, SIDE() },
 	  { "127.0.0.1", 2, SIDE() } } },
@@ -759,9 +768,6 @@ static const struct params_row params_rows[] = {
 	{ "-r -l 1000 host -l 2000",
 	  RCV(.len = 1000, DATA(.data_len = 2000, .data_bytes = 2048 * 2000)),
 	  SND(.len = 2000, DATA(.data_len = 2000, .data_bytes = 2048 * 2000)) },
-	{ "-n 10 -l 100 host -n 20",
-	  SND(.len = 100, .count = 10, DATA(.data_len = 100, .data_bytes = 1000)),
-	  RCV(.len = 100, .count = 20, DATA(.data_len = 100, .data_bytes = 1000)) },
 	{ "-r -n 10 -l 100 host -n 20",
 	  RCV(.len = 100, .count = 10, DATA(.data_len = 100, .data_bytes = 2000)),
 	  SND(.len = 100, .count = 20, DATA(.data_len = 100, .data_bytes = 2000)) },
@@ -777,8 +783,6 @@ static const struct params_row params_rows[] = {
 	{ "-r -n 5 host -x 1M -l 1000",
 	  RCV(.count = 5, DATA(.data_len = 1000, .data_bytes = 1 << 20)),
 	  SND(.len = 1000, .count = 1049, DATA(.data_len = 1000, .data_bytes = 1 << 20)) },
-	{ "-x 100 host -n 5",
-	  SND(.count = 1, DATA(.data_bytes = 100)), RCV(.count = 5, DATA(.data_bytes = 100)) },
 	{ "-r -x 100 host -n 5",
 	  RCV(.count = 1, DATA(.data_bytes = 5 * 4096)), SND(.count = 5, DATA(.data_bytes = 5 * 4096)) },
 	/* per-side flags stay per side; the stream's come from the sender */

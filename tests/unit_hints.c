@@ -84,7 +84,14 @@ static const struct row habits[] = {
 	{ "-C reno host", "-C is iperf's congestion control: gput sets it with --cc reno" },
 	{ "-N host", "-N is iperf's no-delay: gput sets TCP_NODELAY with -D" },
 	{ "-k 100 host", "-k is iperf's block count: gput counts buffers with -n 100" },
-	{ "-s -1", "-1 is iperf's one-off server: gput -i --once serves one test" },
+	/* every habit of the line at once, a line each */
+	{ "-s -1", "-1 is iperf's one-off server: gput -i --once serves one test\n"
+	  "-s is nttcp's stream pattern and needs a partner; to start the partner "
+	  "(iperf's server) use gput -i" },
+	{ "-c H -t 10 -i 1 -J", "-t transmits as in nttcp; for a timed run use "
+	  "--time 10\n-i starts the partner as in nttcp; for interval lines use "
+	  "--interval 1\n-J is iperf's JSON: gput prints JSON with --json (or "
+	  "--json-lines)" },
 	/* gput's options that iperf reads otherwise */
 	{ "-n 10M host", "-n counts buffers of -l bytes as in nttcp; for a number of "
 	  "bytes use -x 10M" },

@@ -141,7 +141,7 @@ static const struct lrow lrows[] = {
 	  { .bytes = 1000, .calls = 1, .real_ns = 1000000, .cpu_ns = 0 },
 	  "1     1000    0.00    0.00      8.0000           -       1   1000.00         -\n" },
 	{ "%b|%l|%n|%c|%rt|%ct|%rbr|%cbr|%rcr|%ccr", { 'l', 4096, 2048, NULL, NULL }, R_1M,
-	  "l1000000|4096|2048|100|2.000000|1.000000|4.000000|8.000000|50.000000|100.000000\n" },
+	  "l 1000000|4096|2048|100|2.000000|1.000000|4.000000|8.000000|50.000000|100.000000\n" },
 	{ "%12b|%6l|%6n|%5c", { 'l', 4096, 2048, NULL, NULL }, R_1M,
 	  "l     1000000|  4096|  2048|  100\n" },
 	/* integers ignore precision; a value that overflows its width does not
@@ -149,10 +149,10 @@ static const struct lrow lrows[] = {
 	{ "%5.3b|%2.9l", { 'l', 4096, 7, NULL, NULL }, R_1M,
 	  "l 1000000|4096\n" },
 	{ "%.0rt|%.1ct|%.0rbr|%.2cbr|%.0rcr|%.3ccr", { 'l', 1, 1, NULL, NULL }, R_1M,
-	  "l2|1.0|4|8.00|50|100.000\n" },
+	  "l 2|1.0|4|8.00|50|100.000\n" },
 	{ "%8.3rt|%8.3ct|%8.3rbr|%8.3cbr|%8.3rcr|%8.3ccr", { 'l', 1, 1, NULL, NULL }, R_1M,
 	  "l   2.000|   1.000|   4.000|   8.000|  50.000| 100.000\n" },
-	{ "%.12rt", { 'l', 1, 1, NULL, NULL }, { .real_ns = 1 }, "l0.000000001000\n" },
+	{ "%.12rt", { 'l', 1, 1, NULL, NULL }, { .real_ns = 1 }, "l 0.000000001000\n" },
 	/* zero real and CPU time: rates are "-", padded to the width */
 	{ "[%rbr][%cbr][%rcr][%ccr]", { '1', 1, 1, NULL, NULL }, { .bytes = 5, .calls = 5 },
 	  "1[-][-][-][-]\n" },
@@ -161,12 +161,16 @@ static const struct lrow lrows[] = {
 	{ "[%6rt][%6.1ct]", { '1', 1, 1, NULL, NULL }, { 0 }, "1[0.000000][   0.0]\n" },
 	{ "%64b", { 'l', 1, 1, NULL, NULL }, { .bytes = 42 },
 	  "l                                                              42\n" },
-	{ "%b", { 'l', 1, 1, NULL, NULL }, { .bytes = UINT64_MAX }, "l18446744073709551615\n" },
+	/* a value never touches the side tag, whatever its width: "1 1448000",
+	 * not "11448000" (a literal right after the tag is the user's) */
+	{ "%b %rbr", { '1', 1448, 1000, NULL, NULL },
+	  { .bytes = 1448000, .real_ns = 1000000000 }, "1 1448000 11.584000\n" },
+	{ "%b", { 'l', 1, 1, NULL, NULL }, { .bytes = UINT64_MAX }, "l 18446744073709551615\n" },
 	{ "%c %n %l", { 'l', UINT32_MAX, UINT64_MAX, NULL, NULL }, { .calls = UINT64_MAX },
-	  "l18446744073709551615 18446744073709551615 4294967295\n" },
+	  "l 18446744073709551615 18446744073709551615 4294967295\n" },
 	{ "bytes=%b %% done\tok", { 'l', 1, 1, NULL, NULL }, { .bytes = 3 }, "lbytes=3 % done\tok\n" },
 	{ "%rtx%cy", { 'l', 1, 1, NULL, NULL }, { .real_ns = 500000000, .calls = 9 },
-	  "l0.500000x9y\n" },
+	  "l 0.500000x9y\n" },
 };
 
 static void
