@@ -136,6 +136,7 @@ struct config {
 	uint32_t swin;        /* --sliding-window: datagrams out at most (0: none) */
 	uint32_t rto_ms;      /* --rto: a fixed timeout (0: RFC 6298) */
 	uint32_t retries;     /* --retries (SWIN_RETRIES) */
+	int      gbn;         /* --go-back-n: a timeout sends the whole window again */
 	int      count_set;   /* -n was given (--predict's extrapolation) */
 	enum gput_out out;    /* --json, --json-lines, --csv */
 	int      quiet;       /* -q: no progress line */

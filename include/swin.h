@@ -65,6 +65,7 @@ struct win_stats {
 	uint64_t rto_fixed_ns;   /* --rto (0: RFC 6298) */
 	uint64_t acks_sent;      /* receiver: one per data datagram received */
 	int      failed;         /* sender: the retry limit ended it */
+	int      gbn;            /* sender: --go-back-n (else selective repeat) */
 };
 
 /* What an acknowledgement was. */

@@ -91,6 +91,8 @@ struct xfer_params {
 	                         datagrams (0: none) */
 	uint32_t win_retries; /* --retries: sends of a datagram beyond its first */
 	uint64_t win_rto_ns;  /* --rto (0: RFC 6298 from the round trips) */
+	uint8_t  win_gbn;     /* --go-back-n: a timeout sends every datagram
+	                         out and unacknowledged again */
 	uint64_t slip_ns;     /* a paced sender that runs later than this moves
 	                         its schedule on instead of catching up with back
 	                         to back sends (the partner's --max-rate); 0:

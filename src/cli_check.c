@@ -323,8 +323,8 @@ check_window(const struct config *c, const unsigned char *seen, char *err,
 	const char *why = NULL;
 
 	if (c->swin == 0) {
-		if (seen[OPT_RTO] || seen[OPT_RETRIES])
-			why = "--rto and --retries need --sliding-window";
+		if (seen[OPT_RTO] || seen[OPT_RETRIES] || seen[OPT_GBN])
+			why = "--rto, --retries and --go-back-n need --sliding-window";
 	} else if (c->proto != PROTO_UDP) {
 		why = "--sliding-window needs -u (TCP has its own window)";
 	} else if (c->mode == MODE_PREDICT) {

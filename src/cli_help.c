@@ -68,6 +68,7 @@ static const struct help_line udp_lines[] = {
 	{ "--sliding-window n", "UDP: at most n datagrams unacknowledged, resent" },
 	{ "--rto ms", "--sliding-window: a fixed timeout (else RFC 6298)" },
 	{ "--retries n", "--sliding-window: resends of a datagram at most (10)" },
+	{ "--go-back-n", "--sliding-window: a timeout resends the window" },
 	{ "--log file", "-r -u: a line per datagram received (tools/plot-seq)" },
 	{ "--same-clock", "UDP, --latency: one clock at both ends: one-way" },
 	{ "-m, --multicast group", "send UDP to a multicast group, partners join" },

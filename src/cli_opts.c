@@ -86,6 +86,7 @@ const struct option cli_opts_long[] = {
 	{ "sliding-window", required_argument, NULL, OPT_SWIN },
 	{ "rto",      required_argument, NULL, OPT_RTO },
 	{ "retries",  required_argument, NULL, OPT_RETRIES },
+	{ "go-back-n", no_argument,      NULL, OPT_GBN },
 	{ NULL, 0, NULL, 0 },
 };
 

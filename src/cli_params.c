@@ -78,6 +78,7 @@ cli_params(const struct config *c, struct xfer_params *local,
 		local->win = c->swin;
 		local->win_retries = c->retries;
 		local->win_rto_ns = (uint64_t)c->rto_ms * 1000000u;
+		local->win_gbn = (uint8_t)c->gbn;
 		remote->xflags |= CTL_XF_WINDOW;
 	}
 	if (c->latency) {                       /* the partner echoes */

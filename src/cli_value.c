@@ -322,6 +322,9 @@ value_timing(struct cli_state *ps, int o, const char *arg)
 			return cli_bad_value(ps, o, why);
 		*(o == OPT_SWIN ? &c->swin : &c->retries) = (uint32_t)v;
 		return 0;
+	case OPT_GBN:
+		c->gbn = 1;
+		return 0;
 	case OPT_RTO:
 		if (units_parse_int(arg, 1, SWIN_RTO_MAX_MS, &v, why, sizeof why) == -1)
 			return cli_bad_value(ps, o, why);

@@ -540,6 +540,7 @@ model_win_sum(struct side *s)
 			w->window = v->window;
 			w->retries = v->retries;
 			w->rto_fixed_ns = v->rto_fixed_ns;
+			w->gbn = v->gbn;
 		}
 		w->firsts = sat_add(w->firsts, v->firsts);
 		w->resends = sat_add(w->resends, v->resends);

@@ -197,6 +197,7 @@ put_window(struct json *j, const struct side *s)
 	json_begin_object(j);
 	if (s->role == ROLE_SEND) {
 		json_kv_u64(j, "window", w->window);
+		json_kv_string(j, "mode", w->gbn ? "go-back-n" : "selective-repeat");
 		json_kv_u64(j, "retries", w->retries);
 		json_kv_u64(j, "first_sends", w->firsts);
 		json_kv_u64(j, "retransmissions", w->resends);

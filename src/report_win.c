@@ -7,9 +7,10 @@ sender_line(FILE *f, const struct side *s)
 {
 	const struct win_stats *w = &s->win;
 
-	fprintf(f, "%c: window %u (selective repeat): %llu datagrams sent first, "
+	fprintf(f, "%c: window %u (%s): %llu datagrams sent first, "
 	        "%llu retransmitted (%llu timeouts); %llu ACKs received (%llu new)",
-	        s->tag, w->window, (unsigned long long)w->firsts,
+	        s->tag, w->window, w->gbn ? "go-back-N" : "selective repeat",
+	        (unsigned long long)w->firsts,
 	        (unsigned long long)w->resends, (unsigned long long)w->timeouts,
 	        (unsigned long long)w->acks, (unsigned long long)w->acks_new);
 	if (w->acks_bad)

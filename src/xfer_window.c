@@ -105,6 +105,26 @@ read_acks(struct wtx *x, uint64_t now)
 	}
 }
 
+/* --go-back-n: every datagram out from the lowest not acknowledged on,
+ * sent again, as a go-back-N sender does (its receiver would have dropped
+ * those after a gap; gput's keeps them, so they arrive as duplicates);
+ * the timers of those not acknowledged anew. Returns 0, or -1 with s->err. */
+static int
+resend_window(struct wtx *x, uint64_t now)
+{
+	uint64_t seq;
+
+	for (seq = x->w.base; seq < x->w.next; seq++) {
+		if (send_dgram(x, seq, now) == -1)
+			return -1;
+		if (x->w.slot[seq % x->w.n].acked)
+			x->w.resends++;         /* a copy: no timer to run */
+		else
+			swin_sent_again(&x->w, seq, now, x->rto.rto);
+	}
+	return 0;
+}
+
 /* Send again what timed out by now; the timeout doubles once a turn that
  * had any (RFC 6298 5.5). Returns 0, or -1 with s->err (the retry limit). */
 static int
@@ -128,6 +148,8 @@ resend_due(struct wtx *x, uint64_t now)
 		if (!any && x->rto.fixed == 0)
 			swin_rto_backoff(&x->rto);
 		any = 1;
+		if (x->p->win_gbn)              /* the whole window again */
+			return resend_window(x, now);
 		if (send_dgram(x, seq, now) == -1)
 			return -1;
 		swin_sent_again(&x->w, seq, now, x->rto.rto);
@@ -201,6 +223,7 @@ fill(struct wtx *x, struct meter *m)
 	ws->rto_ns = x->rto.rto;
 	ws->rtt_samples = x->rto.samples;
 	ws->rto_fixed_ns = x->rto.fixed;
+	ws->gbn = x->p->win_gbn;
 }
 
 int

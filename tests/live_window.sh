@@ -66,6 +66,10 @@ window_ok "-x 10500 -l 1000" 3 11 10500
 run_t 30 "${G[@]}" -l 100 -n 7 --sliding-window 1000 127.0.0.1
 window_ok "window above the count" 1000 7 700
 
+# go-back-N on a path that loses nothing: the same counts
+run_t 30 "${G[@]}" -l 1440 -n 300 --sliding-window 8 --go-back-n 127.0.0.1
+window_ok "go-back-N" 8 300 432000
+
 # 2. The table's lines under the result, and -P: each stream its window.
 run_t 30 "$GPUT" -u -p "$D_PORT" -l 1024 -n 100 --sliding-window 4 --rto 500 127.0.0.1
 eq "table: exit" "$RC" 0
@@ -143,7 +147,8 @@ refused "-l 16" "--sliding-window: every datagram carries the data header the ac
 	-u -l 16 --sliding-window 5 127.0.0.1
 refused "-x short last" "--sliding-window: every datagram carries the data header the acknowledgement answers: -l (and the last under -x) at least 24 bytes" \
 	-u -l 100 -x 1010 --sliding-window 5 127.0.0.1
-refused "--rto alone" "--rto and --retries need --sliding-window" -u --rto 20 127.0.0.1
+refused "--rto alone" "--rto, --retries and --go-back-n need --sliding-window" -u --rto 20 127.0.0.1
+refused "--go-back-n alone" "--rto, --retries and --go-back-n need --sliding-window" -u --go-back-n 127.0.0.1
 refused "window 0" "--sliding-window: '0' is out of range (1 to 65536)" \
 	-u --sliding-window 0 127.0.0.1
 refused "window 65537" "--sliding-window: '65537' is out of range (1 to 65536)" \

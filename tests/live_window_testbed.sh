@@ -10,6 +10,8 @@
 #   loss 2% a>b:      unique = sent, missing 0; retransmissions = timeouts;
 #                     copies that arrived = sends - the loss counter, so
 #                     duplicates = retransmissions - the loss counter
+#   go-back-N, loss 2%: the window sent again from the lowest
+#                     unacknowledged: duplicates = retransmissions - lost
 #   dup 2% a>b:       duplicates = retransmissions + the dup counter
 #   reorder 10% a>b, a window of 100 (above the path's 50 datagrams, so
 #                     frames queue): frames steered, datagrams misordered,
@@ -65,6 +67,23 @@ eq "loss 2%: copies received = sends - lost" "$(j loss 'r["udp"]["received"]')" 
 	"$(j loss "w['first_sends'] + w['retransmissions'] - ${LOSS:-0}")"
 eq "loss 2%: duplicates = retransmissions - lost" "$(j loss 'v["duplicates"]')" \
 	"$(j loss "w['retransmissions'] - ${LOSS:-0}")"
+tb impair ab clear
+
+# --- go-back-N under loss: a timeout sends the window again from the
+# lowest unacknowledged, so more copies than lost datagrams arrive
+tb impair 'a>b' loss 2
+run gbn -n 500 --sliding-window 10 --go-back-n
+LOSS=$(counter 'a>b' loss)
+for k in first_sends:500 acks_new:500; do
+	eq "go-back-N: ${k%%:*}" "$(j gbn "w['${k%%:*}']")" "${k#*:}"
+done
+eq "go-back-N: unique, missing" "$(j gbn '(v["unique"], v["missing"])')" "(500, 0)"
+eq "go-back-N: the mode" "$(j gbn 'w["mode"]')" go-back-n
+check "go-back-N: the counter counted some (${LOSS:-none})" [ "${LOSS:-0}" -gt 0 ]
+check "go-back-N: timeouts ($(j gbn 'w["timeouts"]')) at most the retransmissions" \
+	test "$(j gbn 'int(w["timeouts"] <= w["retransmissions"])')" = 1
+eq "go-back-N: duplicates = retransmissions - lost" "$(j gbn 'v["duplicates"]')" \
+	"$(j gbn "w['retransmissions'] - ${LOSS:-0}")"
 tb impair ab clear
 
 # --- dup: the path's copies are duplicates too
