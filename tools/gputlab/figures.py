@@ -29,8 +29,8 @@ Y_LABEL = {
 }
 
 
-def safe(s):
-    return re.sub(r"[^A-Za-z0-9 _.,:+=#>()*/%-]", "_", str(s))[:60]
+def safe(s, n=60):
+    return re.sub(r"[^A-Za-z0-9 _.,:+=#>()*/%-]", "_", str(s))[:n]
 
 
 def _num(v):
@@ -197,7 +197,7 @@ def gnuplot_script(o, lab, dat, series, models, rows, term, outfile):
     else:
         g.append("set terminal svg size 1100,650 font 'sans,10' dynamic")
     g += ["set output '%s'" % outfile,
-          "set title '%s' noenhanced" % safe(title),
+          "set title '%s' noenhanced" % safe(title, 150),
           "set key outside right top box noenhanced",
           "set grid",
           "set xlabel '%s' noenhanced" % safe("step" if o.x == "step" else o.x),
