@@ -52,23 +52,25 @@ def step_md(sr, level):
         a = sr["actions"][c["action"]]
         m = a["model"]
         exp = m.get("fair") if sum(1 for x in st["conns"]) > 1 else None
+        share_name = "fair share" if exp else "eta*C"
         exp = exp or m.get("etac")
-        rows.append(["%s goodput (MBit/s)" % c["label"]] +
-                    stat_cells(c["goodput"]) +
-                    [fmt(exp[0]) if exp else "-",
-                     ratio(c["goodput"]["mean"], exp[0] if exp else None)])
-        if exp and exp[1] not in formulas:
-            formulas.append(exp[1])
-        for k in ("mathis", "window"):
-            if m.get(k) and m[k][0]:
-                rows.append(["%s against %s" % (c["label"], k)] +
-                            stat_cells(c["goodput"]) +
-                            [fmt(m[k][0]), ratio(c["goodput"]["mean"], m[k][0])])
-                if m[k][1] not in formulas:
-                    formulas.append(m[k][1])
-            elif m.get(k) and m[k][1] not in formulas and k == "mathis" \
-                    and "no loss" not in m[k][1]:
-                formulas.append("no Mathis line: " + m[k][1])
+        # the goodput against the least of its bounds first, then the rest
+        bounds = [(n, b) for n, b in ((share_name, exp),
+                                      ("Mathis", m.get("mathis")),
+                                      ("window/RTT", m.get("window")))
+                  if b and b[0]]
+        bounds.sort(key=lambda nb: nb[1][0])
+        for i, (n, b) in enumerate(bounds or [("-", (None, None))]):
+            rows.append(["%s goodput (MBit/s) against %s%s" % (
+                c["label"], n, " (the least bound)" if i == 0 and
+                len(bounds) > 1 else "")] + stat_cells(c["goodput"]) +
+                [fmt(b[0]), ratio(c["goodput"]["mean"], b[0])])
+            if b[1] and b[1] not in formulas:
+                formulas.append(b[1])
+        mm = m.get("mathis")
+        if mm and not mm[0] and "no loss" not in mm[1] and \
+                "no Mathis line: " + mm[1] not in formulas:
+            formulas.append("no Mathis line: " + mm[1])
         if c.get("share") and c["share"]["n"]:
             rows.append(["%s share of eta*C" % c["label"]] +
                         stat_cells(c["share"]) +
