@@ -25,6 +25,17 @@
 
 struct client_hooks;
 
+/* The words of a reason, and of the partner's or a check's reason that a
+ * run's error quotes (one size for the client's files). */
+#define CLIENT_WHY_LEN 320
+
+/* Why a run failed: one record. */
+struct run_err {
+	enum run_error code;            /* what it is (RUN_OK: not set) */
+	int  said;                      /* text is on stderr already */
+	char text[512];                 /* the words ("": none yet) */
+};
+
 struct run {
 	const struct config *c;
 	const struct client_hooks *hooks;   /* several partners (NULL: none) */
@@ -39,8 +50,6 @@ struct run {
 	struct ctl_msg hello, params, ready;
 	int have_rr, interrupted;       /* the partner's results (model.side[1])
 	                                   were accepted; ^C */
-	int said;                       /* the error is on stderr already */
-	enum run_error ecode;           /* what err is (RUN_OK: not set) */
 	mono_ns t_open;                 /* the data path began to open: the
 	                                   partner's times lie after it */
 	mono_ns t0;                     /* START arrived: the transfer began */
@@ -57,7 +66,7 @@ struct run {
 	uint64_t nonce_bytes, nonce_segs;  /* TCP: what the nonce took */
 	struct prober lat;              /* --latency (have_lat) */
 	int have_lat;
-	char err[512];
+	struct run_err e;               /* why it failed */
 };
 
 #endif

@@ -106,7 +106,7 @@ fill_model(struct run *r)
 {
 	struct run_model *m = &r->model;
 	struct side *l = &m->side[0], *p = &m->side[1], *rs, *ss;
-	char why[200];
+	char why[CLIENT_WHY_LEN];
 	uint32_t i;
 
 	l->have_result = 1;
@@ -192,8 +192,8 @@ print_prom(struct run *r)
 	if (r->interrupted)
 		return 130;
 	if (verify_failed(r)) {
-		snprintf(r->err, sizeof r->err, "data verification failed");
-		r->ecode = RUN_ERR_VERIFY;
+		snprintf(r->e.text, sizeof r->e.text, "data verification failed");
+		r->e.code = RUN_ERR_VERIFY;
 		return 1;
 	}
 	report_prom(stdout, &r->model);
@@ -247,7 +247,7 @@ start_at(struct run *r)
 		return 0;
 	late = startat_now() - r->c->start_at_ns;
 	if (late > 0) {
-		snprintf(r->err, sizeof r->err, "--start-at: the handshake ended "
+		snprintf(r->e.text, sizeof r->e.text, "--start-at: the handshake ended "
 		         "%.3f s after the start time", (double)late / 1e9);
 		return -1;
 	}
@@ -255,7 +255,7 @@ start_at(struct run *r)
 		fprintf(stderr, "gput: START came %.3f s before --start-at; "
 		        "waiting\n", (double)-late / 1e9);
 	if (startat_wait(r->c->start_at_ns, r->stop) == -1) {
-		snprintf(r->err, sizeof r->err, "interrupted waiting for --start-at");
+		snprintf(r->e.text, sizeof r->e.text, "interrupted waiting for --start-at");
 		return -1;
 	}
 	r->t0 = mono_now();
@@ -270,37 +270,37 @@ session(struct run *r)
 	const struct config *c = r->c;
 	socklen_t sl = sizeof r->local, pl = sizeof r->peer;
 	const char *bad = NULL;
-	char why[256];
+	char why[CLIENT_WHY_LEN];
 
 	if (c->start_at_ns != 0 && c->loc.verbose)
 		fprintf(stderr, "gput: --start-at: connecting %d s before it\n",
 		        STARTAT_LEAD_MS / 1000);
 	if (c->start_at_ns != 0 && startat_wait(c->start_at_ns -
 	    (int64_t)STARTAT_LEAD_MS * 1000000, r->stop) == -1) {
-		snprintf(r->err, sizeof r->err, "interrupted waiting for --start-at");
+		snprintf(r->e.text, sizeof r->e.text, "interrupted waiting for --start-at");
 		return 130;
 	}
 	r->ctl = net_connect(c->host, c->port, c->family, CLIENT_CTL_TIMEOUT_MS,
-	    r->stop, r->err, sizeof r->err);
+	    r->stop, r->e.text, sizeof r->e.text);
 	if (r->ctl == -1) {
 		int refused = errno == ECONNREFUSED;
 
-		fprintf(stderr, "gput: %s%s\n", r->err, stop_requested(r->stop) ?
+		fprintf(stderr, "gput: %s%s\n", r->e.text, stop_requested(r->stop) ?
 		        " (interrupted)" : refused ?
 		        " (is gput -i running there?)" : "");
-		r->said = 1;
-		r->ecode = RUN_ERR_CONNECT;
+		r->e.said = 1;
+		r->e.code = RUN_ERR_CONNECT;
 		r->interrupted = stop_requested(r->stop);
 		return r->interrupted ? 130 : 1;
 	}
 	if (getsockname(r->ctl, (struct sockaddr *)&r->local, &sl) == -1 ||
 	    getpeername(r->ctl, (struct sockaddr *)&r->peer, &pl) == -1) {
-		snprintf(r->err, sizeof r->err, "control connection: %s",
+		snprintf(r->e.text, sizeof r->e.text, "control connection: %s",
 		         strerror(errno));
 		return 1;
 	}
 	if (net_set_control(r->ctl, why, sizeof why) == -1) {
-		snprintf(r->err, sizeof r->err, "control connection: %s", why);
+		snprintf(r->e.text, sizeof r->e.text, "control connection: %s", why);
 		return 1;
 	}
 	if (client_handshake(r) == -1)
@@ -308,7 +308,7 @@ session(struct run *r)
 	if (c->latency) {                       /* the idle phase, then data */
 		r->have_lat = 1;
 		if (latency_begin(&r->lat, r->ctl, r->stop, &r->local, &r->peer,
-		    r->ready.nonce, c, r->err, sizeof r->err) == -1)
+		    r->ready.nonce, c, r->e.text, sizeof r->e.text) == -1)
 			return stop_requested(r->stop) ? 130 : 1;
 	}
 	r->t_open = mono_now();
@@ -321,21 +321,21 @@ session(struct run *r)
 	if (client_transfer(r) == -1)
 		return r->interrupted ? print_output(r) : 1;
 	if ((bad = client_partner_invalid(r)) != NULL) {
-		if (bad[0] != '\0')            /* else r->err names the field */
-			snprintf(r->err, sizeof r->err, "the partner's results do not "
+		if (bad[0] != '\0')            /* else r->e.text names the field */
+			snprintf(r->e.text, sizeof r->e.text, "the partner's results do not "
 			         "fit the test: it reports %s", bad);
 		return 1;
 	}
 	if (r->have_lat && c->same_clock) {     /* every echo in first */
 		prober_finish(&r->lat);
-		if (prober_stamps_check(&r->lat, r->err, sizeof r->err) == -1)
+		if (prober_stamps_check(&r->lat, r->e.text, sizeof r->e.text) == -1)
 			return 1;
 	}
 	/* after RESULT: the partner has everything, so the segment counts
 	 * describe the whole transfer */
 	if (c->link_bps > 0 && linkpred_from_socket(r->st[0].fd, &r->lp, c, &r->lc,
 	    why, sizeof why) == -1) {
-		snprintf(r->err, sizeof r->err, "--link: %s", why);
+		snprintf(r->e.text, sizeof r->e.text, "--link: %s", why);
 		return 1;
 	}
 	if (r->lp.role == ROLE_SEND && r->lc.tcp_segs > r->nonce_segs &&
@@ -382,7 +382,7 @@ model_init(struct run *r)
 }
 
 /* The local streams and their records in the model. Returns 0, or -1 with
- * r->err filled. */
+ * r->e.text filled. */
 static int
 streams_init(struct run *r)
 {
@@ -394,7 +394,7 @@ streams_init(struct run *r)
 	r->st = stream_alloc(r->nst);
 	if (r->st == NULL || model_streams(l, r->nst) == -1 ||
 	    model_streams(&r->model.side[1], r->nst) == -1) {
-		snprintf(r->err, sizeof r->err, "no memory for %u streams", r->nst);
+		snprintf(r->e.text, sizeof r->e.text, "no memory for %u streams", r->nst);
 		return -1;
 	}
 	for (i = 0; i < r->nst; i++) {
@@ -413,25 +413,25 @@ streams_init(struct run *r)
 }
 
 /* The key (--key-file) and --log's file, before any partner. Returns 0,
- * or -1 with the reason on stderr and in r->err. */
+ * or -1 with the reason on stderr and in r->e.text. */
 static int
 prepare(struct run *r)
 {
 	const struct config *c = r->c;
 
-	if (c->key_file != NULL && auth_key_load(c->key_file, &r->key, r->err,
-	    sizeof r->err) == -1)
+	if (c->key_file != NULL && auth_key_load(c->key_file, &r->key, r->e.text,
+	    sizeof r->e.text) == -1)
 		goto fail;
 	r->have_key = c->key_file != NULL;
 	if (c->log_file != NULL && (r->log = tmpfile()) == NULL) {
-		snprintf(r->err, sizeof r->err, "--log: a temporary file: %s",
+		snprintf(r->e.text, sizeof r->e.text, "--log: a temporary file: %s",
 		         strerror(errno));
 		goto fail;
 	}
 	return 0;
 fail:
-	fprintf(stderr, "gput: %s\n", r->err);
-	r->said = 1;
+	fprintf(stderr, "gput: %s\n", r->e.text);
+	r->e.said = 1;
 	return -1;
 }
 
@@ -465,8 +465,8 @@ run(const struct config *c, struct run_model *keep,
 	uint32_t i;
 	int rc;
 
-	if (stop_on_signals(r.err, sizeof r.err) == -1) {
-		fprintf(stderr, "gput: %s\n", r.err);
+	if (stop_on_signals(r.e.text, sizeof r.e.text) == -1) {
+		fprintf(stderr, "gput: %s\n", r.e.text);
 		return 1;
 	}
 	cli_params(c, &r.lp, &r.rp);
@@ -476,21 +476,21 @@ run(const struct config *c, struct run_model *keep,
 		fflush(r.log);
 		/* the sender's count, once fill_model has it (0: unknown) */
 		if (udplog_text(r.log, c->log_file, r.model.side[0].udp_sent,
-		    r.err, sizeof r.err) == -1) {
-			fprintf(stderr, "gput: --log %s: %s\n", c->log_file, r.err);
+		    r.e.text, sizeof r.e.text) == -1) {
+			fprintf(stderr, "gput: --log %s: %s\n", c->log_file, r.e.text);
 			if (rc == 0)
 				rc = 1;
 		}
 		fclose(r.log);
 	}
-	if (rc == 130 && r.err[0] == '\0')
-		snprintf(r.err, sizeof r.err, "interrupted");
-	if (rc != 0 && r.err[0] != '\0' && !r.interrupted && !r.said)
+	if (rc == 130 && r.e.text[0] == '\0')
+		snprintf(r.e.text, sizeof r.e.text, "interrupted");
+	if (rc != 0 && r.e.text[0] != '\0' && !r.interrupted && !r.e.said)
 		fprintf(stderr, "gput: partner %s port %u: %s\n", c->host, c->port,
-		        r.err);
+		        r.e.text);
 	if (rc != 0 && !r.interrupted && !r.keep && (c->out == OUT_JSON ||
 	    c->out == OUT_JSON_LINES)) {        /* none printed */        /* a failed run: valid JSON too */
-		r.model.error = r.err[0] ? r.err : "failed";
+		r.model.error = r.e.text[0] ? r.e.text : "failed";
 		r.model.interrupted = rc == 130;
 		r.model.side[0].have_result = 0;
 		r.model.side[1].have_result = 0;
@@ -502,9 +502,9 @@ run(const struct config *c, struct run_model *keep,
 		fflush(stdout);
 	}
 	if (rc != 0 && c->out == OUT_PROM) {    /* gput_up 0, and why */
-		r.model.error = r.err[0] ? r.err : "failed";
+		r.model.error = r.e.text[0] ? r.e.text : "failed";
 		r.model.error_code = rc == 130 ? RUN_ERR_INTERRUPTED :
-		    r.ecode != RUN_OK ? r.ecode : RUN_ERR_FAILED;
+		    r.e.code != RUN_OK ? r.e.code : RUN_ERR_FAILED;
 		r.model.side[0].have_result = r.model.side[1].have_result = 0;
 		report_prom(stdout, &r.model);
 		fflush(stdout);

@@ -28,10 +28,10 @@ partner_said(struct run *r, const struct ctl_msg *m, const char *prefix,
              const char *why)
 {
 	if (m->type == CTL_ERROR) {
-		snprintf(r->err, sizeof r->err, "%s%s", prefix, m->text);
-		r->ecode = ctl_error_busy(m) ? RUN_ERR_BUSY : RUN_ERR_PARTNER;
+		snprintf(r->e.text, sizeof r->e.text, "%s%s", prefix, m->text);
+		r->e.code = ctl_error_busy(m) ? RUN_ERR_BUSY : RUN_ERR_PARTNER;
 	} else {
-		snprintf(r->err, sizeof r->err, "%s", why);
+		snprintf(r->e.text, sizeof r->e.text, "%s", why);
 	}
 }
 
@@ -51,7 +51,7 @@ int
 client_handshake(struct run *r)
 {
 	uint8_t sb[CTL_SIGNED_MAX];
-	char why[256];
+	char why[CLIENT_WHY_LEN];
 	size_t n;
 
 	if (ctl_recv_type(r->ctl, CTL_HELLO, &r->hello, CLIENT_CTL_TIMEOUT_MS,
@@ -60,12 +60,12 @@ client_handshake(struct run *r)
 		return -1;
 	}
 	if ((r->hello.hello_flags & CTL_HELLO_KEY) && !r->have_key) {
-		snprintf(r->err, sizeof r->err, "the partner requires the shared "
+		snprintf(r->e.text, sizeof r->e.text, "the partner requires the shared "
 		         "secret: give it with --key-file");
 		return -1;
 	}
 	if (!(r->hello.hello_flags & CTL_HELLO_KEY) && r->have_key) {
-		snprintf(r->err, sizeof r->err, "the partner does not check the "
+		snprintf(r->e.text, sizeof r->e.text, "the partner does not check the "
 		         "shared secret, so it cannot prove it knows it (--key-file)");
 		return -1;
 	}
@@ -76,7 +76,7 @@ client_handshake(struct run *r)
 	n = ctl_signed_bytes(r->hello.challenge, &r->params, NULL, sb);
 	if (r->have_key && auth_mac(&r->key, "gput2 client", sb, n,
 	    r->params.mac) == -1) {
-		snprintf(r->err, sizeof r->err, "HMAC failed");
+		snprintf(r->e.text, sizeof r->e.text, "HMAC failed");
 		return -1;
 	}
 	if (ctl_send(r->ctl, &r->params, why, sizeof why) == -1 ||
@@ -88,7 +88,7 @@ client_handshake(struct run *r)
 	n = ctl_signed_bytes(r->hello.challenge, &r->params, &r->ready, sb);
 	if (r->have_key && !auth_verify(&r->key, "gput2 partner", sb, n,
 	    r->ready.mac)) {
-		snprintf(r->err, sizeof r->err, "the partner failed to prove it "
+		snprintf(r->e.text, sizeof r->e.text, "the partner failed to prove it "
 		         "knows the shared secret (--key-file)");
 		return -1;
 	}
@@ -108,7 +108,7 @@ send_proofs(struct run *r)
 
 		if (send(r->st[i].fd, proof, plen, MSG_NOSIGNAL) == -1 &&
 		    errno != ECONNREFUSED && errno != ENOBUFS) {
-			snprintf(r->err, sizeof r->err, "sending the proof datagram "
+			snprintf(r->e.text, sizeof r->e.text, "sending the proof datagram "
 			         "of stream %u: %s", i + 1, strerror(errno));
 			return -1;
 		}
@@ -120,7 +120,7 @@ send_proofs(struct run *r)
  * echoing the partner's cookies meanwhile (cookies_due): a stream whose
  * socket holds something else (the partner's data, START on its way) is
  * left to its receiver (quiet). Returns 1 (the control connection), 0 (the
- * time, or ^C) or -1 (r->err). */
+ * time, or ^C) or -1 (r->e.text). */
 static int
 wait_echoing(struct run *r, mono_ns until, uint8_t *quiet)
 {
@@ -149,7 +149,7 @@ wait_echoing(struct run *r, mono_ns until, uint8_t *quiet)
 		if (pfd[i].revents == 0)
 			continue;
 		rc = xfer_path_echo(pfd[i].fd, &r->lp, (uint16_t)(k[i - 2] + 1),
-		    &echoed, r->err, sizeof r->err);
+		    &echoed, r->e.text, sizeof r->e.text);
 		if (rc == -1)
 			return -1;
 		quiet[k[i - 2]] = rc == 1;
@@ -168,7 +168,7 @@ await_start(struct run *r)
 	int udp = r->lp.proto == PROTO_UDP, w = 0;
 	uint8_t quiet[STREAM_MAX] = { 0 };
 	struct ctl_msg m;
-	char why[256];
+	char why[CLIENT_WHY_LEN];
 
 	while (w == 0) {
 		mono_ns now = mono_now();
@@ -179,7 +179,7 @@ await_start(struct run *r)
 			next = now + (mono_ns)CLIENT_PROOF_MS * 1000000u;
 		}
 		if (stop_requested(r->stop) || now >= deadline) {
-			snprintf(r->err, sizeof r->err, "%s waiting for the partner to "
+			snprintf(r->e.text, sizeof r->e.text, "%s waiting for the partner to "
 			         "start", stop_requested(r->stop) ? "interrupted" :
 			         "timed out");
 			return -1;
@@ -251,7 +251,7 @@ static void
 tcp_ecn_check(const struct run *r)
 {
 	struct tcp_stats t;
-	char why[320];
+	char why[CLIENT_WHY_LEN];
 	uint32_t i, off = 0;
 
 	for (i = 0; i < r->nst; i++)
@@ -269,18 +269,18 @@ int
 client_open_data(struct run *r)
 {
 	int udp = r->lp.proto == PROTO_UDP;
-	char why[256];
+	char why[CLIENT_WHY_LEN];
 	uint32_t i;
 
 	if (r->ready.nports != (udp ? r->nst : 1)) {
-		snprintf(r->err, sizeof r->err, "the partner offered %u data ports "
+		snprintf(r->e.text, sizeof r->e.text, "the partner offered %u data ports "
 		         "for %u %s streams", r->ready.nports, r->nst, udp ? "UDP" :
 		         "TCP");
 		return -1;
 	}
 	for (i = 0; i < r->nst; i++) {
 		if (open_stream(r, i, why, sizeof why) == -1) {
-			snprintf(r->err, sizeof r->err, "data connection%s to port %u: %s",
+			snprintf(r->e.text, sizeof r->e.text, "data connection%s to port %u: %s",
 			         r->nst > 1 ? " of a stream" : "",
 			         r->ready.port[udp ? i : 0], why);
 			return -1;

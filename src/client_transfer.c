@@ -87,7 +87,7 @@ static void
 collect_stopped(struct run *r, struct watch *w)
 {
 	struct ctl_msg m;
-	char why[256];
+	char why[CLIENT_WHY_LEN];
 
 	r->interrupted = 1;
 	stop_clear(r->stop);
@@ -137,7 +137,7 @@ watch_setup(struct run *r, struct watch *w)
 }
 
 /* The watcher's verdict on a transfer that ended (rc its status). Returns 0
- * to go on, or -1 with r->err filled. */
+ * to go on, or -1 with r->e.text filled. */
 static int
 watch_verdict(struct run *r, struct watch *w, int rc)
 {
@@ -146,22 +146,22 @@ watch_verdict(struct run *r, struct watch *w, int rc)
 		collect_stopped(r, w);
 		return -1;
 	case WATCH_PEER_ERROR:
-		snprintf(r->err, sizeof r->err, "partner: %s", w->msg.text);
-		r->ecode = RUN_ERR_PARTNER;
+		snprintf(r->e.text, sizeof r->e.text, "partner: %s", w->msg.text);
+		r->e.code = RUN_ERR_PARTNER;
 		return -1;
 	case WATCH_DEADLINE:
-		snprintf(r->err, sizeof r->err, "the partner went on sending past "
+		snprintf(r->e.text, sizeof r->e.text, "the partner went on sending past "
 		         "--time");
 		return -1;
 	case WATCH_PEER_CLOSED:
 		if (rc == 0) {                  /* as if we had been waiting already */
-			snprintf(r->err, sizeof r->err, "partner's results: connection "
+			snprintf(r->e.text, sizeof r->e.text, "partner's results: connection "
 			         "closed while waiting for a RESULT message");
 			return -1;
 		}
 		/* fall through */
 	case WATCH_PEER_FAILED:
-		snprintf(r->err, sizeof r->err, "%s%s", w->lied ? "" : "partner: ",
+		snprintf(r->e.text, sizeof r->e.text, "%s%s", w->lied ? "" : "partner: ",
 		         w->err);
 		return -1;
 	default:
@@ -170,7 +170,7 @@ watch_verdict(struct run *r, struct watch *w, int rc)
 }
 
 /* Run the local streams under a watcher, then collect the partner's
- * results. Returns 0, or -1 with r->err filled (r->interrupted: print what
+ * results. Returns 0, or -1 with r->e.text filled (r->interrupted: print what
  * there is). */
 int
 client_transfer(struct run *r)
@@ -179,7 +179,7 @@ client_transfer(struct run *r)
 	struct ctl_msg m;
 	struct meter mt;
 	struct gput_result whole = { 0 };
-	char why[256] = "";
+	char why[CLIENT_WHY_LEN] = "";
 	uint32_t i;
 	int rc;
 
@@ -187,7 +187,7 @@ client_transfer(struct run *r)
 		describe_data(r, &r->st[i]);
 	watch_setup(r, w);
 	if (watch_begin(w, why, sizeof why) == -1) {
-		snprintf(r->err, sizeof r->err, "%s", why);
+		snprintf(r->e.text, sizeof r->e.text, "%s", why);
 		return -1;
 	}
 	meter_start_at(&mt, r->t0);
@@ -226,18 +226,18 @@ client_transfer(struct run *r)
 			stop_clear(r->stop);
 		/* the partner's reason, if it gives one at once, says more than
 		 * what its ending did to the data connection */
-		if (collect_result(r, w, CLIENT_STOP_MS, &m, r->err,
-		    sizeof r->err) == -1 && m.type == CTL_ERROR) {
+		if (collect_result(r, w, CLIENT_STOP_MS, &m, r->e.text,
+		    sizeof r->e.text) == -1 && m.type == CTL_ERROR) {
 			/* one of several streams that failed here on its own is
 			 * the cause; the partner saw the others end after it */
 			if (r->nst > 1 && here)
-				snprintf(r->err, sizeof r->err, "%s (partner: %s)", why,
+				snprintf(r->e.text, sizeof r->e.text, "%s (partner: %s)", why,
 				         m.text);
 			else
-				snprintf(r->err, sizeof r->err, "partner: %s", m.text);
-			r->ecode = RUN_ERR_PARTNER;
-		} else if (!w->lied) {  /* else r->err says what it lied about */
-			snprintf(r->err, sizeof r->err, "%s", why);
+				snprintf(r->e.text, sizeof r->e.text, "partner: %s", m.text);
+			r->e.code = RUN_ERR_PARTNER;
+		} else if (!w->lied) {  /* else r->e.text says what it lied about */
+			snprintf(r->e.text, sizeof r->e.text, "%s", why);
 		}
 		return -1;
 	}
@@ -247,10 +247,10 @@ client_transfer(struct run *r)
 			r->interrupted = 1;
 			return -1;
 		}
-		snprintf(r->err, sizeof r->err, "%s%s", m.type == CTL_ERROR ?
+		snprintf(r->e.text, sizeof r->e.text, "%s%s", m.type == CTL_ERROR ?
 		         "partner: " : w->lied ? "" : "partner's results: ", why);
 		if (m.type == CTL_ERROR)
-			r->ecode = RUN_ERR_PARTNER;
+			r->e.code = RUN_ERR_PARTNER;
 		return -1;
 	}
 	r->have_rr = 1;
@@ -298,7 +298,7 @@ client_partner_invalid(struct run *r)
 {
 	const struct side *l = &r->model.side[0], *p = &r->model.side[1];
 	const char *bad;
-	char why[256];
+	char why[CLIENT_WHY_LEN];
 	uint32_t i;
 
 	for (i = 0; i < r->nst; i++) {
@@ -306,10 +306,10 @@ client_partner_invalid(struct run *r)
 
 		if (plaus_stream(&r->rp, ps, ls, why, sizeof why) == -1) {
 			if (r->nst > 1)
-				snprintf(r->err, sizeof r->err, "the partner's %s "
+				snprintf(r->e.text, sizeof r->e.text, "the partner's %s "
 				         "(stream %u)", why, i + 1);
 			else
-				snprintf(r->err, sizeof r->err, "the partner's %s", why);
+				snprintf(r->e.text, sizeof r->e.text, "the partner's %s", why);
 			return "";
 		}
 
