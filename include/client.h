@@ -2,8 +2,7 @@
 #ifndef GPUT_CLIENT_H
 #define GPUT_CLIENT_H
 
-#include <stdio.h>
-
+#include "client_hooks.h"
 #include "config.h"
 #include "client_wait.h"
 
@@ -19,17 +18,7 @@ int run_client(const struct config *c);
 struct run_model;
 int client_run(const struct config *c, struct run_model *keep);
 
-/* Several partners (client_multi.c): a partner's process runs its test
- * with these. on_model gets the run's model (a failed run's too, with its
- * error set; its start_mono_ns is START on this host's monotonic clock),
- * and --csv, --json and --json-lines print nothing here: the parent
- * renders the model (the table is printed as ever). The live interval
- * lines go to ival_out. */
-struct client_hooks {
-	void  (*on_model)(const struct run_model *m, void *arg);
-	void   *arg;
-	FILE   *ival_out;
-};
+/* run_client with hooks (client_hooks.h): several partners. */
 int run_client_hooked(const struct config *c, const struct client_hooks *h);
 
 #endif

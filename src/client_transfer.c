@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* client_transfer.c: a run's transfer under its watcher, and the
  * partner's results collected and checked against the test. */
-#include "client.h"
 #include "client_transfer.h"
 
 #include <netinet/in.h>
@@ -11,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "client_hooks.h"
 #include "client_plausible.h"
 #include "client_wait.h"
 #include "net.h"
