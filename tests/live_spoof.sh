@@ -50,6 +50,18 @@ WANT="data connection: return path of stream 1: no echo of the cookie from port 
 eq "spoofed proof: the partner ends the session, says why" "$(sed -n 's/^partner //p' "$OUT")" "ERROR $WANT"
 check "spoofed proof: the partner logs it" log_has "$WANT"
 
+# --- --sliding-window: a partner that would acknowledge (receiving, xflags
+# 0x20) validates the return path first; the victim gets the cookie, no
+# acknowledgement
+spoof -a -1 "$P" 2000 1472 0
+eq "spoofed proof, partner acknowledging: the attack ran" "$RC" 0
+[ "$RC" -eq 0 ] || cat "$ERR"
+eq "spoofed proof, partner acknowledging: one cookie to the victim" "$(victim cookies)" 1
+eq "spoofed proof, partner acknowledging: no acknowledgement, no data, nothing else" \
+	"$(victim data) $(victim other) $(victim bytes)" "0 0 0"
+eq "spoofed proof, partner acknowledging: the partner ends the session" \
+	"$(sed -n 's/^partner //p' "$OUT")" "ERROR data connection: return path of stream 1: no echo of the cookie from port $VICTIM (1 sent): the proof came from another socket (a spoofed source port?) or the client does not echo"
+
 # --- a UDP echo service at the spoofed port: it sends the cookie back from
 # that port, but an echo is the cookie transformed; proofs every 200 ms
 spoof -e "$P" 20000 1472 0

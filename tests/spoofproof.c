@@ -3,7 +3,7 @@
  * spoofproof.c: a client that lies about its UDP source port, for
  * tests/live_spoof.sh. Not installed. Needs root (a raw socket).
  *
- *   spoofproof [-c | -e] [-o] [-1] PORT N L GAP_US
+ *   spoofproof [-c | -e] [-o | -a] [-1] PORT N L GAP_US
  *
  * It asks the partner on 127.0.0.1 PORT, as a real client would (HELLO,
  * PARAMS saying that it echoes cookies, READY), to send N datagrams of L
@@ -15,7 +15,9 @@
  * ICMP port unreachable answers there); -e: the victim is a UDP echo
  * service, sending back whatever it gets (a reflector at the spoofed port);
  * -o: PARAMS without xflags 0x8, for a partner from before return-path
- * validation (which refuses the bit it does not know); -1: one spoofed
+ * validation (which refuses the bit it does not know); -a: the partner
+ * is asked to receive N datagrams with --sliding-window (xflags 0x20), so
+ * that it would send its acknowledgements to the victim; -1: one spoofed
  * proof only.
  *
  * It reads the control connection until ERROR, the end of RESULT or the
@@ -172,6 +174,9 @@ victim_open(struct victim *v, int closed)
 }
 
 /* HELLO, PARAMS (the partner sends; this client says it echoes), READY. */
+/* -a: ask the partner to receive with --sliding-window. */
+static int acks;
+
 static void
 handshake(int ctl, unsigned long n, unsigned long len, unsigned long gap_us,
           int old, struct ctl_msg *params, struct ctl_msg *ready)
@@ -193,6 +198,11 @@ handshake(int ctl, unsigned long n, unsigned long len, unsigned long gap_us,
 	x->data_gap_ps = (uint64_t)gap_us * 1000000u;
 	x->streams = 1;
 	x->xflags = old ? 0 : CTL_XF_COOKIE;
+	if (acks) {                         /* it receives and acknowledges */
+		x->role = ROLE_RECV;
+		x->data_gap_ps = 0;
+		x->xflags |= CTL_XF_WINDOW;
+	}
 	if (ctl_send(ctl, params, err, sizeof err) == -1)
 		die("params", err);
 	if (ctl_recv_type(ctl, CTL_READY, ready, TIMEOUT_MS, NULL, err,
@@ -223,18 +233,22 @@ main(int argc, char **argv)
 	uint64_t proofs = 0;
 	char err[256];
 	int i = 1, closed = 0, old = 0, once = 0, ctl, raw, started = 0;
+
+	acks = 0;
 	size_t plen;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (; i < argc && argv[i][0] == '-' && argv[i][1] != '\0' &&
-	    strchr("ceo1", argv[i][1]) != NULL && argv[i][2] == '\0'; i++) {
+	    strchr("ceoa1", argv[i][1]) != NULL && argv[i][2] == '\0'; i++) {
+		acks |= argv[i][1] == 'a';
 		closed |= argv[i][1] == 'c';
 		v.echo |= argv[i][1] == 'e';
 		old |= argv[i][1] == 'o';
 		once |= argv[i][1] == '1';
 	}
-	if (argc - i != 4 || (closed && v.echo)) {
-		fprintf(stderr, "usage: spoofproof [-c | -e] [-o] [-1] PORT N L GAP_US\n");
+	if (argc - i != 4 || (closed && v.echo) || (old && acks)) {
+		fprintf(stderr, "usage: spoofproof [-c | -e] [-o | -a] [-1] PORT N L "
+		        "GAP_US\n");
 		return 2;
 	}
 	port = strtoul(argv[i], NULL, 10);
