@@ -14,7 +14,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
-from gputlab import labfile, network, physics, stats  # noqa: E402
+from gputlab import figures, labfile, network, physics, stats  # noqa: E402
 from gputlab.runner import conns_of, parse_ping  # noqa: E402
 
 LABS = os.path.join(ROOT, "tools", "labs")
@@ -218,6 +218,67 @@ class Physics(unittest.TestCase):
         self.assertAlmostEqual(m["window"][0], 32768 * 8 / 0.04 / 1e6)
         m = physics.flow_model(GPUT, net, "a", "b", ["-u", "-l", "1472"])
         self.assertEqual((m["etac"][0], m["mathis"][0]), (9.5709, None))
+
+
+def fake_result(lab, means):
+    """A results document as the runner writes it: one gput step per point
+    of lab, its connection's goodput mean from means (n 3, the CI target
+    missed at the second point)."""
+    pts = []
+    for k, (p, mean) in enumerate(zip(lab.points(), means)):
+        s = stats.summary([mean - 0.1, mean, mean + 0.1], 90)
+        pts.append({"point": p, "steps": [{
+            "step": "bulk", "line": 9, "target": {"met": k != 1},
+            "actions": [{"kind": "gput", "src": "a", "dst": "b",
+                         "model": {"etac": (9.4148, "eta*C"),
+                                   "mathis": (None if p["CC"] == "bbr" else 3.0,
+                                              "Mathis")}}],
+            "stats": {"conns": [{"label": "a>b", "action": 0, "goodput": s,
+                                 "share": s, "fct": s}],
+                      "actions": [{}]}}]})
+    return {"points": pts}
+
+
+class Figures(unittest.TestCase):
+    LAB = TINY.replace("--time 1", "--cc ${CC}").replace(
+        "step s:", "sweep P 0 1\nsweep CC cubic bbr\nrepeat 3 ci 90\nstep bulk:") + \
+        "plot g: x P, y conn, series CC, model etac mathis, title it's `x`\n"
+
+    def test_dat_and_script(self):
+        lab = parse(self.LAB)
+        o = lab.outputs[0]
+        res = fake_result(lab, [9.0, 3.1, 9.2, 8.8])
+        rows = figures.collect(res, o)
+        self.assertEqual([(r["x"], r["series"], r["met"]) for r in rows],
+                         [(0.0, "CC=cubic", True), (0.0, "CC=bbr", False),
+                          (1.0, "CC=cubic", True), (1.0, "CC=bbr", True)])
+        d = os.environ.get("TMPDIR", "/tmp")
+        dat = os.path.join(d, "unit_lab.%d.dat" % os.getpid())
+        try:
+            series = figures.write_dat(dat, lab, o, rows, o.models)
+            with open(dat) as f:
+                text = f.read()
+        finally:
+            os.unlink(dat)
+        self.assertEqual(series, ["CC=cubic", "CC=bbr"])
+        self.assertIn("#  9 etac ", text)
+        self.assertIn("# 10 mathis ", text)
+        body = [l.split("\t") for l in text.split("\n")
+                if l and not l.startswith("#")]
+        self.assertEqual([(b[0], b[2], b[7], b[9]) for b in body],
+                         [("0.0", "3", "1", "3.0"), ("1.0", "3", "1", "3.0"),
+                          ("0.0", "3", "0", "NaN"), ("1.0", "3", "1", "NaN")])
+        gp = figures.gnuplot_script(o, lab, "g.dat", series, o.models, rows,
+                                    "png", "g.png")
+        # the lab's words reach gnuplot cut to a safe alphabet, results never
+        self.assertNotIn("`", gp)
+        self.assertNotIn("it's", gp)
+        self.assertIn("set yrange [0:*]", gp)
+        self.assertIn("set key outside", gp)
+        self.assertIn("title 'Mathis bound (CC=cubic)'", gp)
+        self.assertIn("title 'eta*C of the bottleneck (all)'", gp)
+        self.assertIn("title 'CI target missed'", gp)
+        self.assertEqual(figures.safe("a'b\"c`d$(e);f\ng"), "a_b_c_d_(e)_f_g")
 
 
 class Cli(unittest.TestCase):
