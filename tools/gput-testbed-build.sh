@@ -150,6 +150,24 @@ graph_up() {
 	echo "$PROG: up: $(cat "$STATE/summary"), $(wc -l <"$STATE/links") links, $(find "$STATE" -name '*.pid' | wc -l) delay lines"
 }
 
+# cmd_plan FILE: what up --topology FILE would build, built nothing (no
+# root needed): nodes, links (as those commands print them), then each
+# node's routes, "route NODE ADDR/32 via HOP dev DEV"
+cmd_plan() {
+	[ "$#" -eq 1 ] || bad_usage
+	_gtmp=$(mktemp -d "${TMPDIR:-/tmp}/gput-testbed.XXXXXX")
+	trap 'rm -rf "$_gtmp"' EXIT
+	graph_plan "$1" "$_gtmp" || exit 1
+	STATE=$_gtmp
+	echo graph >"$STATE/topo"
+	cmd_nodes
+	cmd_links
+	for _gn in $(awk '$2 != "switch" { print $1 }' "$STATE/nodes"); do
+		[ ! -r "$STATE/b.$_gn" ] ||
+			awk -v n="$_gn" '$1 == "route" { print "route", n, $3, $4, $5, $6, $7 }' "$STATE/b.$_gn"
+	done
+}
+
 # need_graph CMD: the testbed is up with --topology
 need_graph() {
 	[ "$(topo_mode)" = graph ] || die "$1: the testbed is not up with --topology"

@@ -36,7 +36,7 @@ graph_plan() {
 	_gf=$1
 	_gname=$1
 	[ "$_gf" != - ] || { _gf=/dev/stdin; _gname=stdin; }
-	[ "$_gf" = /dev/stdin ] || [ -r "$_gf" ] || die "up --topology: cannot read '$1'"
+	[ "$_gf" = /dev/stdin ] || [ -r "$_gf" ] || die "cannot read the topology file '$1'"
 	awk -v file="$_gname" -v out="$2" -v prefix="$PREFIX" "$GRAPH_AWK" <"$_gf"
 }
 
