@@ -44,7 +44,7 @@ TEST_TOOLS := tests/ctlpeer tests/spoofproof tests/nogso.so tests/ecnpeer tests/
 PROGS      := gput gput-pcap
 # The testbed's delay line (tools/gput-testbed runs it; installed beside it).
 TOOLS      := tools/gput-delay tools/gput-textfile
-MANS       := man/gput.1 man/gput-pcap.1 man/gput-lab.1
+MANS       := man/gput.1 man/gput-pcap.1 man/gput-lab.1 man/gput-plot.1 man/plot-seq.1
 MAN5       := man/gput-lab.5
 # gput-lab's own tests (python3's unittest, PASS/FAIL lines as run-tests.sh reads)
 UNIT_PY    := tests/unit_lab.py
@@ -257,7 +257,8 @@ bench-pcap: gput-pcap
 # probe of gput-probe@.service) to LIBEXECDIR/gput; plotting scripts and
 # data to DATADIR/gput; the systemd units to UNITDIR (not enabled: a partner
 # or a probe is a deliberate choice). Scripts and units name /usr/local's
-# directories; installed copies name the ones they went to (INSTALL_SUBST).
+# directories; installed copies name the ones they went to (INSTALL_SUBST),
+# the man pages' too.
 # The Debian package is this with PREFIX=/usr (debian/rules): add a file to
 # these lists and it is packaged too.
 SBIN_SCRIPTS  := tools/gput-testbed
@@ -265,7 +266,7 @@ SBIN_SCRIPTS  := tools/gput-testbed
 BIN_SCRIPTS   := tools/gput-lab
 LAB_MODULES   := $(wildcard tools/gputlab/*.py)
 LAB_FILES     := $(wildcard tools/labs/*.lab)
-MAN8          := man/gput-testbed.8
+MAN8          := man/gput-testbed.8 man/gput-probe.8
 LIBEXEC_FILES := $(TOOLS) tools/gput-probe tools/gput-testbed-parse.sh \
                  tools/gput-testbed-delay.sh tools/gput-testbed-impair.sh \
                  tools/gput-testbed-topo.sh tools/gput-testbed-graph.sh \
@@ -292,9 +293,9 @@ install: $(PROGS) $(TOOLS)
 	    $(DESTDIR)$(LIBEXECDIR)/gput $(DESTDIR)$(DATADIR)/gput \
 	    $(DESTDIR)$(DATADIR)/gput/prometheus $(DESTDIR)$(UNITDIR)
 	$(INSTALL) -m 755 $(PROGS) $(DESTDIR)$(BINDIR)/
-	$(INSTALL) -m 644 $(MANS) $(DESTDIR)$(MANDIR)/man1/
-	$(INSTALL) -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/
-	$(INSTALL) -m 644 $(MAN8) $(DESTDIR)$(MANDIR)/man8/
+	$(call subst_install,$(MANS),$(MANDIR)/man1,644)
+	$(call subst_install,$(MAN5),$(MANDIR)/man5,644)
+	$(call subst_install,$(MAN8),$(MANDIR)/man8,644)
 	$(call subst_install,$(BIN_SCRIPTS),$(BINDIR),755)
 	$(INSTALL) -m 644 $(LAB_MODULES) $(DESTDIR)$(LIBEXECDIR)/gput/gputlab/
 	$(INSTALL) -m 644 $(LAB_FILES) $(DESTDIR)$(DATADIR)/gput/labs/

@@ -68,7 +68,9 @@ for f in /usr/bin/gput /usr/bin/gput-pcap /usr/sbin/gput-testbed \
     /usr/libexec/gput/gput-testbed-impair.sh /usr/libexec/gput/gput-testbed-topo.sh \
     /usr/libexec/gput/gput-testbed-graph.sh /usr/libexec/gput/gput-testbed-build.sh \
     /usr/share/man/man1/gput.1.gz /usr/share/man/man1/gput-pcap.1.gz \
-    /usr/share/man/man8/gput-testbed.8.gz /lib/systemd/system/gput.service \
+    /usr/share/man/man8/gput-testbed.8.gz /usr/share/man/man8/gput-probe.8.gz \
+    /usr/share/man/man1/gput-plot.1.gz /usr/share/man/man1/plot-seq.1.gz \
+    /lib/systemd/system/gput.service \
     /lib/systemd/system/gput.socket /lib/systemd/system/gput-probe@.service \
     /lib/systemd/system/gput-probe@.timer /usr/share/gput/plot-goodput.sh \
     /usr/bin/gput-lab /usr/libexec/gput/gputlab/runner.py /usr/share/gput/labs/lab000.lab \

@@ -11,6 +11,16 @@ fi
 for m in man/*.[18]; do
 	eq "mandoc -Tlint $m" "$(mandoc -Tlint -W warning "$m" 2>&1)" ""
 done
+# The man pages as installed name installed commands: no source tree's
+# path (tools/..., ./gput), and every program installed has its page.
+for m in man/gput.1 man/gput-pcap.1 man/gput-testbed.8 man/gput-probe.8 \
+    man/gput-plot.1 man/plot-seq.1; do
+	eq "$m names no path of the source tree" \
+		"$(mandoc -Tascii "$m" 2>/dev/null | col -bx | grep -o 'tools/[a-z.-]*\|\./gput[a-z-]*' | sort -u)" ""
+done
+for m in man/gput-probe.8 man/gput-plot.1 man/plot-seq.1; do
+	check "$m is installed (Makefile's MANS, MAN8)" grep -q "^MAN[S8] .*$m" Makefile
+done
 
 # Words of the SYNOPSIS as mandoc renders it, and of usage().
 synopsis() {
