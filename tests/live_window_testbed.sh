@@ -12,7 +12,9 @@
 #                     duplicates = retransmissions - the loss counter
 #   go-back-N, loss 2%: the window sent again from the lowest
 #                     unacknowledged: duplicates = retransmissions - lost
-#   dup 2% a>b:       duplicates = retransmissions + the dup counter
+#   dup 2% a>b:       duplicates = retransmissions + the dup counter;
+#                     a capture at b (gput-pcap): the same received,
+#                     unique and duplicates
 #   reorder 10% a>b, a window of 100 (above the path's 50 datagrams, so
 #                     frames queue): frames steered, datagrams misordered,
 #                     still every one once
@@ -86,10 +88,28 @@ eq "go-back-N: duplicates = retransmissions - lost" "$(j gbn 'v["duplicates"]')"
 	"$(j gbn "w['retransmissions'] - ${LOSS:-0}")"
 tb impair ab clear
 
-# --- dup: the path's copies are duplicates too
+# --- dup: the path's copies are duplicates too; a capture at b says the
+# same (gput-pcap)
 tb impair 'a>b' dup 2
+HAVE_CAP=0
+if command -v tcpdump >/dev/null && [ -x "$GPUT_PCAP" ]; then
+	CAP_WRAP=("$TESTBED" exec b)
+	cap_start dup veth-b "udp and src host 198.18.0.1" && HAVE_CAP=1
+fi
 run dup -n 500 --sliding-window 10
 DUP=$(counter 'a>b' dup)
+if [ "$HAVE_CAP" = 1 ]; then
+	cap_stop
+	run_t 20 "$GPUT_PCAP" --json "$CAP"
+	for k in received unique duplicates; do
+		eq "dup 2%: the capture's $k (gput-pcap) == gput's" "$(python3 -c '
+import json, sys
+f = [f for f in json.load(open(sys.argv[1]))["flows"] if f.get("gput_udp")]
+print(f[0]["gput_udp"][sys.argv[2]])' "$OUT" "$k")" "$(j dup "r['udp']['$k']")"
+	done
+else
+	skip "dup 2%: the capture (needs tcpdump and gput-pcap)"
+fi
 whole dup 500
 check "dup 2%: the counter counted some (${DUP:-none})" [ "${DUP:-0}" -gt 0 ]
 eq "dup 2%: duplicates = retransmissions + copies made" "$(j dup 'v["duplicates"]')" \
