@@ -15,9 +15,10 @@
 #            [mtu N]
 # (first value A>B, the second, if given, B>A).
 #
-# Addresses: link k (in the file's order; all links of one switch share
-# the switch's first link's segment) is segment s, 198.(18 + s/256).(s%256).0/24;
-# its members are .1, .2, ... in the order they join it (A before B).
+# Addresses: each link, or each switch with all its links, is a segment;
+# segment s (numbered in the order of the links) is
+# 198.(18 + s/256).(s%256).0/24, its members .1, .2, ... in the order they
+# join it (A before B).
 # Routes: one /32 per address of every other node, through the first hop
 # of a breadth-first search by hop count that passes through routers only
 # and visits each node's links in the file's order, so of paths with equal
