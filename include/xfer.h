@@ -123,9 +123,10 @@ int  xfer_send_run(struct stream *s, struct xfer_sendpath *sp);
 int  xfer_send_loop(struct stream *s);
 /* --zerocopy: one send of len bytes at buf on s, lending its pages when
  * the budget allows (completions are read first when it seems not to);
- * over the budget, or when the kernel refuses to pin more (ENOBUFS), the
- * send copies instead, counted in s->zc (the first ENOBUFS said once on
- * stderr). Returns send()'s result. */
+ * over the budget, or when the kernel refuses to pin more (ENOBUFS, again
+ * after the completions queued were read), the send copies instead,
+ * counted in s->zc (the first ENOBUFS said once on stderr). Returns
+ * send()'s result. */
 ssize_t xfer_zc_send(struct stream *s, const void *buf, size_t len);
 /* --zerocopy: read MSG_ZEROCOPY's completions from s's error queue
  * without waiting (each covers a range of sends; the kernel marks those it

@@ -140,6 +140,14 @@ xfer_zc_send(struct stream *s, const void *buf, size_t len)
 		return n;
 	}
 	n = send(s->fd, buf, len, MSG_NOSIGNAL | MSG_ZEROCOPY);
+	/* completions not yet read hold the socket's option memory: reading
+	 * them may make room */
+	if (n == -1 && errno == ENOBUFS) {
+		if (xfer_zc_reap(s) > 0)
+			n = send(s->fd, buf, len, MSG_NOSIGNAL | MSG_ZEROCOPY);
+		else
+			errno = ENOBUFS;        /* the reading's EAGAIN is not ours */
+	}
 	if (n > 0) {
 		s->zc.sends++;
 		return n;
