@@ -93,6 +93,8 @@ struct figures {
 	struct fig link_ratio;       /* --link: Real MBit/s over eta * C */
 	struct fig bound_ratio;      /*   ... over the path's bound, when that
 	                                is below eta * C (--rtt) */
+	struct fig dgrams_per_call;  /* UDP datagrams over Calls (no value: no */
+	struct fig bytes_per_call;   /*   calls), and Bytes over Calls */
 };
 
 /*
@@ -287,7 +289,8 @@ double model_byte_s(uint64_t bytes, uint64_t ns, int *ok);
  * when got has none or of is not above 0. */
 struct fig model_ratio(struct fig got, double of);
 /* The rates of r into fig (its other figures zeroed): MBit/s and calls/s
- * over Real s and CPU s, each without a value when its time is 0. For a
+ * over Real s and CPU s, each without a value when its time is 0, and
+ * datagrams and bytes per call, without one when there were no calls. For a
  * result that is not a side of a model (the sums of several partners). */
 void model_rates(const struct gput_result *r, struct figures *fig);
 /* A UDP receiver's loss into fig: sent less unique (0 when fewer were

@@ -48,7 +48,7 @@ void   report_verify(FILE *f, char tag, const struct gput_result *r);
  * --gso): its datagrams, calls, and datagrams and bytes per call. Nothing
  * for the other sides, where a call is a datagram. */
 void   report_udp_batch(FILE *f, char tag, const struct gput_result *r,
-                        uint8_t batch, uint8_t gso);
+                        const struct figures *fig, uint8_t batch, uint8_t gso);
 void   report_tcp_queue(FILE *f, char tag, const struct gput_result *r);
 
 /* -v: tag's service demand (model_service_demand), when it moved bytes:

@@ -99,6 +99,12 @@ model_rates(const struct gput_result *r, struct figures *fig)
 	fig->cpu_mbit.v = model_mbit(r->bytes, r->cpu_ns, &fig->cpu_mbit.ok);
 	fig->real_cps = per_s(r->calls, r->real_ns);
 	fig->cpu_cps = per_s(r->calls, r->cpu_ns);
+	if (r->calls > 0) {
+		fig->dgrams_per_call = (struct fig){ (double)r->dgrams /
+		    (double)r->calls, 1 };
+		fig->bytes_per_call = (struct fig){ (double)r->bytes /
+		    (double)r->calls, 1 };
+	}
 }
 
 void

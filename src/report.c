@@ -291,15 +291,15 @@ report_service_demand(FILE *f, char tag, const struct gput_result *r)
 }
 
 void
-report_udp_batch(FILE *f, char tag, const struct gput_result *r, uint8_t batch,
-                 uint8_t gso)
+report_udp_batch(FILE *f, char tag, const struct gput_result *r,
+                 const struct figures *fig, uint8_t batch, uint8_t gso)
 {
-	if ((batch < 2 && !gso) || r->calls == 0)
+	if ((batch < 2 && !gso) || !fig->dgrams_per_call.ok)
 		return;
 	fprintf(f, "%c: %llu datagrams in %llu calls, %.2f per call, %.0f bytes "
 	        "per call (", tag, (unsigned long long)r->dgrams,
-	        (unsigned long long)r->calls, (double)r->dgrams / (double)r->calls,
-	        (double)r->bytes / (double)r->calls);
+	        (unsigned long long)r->calls, fig->dgrams_per_call.v,
+	        fig->bytes_per_call.v);
 	if (batch > 1)
 		fprintf(f, "--batch %u%s", batch, gso ? " " : "");
 	fprintf(f, "%s)\n", gso ? "--gso" : "");

@@ -174,15 +174,8 @@ put_batch(struct json *j, const struct side *s)
 	json_kv_u64(j, "batch", s->batch > 1 ? s->batch : 1);
 	json_kv_bool(j, "gso", s->gso != 0);
 	json_kv_u64(j, "datagrams", s->r.dgrams);
-	if (s->r.calls > 0) {
-		json_kv_double(j, "datagrams_per_call", (double)s->r.dgrams /
-		               (double)s->r.calls);
-		json_kv_double(j, "bytes_per_call", (double)s->r.bytes /
-		               (double)s->r.calls);
-	} else {
-		json_kv_null(j, "datagrams_per_call");
-		json_kv_null(j, "bytes_per_call");
-	}
+	kv_fig(j, "datagrams_per_call", &s->fig.dgrams_per_call);
+	kv_fig(j, "bytes_per_call", &s->fig.bytes_per_call);
 }
 
 /* --sliding-window: a sender's sends, timeouts, acknowledgements and

@@ -24,8 +24,8 @@ under_lines(FILE *f, const struct run_model *m, const struct table_opts *o,
 		    rs->have_udp ? &rs->udp : NULL, o->same_clock);
 	report_win_text(f, m);
 	for (i = 0; i < nrows && m->proto == PROTO_UDP; i++)
-		report_udp_batch(f, rows[i].tag, rows[i].r, m->side[i].batch,
-		    m->side[i].gso);
+		report_udp_batch(f, rows[i].tag, rows[i].r, rows[i].fig,
+		    m->side[i].batch, m->side[i].gso);
 	for (i = 0; i < nrows; i++) {
 		report_verify(f, rows[i].tag, rows[i].r);
 		if (i == 1 - recv_side && o->verbose)
