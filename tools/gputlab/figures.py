@@ -111,7 +111,8 @@ def collect(res, o):
                     ser = label if label and o.y in ("conn", "share", "fct",
                                                      "rtt", "srtt") else "all"
                 rows.append({"x": x, "xlabel": xl, "series": ser, "stat": s,
-                             "models": mods, "met": met})
+                             "models": mods, "met": met, "judged":
+                             sr["target"].get("wanted_pct") is not None})
     # x positions: numbers as they are, else one slot per label in order
     try:
         for r in rows:
@@ -202,8 +203,12 @@ def gnuplot_script(o, lab, dat, series, models, rows, term, outfile):
           "set grid",
           "set xlabel '%s' noenhanced" % safe("step" if o.x == "step" else o.x),
           "set ylabel '%s' noenhanced" % safe(Y_LABEL[o.y]),
-          "set yrange [0:*]",
-          "set offsets graph 0.05, graph 0.05, graph 0.05, 0"]
+          "set yrange [0:*]"]
+    if o.xlog and not o.categorical:
+        g.append("set logscale x 2")
+        g.append("set offsets graph 0.05, graph 0.05, graph 0.05, 0")
+    else:
+        g.append("set offsets 0, 0, graph 0.05, 0")
     if o.categorical:
         tics = ", ".join("'%s' %d" % (safe(l), i + 1)
                          for i, l in enumerate(o.categorical))
@@ -306,6 +311,7 @@ def md_rows(o, rows, models):
                                                          f(s["ci_high"]))
         lines.append("| " + " | ".join(
             [str(r["xlabel"]), str(r["series"]), str(s["n"]), f(s["mean"]),
-             f(s["stdev"]), ci, "met" if r["met"] else "**missed**"] +
+             f(s["stdev"]), ci, "none" if not r.get("judged") else
+             "met" if r["met"] else "**missed**"] +
             [f(r["models"].get(m)) for m in models]) + " |")
     return lines

@@ -48,6 +48,7 @@ class Output:
         self.models = spec.get("model", [])
         self.steps = spec.get("steps", [])
         self.title = spec.get("title")
+        self.xlog = spec.get("xlog", False)
 
 
 class Lab:
@@ -270,9 +271,13 @@ def _output(lab, kind, rest, line):
                           "or title" % (kind, key))
         if not vals:
             raise lab.err(line, "%s: %s needs a value" % (kind, key))
+        if key == "x" and len(vals) == 2 and vals[1] == "log":
+            spec["xlog"] = True         # x VAR log: a logarithmic x axis
+            vals = vals[:1]
         if key in ("x", "y", "series"):
             if len(vals) != 1:
-                raise lab.err(line, "%s: one %s" % (kind, key))
+                raise lab.err(line, "%s: one %s%s" % (
+                    kind, key, " (and log)" if key == "x" else ""))
             spec[key] = vals[0]
         else:
             spec[key] = vals
