@@ -49,7 +49,7 @@ check "installed gput runs" "$D/usr/bin/gput" -V
 check "installed gput-testbed sources its parts from LIBEXECDIR" \
 	grep -q '^	for _f in .* /usr/libexec/gput/gput-testbed-\$_part.sh; do' "$D/usr/sbin/gput-testbed"
 parts=$(sed -n 's/^for _part in \(.*\); do$/\1/p' "$D/usr/sbin/gput-testbed")
-eq "installed gput-testbed's parts" "$parts" "parse delay impair topo"
+eq "installed gput-testbed's parts" "$parts" "parse delay impair topo graph build"
 for p in $parts; do
 	check "make install puts gput-testbed's part $p in LIBEXECDIR" \
 		test -f "$D/usr/libexec/gput/gput-testbed-$p.sh"
