@@ -24,7 +24,10 @@ struct mcast_group {
 /* Is addr (of family MCAST_V4 or MCAST_V6) a group gput may use: IPv4
  * 224.0.0.0/4 but not the Local Network Control Block 224.0.0.0/24 (RFC
  * 5771), the 12 bytes after it zero; IPv6 ff00::/8 with a scope other than
- * the reserved 0 and f (RFC 4291 2.7)? Returns NULL, or what is wrong. */
+ * the reserved 0 and f (RFC 4291 2.7) and above the link's (1
+ * interface-local, 2 link-local: ff01::/16 and ff02::/16, which carry
+ * the link's own protocols, as 224.0.0.0/24 does)? Returns NULL, or what
+ * is wrong. */
 const char *mcast_group_invalid(uint8_t family, const uint8_t addr[16]);
 
 #endif

@@ -25,6 +25,9 @@ mcast_group_invalid(uint8_t family, const uint8_t addr[16])
 			return "not an IPv6 multicast address (ff00::/8)";
 		if ((addr[1] & 0x0f) == 0 || (addr[1] & 0x0f) == 0x0f)
 			return "an IPv6 group of a reserved scope (0 or f, RFC 4291)";
+		if ((addr[1] & 0x0f) <= 2)
+			return "an IPv6 group of scope 1 or 2 (ff01::/16, ff02::/16, "
+			       "ff12::/16...) is the link's own, not for tests";
 		return NULL;
 	}
 	return "unknown group family";

@@ -107,12 +107,14 @@ else
 	exact "ipv6 veth"
 fi
 
-# --- a link-local IPv6 group needs the interface (scope id): it is the
-# control connection's
-if [ "$HAVE6" = 1 ]; then
-	run_t 30 "${G[@]}" -m ff12::4321 "${N[@]}" 2001:db8::1 -p "$P1" 2001:db8::1 -p "$P2"
-	eq "ipv6 link-local group: each partner's arrivals" "$(grep ': received' "$OUT") $RC" "$ARRIVED 0"
-fi
+# --- IPv6 groups of interface- or link-local scope are the link's own, as
+# 224.0.0.0/24 is: refused like it (ff02::1 all nodes, ff02::fb mDNS,
+# ff01::1, the transient ff12::/16)
+for grp in ff02::1 ff02::fb ff01::1 ff12::4321; do
+	run_t 10 "$GPUT" -m "$grp" ::1
+	eq "-m $grp: exit 2, one line" "$RC $(wc -l <"$ERR")" "2 1"
+	eq "-m $grp: the reason" "$(cat "$ERR")" "gput: -m: $grp: an IPv6 group of scope 1 or 2 (ff01::/16, ff02::/16, ff12::/16...) is the link's own, not for tests"
+done
 
 # --- ^C: the stream stops, every partner sends what it got until then, 130
 "${G[@]}" -v -m 239.1.2.3 -n 100000 -l 1000 -g 1000 127.0.0.1 -p "$P1" \
@@ -161,6 +163,19 @@ run_t 20 "${NSX[@]}" "$CTLPEER" client "$P1" group=239.1.2.3,80 hello \
 	params=udp,recv,10,1000 error
 eq "partner refuses a privileged data port" "$(grep '^ok error' "$OUT")" \
 	"ok error bad request: bad PARAMS message: multicast data port below 1024"
+# a client may not make the partner hold a service's port: only one of its
+# host's ephemeral ports (mDNS's 5353 is not; the range is the namespace's)
+read -r LO HI < <("${NSX[@]}" cat /proc/sys/net/ipv4/ip_local_port_range)
+for port in 5353 $((LO - 1)) $((HI + 1)); do
+	run_t 20 "${NSX[@]}" "$CTLPEER" client "$P1" group=239.1.2.3,$port hello \
+		params=udp,recv,10,1000 error
+	eq "partner refuses group port $port (outside $LO-$HI)" "$(grep '^ok error' "$OUT")" \
+		"ok error refused: the group's port $port is outside this partner's ephemeral ports $LO-$HI (net.ipv4.ip_local_port_range): a client may not make it hold another"
+done
+run_t 20 "${NSX[@]}" "$CTLPEER" client "$P1" group=ff02::fb,40002 hello \
+	params=udp,recv,10,1000 error
+eq "partner refuses a link-local IPv6 group" "$(grep '^ok error' "$OUT")" \
+	"ok error bad request: bad PARAMS message: an IPv6 group of scope 1 or 2 (ff01::/16, ff02::/16, ff12::/16...) is the link's own, not for tests"
 check "partner joined no group for them" \
 	test "$(grep -c 'joined group' "$D1_LOG")" = "$(grep -c 'joined group' "$D2_LOG")"
 

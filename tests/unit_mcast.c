@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "wire_ctl.h"
 #include "mcast.h"
+#include "partner_mport.h"
 
 static int misses;
 #define MISS(fmt, ...) (print_error(fmt "\n", __VA_ARGS__), misses++)
@@ -148,9 +149,15 @@ test_refused6(void **state)
 		{ 0xff, 0x10, "an IPv6 group of a reserved scope (0 or f, RFC 4291)" },
 		{ 0xff, 0x0f, "an IPv6 group of a reserved scope (0 or f, RFC 4291)" },
 		{ 0xff, 0x3f, "an IPv6 group of a reserved scope (0 or f, RFC 4291)" },
-		{ 0xff, 0x02, NULL },
+		{ 0xff, 0x02, "an IPv6 group of scope 1 or 2 (ff01::/16, ff02::/16, "
+		  "ff12::/16...) is the link's own, not for tests" },
+		{ 0xff, 0x01, "an IPv6 group of scope 1 or 2 (ff01::/16, ff02::/16, "
+		  "ff12::/16...) is the link's own, not for tests" },
+		{ 0xff, 0x12, "an IPv6 group of scope 1 or 2 (ff01::/16, ff02::/16, "
+		  "ff12::/16...) is the link's own, not for tests" },
+		{ 0xff, 0x03, NULL },
+		{ 0xff, 0x05, NULL },
 		{ 0xff, 0x3e, NULL },
-		{ 0xff, 0x11, NULL },
 	};
 	uint8_t buf[CTL_HDR_LEN + CTL_MAX_PAYLOAD];
 	struct ctl_msg d;
@@ -214,7 +221,9 @@ test_parse(void **state)
 		{ "239.1.2.3", NULL, MCAST_V4 },
 		{ "224.0.1.1", NULL, MCAST_V4 },
 		{ "ff15::1234", NULL, MCAST_V6 },
-		{ "ff02::1", NULL, MCAST_V6 },
+		{ "ff05::1", NULL, MCAST_V6 },
+		{ "ff02::1", "ff02::1: an IPv6 group of scope 1 or 2 (ff01::/16, "
+		  "ff02::/16, ff12::/16...) is the link's own, not for tests", 0 },
 		{ "10.1.2.3", "10.1.2.3: not an IPv4 multicast address (224.0.0.0/4)", 0 },
 		{ "224.0.0.251", "224.0.0.251: 224.0.0.0/24 is the Local Network "
 		  "Control Block (RFC 5771), not for tests", 0 },
@@ -378,10 +387,38 @@ test_unmap(void **state)
 	assert_int_equal(ntohl(s4->sin_addr.s_addr), 0x7f000001);
 }
 
+/* The group's port a partner may hold: in its ephemeral range, not
+ * reserved (partner_mport.h). */
+static void
+test_mport(void **state)
+{
+	char err[256];
+
+	(void)state;
+	assert_null(mport_check(32768, "32768\t60999\n", "", err, sizeof err));
+	assert_null(mport_check(60999, "32768 60999", "\n", err, sizeof err));
+	assert_non_null(mport_check(5353, "32768\t60999\n", "", err, sizeof err));
+	assert_string_equal(err, "the group's port 5353 is outside this partner's "
+	    "ephemeral ports 32768-60999 (net.ipv4.ip_local_port_range): a client "
+	    "may not make it hold another");
+	assert_non_null(mport_check(32767, "32768 60999", "", err, sizeof err));
+	assert_non_null(mport_check(61000, "32768 60999", "", err, sizeof err));
+	assert_non_null(mport_check(40001, "32768 60999", "8080,40000-40005\n",
+	    err, sizeof err));
+	assert_string_equal(err, "the group's port 40001 is reserved on this "
+	    "partner (net.ipv4.ip_local_reserved_ports)");
+	assert_null(mport_check(40006, "32768 60999", "8080,40000-40005", err,
+	    sizeof err));
+	assert_non_null(mport_check(40001, "", "", err, sizeof err));
+	assert_string_equal(err, "the group's port 40001: this partner cannot "
+	    "read its ephemeral port range");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mport),
 		cmocka_unit_test(test_wire),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_refused6),
