@@ -24,11 +24,12 @@ enum { OPT_LINK = 256, OPT_PREDICT, OPT_MTU, OPT_NOTS, OPT_VLAN, OPT_PPPOE,
        OPT_CI, OPT_LATENCY, OPT_LAT_IDLE, OPT_LAT_INTERVAL, OPT_QUEUE_BYTES,
        OPT_PROMETHEUS, OPT_ECN, OPT_ALLOW_CC, OPT_ZEROCOPY, OPT_MAX_PER_SOURCE,
        OPT_MAX_HANDSHAKES, OPT_FULL_READS, OPT_START_AT, OPT_SWIN, OPT_RTO,
-       OPT_RETRIES, OPT_GBN, OPT_MAX };
+       OPT_RETRIES, OPT_GBN, OPT_SOURCE_PREFIX, OPT_MAX };
 /* Options of gput -i alone. */
 #define IS_PARTNER_OPT(o) (((o) >= OPT_MAX_SESSIONS && (o) <= OPT_INETD) || \
 	(o) == OPT_MAX_STREAMS || (o) == OPT_NO_MCAST || (o) == OPT_ALLOW_CC || \
-	(o) == OPT_MAX_PER_SOURCE || (o) == OPT_MAX_HANDSHAKES)
+	(o) == OPT_MAX_PER_SOURCE || (o) == OPT_MAX_HANDSHAKES || \
+	(o) == OPT_SOURCE_PREFIX)
 
 /* Long options that set one side, like -l: they may follow a partner name. */
 #define IS_SIDE_OPT(o) ((o) == OPT_BATCH || (o) == OPT_GSO || \

@@ -32,7 +32,9 @@
 /* What the partner (gput -i) allows a remote to ask for; see gput(1),
  * SECURITY. 0 means no limit where the comment says so. */
 #define PARTNER_MAX_SESSIONS 4
-#define PARTNER_MAX_PER_SOURCE 2     /* tests and handshakes of one address */
+#define PARTNER_MAX_PER_SOURCE 2     /* tests and handshakes of one source */
+#define PARTNER_SRC_PREFIX4    32    /* a source: an IPv4 address */
+#define PARTNER_SRC_PREFIX6    64    /* a source: an IPv6 /64 */
 #define PARTNER_MAX_HANDSHAKES 10    /* clients not yet past PARAMS */
 #define PARTNER_MAX_TIME_S   600
 #define PARTNER_MAX_BUFFER   (4u << 20)
@@ -46,7 +48,9 @@
 struct partner_limits {
 	unsigned max_sessions;  /* --max-sessions: tests at once */
 	unsigned max_per_source;/* --max-per-source: handshakes and tests of
-	                           one client address at once */
+	                           one client source at once */
+	unsigned src_prefix4;   /* --source-prefix: a source is an IPv4 /N */
+	unsigned src_prefix6;   /* ... and an IPv6 /N */
 	unsigned max_handshakes;/* --max-handshakes: clients at once that have
 	                           not yet passed the handshake (PARAMS) */
 	unsigned max_time_s;    /* --max-time: seconds of transfer per test */

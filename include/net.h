@@ -76,6 +76,10 @@ uint16_t net_local_port(int fd);
 const char *net_ntop(const struct sockaddr_storage *sa, char *buf, size_t len);
 int      net_same_addr(const struct sockaddr_storage *a,
                        const struct sockaddr_storage *b);
+/* Do a and b share their first p4 (IPv4) or p6 (IPv6) bits (and family)? */
+int      net_same_prefix(const struct sockaddr_storage *a,
+                         const struct sockaddr_storage *b, unsigned p4,
+                         unsigned p6);
 /* Receive and send timeouts (0 = none). Returns 0, or -1 with err. */
 int      net_set_timeouts(int fd, int rcv_ms, int snd_ms, char *err, size_t errlen);
 /* -w: socket buffers in bytes; with force (the local side's own -w) pass the

@@ -3,6 +3,7 @@
 #define GPUT_PARTNER_ECHO_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
@@ -21,7 +22,11 @@
  *   arrived, and nothing else is ever sent;
  * - at most one echo per agreed interval on average (a token bucket of
  *   PROBE_BURST), the excess dropped and counted;
- * - it stops when the session ends (echo_stop).
+ * - it stops when the session ends (echo_stop);
+ * - while the test's place is held before its data flows (the idle phase,
+ *   echo_hold), a gap of more than quiet_ns without a probe from the
+ *   client ends the session through its stop request: an idle phase holds
+ *   a place only while probes arrive.
  */
 
 struct echo {
@@ -38,6 +43,12 @@ struct echo {
 	pthread_t th;
 	int      wake[2];                /* a self-pipe: readable to stop */
 	int      running;
+	/* echo_hold: the session's stop request, the longest gap allowed */
+	struct stopreq *hold_stop;
+	uint64_t quiet_ns;
+	_Atomic int holding;             /* 1 until echo_unhold */
+	_Atomic int hold_expired;        /* the gap was too long: stopped */
+	_Atomic uint64_t last_ns;        /* the last probe's arrival (mono) */
 };
 
 /* Open the echo's socket on local's address (the control connection's),
@@ -49,6 +60,14 @@ int  echo_open(struct echo *e, const struct sockaddr_storage *local,
  * on average. Returns 0, or -1 with err filled. */
 int  echo_start(struct echo *e, const uint8_t *nonce, uint32_t interval_us,
                 char *err, size_t errlen);
+/* Before echo_start: hold the session's place only while probes arrive,
+ * a gap of at most quiet_ns (counted from echo_start) between them;
+ * else stop_request(stop) and hold_expired = 1. */
+void echo_hold(struct echo *e, struct stopreq *stop, uint64_t quiet_ns);
+/* The data flows: gaps no longer matter. */
+void echo_unhold(struct echo *e);
+/* 1 when the session was stopped for a gap (echo_hold). */
+int  echo_hold_expired(struct echo *e);
 /* The counters so far (the thread goes on). */
 void echo_snapshot(struct echo *e, struct echo_stats *out);
 /* Stop the thread and close the socket; e->st holds the final counts. Safe

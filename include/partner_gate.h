@@ -14,30 +14,52 @@
  * The partner's admission: which clients may hold a process, kept apart
  * by stage. A client that has not passed the handshake (HELLO, PARAMS
  * authenticated and within the limits) holds one of --max-handshakes
- * places; past it, one of --max-sessions tests. One address holds at most
- * --max-per-source of either. The table lives in shared memory: the
- * listener admits and frees (it reaps), a session moves its own place on
- * to a test (gate_run, one session at a time under a lock the listener
- * breaks when its holder dies), so a session that dies never leaks a
- * place.
+ * places; past it, one of --max-sessions tests, first held (its data not
+ * flowing yet: READY, the latency probes' idle phase, the proofs), then
+ * running. One source (an IPv4 /32 and an IPv6 /64 by default,
+ * --source-prefix) holds at most --max-per-source of either. The table
+ * lives in shared memory: the listener admits and frees (it reaps), a
+ * session moves its own place on (gate_run, one session at a time under a
+ * lock the listener breaks when its holder dies; gate_flowing), so a
+ * session that dies never leaks a place.
+ *
+ * Few sources cannot lock others out: when a stage is full, a newcomer
+ * takes the oldest place of that stage not yet past it (a handshake; a
+ * held test, never a running one) from the source that holds the most
+ * places of the stage, if that source holds more than the newcomer's will
+ * after it (at least 2 more than it holds now). Its process is killed
+ * (SIGKILL) and the place is the newcomer's: a squatter from one of a few
+ * addresses loses its place to a client from another, and never gains one
+ * back from a source that holds fewer.
  */
-enum gate_state { GATE_FREE, GATE_HANDSHAKE, GATE_RUNNING };
+enum gate_state { GATE_FREE, GATE_HANDSHAKE, GATE_HELD, GATE_RUNNING,
+                  GATE_EVICTED };
 
 /* Early random refusal (as sshd's MaxStartups start:rate:full): from half
  * of --max-handshakes on, a new client is refused with a chance that
- * grows from GATE_EARLY_PCT to 100% at the limit. */
+ * grows from GATE_EARLY_PCT to 100% at the limit (unless it can take a
+ * place over, above). */
 #define GATE_EARLY_PCT 30u
 
 struct gate_slot {
 	pid_t pid;
 	_Atomic int state;
+	uint64_t seq;                   /* when admitted: the gate's count */
 	struct sockaddr_storage src;
 };
 
 struct gate {
 	_Atomic int lock;               /* the pid of the session in gate_run */
 	unsigned max_sessions, max_handshakes, max_per_source;
+	unsigned prefix4, prefix6;      /* a source: --source-prefix */
 	unsigned nslots;
+	uint64_t seq;                   /* admissions so far */
+	/* end an evicted place's process (the listener: SIGKILL, then wait
+	 * when it is its child); NULL (unit tests): nothing. evictions counts
+	 * them, last_evicted is the last one's pid. */
+	void (*evict)(pid_t pid);
+	_Atomic unsigned long evictions;
+	_Atomic int last_evicted;
 	struct gate_slot slot[];
 };
 
@@ -61,9 +83,13 @@ void gate_reaped(struct gate *g, pid_t pid);
  * another while this process lingers for the client's close. */
 void gate_done(struct gate *g, int k);
 
-/* Session: its handshake passed; its place becomes a test's if fewer than
- * --max-sessions run. Returns 0, or -1 with why filled (busy). g NULL
- * (--once, --inetd): always 0. */
+/* Session: its handshake passed; its place becomes a held test's if fewer
+ * than --max-sessions are held or run, or by evicting a held one (above).
+ * Returns 0, or -1 with why filled (busy, or this place was evicted). g
+ * NULL (--once, --inetd): always 0. */
 int  gate_run(struct gate *g, int k, char *why, size_t len);
+/* Session: its data flows; its place can no longer be evicted. Returns 0,
+ * or -1 (it was evicted). g NULL: 0. */
+int  gate_flowing(struct gate *g, int k);
 
 #endif

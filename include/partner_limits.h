@@ -21,6 +21,12 @@
 #define PARTNER_SLIP_MS      5u
 #define PARTNER_MIN_RATE     1000u
 #define PARTNER_PROGRESS_S   10u
+/* A test's place before its data flows: the handshake's deadline (10 s
+ * from the connection) bounds it, and the latency probes' idle phase,
+ * which extends that deadline, holds it only while probes arrive: a gap
+ * longer than this ends the session (partner_echo.h). The longest probe
+ * interval is 1 s. */
+#define PARTNER_HOLD_QUIET_MS 4000u
 
 /* --zerocopy: a session's sending streams together keep at most this much
  * lent to the kernel at once, in its charge against the partner user's

@@ -21,7 +21,7 @@ enum ratelog_reason {
 	RATELOG_PER_SOURCE,     /* --max-per-source */
 	RATELOG_SESSIONS,       /* --max-sessions */
 	RATELOG_HANDSHAKES,     /* --max-handshakes */
-	RATELOG_HOLD,           /* --max-hold: a place held too long */
+	RATELOG_EVICT,          /* a place taken over (partner_gate.h) */
 	RATELOG_OTHER,
 	RATELOG_NREASONS
 };

@@ -48,7 +48,7 @@ cli_usage(FILE *f)
 	      "            [--max-buffer size] [--max-bytes size] [--max-handshakes n]\n"
 	      "            [--max-per-source n] [--max-rate rate]\n"
 	      "            [--max-sessions n] [--max-streams n] [--max-time s]\n"
-	      "            [--no-multicast] [--once]\n"
+	      "            [--no-multicast] [--once] [--source-prefix v4,v6]\n"
 	      "            [--allow-cc algo[,algo ...]] [--user name]\n"
 	      "       gput --predict [-46Du] [-l length] [-n count] [-w kbytes]\n"
 	      "            [--link rate] [--loss pct] [--mtu mtu] [--no-timestamps]\n"
@@ -290,6 +290,8 @@ cli_parse(int argc, char **argv, const char *loc_env, const char *rem_env,
 	c->port = GPUT_DEFAULT_PORT;
 	c->lim.max_sessions = PARTNER_MAX_SESSIONS;
 	c->lim.max_per_source = PARTNER_MAX_PER_SOURCE;
+	c->lim.src_prefix4 = PARTNER_SRC_PREFIX4;
+	c->lim.src_prefix6 = PARTNER_SRC_PREFIX6;
 	c->lim.max_handshakes = PARTNER_MAX_HANDSHAKES;
 	c->lim.max_streams = PARTNER_MAX_STREAMS;
 	c->streams = 1;

@@ -36,6 +36,7 @@ const struct option cli_opts_long[] = {
 	{ "key-file", required_argument, NULL, OPT_KEY_FILE },
 	{ "max-sessions", required_argument, NULL, OPT_MAX_SESSIONS },
 	{ "max-per-source", required_argument, NULL, OPT_MAX_PER_SOURCE },
+	{ "source-prefix", required_argument, NULL, OPT_SOURCE_PREFIX },
 	{ "max-handshakes", required_argument, NULL, OPT_MAX_HANDSHAKES },
 	{ "max-streams", required_argument, NULL, OPT_MAX_STREAMS },
 	{ "parallel", required_argument, NULL, 'P' },

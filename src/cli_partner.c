@@ -11,6 +11,28 @@
 #include "units.h"
 #include "xfer_params.h"
 
+/* --source-prefix V4,V6: the prefix lengths that make one source. */
+static int
+source_prefix(struct cli_state *ps, int o, const char *arg,
+              struct partner_limits *l)
+{
+	char why[160], v4[16];
+	const char *comma = strchr(arg, ',');
+	uint64_t a, b;
+
+	if (comma == NULL || (size_t)(comma - arg) >= sizeof v4)
+		return cli_bad_value(ps, o, "want two prefix lengths, IPv4,IPv6, "
+		                     "such as 32,64");
+	memcpy(v4, arg, (size_t)(comma - arg));
+	v4[comma - arg] = '\0';
+	if (units_parse_int(v4, 1, 32, &a, why, sizeof why) == -1 ||
+	    units_parse_int(comma + 1, 1, 128, &b, why, sizeof why) == -1)
+		return cli_bad_value(ps, o, why);
+	l->src_prefix4 = (unsigned)a;
+	l->src_prefix6 = (unsigned)b;
+	return 0;
+}
+
 int
 cli_partner_opt(struct cli_state *ps, int o, const char *arg)
 {
@@ -47,6 +69,8 @@ cli_partner_opt(struct cli_state *ps, int o, const char *arg)
 			return cli_bad_value(ps, o, why);
 		l->max_per_source = (unsigned)v;
 		return 0;
+	case OPT_SOURCE_PREFIX:
+		return source_prefix(ps, o, arg, l);
 	case OPT_MAX_HANDSHAKES:
 		if (units_parse_int(arg, 1, 1024, &v, why, sizeof why) == -1)
 			return cli_bad_value(ps, o, why);

@@ -89,6 +89,44 @@ net_same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b
 	    ((const struct sockaddr_in *)b)->sin_addr.s_addr;
 }
 
+/* The first bits bits of a and b (n bytes) are equal. */
+static int
+prefix_equal(const uint8_t *a, const uint8_t *b, size_t n, unsigned bits)
+{
+	size_t whole = bits / 8u;
+	unsigned rest = bits % 8u;
+
+	if (whole > n)
+		whole = n, rest = 0;
+	if (memcmp(a, b, whole) != 0)
+		return 0;
+	if (rest == 0 || whole == n)
+		return 1;
+	return ((a[whole] ^ b[whole]) & (uint8_t)(0xffu << (8u - rest))) == 0;
+}
+
+int
+net_same_prefix(const struct sockaddr_storage *a, const struct sockaddr_storage *b,
+                unsigned p4, unsigned p6)
+{
+	if (a->ss_family != b->ss_family)
+		return 0;
+	if (a->ss_family == AF_INET6) {
+		const uint8_t *x = ((const struct sockaddr_in6 *)a)->sin6_addr.s6_addr;
+		const uint8_t *y = ((const struct sockaddr_in6 *)b)->sin6_addr.s6_addr;
+		int mx = IN6_IS_ADDR_V4MAPPED((const struct in6_addr *)x);
+		int my = IN6_IS_ADDR_V4MAPPED((const struct in6_addr *)y);
+
+		if (mx != my)
+			return 0;
+		/* an IPv4 client of a dual-stack socket: an IPv4 source */
+		return mx ? prefix_equal(x + 12, y + 12, 4, p4) :
+		    prefix_equal(x, y, 16, p6);
+	}
+	return prefix_equal((const uint8_t *)&((const struct sockaddr_in *)a)->sin_addr,
+	    (const uint8_t *)&((const struct sockaddr_in *)b)->sin_addr, 4, p4);
+}
+
 /* Wait until fd is ready for events or the deadline passes; with watch >= 0
  * stop as soon as watch is readable or hung up too. The caller's stop
  * request (the client's ^C, the partner's watcher; NULL: none) ends the

@@ -65,7 +65,7 @@ static const char *const reason_name[RATELOG_NREASONS] = {
 	[RATELOG_PER_SOURCE] = "--max-per-source",
 	[RATELOG_SESSIONS] = "--max-sessions",
 	[RATELOG_HANDSHAKES] = "--max-handshakes",
-	[RATELOG_HOLD] = "--max-hold",
+	[RATELOG_EVICT] = "evicted",
 	[RATELOG_OTHER] = "other",
 };
 
@@ -96,6 +96,28 @@ refuse(int cfd, const struct sockaddr_storage *peer, const char *why)
 	n = ctl_encode(&m, buf);
 	/* a fresh socket's buffer takes it at once; never wait for a stranger */
 	(void)!send(cfd, buf, n, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+/* A place taken over (partner_gate.h): its process ends now; the
+ * listener waits for its own child, so the place is free when it returns
+ * (a session that evicts a held test leaves the reaping to the listener). */
+static void
+evict_place(pid_t pid)
+{
+	struct timespec ts;
+	uint64_t sup = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (ratelog_allow(&refusal_log, RATELOG_EVICT, (uint64_t)ts.tv_sec *
+	    1000000000ull + (uint64_t)ts.tv_nsec, &sup)) {
+		if (sup > 0)
+			plog("evicted: %llu similar messages suppressed",
+			     (unsigned long long)sup);
+		plog("evicted: session %ld: its place went to a client of another "
+		     "source (--max-per-source, --source-prefix)", (long)pid);
+	}
+	(void)kill(pid, SIGKILL);
+	(void)waitpid(pid, NULL, 0);
 }
 
 /* Serve cfd in a child of its own, in place k of the gate; the parent
@@ -368,6 +390,7 @@ run_daemon(const struct config *conf)
 		fprintf(stderr, "gput: %s\n", err);
 		return 1;
 	}
+	d.gate->evict = evict_place;
 	/* The kernel turns receive timestamping on lazily, after the first socket
 	 * asks for it; a datagram that arrives before then is stamped when it is
 	 * read. Holding one stamping socket for the daemon's life keeps it on, so

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "net.h"
+#include "stop.h"
 
 int
 echo_open(struct echo *e, const struct sockaddr_storage *local,
@@ -57,6 +58,8 @@ on_datagram(struct echo *e, uint8_t *b, size_t n,
 		why = 2;
 	else if (!probe_bucket_take(&e->bucket, mono_now()))
 		why = 3;
+	if (why == 0 || why == 3)               /* the client's probe arrived */
+		atomic_store(&e->last_ns, mono_now());
 	if (why == 0 && !e->have_proven) {      /* the first proof: its sender */
 		memcpy(&e->proven, from, fl);
 		e->have_proven = 1;
@@ -75,6 +78,25 @@ on_datagram(struct echo *e, uint8_t *b, size_t n,
 	pthread_mutex_unlock(&e->lock);
 }
 
+/* While the place is held: ms until the gap would be too long (0: it is,
+ * and the session is stopped); -1 otherwise (no deadline). */
+static int
+hold_wait_ms(struct echo *e)
+{
+	uint64_t now, due;
+
+	if (!atomic_load(&e->holding))
+		return -1;
+	now = mono_now();
+	due = atomic_load(&e->last_ns) + e->quiet_ns;
+	if (now < due)
+		return (int)((due - now + 999999u) / 1000000u);
+	atomic_store(&e->holding, 0);
+	atomic_store(&e->hold_expired, 1);
+	stop_request(e->hold_stop);
+	return -1;
+}
+
 static void *
 echo_main(void *arg)
 {
@@ -87,10 +109,15 @@ echo_main(void *arg)
 		struct sockaddr_storage from;
 		socklen_t fl = sizeof from;
 		ssize_t n;
+		int r;
 
-		/* no deadline of its own: the session ends it (echo_stop) */
-		if (poll(pf, 2, -1) == -1 && errno != EINTR)
+		/* no deadline of its own but the hold's: the session ends it
+		 * (echo_stop) */
+		r = poll(pf, 2, hold_wait_ms(e));
+		if (r == -1 && errno != EINTR)
 			break;
+		if (r == 0)
+			continue;               /* the hold's deadline: checked above */
 		if (pf[1].revents)
 			break;                  /* the session ended */
 		/* MSG_TRUNC: the length that arrived, even past the buffer */
@@ -103,11 +130,32 @@ echo_main(void *arg)
 	return NULL;
 }
 
+void
+echo_hold(struct echo *e, struct stopreq *stop, uint64_t quiet_ns)
+{
+	e->hold_stop = stop;
+	e->quiet_ns = quiet_ns;
+	atomic_store(&e->holding, stop != NULL);
+}
+
+void
+echo_unhold(struct echo *e)
+{
+	atomic_store(&e->holding, 0);
+}
+
+int
+echo_hold_expired(struct echo *e)
+{
+	return atomic_load(&e->hold_expired);
+}
+
 int
 echo_start(struct echo *e, const uint8_t *nonce, uint32_t interval_us,
            char *err, size_t errlen)
 {
 	memcpy(e->nonce, nonce, PROBE_NONCE_LEN);
+	atomic_store(&e->last_ns, mono_now());
 	probe_bucket_init(&e->bucket, (uint64_t)interval_us * 1000u, mono_now());
 	if (pipe2(e->wake, O_CLOEXEC | O_NONBLOCK) == -1) {
 		snprintf(err, errlen, "echo: pipe: %s", strerror(errno));

@@ -12,6 +12,7 @@
 
 #include "ecn.h"
 #include "mcast.h"
+#include "partner_limits.h"
 #include "partner_log.h"
 #include "tcpinfo.h"
 #include "xfer_markers.h"
@@ -171,8 +172,10 @@ send_ready(struct session *s, char *err, size_t errlen)
 		return -1;
 	if (!lat)
 		return 0;
-	/* the echo answers only probes with READY's nonce */
+	/* the echo answers only probes with READY's nonce; the idle phase
+	 * holds the place only while they come */
 	ep.echo_port = s->echo.port;
+	echo_hold(&s->echo, s->stop, (uint64_t)PARTNER_HOLD_QUIET_MS * 1000000u);
 	if (echo_start(&s->echo, s->ready.nonce, p->lat_interval_us, err,
 	    errlen) == -1)
 		return -1;

@@ -15,8 +15,6 @@ ratelog_reason(const char *why)
 		return RATELOG_SESSIONS;
 	if (strstr(why, "--max-handshakes") != NULL)
 		return RATELOG_HANDSHAKES;
-	if (strstr(why, "--max-hold") != NULL)
-		return RATELOG_HOLD;
 	return RATELOG_OTHER;
 }
 

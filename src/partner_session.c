@@ -12,6 +12,7 @@
 #include "ctl.h"
 #include "partner_echo.h"
 #include "partner_limits.h"
+#include "partner_mport.h"
 #include "net.h"
 #include "partner_log.h"
 #include "partner_open.h"
@@ -90,6 +91,11 @@ handshake(struct session *s)
 		     "(--no-multicast)");
 		return -1;
 	}
+	if (s->req.mcast.family != 0 &&
+	    partner_mport_refused(s->req.mcast.port, err, sizeof err)) {
+		fail(s, "refused", err);
+		return -1;
+	}
 	/* nothing goes to an address before its return path is validated
 	 * (xfer_path.h): a client that cannot echo cannot have UDP sent */
 	if (s->req.params.proto == PROTO_UDP && s->req.params.role == ROLE_SEND &&
@@ -121,7 +127,25 @@ open_data(struct session *s)
 
 	if (partner_open_data(s, err, sizeof err) == 0)
 		return 0;
+	if (s->echo.fd != -1 && echo_hold_expired(&s->echo))
+		snprintf(err, sizeof err, "no latency probe for %u ms in the idle "
+		         "phase: a test's place is held before its data flows only "
+		         "while probes arrive", PARTNER_HOLD_QUIET_MS);
 	fail(s, "data connection", err);
+	return -1;
+}
+
+/* The data path is open: the test's place can no longer be taken over
+ * (partner_gate.h). Returns 0, or -1 (it was: logged and told). */
+static int
+flowing(struct session *s)
+{
+	if (s->echo.fd != -1)
+		echo_unhold(&s->echo);
+	if (gate_flowing(s->gate, s->slot) == 0)
+		return 0;
+	fail(s, "refused", CTL_BUSY_TEXT ": this client's place was given to a "
+	     "client of another source");
 	return -1;
 }
 
@@ -537,7 +561,8 @@ session_serve(int cfd, const struct sockaddr_storage *peer,
 		tell(&s, err);
 	} else {
 		log_start(&s);
-		if (streams_init(&s) == 0 && open_data(&s) == 0)
+		if (streams_init(&s) == 0 && open_data(&s) == 0 &&
+		    flowing(&s) == 0)
 			rc = transfer(&s);
 	}
 	if (s.echo.fd != -1) {                  /* the echo ends with the session */

@@ -4,8 +4,10 @@
  * gput client or partner that does exactly the steps it is given, so a test
  * can make a peer vanish at any moment of a session. Not installed.
  *
- *   ctlpeer [-6] client PORT STEP...  connect to 127.0.0.1 (-6: ::1) PORT,
- *                                     print "ok connect from port N"
+ *   ctlpeer [-6] [-s SRC] client PORT STEP...
+ *                                     connect to 127.0.0.1 (-6: ::1) PORT,
+ *                                     from address SRC with -s, print
+ *                                     "ok connect from port N"
  *   ctlpeer [-6] partner STEP...      listen on a free loopback port, print
  *                                     "ok listen port N"
  *   ctlpeer inetd CMD ARG...          listen as partner does, accept one
@@ -1156,6 +1158,47 @@ spawn(struct peer *p, int inetd, char **argv)
 	return 0;
 }
 
+/* -s: a connection from address src to loopback port (blocking: loopback
+ * answers at once). Returns the socket, or -1 with err. */
+static int
+connect_from(int family, const char *src, uint16_t port, char *err, size_t errlen)
+{
+	struct sockaddr_storage s, d;
+	socklen_t len = family == AF_INET6 ? sizeof(struct sockaddr_in6) :
+	    sizeof(struct sockaddr_in);
+	int fd;
+
+	memset(&s, 0, sizeof s);
+	memset(&d, 0, sizeof d);
+	s.ss_family = d.ss_family = (sa_family_t)family;
+	if (family == AF_INET6) {
+		((struct sockaddr_in6 *)&d)->sin6_port = htons(port);
+		((struct sockaddr_in6 *)&d)->sin6_addr = in6addr_loopback;
+		if (inet_pton(AF_INET6, src, &((struct sockaddr_in6 *)&s)->sin6_addr) != 1)
+			fd = -2;
+		else
+			fd = 0;
+	} else {
+		((struct sockaddr_in *)&d)->sin_port = htons(port);
+		((struct sockaddr_in *)&d)->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		fd = inet_pton(AF_INET, src, &((struct sockaddr_in *)&s)->sin_addr) != 1 ?
+		    -2 : 0;
+	}
+	if (fd == -2) {
+		snprintf(err, errlen, "bad -s address '%s'", src);
+		return -1;
+	}
+	if ((fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1 ||
+	    bind(fd, (struct sockaddr *)&s, len) == -1 ||
+	    connect(fd, (struct sockaddr *)&d, len) == -1) {
+		snprintf(err, errlen, "connect from %s: %s", src, strerror(errno));
+		if (fd != -1)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1163,12 +1206,17 @@ main(int argc, char **argv)
 	    .probe_fd = -1, .step = "start" };
 	socklen_t sl = sizeof p.local, rl = sizeof p.remote;
 	char err[256], *end;
+	const char *src = NULL;
 	int i = 1, partner = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (i < argc && strcmp(argv[i], "-6") == 0) {
 		p.family = AF_INET6;
 		i++;
+	}
+	if (i + 1 < argc && strcmp(argv[i], "-s") == 0) {
+		src = argv[i + 1];
+		i += 2;
 	}
 	if (i + 1 < argc && (strcmp(argv[i], "inetd") == 0 ||
 	    strcmp(argv[i], "activate") == 0))
@@ -1179,7 +1227,9 @@ main(int argc, char **argv)
 		p.step = "connect";
 		if (*end != '\0' || port == 0 || port > 65535)
 			die(&p, "bad port");
-		p.ctl = net_connect(p.family == AF_INET6 ? "::1" : "127.0.0.1",
+		p.ctl = src != NULL ? connect_from(p.family, src, (uint16_t)port,
+		    err, sizeof err) :
+		    net_connect(p.family == AF_INET6 ? "::1" : "127.0.0.1",
 		    (uint16_t)port, p.family, TIMEOUT_MS, NULL, err, sizeof err);
 		if (p.ctl == -1)
 			die(&p, err);
