@@ -16,8 +16,11 @@
  * bounded as the partner's data path is:
  * - it answers only the proven sender: the first well-formed request that
  *   carries the session's nonce and comes from the control connection's
- *   address fixes the address and port; nothing from anywhere else is
- *   answered;
+ *   address, from a port of at least ECHO_MIN_PORT, fixes the address and
+ *   port; nothing from anywhere else is answered. The port is the
+ *   client's word (unlike the UDP data path's, it is not validated by a
+ *   cookie): a client that forges the first request can aim the echoes
+ *   at another unprivileged port of its own address (gput(1) SECURITY);
  * - an echo is its request, PROBE_LEN bytes, stamped: never longer than what
  *   arrived, and nothing else is ever sent;
  * - at most one echo per agreed interval on average (a token bucket of
@@ -28,6 +31,11 @@
  *   client ends the session through its stop request: an idle phase holds
  *   a place only while probes arrive.
  */
+
+/* The lowest source port the echo takes as the prober's: the services of
+ * the client's host (DNS, NTP, SNMP, syslog...) below it are never aimed
+ * at. */
+#define ECHO_MIN_PORT 1024u
 
 struct echo {
 	int      fd;          /* -1: none */

@@ -51,8 +51,10 @@ on_datagram(struct echo *e, uint8_t *b, size_t n,
 	uint64_t t = real_now();
 	int ok = 0, why = 0;    /* 1 stranger, 2 malformed, 3 over the rate */
 
+	/* the first request fixes the port (partner_echo.h): never a
+	 * privileged one, where the client's host keeps its services */
 	if (e->have_proven ? !same_port(from, &e->proven) :
-	    !net_same_addr(from, &e->peer))
+	    !net_same_addr(from, &e->peer) || net_port(from) < ECHO_MIN_PORT)
 		why = 1;
 	else if (probe_make_echo(b, n, e->nonce, t) == -1)
 		why = 2;

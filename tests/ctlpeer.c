@@ -115,7 +115,9 @@
  *                   from the probe socket, which the first ok proves),
  *                   badnonce, big (1400 bytes), short (20 bytes), stranger
  *                   (well-formed, from another port of this address),
- *                   other (well-formed, from 127.0.0.2); prints
+ *                   other (well-formed, from 127.0.0.2), lowport
+ *                   (well-formed, from a port below 1024 of this
+ *                   address; root); prints
  *                   "ok probes KIND sent N echoes E min L max M" (the
  *                   echoes' lengths; 0 0 with none)
  *   closed          close the control connection, then send an ok probe
@@ -584,6 +586,30 @@ probe_socket(struct peer *p, const char *addr)
 	return fd;
 }
 
+/* probes=N,lowport: a probe socket on a privileged port of this address
+ * (the first free one from 1000 down; needs root), as a spoofed request
+ * from a service's port would come. */
+static int
+lowport_socket(struct peer *p)
+{
+	struct sockaddr_storage from = p->local, to = p->remote;
+	int fd = socket(from.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0), port;
+
+	if (fd == -1)
+		die(p, strerror(errno));
+	for (port = 1000; port >= 600; port--) {
+		net_set_port(&from, (uint16_t)port);
+		if (bind(fd, (struct sockaddr *)&from, sizeof from) == 0)
+			break;
+	}
+	if (port < 600)
+		die(p, "no free privileged port (lowport needs root)");
+	net_set_port(&to, p->echo_port);
+	if (connect(fd, (struct sockaddr *)&to, sizeof to) == -1)
+		die(p, strerror(errno));
+	return fd;
+}
+
 /* Send one probe of kind k ("ok", "badnonce", "big", "short") on fd.
  * Returns 0, or -1 with errno (ECONNREFUSED: nothing listens). */
 static int
@@ -639,6 +665,8 @@ step_probes(struct peer *p, const char *arg)
 		die(p, "want probes=N,KIND");
 	if (strcmp(kind, "stranger") == 0)
 		fd = probe_socket(p, NULL);
+	else if (strcmp(kind, "lowport") == 0)
+		fd = lowport_socket(p);
 	else if (strcmp(kind, "other") == 0)
 		fd = probe_socket(p, "127.0.0.2");
 	else if (p->probe_fd == -1)
@@ -647,7 +675,8 @@ step_probes(struct peer *p, const char *arg)
 		fd = p->probe_fd;
 	for (i = 0; i < n; i++)
 		if (send_probe(p, fd, strcmp(kind, "stranger") == 0 ||
-		    strcmp(kind, "other") == 0 ? "ok" : kind) == -1)
+		    strcmp(kind, "other") == 0 || strcmp(kind, "lowport") == 0 ?
+		    "ok" : kind) == -1)
 			die(p, strerror(errno));
 	got = count_echoes(fd, n, &minl, &maxl);
 	printf("ok probes %s sent %lu echoes %llu min %zu max %zu\n", kind, n,

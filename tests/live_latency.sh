@@ -93,16 +93,19 @@ usage_err "--latency: more than 1000000 probes; raise --latency-interval or shor
 usage_err "--latency probes a partner that echoes: not with -m" -u -m 239.1.2.3 --time 1 --latency host
 usage_err "--same-clock applies to UDP or --latency" --same-clock --time 1 host
 
-# --- the echo cannot reflect or amplify
+# --- the echo cannot reflect or amplify; a first request from a privileged
+# port of the client's address (a forged one, as from its DNS or NTP
+# service) does not fix the echo's port: the client's own probes do
 start_daemon --once || { fail "daemon announces its port"; t_done; }
 run_t 60 "$CTLPEER" client "$D_PORT" hello latency=10000,0 params=udp,recv,100,1000 \
-	ready echoport probes=3,badnonce probes=2,other probes=5,ok probes=3,stranger \
+	ready echoport probes=3,badnonce probes=2,other probes=3,lowport probes=5,ok probes=3,stranger \
 	probes=2,big probes=2,short probes=200,ok closed
 eq "attack: the scripted client ran" "$RC" 0
 [ "$RC" -eq 0 ] || cat "$ERR"
 ln() { sed -n "s/^ok probes $1 sent //p" "$OUT"; }
 eq "a wrong nonce: nothing back" "$(ln badnonce)" "3 echoes 0 min 0 max 0"
 eq "another address (127.0.0.2), right nonce: nothing back" "$(ln other)" "2 echoes 0 min 0 max 0"
+eq "a first request from a privileged port of the client's address: nothing back" "$(ln lowport)" "3 echoes 0 min 0 max 0"
 eq "the client's probes: every one back, 48 bytes as sent" "$(sed -n 's/^ok probes ok sent 5 //p' "$OUT")" "echoes 5 min 48 max 48"
 eq "another port of the proven address: nothing back" "$(ln stranger)" "3 echoes 0 min 0 max 0"
 eq "1400 bytes: nothing back (no reply larger or smaller than 48)" "$(ln big)" "2 echoes 0 min 0 max 0"
@@ -118,13 +121,13 @@ LOG=$(sed -n 's/.*echo: \([0-9]*\) probes received, \([0-9]*\) echoed, \([0-9]*\
 read -r RCV ECH OVR STR MAL UNS <<<"$LOG"
 E=${CLOSED% *}     # echoes of probes sent after the close, before the session ended
 # the attack arrived (else this test proves nothing): the partner counted it
-eq "the partner saw every stranger's probe (2 other address + 3 other port)" "${STR:-}" 5
+eq "the partner saw every stranger's probe (2 other address + 3 privileged port + 3 other port)" "${STR:-}" 8
 eq "the partner saw every malformed probe (3 nonce + 2 big + 2 short)" "${MAL:-}" 7
 eq "over the rate: exactly the burst's dropped" "${OVR:-}" "$((200 - ${BURST:-0}))"
 # after the close, probes go at half the agreed rate: each that arrived
 # before the session ended was echoed, and its echo counted
-eq "received: every probe before the close, and the echoed ones after" "${RCV:-}" \
-	"$((3 + 2 + 5 + 3 + 2 + 2 + 200 + ${E:-0}))"
+eq "received: every probe before the close (the 3 from a privileged port too), and the echoed ones after" "${RCV:-}" \
+	"$((3 + 2 + 3 + 5 + 3 + 2 + 2 + 200 + ${E:-0}))"
 eq "echoed: the 5, the burst's and those before the session ended" "${ECH:-}" \
 	"$((5 + ${BURST:-0} + ${E:-0}))"
 eq "no echo failed" "${UNS:-}" 0
