@@ -43,8 +43,18 @@ def md_table(head, rows):
 def step_md(sr, level):
     out = ["#### step %s (line %d)" % (sr["step"], sr["line"]), "",
            "```"]
+    out += sr.get("setup", [])
     out += [a["command"] or a["text"] for a in sr["actions"]]
     out += ["```", ""]
+    said = []
+    for run in sr.get("runs", []):
+        for f in run["flows"]:
+            for line in (f.get("stderr") or "").split("\n"):
+                if line and line not in said:
+                    said.append(line)
+    if said:
+        out += ["gput said (standard error, each line once):", ""]
+        out += ["> " + line for line in said] + [""]
     st = sr.get("stats") or {}
     rows = []
     formulas = []

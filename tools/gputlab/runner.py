@@ -188,6 +188,7 @@ class Runner:
                                   "text": a.text, "opts": a.opts,
                                   "model": m, "command": None})
         self.fair_shares(sr)
+        self.ecn_setup(sr, acts)
         while len(sr["runs"]) < nmax:
             self.log("step %s: run %d" % (st.name, len(sr["runs"]) + 1))
             sr["runs"].append(self.run_once(sr, acts))
@@ -203,6 +204,30 @@ class Runner:
             sr["target"]["width_pct"] <= wanted)
         sr["target"]["wanted_pct"] = wanted
         return sr
+
+    def ecn_setup(self, sr, acts):
+        """gput --ecn over TCP: the sender's namespace asks for ECN on the
+        connections it opens (net.ipv4.tcp_ecn = 1; a namespace starts
+        with 2, which only answers), so the data connection negotiates it;
+        the command goes into the report."""
+        sr["setup"] = []
+        done = set()
+        for a in acts:
+            if a.kind == "gput" and "--ecn" in a.opts and \
+                    "-u" not in a.opts and a.src not in done:
+                done.add(a.src)
+                argv = ["sysctl", "-q", "-w", "net.ipv4.tcp_ecn=1"]
+                p = self.tb.start(a.src, argv, subprocess.DEVNULL,
+                                  subprocess.DEVNULL)
+                try:
+                    p.wait(30)
+                finally:
+                    self.tb.stop(p)
+                if p.returncode != 0:
+                    raise StepFailed("step %s: sysctl net.ipv4.tcp_ecn=1 in "
+                                     "%s failed" % (sr["step"], a.src))
+                sr["setup"].append("gput-testbed exec %s %s"
+                                   % (a.src, " ".join(argv)))
 
     def fair_shares(self, sr):
         """The fair share of each gput action's bottleneck: its eta*C over
