@@ -438,19 +438,32 @@ gather(const struct run_model *m, const struct side *snd,
 	}
 }
 
-/* A standing queue (srtt well above the least RTT) says the bottleneck
- * was busy: the link, inferred where --link does not name it, when
- * neither side was close to CPU-bound (a busy receiver delays its ACKs). */
+/* A standing queue (srtt well above the least RTT: of the sender's, or of
+ * any of its streams, which share the bottleneck) says the bottleneck was
+ * busy: the link, inferred where --link does not name it, when neither
+ * side was close to CPU-bound (a busy receiver delays its ACKs). */
 static int
 r_queue(const struct vin *in, struct verdict *v)
 {
-	double rtt = in->tcp.rtt_us, min = in->tcp.min_rtt_us;
+	const struct tcp_stats *t = &in->tcp;
+	double queue = 0;
+	uint32_t k;
 
-	if (in->m->proto != PROTO_TCP || in->expected > 0 || !in->tcp.valid ||
-	    min <= 0 || rtt < VERDICT_QUEUE_RTT * min + 1000 ||
+	if (in->m->proto != PROTO_TCP || in->expected > 0 || !t->valid ||
 	    busy(in->csnd) >= VERDICT_CPU_WARN || busy(in->crcv) >= VERDICT_CPU_WARN)
 		return 0;               /* a busy side may have made the delay */
-	ev(v, "queue_ms", (rtt - min) / 1e3);
+	if (t->min_rtt_us > 0 && t->rtt_us >= VERDICT_QUEUE_RTT *
+	    t->min_rtt_us + 1000)
+		queue = t->rtt_us - (double)t->min_rtt_us;
+	for (k = 0; in->snd->stream == 0 && k < in->snd->nst; k++) {
+		t = &in->snd->st[k].tcp;        /* -P: the queue one stream saw */
+		if (t->valid && t->min_rtt_us > 0 && t->rtt_us >=
+		    VERDICT_QUEUE_RTT * t->min_rtt_us + 1000)
+			queue = fmax(queue, t->rtt_us - (double)t->min_rtt_us);
+	}
+	if (queue <= 0)
+		return 0;
+	ev(v, "queue_ms", queue / 1e3);
 	return 1;
 }
 

@@ -13,7 +13,10 @@
 #                      with --link: link, and the warning that it fell
 #                      behind its schedule; TCP --rate 3M: pacing
 #   impair loss 5 udp: network_loss, lost == the testbed's loss counter
-#   up 10M --delay 20: remote -w 16: receive_window (rwnd-limited time >
+#                      unpaced UDP without --link: unknown, and why
+#   up 10M --delay 20: -P 2 --cc cubic,bbr -v: a line per stream with its
+#                      cc, and with Jain's index under 0.99 the shares and
+#                      what differs; remote -w 16: receive_window (rwnd-limited time >
 #                      0); -w 1: the MSS warning and a bound of one
 #                      segment; local -w 16: send_buffer (its sndbuf per
 #                      RTT); loss 2% of TCP, cubic: congestion
@@ -87,6 +90,12 @@ eq "10M, TCP --rate 3M: pacing" "$LIMIT" pacing
 check "10M, TCP --rate 3M: goodput within 5% of the schedule" \
 	eval 'ge "$(jq -r .explain.ratio "$J")" 0.95'
 
+run_a -u -n 1000 -l 1400 "$ADDR_B"
+eq "10M, unpaced UDP, no --link: unknown (nothing decides)" "$LIMIT" unknown
+check "10M, unpaced UDP, no --link: no ratio, and the warning says why" \
+	eval '[ "$(jq -r .explain.ratio "$J")" = null ] &&
+	    jq -r ".explain.warnings[]" "$J" | grep -q "^no --link: goodput was not compared"'
+
 tb impair 'a>b' loss 5
 run_a -u --rate 5M -n 2000 -l 1400 "$ADDR_B"
 eq "10M, 5% UDP loss: network_loss" "$LIMIT" network_loss
@@ -114,6 +123,17 @@ run_a --link 10M -n 40 -l 8192 -w 16 "$ADDR_B" -w 1024
 eq "40 ms, the sender's -w 16: send_buffer" "$LIMIT" send_buffer
 check "40 ms, the sender's -w 16: its buffer per RTT below eta*C" \
 	eval '! ge "$(ev sndbuf_mbit)" "$(ev eta_c_mbit)"'
+run_t 30 "$TESTBED" exec a "$GPUT" -v -P 2 --cc cubic,bbr -n 600 -l 1448 -p "$D_PORT" "$ADDR_B"
+JAIN=$(awk '/^1: fairness|Jain/ { for (i = 1; i <= NF; i++) if ($i == "index") { sub(/[,:]$/, "", $(i + 1)); print $(i + 1); exit } }' "$OUT")
+check "40 ms, -P 2 --cc cubic,bbr: a verdict line per stream, each with its cc" \
+	eval 'grep -q "^1\.1: .*(cubic)$" "$OUT" && grep -q "^1\.2: .*(bbr)$" "$OUT"'
+if [ -n "$JAIN" ] && ! ge "$JAIN" 0.99; then
+	check "40 ms, -P 2 cubic/bbr, Jain $JAIN: the unequal shares and their cc" \
+		grep -Eq "^1: unequal shares, Jain's index $JAIN: 0\.[0-9]+, 0\.[0-9]+; what differs: .*cc cubic/bbr" "$OUT"
+else
+	check "40 ms, -P 2 cubic/bbr, Jain ${JAIN:-?}: no unequal-shares line" \
+		eval '[ -n "$JAIN" ] && ! grep -q "unequal shares" "$OUT"'
+fi
 tb impair 'a>b' loss 2 tcp
 run_a --link 10M --cc cubic -n 600 -l 1448 "$ADDR_B"
 eq "40 ms, 2% TCP loss, cubic: congestion" "$LIMIT" congestion

@@ -446,6 +446,27 @@ test_streams(void **state)
 	verdict_stream(&m, 2, &v);              /* no such stream */
 	assert_int_equal(v.limit, VL_UNKNOWN);
 	assert_int_equal(v.nev, 0);
+	/* no --link: one stream's standing queue is the run's, and the
+	 * other stream shares its link */
+	build(ex_named("srtt 1 us under it: unknown"), &m);
+	m.streams = 2;
+	for (i = 0; i < 2; i++) {
+		st[0][i] = m.side[0];
+		st[1][i] = m.side[1];
+		st[0][i].stream = st[1][i].stream = (uint32_t)i + 1;
+	}
+	st[0][0].tcp.rtt_us = 20000;            /* their mean 25000: no queue */
+	st[0][1].tcp.rtt_us = 30000;
+	m.side[0].st = st[0];
+	m.side[1].st = st[1];
+	m.side[0].nst = m.side[1].nst = 2;
+	m.side[0].tcp.valid = 0;                /* the sums come from the streams */
+	model_figures(&m);
+	verdict_run(&m, &v);
+	assert_int_equal(v.limit, VL_LINK);
+	assert_true(fabs(verdict_ev(&v, "queue_ms", &ok) - 10) < 1e-9 && ok);
+	verdict_stream(&m, 0, &v);
+	assert_int_equal(v.limit, VL_LINK);
 }
 
 /* What a renderer wrote, as a string (free it). */
