@@ -142,17 +142,17 @@ test_json_prom(void **state)
 	got = cap_close(&c);
 #define LBL(side, role) "{target=\"h\",proto=\"udp\",direction=\"out\"," \
 	"side=\"" side "\",role=\"" role "\",stream=\"sum\"} "
-	assert_non_null(strstr(got, "\ngput_window_first_sends_total"
+	assert_non_null(strstr(got, "\ngput_window_first_sends"
 	    LBL("local", "send") "1000\n"));
-	assert_non_null(strstr(got, "# TYPE gput_window_retransmissions_total "
-	    "counter\ngput_window_retransmissions_total" LBL("local", "send") "21\n"));
-	assert_non_null(strstr(got, "\ngput_window_timeouts_total"
+	assert_non_null(strstr(got, "# TYPE gput_window_retransmissions "
+	    "gauge\ngput_window_retransmissions" LBL("local", "send") "21\n"));
+	assert_non_null(strstr(got, "\ngput_window_timeouts"
 	    LBL("local", "send") "21\n"));
-	assert_non_null(strstr(got, "\ngput_window_acks_received_total"
+	assert_non_null(strstr(got, "\ngput_window_acks_received"
 	    LBL("local", "send") "1018\n"));
-	assert_non_null(strstr(got, "\ngput_window_acks_sent_total"
+	assert_non_null(strstr(got, "\ngput_window_acks_sent"
 	    LBL("partner", "recv") "1021\n"));
-	assert_non_null(strstr(got, "\ngput_window_datagrams_unique_total"
+	assert_non_null(strstr(got, "\ngput_window_datagrams_unique"
 	    LBL("partner", "recv") "1000\n"));
 	free(got);
 }
