@@ -378,7 +378,9 @@ model_init(struct run *r)
 	if (r->lp.data_gap_ps > 0)
 		m->pace_bps = (double)r->lp.data_len * 8e12 /
 		    (double)r->lp.data_gap_ps * r->lp.streams;
-	m->udp_idle_ms = (uint32_t)xfer_udp_idle_ms(&r->lp);
+	/* the receiver's (--sliding-window's partner waits longer) */
+	m->udp_idle_ms = (uint32_t)xfer_udp_idle_ms(r->lp.role == ROLE_RECV ?
+	    &r->lp : &r->rp);
 }
 
 /* The local streams and their records in the model. Returns 0, or -1 with
