@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # tools/gput-testbed up --topology FILE: a network of any shape. In a
 # testbed of its own (prefix gput-tg$$), always taken down. Needs root;
-# skipped otherwise. About 40 s.
+# skipped otherwise. About 20 s.
 #
 #   bad files: refused with "FILE:LINE: message", exit 1, nothing built
 #       (and a testbed that is up stays up)
