@@ -195,7 +195,9 @@ struct run_model {
 	int      ecn;                /* --ecn: the ECN figures are shown */
 	double   link_frames;        /* --link: the receiver's frames on the link
 	                                (linkpred_frames; 0: unknown); the ratio
-	                                may read up to 2/(frames-2) high */
+	                                may read up to link_high high */
+	struct fig link_high;        /* 2 / (link_frames - 2), with frames > 2
+	                                (model_figures) */
 	int      have_path;          /* --link with --rtt: path is filled */
 	struct plim path;
 	int      have_pred;          /* --link: the connection and its
@@ -304,7 +306,8 @@ void model_fold_stream(struct side *s);
 /* Every figure of m, into each side's and each stream's fig: model_rates;
  * a UDP receiver's loss against udp_sent (model_loss); with --link
  * (have_pred), Real MBit/s over the expected eta * C and over the path's
- * bound when that is lower. Call once the counts are final (a decoded
+ * bound when that is lower, and how high a short run's ratio may read
+ * (link_high, from link_frames). Call once the counts are final (a decoded
  * model_rec: model_rec_take does). */
 void model_figures(struct run_model *m);
 /* --sliding-window: s's win from its streams' when every stream has one

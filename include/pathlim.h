@@ -67,11 +67,13 @@ struct plim {
 	unsigned seg_mss, path_mss;
 	double   window_bps;     /* window_held * 8 / RTT */
 	int      window_limited; /* have_window, a link, window_bps < eta * C */
+	double   window_ratio;   /* window_bps / (eta * C); 0: no link */
 	int      have_mathis;    /* rtt, loss and an MSS */
 	double   loss;
 	unsigned mss;
 	double   mathis_bps;     /* MSS * 8 / RTT * sqrt(3/2) / sqrt(p) */
 	int      loss_limited;   /* have_mathis, a link, mathis_bps < eta * C */
+	double   mathis_ratio;   /* mathis_bps / (eta * C); 0: no link */
 	double   expected_bps;   /* eta * C, 0: no link */
 	double   bound_bps;      /* the least of eta * C, window_bps and
 	                            mathis_bps among those known; 0: none */

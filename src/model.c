@@ -153,6 +153,8 @@ model_figures(struct run_model *m)
 	uint32_t k;
 	int i;
 
+	m->link_high.ok = m->link_frames > 2;
+	m->link_high.v = m->link_high.ok ? 2 / (m->link_frames - 2) : 0;
 	for (i = 0; i < 2; i++) {
 		side_figures(m, &m->side[i]);
 		for (k = 0; k < m->side[i].nst; k++)

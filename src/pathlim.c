@@ -94,6 +94,7 @@ plim_compute(const struct plim_in *in, struct plim *out, char *err,
 			out->window_held = in->window / in->seg_mss * in->seg_mss;
 		out->window_bps = plim_window_bps(out->window_held, in->rtt_s);
 		out->window_limited = link && out->window_bps < in->expected_bps;
+		out->window_ratio = link ? out->window_bps / in->expected_bps : 0;
 		if (out->bound_bps == 0 || out->window_bps < out->bound_bps)
 			out->bound_bps = out->window_bps;
 	}
@@ -103,6 +104,7 @@ plim_compute(const struct plim_in *in, struct plim *out, char *err,
 		out->mss = in->mss;
 		out->mathis_bps = plim_mathis_bps(in->mss, in->rtt_s, in->loss);
 		out->loss_limited = link && out->mathis_bps < in->expected_bps;
+		out->mathis_ratio = link ? out->mathis_bps / in->expected_bps : 0;
 		if (out->bound_bps == 0 || out->mathis_bps < out->bound_bps)
 			out->bound_bps = out->mathis_bps;
 	}

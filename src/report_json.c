@@ -466,10 +466,9 @@ report_json_put_run(struct json *j, const struct run_model *m, const char *type,
 		json_kv_double(j, "rate_bit_s", m->link_bps);
 		json_kv_double(j, "eta", m->link_eta);
 		json_kv_double(j, "expected_mbit", m->link_expected_mbit);
-		if (m->link_frames > 2) {       /* a short run's own bias */
+		if (m->link_high.ok) {          /* a short run's own bias */
 			json_kv_double(j, "frames", m->link_frames);
-			json_kv_double(j, "ratio_may_read_high",
-			    2 / (m->link_frames - 2));
+			json_kv_double(j, "ratio_may_read_high", m->link_high.v);
 		}
 		if (m->have_path)
 			put_path(j, &m->path);

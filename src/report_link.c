@@ -79,20 +79,20 @@ report_link_breakdown(FILE *f, const struct ovh_conf *c, uint64_t msg_bytes,
 }
 
 /* ": window-limited, 0.1392 of expected" or ": not ..., 1.3923 x expected"
- * after a limit of bps, when there is a link to compare with. */
+ * after a limit (limited, and its ratio to eta * C, as pathlim computed
+ * them), when there is a link to compare with. */
 static void
-print_against(FILE *f, const struct plim *p, double bps, const char *what)
+print_against(FILE *f, const struct plim *p, int limited, double ratio,
+              const char *what)
 {
 	if (p->expected_bps <= 0) {
 		fputc('\n', f);
 		return;
 	}
-	if (bps < p->expected_bps)
-		fprintf(f, ": %s-limited, %.4f of expected\n", what,
-		        bps / p->expected_bps);
+	if (limited)
+		fprintf(f, ": %s-limited, %.4f of expected\n", what, ratio);
 	else
-		fprintf(f, ": not %s-limited, %.4f x expected\n", what,
-		        bps / p->expected_bps);
+		fprintf(f, ": not %s-limited, %.4f x expected\n", what, ratio);
 }
 
 /* What sets the bound: the one of eta * C, the window and the Mathis
@@ -119,7 +119,7 @@ report_link_path(FILE *f, const struct plim *p)
 		fprintf(f, "window %u datagram%s x %.0f bytes / rtt %g ms = %.4f "
 		        "MBit/s", p->dgrams, p->dgrams == 1 ? "" : "s", p->msg,
 		        rtt_ms, p->window_bps / 1e6);
-		print_against(f, p, p->window_bps, "window");
+		print_against(f, p, p->window_limited, p->window_ratio, "window");
 	} else if (p->have_window && p->window_held != p->window) {
 		fprintf(f, "window %" PRIu64 " bytes, %" PRIu64 " in whole segments "
 		        "of MSS %u (TCP_INFO", p->window, p->window_held, p->seg_mss);
@@ -128,16 +128,16 @@ report_link_path(FILE *f, const struct plim *p)
 			        p->path_mss);
 		fprintf(f, ") / rtt %g ms = %.4f MBit/s", rtt_ms,
 		        p->window_bps / 1e6);
-		print_against(f, p, p->window_bps, "window");
+		print_against(f, p, p->window_limited, p->window_ratio, "window");
 	} else if (p->have_window) {
 		fprintf(f, "window %" PRIu64 " bytes / rtt %g ms = %.4f MBit/s",
 		        p->window, rtt_ms, p->window_bps / 1e6);
-		print_against(f, p, p->window_bps, "window");
+		print_against(f, p, p->window_limited, p->window_ratio, "window");
 	}
 	if (p->have_mathis) {
 		fprintf(f, "Mathis bound MSS %u, rtt %g ms, loss %g%%: %.4f MBit/s",
 		        p->mss, rtt_ms, p->loss * 100, p->mathis_bps / 1e6);
-		print_against(f, p, p->mathis_bps, "loss");
+		print_against(f, p, p->loss_limited, p->mathis_ratio, "loss");
 	}
 	if ((p->have_window || p->have_mathis) && p->dgrams == 0)
 		fprintf(f, "bound %.4f MBit/s (the least of %s)\n",
@@ -209,17 +209,16 @@ print_link_line(FILE *f, const struct link_conn *lc, uint64_t msg,
  * once: N frames in as little as N - 2 frame times, a rate up to
  * N / (N - 2) of the link's, 2 / (N - 2) high. */
 static void
-short_run(FILE *f, const struct link_pred *pr, uint64_t msg,
-          const struct report_row *row)
+short_run(FILE *f, const struct run_model *m, const struct report_row *row)
 {
-	double n = linkpred_frames(pr, msg, row->r->bytes);
+	double n = m->link_frames;
 
-	if (n <= 2 || n >= LINKPRED_SHORT_FRAMES)
+	if (!m->link_high.ok || n >= LINKPRED_SHORT_FRAMES)
 		return;
 	fprintf(f, "%c: a run of %.0f frames: its ratio may read up to %.2f%% "
 	        "high (%.0f frames in %.0f frame times: the window opens at the "
 	        "first byte, a shaper may pass the first frame at once)\n",
-	        row->tag, n, 200.0 / (n - 2), n, n - 2);
+	        row->tag, n, 100 * m->link_high.v, n, n - 2);
 }
 
 void
@@ -245,7 +244,7 @@ report_link(FILE *f, const struct run_model *m, const struct report_row *rows,
 			fprintf(f, ", %.4f of the bound", fig->bound_ratio.v);
 		fputc('\n', f);
 		if (i == recv_row)
-			short_run(f, pr, m->data_len, &rows[i]);
+			short_run(f, m, &rows[i]);
 	}
 }
 
