@@ -43,6 +43,10 @@ struct pdec_frame {
 	uint32_t gpud_stream;    /* of a PDEC_GPUD_DATA header: stream id, */
 	uint64_t gpud_seq;       /* sequence number, */
 	uint64_t gpud_send_ns;   /* send time, ns (0: the sender was not paced) */
+	uint32_t tcp_hello;      /* TCP: the stream number when the payload is,
+	                            by its length and number, gput's header of a
+	                            data connection (wire_ctl.h,
+	                            CTL_DATA_HELLO_LEN); 0 otherwise */
 };
 
 /* gput's UDP data header (wire_udp.h: GPUD, WIRE_GPUD_LEN bytes). */

@@ -243,4 +243,13 @@ void ctl_error(struct ctl_msg *m, const char *text);
 /* Is m the partner's busy refusal? */
 int ctl_error_busy(const struct ctl_msg *m);
 
+/* The first bytes the client sends on each TCP data connection (before any
+ * data, client_open.c): READY's nonce, then the stream's number (1..N),
+ * big-endian. Not payload: gput counts what follows. */
+#define CTL_DATA_HELLO_LEN (CTL_NONCE_LEN + 2)
+/* The stream number buf[0..n) names when it is exactly such a header (n is
+ * CTL_DATA_HELLO_LEN, the number 1 to STREAM_MAX), else 0. The nonce
+ * itself cannot be checked without READY. */
+uint32_t ctl_data_hello_stream(const uint8_t *buf, size_t n);
+
 #endif

@@ -205,7 +205,7 @@ open_stream(struct run *r, uint32_t i, char *why, size_t whylen)
 	struct stream *st = &r->st[i];
 	const struct xfer_params *p = &st->p;
 	struct sockaddr_storage to = r->peer;
-	uint8_t hello[CTL_NONCE_LEN + 2];
+	uint8_t hello[CTL_DATA_HELLO_LEN];
 
 	net_set_port(&to, r->ready.port[p->proto == PROTO_UDP ? i : 0]);
 	if (p->proto == PROTO_UDP) {

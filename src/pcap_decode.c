@@ -11,6 +11,7 @@
 
 #include "bytes.h"
 #include "overhead.h"
+#include "wire_ctl.h"
 #include "wire_udp.h"
 
 /* The captured bytes of one frame, read through a cursor (bytes.h): a
@@ -436,6 +437,10 @@ transport(struct pkt *k, size_t off, unsigned avail,
 		    gput_setup(k, off + fr->l4_hdr, fr->payload);
 	if (fr->proto == IPPROTO_UDP && !fr->marker)
 		gput_data(k, off + fr->l4_hdr, fr->payload, fr);
+	if (fr->proto == IPPROTO_TCP && fr->payload == CTL_DATA_HELLO_LEN &&
+	    captured(k, off + fr->l4_hdr, fr->payload) == CTL_DATA_HELLO_LEN)
+		fr->tcp_hello = ctl_data_hello_stream(k->c.p + off + fr->l4_hdr,
+		    CTL_DATA_HELLO_LEN);
 	return PDEC_OK;
 }
 

@@ -948,6 +948,19 @@ mem_error(const struct pflow_table *t, char *err, size_t errlen)
 	         t->nflows, (unsigned long long)t->flows_closed, t->nfrags);
 }
 
+/* gput's header of a TCP data connection (nonce and stream number) is not
+ * payload, and its frame, sent at connect, not a data frame: a window
+ * opened there would start before the data (20 ms before, on the
+ * testbed). It is the direction's first bytes right after its SYN, all new,
+ * of the header's length and with a stream number in range. */
+static int
+stream_header(const struct pflow_dir *d, const struct pdec_frame *fr,
+              uint64_t newb)
+{
+	return fr->tcp_hello != 0 && d->syn_seen && newb == fr->payload &&
+	    fr->seq == d->syn_seq + 1u && (fr->tcp_flags & PDEC_TCP_SYN) == 0;
+}
+
 static int
 add_frame(struct pflow_table *t, const struct pdec_frame *fr, int64_t ts_ns,
           char *err, size_t errlen)
@@ -968,6 +981,13 @@ add_frame(struct pflow_table *t, const struct pdec_frame *fr, int64_t ts_ns,
 	flow_touch(t, i, fr, d);
 	if (fr->proto == 6 && tcp_new_bytes(t, &f->dir[d], fr, &newb) == -1)
 		goto nomem;
+	if (fr->proto == 6 && stream_header(&f->dir[d], fr, newb)) {
+		struct pdec_frame h = *fr;      /* control, as a UDP marker */
+
+		h.marker = 1;
+		account(&f->dir[d], &h, ts_ns, 0);
+		return 0;
+	}
 	if (fr->proto == 17) {
 		if (udp_datagram(t, &f->dir[d], fr, ts_ns, &dup, err, errlen) == -1)
 			return -1;

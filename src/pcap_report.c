@@ -88,7 +88,11 @@ table_flow(FILE *f, const struct pscan_flow *r, size_t n, double link_bps)
 	        d->packets, d->data_packets, d->retrans_packets, d->fragments);
 	fprintf(f, "  payload        %" PRIu64 " bytes\n", d->payload);
 	fprintf(f, "  retransmitted  %" PRIu64 " bytes\n", d->retrans);
-	if (d->markers > 0)
+	if (d->markers > 0 && r->f->proto == 6)
+		fprintf(f, "  stream header  %" PRIu64 " bytes in %" PRIu64
+		        " gput TCP data connection header (not payload)\n",
+		        d->marker_bytes, d->markers);
+	else if (d->markers > 0)
 		fprintf(f, "  end markers    %" PRIu64 " bytes in %" PRIu64
 		        " gput UDP end markers and proof (not payload)\n", d->marker_bytes,
 		        d->markers);

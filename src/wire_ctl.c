@@ -809,3 +809,13 @@ ctl_type_known(uint8_t t)
 	    t == CTL_ECHOSTATS;
 }
 
+uint32_t
+ctl_data_hello_stream(const uint8_t *buf, size_t n)
+{
+	uint32_t id;
+
+	if (n != CTL_DATA_HELLO_LEN)
+		return 0;
+	id = (uint32_t)buf[CTL_NONCE_LEN] << 8 | buf[CTL_NONCE_LEN + 1];
+	return id >= 1 && id <= STREAM_MAX ? id : 0;
+}

@@ -58,9 +58,12 @@ R=$(data_row "$OUT")
 R=${R:-0}
 check "gput-pcap: finds the data flow ($PORTS)" [ "$R" -gt 0 ]
 eq "gput-pcap: data flow is TCP" "$(row "$R" 2)" tcp
-# the client's data connection opens with the session's 16-byte nonce and its 2-byte stream number
-# (gput(1), CONTROL PROTOCOL): on the wire it is payload, for gput it is not
-eq "gput-pcap: its payload bytes are gput's Bytes and the nonce" "$(row "$R" 12)" "$((BYTES + 18))"
+# the client's data connection opens with the session's 16-byte nonce and
+# its 2-byte stream number (gput(1), CONTROL PROTOCOL): gput-pcap takes it
+# for what it is, a header, not payload (it counted it before: BYTES + 18)
+eq "gput-pcap: its payload bytes are gput's Bytes" "$(row "$R" 12)" "$BYTES"
+eq "gput-pcap: the stream header apart (markers, marker_bytes)" \
+	"$(row "$R" 31) $(row "$R" 32)" "1 18"
 # Retransmissions do happen on a loaded loopback: payload counts each byte
 # once and the rest is retransmitted, so together they are every TCP payload
 # byte the data direction carried, as tcpdump itself decodes them.
@@ -71,8 +74,23 @@ tcp_sum() {
 if [ "$PORTS" = any ]; then
 	skip "gput-pcap: payload + retransmitted = tcpdump's sum (gput -v named no data ports)"
 else
-	eq "gput-pcap: payload + retransmitted = tcpdump's TCP payload sum" \
-	    "$(( $(row "$R" 12) + $(row "$R" 13) ))" "$(tcp_sum)"
+	eq "gput-pcap: payload + retransmitted + header = tcpdump's TCP payload sum" \
+	    "$(( $(row "$R" 12) + $(row "$R" 13) + $(row "$R" 32) ))" "$(tcp_sum)"
+	# the window opens at the first data segment, not at the header sent at
+	# connect: duration = last data segment - first one after the header
+	# (tcpdump's microsecond stamps; with a retransmission the last
+	# segment may be one, so then at most that)
+	tcpdump -tt -r "$CAP" -n "tcp and src port ${PORTS%,*} and dst port ${PORTS#*,}" 2>/dev/null |
+	    awk '{ for (i = 1; i < NF; i++) if ($i == "length" && $(i + 1) + 0 > 0) print $1, $(i + 1) + 0 }' \
+	    >"$T_TMP/segs"
+	eq "tcpdump: the direction's first segment is the 18-byte header" \
+	    "$(awk 'NR == 1 { print $2 }' "$T_TMP/segs")" 18
+	win_ok() {
+		awk -v d="$(row "$R" 23)" -v rt="$(row "$R" 13)" '
+		    NR == 2 { t1 = $1 } { tn = $1 }
+		    END { w = tn - t1; exit !(rt == 0 ? (d - w < 2e-6 && w - d < 2e-6) : d <= w + 2e-6) }' "$T_TMP/segs"
+	}
+	check "gput-pcap: its window opens at the first data segment ($(row "$R" 23) s)" win_ok
 fi
 not_ctl() { [ "$(row "$R" 5)" != "$D_PORT" ] && [ "$(row "$R" 7)" != "$D_PORT" ]; }
 check "gput-pcap: the data flow is not the control connection" not_ctl
@@ -87,7 +105,7 @@ eq "gput-pcap --json: exit status" "$RC" 0
 if command -v jq >/dev/null 2>&1; then
 	# jq -e: exit status 0 only when the expression is true
 	check "gput-pcap --json: valid JSON, same payload, warnings array" \
-	    jq -e --argjson n "$R" --argjson b "$((BYTES + 18))" \
+	    jq -e --argjson n "$R" --argjson b "$BYTES" \
 	    '.flows[$n - 1].payload_bytes == $b and (.warnings | type) == "array"' "$OUT"
 else
 	skip "gput-pcap --json: JSON check (jq is not installed: apt-get install jq)"

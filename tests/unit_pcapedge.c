@@ -309,6 +309,68 @@ test_seq_wrap(void **state)
 	pscan_free(&s);
 }
 
+/* A gput TCP data connection: the SYN, the 18-byte header (nonce, stream 1)
+ * at connect, then 1448-byte data segments from 20 ms on. The header is
+ * control, not payload, and the window opens at the first data segment;
+ * an 18-byte segment anywhere else, or one that names no stream, is
+ * data. */
+static void
+test_tcp_stream_header(void **state)
+{
+	static const struct { const char *name; uint8_t lo; uint32_t at; int hdr; } rows[] = {
+		{ "hdr.pcap", 1, 0, 1 },         /* right after the SYN */
+		{ "hdr0.pcap", 0, 0, 0 },        /* stream 0: not gput's */
+		{ "hdrmid.pcap", 1, 1448, 0 },   /* not the first bytes */
+	};
+	uint8_t head[18];
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct spec d = cb_tcp4(DLT_EN10MB, 1000, 0, 0);
+		struct cap *c = cb_new();
+		struct pscan s;
+		uint32_t seq = 1001;
+
+		memset(head, 0x5a, sizeof head);
+		head[16] = 0, head[17] = rows[i].lo;
+		cb_open(c, dir, rows[i].name, DLT_EN10MB, 65535);
+		d.flags = PDEC_TCP_SYN;
+		cb_put(c, &d, T0);
+		d.flags = 0;
+		if (rows[i].at) {               /* a data segment first */
+			d.seq = seq, d.payload = 1448;
+			cb_put(c, &d, T0 + MS);
+			seq += 1448;
+		}
+		d.seq = seq, d.payload = 18, d.head = head, d.head_len = 18;
+		cb_put(c, &d, T0 + 2 * MS);
+		seq += 18;
+		d.head = NULL, d.head_len = 0, d.payload = 1448;
+		for (k = 0; k < 3; k++, seq += 1448) {
+			d.seq = seq;
+			cb_put(c, &d, T0 + (int64_t)(20 + k) * MS);
+		}
+		cb_close(c);
+		free(c);
+		scan(&s, rows[i].name);
+		assert_int_equal(s.nflows, 1);
+		if (rows[i].hdr) {
+			assert_int_equal(s.flows[0].data->payload, 3 * 1448);
+			assert_int_equal(s.flows[0].data->markers, 1);
+			assert_int_equal(s.flows[0].data->marker_bytes, 18);
+			assert_int_equal(s.flows[0].data->data_packets, 3);
+			/* the window: 20 ms to 22 ms, not from the header's 2 ms */
+			assert_int_equal(s.flows[0].data->first_ns, T0 + 20 * MS);
+		} else {
+			assert_int_equal(s.flows[0].data->payload,
+			    (rows[i].at ? 4 : 3) * 1448 + 18);
+			assert_int_equal(s.flows[0].data->markers, 0);
+		}
+		pscan_free(&s);
+	}
+}
+
 /* Three connections on the same ports, each a SYN and three 1000-byte
  * segments: the second's ISN is below the first's, the third's 2^31
  * above; the second's SYN is sent twice. Before, the second's data counted
@@ -707,6 +769,7 @@ main(void)
 		cmocka_unit_test(test_pcapng_resolution),
 		cmocka_unit_test(test_stdin),
 		cmocka_unit_test(test_seq_wrap),
+		cmocka_unit_test(test_tcp_stream_header),
 		cmocka_unit_test(test_port_reuse),
 		cmocka_unit_test(test_ipv6_ext),
 		cmocka_unit_test(test_ipv6_frag),

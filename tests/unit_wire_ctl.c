@@ -2256,6 +2256,33 @@ fresh(void **state)
 	return 0;
 }
 
+/* The header of a TCP data connection: its length and a stream number in
+ * range, nothing else (the nonce is random). */
+static void
+test_data_hello(void **state)
+{
+	static const struct { size_t n; uint8_t hi, lo; uint32_t want; } rows[] = {
+		{ CTL_DATA_HELLO_LEN, 0, 1, 1 },
+		{ CTL_DATA_HELLO_LEN, 0, 128, 128 },
+		{ CTL_DATA_HELLO_LEN, 0, 0, 0 },        /* no stream 0 */
+		{ CTL_DATA_HELLO_LEN, 0, 129, 0 },      /* over STREAM_MAX */
+		{ CTL_DATA_HELLO_LEN, 1, 1, 0 },        /* 257 */
+		{ CTL_DATA_HELLO_LEN - 1, 0, 1, 0 },    /* a byte short */
+		{ CTL_DATA_HELLO_LEN + 1, 0, 1, 0 },    /* a byte long */
+	};
+	uint8_t b[CTL_DATA_HELLO_LEN + 1];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(CTL_DATA_HELLO_LEN, 18);
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		memset(b, 0xa5, sizeof b);
+		b[CTL_NONCE_LEN] = rows[i].hi;
+		b[CTL_NONCE_LEN + 1] = rows[i].lo;
+		assert_int_equal(ctl_data_hello_stream(b, rows[i].n), rows[i].want);
+	}
+}
+
 int
 main(void)
 {
@@ -2265,6 +2292,7 @@ main(void)
 		cmocka_unit_test_setup(test_offsets, fresh),
 		cmocka_unit_test_setup(test_signed_bytes, fresh),
 		cmocka_unit_test_setup(test_type_name, fresh),
+		cmocka_unit_test(test_data_hello),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
