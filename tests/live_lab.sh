@@ -41,6 +41,7 @@ sweep L 1000 1448
 repeat 2 ci 90
 step one: gput a -> b -l ${L} -x 200K
 step two: gput a -> b -x 100K & gput b -> a -x 100K & ping a b -c 2 -i 0.2
+step ecn: gput a -> b --ecn -x 100K
 plot g: x L, y conn, series flow, model etac
 table j: x L, y jain
 LAB
@@ -52,17 +53,19 @@ eq "... the testbed built once (no swept value in the network), taken down once 
     "$(grep -c '^up --topology' "$T_TMP/stub.log") $(tail -n 1 "$T_TMP/stub.log")" "1 down"
 eq "... report.md, results.json, g.dat, g.png, g.svg, j.dat" \
     "$(for f in report.md results.json g.dat g.png g.svg j.dat; do [ -s "$T_TMP/small/$f" ] && echo "$f"; done | wc -l)" 6
-eq "... results: 2 points, step one at both, two at the first only (it uses no swept value)" \
+eq "... results: 2 points, step one at both, two and ecn at the first only (they use no swept value)" \
     "$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]));
 print(" ".join(",".join(s["step"] for s in p["steps"]) for p in r["points"]))' "$T_TMP/small/results.json")" \
-    "one,two one"
+    "one,two,ecn one"
 eq "... each step ran twice; two's three actions every time" \
     "$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]));
 print(" ".join("%d/%d" % (len(s["runs"]), len(s["runs"][0]["flows"])) for p in r["points"] for s in p["steps"]))' "$T_TMP/small/results.json")" \
-    "2/1 2/3 2/1"
+    "2/1 2/3 2/1 2/1"
 eq "... the two flows of step two were given one start time" \
     "$(grep -o 'start-at [0-9.]*' "$T_TMP/stub.log" | sort | uniq -c | awk '{ print $1 }' | sort | uniq -c | awk '{ print $1 "x" $2 }' | tr '\n' ' ')" \
-    "4x1 2x2 "
+    "6x1 2x2 "
+eq "... --ecn: tcp_ecn=1 set in the sender's node once, before its flows; gput said nothing against it" \
+    "$(grep -c '^exec a sysctl -q -w net.ipv4.tcp_ecn=1$' "$T_TMP/stub.log") $(grep -c 'did not negotiate' "$T_TMP/small/report.md")" "1 0"
 check "... report.md gives each command and Jain's index" \
     grep -q "Jain's index over the connections" "$T_TMP/small/report.md"
 check "... g.png is a PNG" sh -c "file -b '$T_TMP/small/g.png' | grep -q '^PNG image'"
