@@ -373,16 +373,21 @@ gput_data(struct pkt *k, size_t off, unsigned payload,
 /* gput's UDP datagrams of the data path's setup (wire_udp.h), each in its
  * own lengths and starting as one: the proof (GPUH, the client's data
  * socket to the partner's), the partner's cookie (GPUC) and the client's
- * echo of it (GPUK, the return path validated before the partner sends).
- * Control, not payload, so they are counted with the end markers. */
+ * echo of it (GPUK, the return path validated before the partner sends);
+ * and --sliding-window's acknowledgements (GPUA, 24 bytes, the receiver's
+ * answer to each data datagram). Control, not payload, so they are
+ * counted with the end markers. */
 static int
 gput_setup(struct pkt *k, size_t off, unsigned payload)
 {
 	struct wire_cookie c;
+	struct wire_gpua a;
 	size_t n = captured(k, off, payload);
 
 	if (payload >= PROOF_BASE_LEN && payload <= PROOF_MAX_LEN)
 		return wire_gpuh_is(k->c.p + off, n);
+	if (payload == WIRE_GPUA_LEN)
+		return wire_gpua_decode(k->c.p + off, n, payload, &a) != WIRE_NONE;
 	return wire_gpuc_decode(k->c.p + off, n, payload, &c) != WIRE_NONE ||
 	    wire_gpuk_decode(k->c.p + off, n, payload, &c) != WIRE_NONE;
 }

@@ -516,8 +516,9 @@ test_decode(void **state)
 	}
 }
 
-/* The proof, the cookie and its echo: control frames in their own lengths
- * (a cut one by its first 8 bytes), never data nor end markers. */
+/* The proof, the cookie and its echo, an acknowledgement: control frames
+ * in their own lengths (a cut one by its first 8 bytes), never data nor
+ * end markers. */
 static void
 test_setup_decode(void **state)
 {
@@ -533,6 +534,9 @@ test_setup_decode(void **state)
 		{ "GPUK", CECHO_BASE_LEN, 0, 1 }, { "GPUK", CECHO_MAX_LEN, 0, 1 },
 		{ "GPUK", CECHO_MAX_LEN, 8, 1 }, { "GPUK", COOKIE_MAX_LEN, 0, 0 },
 		{ "GPUK", CECHO_MAX_LEN + 1, 0, 0 },
+		/* --sliding-window's acknowledgement: 24 bytes only */
+		{ "GPUA", WIRE_GPUA_LEN, 0, 1 }, { "GPUA", WIRE_GPUA_LEN, 8, 1 },
+		{ "GPUA", WIRE_GPUA_LEN, 7, 0 }, { "GPUA", WIRE_GPUA_LEN + 1, 0, 0 },
 	};
 	struct wire_cookie k = { .stream = 3 };
 	uint8_t buf[256], b[64] = { 0 };
@@ -552,6 +556,8 @@ test_setup_decode(void **state)
 			wire_gpuh_encode(b, cases[i].len, k.cookie, 1);
 		else if (strcmp(cases[i].kind, "GPUC") == 0)
 			wire_gpuc_encode(b, cases[i].len, &k);
+		else if (strcmp(cases[i].kind, "GPUA") == 0)
+			wire_gpua_encode(b, &(struct wire_gpua){ 3, 7, 9 });
 		else
 			wire_gpuk_encode(b, cases[i].len, &k);
 		n = cb_build(buf, &u);
