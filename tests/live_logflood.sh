@@ -25,16 +25,17 @@ check "flood: $L refusal lines for $N refusals in $MS ms (at most $max: the burs
 	eval '[ "$L" -ge "$burst" ] && [ "$L" -le "$max" ]'
 echo "log lines: $L for $N refused connections in $MS ms"
 
-# one more connection at a time until the bucket has refilled: that line
-# comes after the count of what was not logged, which settles the books
+# one more connection at a time until the bucket has refilled: that
+# line comes after the count of what was not logged since the last line,
+# and the books balance: lines logged + suppressed = connections
 more=0
+books() { echo $(( $(lines) + $(sed -n 's/.*refused: \([0-9]*\) similar messages suppressed (not in --allow)$/\1/p' "$D_LOG" |
+	awk '{ s += $1 } END { print s + 0 }') )); }
 again() { "$FLOOD" 127.0.0.1 "$D_PORT" 1 >/dev/null && more=$((more + 1)) &&
-	grep -q 'refused: [0-9]* similar messages suppressed (not in --allow)' "$D_LOG"; }
+	[ "$(books)" -eq "$((N + more))" ]; }
 check "a refusal after the flood: the suppressed count is logged" wait_until 30 again
-L=$(lines)
-S=$(sed -n 's/.*refused: \([0-9]*\) similar messages suppressed (not in --allow)$/\1/p' "$D_LOG" |
-	awk '{ s += $1 } END { print s + 0 }')
-eq "the books: lines logged + suppressed = connections" "$((L + S))" "$((N + more))"
+check "... as one line" grep -q 'refused: [0-9]* similar messages suppressed (not in --allow)$' "$D_LOG"
+eq "the books: lines logged + suppressed = connections" "$(books)" "$((N + more))"
 check "each refusal line is whole" eval \
 	'! grep refused "$D_LOG" | grep -v "client 127.0.0.1 port [0-9]*: refused: access denied: 127.0.0.1 is not in this partner.s --allow list$\|gput\[[0-9]*\]: refused: [0-9]* similar messages suppressed (not in --allow)$" | grep -q .'
 t_done

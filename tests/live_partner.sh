@@ -41,12 +41,14 @@ eq "a real client: busy, exit 1" "$RC $(cat "$ERR")" \
 # bucket refills, the next refusal's line follows the count of the ones
 # not logged: lines + suppressed = refusals
 more=0
+books() { echo $(( $(grep -c 'refused: partner busy' "$D_LOG") +
+	$(sed -n 's/.*refused: \([0-9]*\) similar messages suppressed (--max-sessions)$/\1/p' "$D_LOG" |
+	awk '{ s += $1 } END { print s + 0 }') )); }
 busy_again() { "$CTLPEER" client "$P" error >/dev/null 2>&1 && more=$((more + 1)) &&
-	grep -q 'refused: [0-9]* similar messages suppressed (--max-sessions)$' "$D_LOG"; }
+	[ "$(books)" -eq "$((99 + more))" ]; }
 check "refusals past the log's bound: their count logged" wait_until 20 busy_again
-sup=$(sed -n 's/.*refused: \([0-9]*\) similar messages suppressed (--max-sessions)$/\1/p' "$D_LOG" |
-	awk '{ s += $1 } END { print s + 0 }')
-eq "each refusal logged or counted once" "$(( $(grep -c 'refused: partner busy' "$D_LOG") + sup ))" "$((99 + more))"
+check "... in a line of its own" grep -q 'refused: [0-9]* similar messages suppressed (--max-sessions)$' "$D_LOG"
+eq "each refusal logged or counted once" "$(books)" "$((99 + more))"
 kill "$H1" "$H2" 2>/dev/null; wait "$H1" "$H2" 2>/dev/null
 check "held sessions end with their clients" wait_until 15 no_sessions
 
