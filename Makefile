@@ -44,6 +44,7 @@ TEST_TOOLS := tests/ctlpeer tests/spoofproof tests/nogso.so tests/ecnpeer tests/
 PROGS      := gput gput-pcap
 # The testbed's delay line (tools/gput-testbed runs it; installed beside it).
 TOOLS      := tools/gput-delay tools/gput-textfile
+COMPLETION := tools/gput.bash
 MANS       := man/gput.1 man/gput-pcap.1 man/gput-lab.1 man/gput-plot.1 man/plot-seq.1
 MAN5       := man/gput-lab.5
 # gput-lab's own tests (python3's unittest, PASS/FAIL lines as run-tests.sh reads)
@@ -52,7 +53,12 @@ UNIT_PY    := tests/unit_lab.py
 .PHONY: all check unit live lint demo bench bench-pcap clean install uninstall need-pcap \
         need-cmocka need-crypto check-asan fuzz fuzz-smoke need-fuzz
 
-all: $(PROGS) $(TOOLS)
+all: $(PROGS) $(TOOLS) $(COMPLETION)
+
+# bash completion, generated from the option lines of gput -h (the help
+# table of cli_help.c), installed as DATADIR/bash-completion/completions/gput
+$(COMPLETION): gput tools/gen-completion.sh
+	sh tools/gen-completion.sh ./gput >$@.tmp && mv $@.tmp $@
 
 # gput's version is the newest debian/changelog entry's (its upstream part,
 # without a Debian revision): include/version.h is rewritten when the
@@ -286,12 +292,14 @@ subst_install = for f in $(1); do \
 	$(INSTALL_SUBST) "$$f" >"$(DESTDIR)$(2)/$$(basename "$$f")" && \
 	chmod $(3) "$(DESTDIR)$(2)/$$(basename "$$f")" || exit 1; done
 
-install: $(PROGS) $(TOOLS)
+install: $(PROGS) $(TOOLS) $(COMPLETION)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) \
 	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 \
 	    $(DESTDIR)$(LIBEXECDIR)/gput/gputlab $(DESTDIR)$(DATADIR)/gput/labs \
 	    $(DESTDIR)$(LIBEXECDIR)/gput $(DESTDIR)$(DATADIR)/gput \
-	    $(DESTDIR)$(DATADIR)/gput/prometheus $(DESTDIR)$(UNITDIR)
+	    $(DESTDIR)$(DATADIR)/gput/prometheus $(DESTDIR)$(UNITDIR) \
+	    $(DESTDIR)$(DATADIR)/bash-completion/completions
+	$(INSTALL) -m 644 $(COMPLETION) $(DESTDIR)$(DATADIR)/bash-completion/completions/gput
 	$(INSTALL) -m 755 $(PROGS) $(DESTDIR)$(BINDIR)/
 	$(call subst_install,$(MANS),$(MANDIR)/man1,644)
 	$(call subst_install,$(MAN5),$(MANDIR)/man5,644)
@@ -308,6 +316,7 @@ install: $(PROGS) $(TOOLS)
 	$(call subst_install,$(UNITS),$(UNITDIR),644)
 
 uninstall:
+	rm -f $(DESTDIR)$(DATADIR)/bash-completion/completions/gput
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(PROGS)))
 	rm -f $(addprefix $(DESTDIR)$(SBINDIR)/,$(notdir $(SBIN_SCRIPTS)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANS)))
@@ -325,7 +334,7 @@ uninstall:
 	    $(DESTDIR)$(DATADIR)/gput 2>/dev/null
 
 clean:
-	rm -f $(PROGS) $(TOOLS) tools/*.d src/*.o src/*.d src/*.a tests/*.o tests/*.d $(UNIT_BINS) \
+	rm -f $(PROGS) $(TOOLS) $(COMPLETION) tools/*.d src/*.o src/*.d src/*.a tests/*.o tests/*.d $(UNIT_BINS) \
 	    $(TEST_TOOLS) $(FUZZ_BINS) tests/fuzz/*.d
 	rm -rf tests/out tests/fuzz/obj tests/fuzz/out build bench-out
 

@@ -70,6 +70,7 @@ for f in /usr/bin/gput /usr/bin/gput-pcap /usr/sbin/gput-testbed \
     /usr/share/man/man1/gput.1.gz /usr/share/man/man1/gput-pcap.1.gz \
     /usr/share/man/man8/gput-testbed.8.gz /usr/share/man/man8/gput-probe.8.gz \
     /usr/share/man/man1/gput-plot.1.gz /usr/share/man/man1/plot-seq.1.gz \
+    /usr/share/bash-completion/completions/gput \
     /lib/systemd/system/gput.service \
     /lib/systemd/system/gput.socket /lib/systemd/system/gput-probe@.service \
     /lib/systemd/system/gput-probe@.timer /usr/share/gput/plot-goodput.sh \
