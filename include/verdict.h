@@ -64,6 +64,8 @@
 #define VERDICT_RETRANS     0.001 /* of segments sent, retransmitted */
 #define VERDICT_LOSS_SHARE  0.01  /* of datagrams sent, lost */
 #define VERDICT_QUEUE_RTT   1.25  /* srtt over min RTT: a standing queue */
+#define VERDICT_QUEUE_RATE  2.0   /* ... at a delivery rate at most this x
+                                     the goodput */
 
 enum verdict_limit {
 	VL_UNKNOWN = 0, VL_LINK, VL_RECEIVE_WINDOW, VL_SEND_BUFFER,

@@ -117,6 +117,7 @@ sum_tcp(const struct side *s, struct tcp_stats *t)
 		t->rwnd_limited_us += x->rwnd_limited_us;
 		t->sndbuf_limited_us += x->sndbuf_limited_us;
 		t->cwnd += x->cwnd;
+		t->delivery_rate += x->delivery_rate;
 		rtt += x->rtt_us;
 		if (x->min_rtt_us && x->min_rtt_us < t->min_rtt_us)
 			t->min_rtt_us = x->min_rtt_us;
@@ -440,8 +441,10 @@ gather(const struct run_model *m, const struct side *snd,
 
 /* A standing queue (srtt well above the least RTT: of the sender's, or of
  * any of its streams, which share the bottleneck) says the bottleneck was
- * busy: the link, inferred where --link does not name it, when neither
- * side was close to CPU-bound (a busy receiver delays its ACKs). */
+ * busy: the link, inferred where --link does not name it, when the
+ * kernel's delivery rate (TCP_INFO) was at most QUEUE_RATE x the goodput
+ * (the flow ran at a bottleneck's pace, not faster in bursts) and neither
+ * side was close to CPU-bound (a busy or starved host delays its ACKs). */
 static int
 r_queue(const struct vin *in, struct verdict *v)
 {
@@ -452,6 +455,9 @@ r_queue(const struct vin *in, struct verdict *v)
 	if (in->m->proto != PROTO_TCP || in->expected > 0 || !t->valid ||
 	    busy(in->csnd) >= VERDICT_CPU_WARN || busy(in->crcv) >= VERDICT_CPU_WARN)
 		return 0;               /* a busy side may have made the delay */
+	if (t->delivery_rate == 0 ||
+	    (double)t->delivery_rate * 8 > VERDICT_QUEUE_RATE * in->goodput)
+		return 0;               /* the path delivered faster: no bottleneck */
 	if (t->min_rtt_us > 0 && t->rtt_us >= VERDICT_QUEUE_RTT *
 	    t->min_rtt_us + 1000)
 		queue = t->rtt_us - (double)t->min_rtt_us;
@@ -464,6 +470,7 @@ r_queue(const struct vin *in, struct verdict *v)
 	if (queue <= 0)
 		return 0;
 	ev(v, "queue_ms", queue / 1e3);
+	ev(v, "delivery_mbit", (double)in->tcp.delivery_rate * 8 / 1e6);
 	return 1;
 }
 
@@ -525,8 +532,9 @@ w_behind(const struct vin *in, struct verdict *v)
 
 	if (pace <= 0 || in->snd == NULL || in->snd_bps >= VERDICT_KEPT * pace)
 		return;
-	if (m->data_bytes > 0 && !in->stream)   /* count mode: its schedule's end */
-		lag = in->snd->r.real_ns / 1e9 - (double)m->data_bytes * 8 / pace;
+	/* at its end: its Real s less when its bytes were due on the schedule
+	 * (count and time mode alike) */
+	lag = in->snd->r.real_ns / 1e9 - (double)in->snd->r.bytes * 8 / pace;
 	if (lag > 0 && in->rcv && in->rcv->have_udp &&
 	    (in->rcv->udp.flags & UDPS_TIMED))
 		snprintf(tail, sizeof tail, "; of the delay variation's %.3f ms max, "

@@ -437,6 +437,7 @@ static const char tcp_pretty[] =
 	"    \"bound\": null,\n"
 	"    \"evidence\": {\n"
 	"      \"queue_ms\": 4.1,\n"
+	"      \"delivery_mbit\": 9.408,\n"
 	"      \"goodput_mbit\": 32.768,\n"
 	"      \"retrans\": 3,\n"
 	"      \"cwnd\": 23,\n"

@@ -186,7 +186,8 @@ build(const struct ex *e, struct run_model *m)
 		s->tcp = (struct tcp_stats){ .cc = "cubic", .retrans = e->retrans,
 		    .rtt_us = e->rtt_us, .min_rtt_us = e->min_rtt_us, .mss = e->mss,
 		    .busy_us = e->busy_us, .rwnd_limited_us = e->rwnd_us,
-		    .sndbuf_limited_us = e->sndbuf_us, .valid = 1 };
+		    .sndbuf_limited_us = e->sndbuf_us, .valid = 1,
+		    .delivery_rate = (uint64_t)(e->goodput / 8) };
 	if (e->proto == PROTO_UDP) {
 		r->udp_sent = e->sent;
 		r->r.dgrams = e->sent - e->lost;
@@ -290,6 +291,33 @@ test_mss(void **state)
 	assert_false(has_warning(&v, VW_MSS, NULL));
 }
 
+/* A standing queue names the link only where the kernel's delivery rate
+ * was at most twice the goodput (5 Mbit/s: 625000 bytes/s, twice that
+ * 1250000). */
+static void
+test_queue_rate(void **state)
+{
+	struct run_model m;
+	struct verdict v;
+	int ok;
+
+	(void)state;
+	build(ex_named("srtt 1.25 x min + 1 ms: queue"), &m);
+	m.side[0].tcp.delivery_rate = 625000;
+	verdict_run(&m, &v);
+	assert_int_equal(v.limit, VL_LINK);
+	m.side[0].tcp.delivery_rate = 1250000;
+	verdict_run(&m, &v);
+	assert_int_equal(v.limit, VL_LINK);
+	assert_true(verdict_ev(&v, "delivery_mbit", &ok) == 10 && ok);
+	m.side[0].tcp.delivery_rate = 1250001;
+	verdict_run(&m, &v);
+	assert_int_equal(v.limit, VL_UNKNOWN);
+	m.side[0].tcp.delivery_rate = 0;        /* not known: no inference */
+	verdict_run(&m, &v);
+	assert_int_equal(v.limit, VL_UNKNOWN);
+}
+
 /* A side busy over its own window only: a sender that wrote everything
  * into the buffers in 0.49 of the receiver's Real s held nothing; over
  * 0.50 of it, it did. */
@@ -362,8 +390,7 @@ test_warnings(void **state)
 	struct verdict v;
 
 	(void)state;
-	build(&e, &m);
-	m.data_bytes = 1250000;                 /* 0.1 s on the schedule */
+	build(&e, &m);                          /* 1250000 bytes: 0.1 s due */
 	m.side[1].have_udp = 1;
 	m.side[1].udp.flags = UDPS_SEQ | UDPS_TIMED;
 	m.side[1].udp.delay_var_max_ns = 950000000;
@@ -511,7 +538,8 @@ test_line(void **state)
 	assert_string_equal(out, "1: 4.7450 MBit/s, 0.4745 of eta*C: limited by "
 	    "the sender: it sent 4.7450 MBit/s of a schedule of 5.0000\n"
 	    "1: warning: the sender kept 94.9% of its schedule (4.745 of 5.000 "
-	    "MBit/s), held by its own send queue (CPU s 0.10 of Real s 1.00)\n");
+	    "MBit/s), 51 ms behind at its end, held by its own send queue (CPU s "
+	    "0.10 of Real s 1.00)\n");
 	free(out);
 	memset(&v, 0, sizeof v);                /* no result */
 	out = render_line("1.2", &v);
@@ -601,6 +629,7 @@ main(void)
 		cmocka_unit_test(test_mss),
 		cmocka_unit_test(test_sndbuf),
 		cmocka_unit_test(test_cpu_span),
+		cmocka_unit_test(test_queue_rate),
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_no_result),
 		cmocka_unit_test(test_streams),
