@@ -104,8 +104,11 @@ predict() {
 	    END { if (e == "" || x == "") exit 1; print e, x }'
 }
 
-# recv_mbit FILE: the partner's (receiver's) Real-MBit/s from a gput table.
-recv_mbit() { awk '$1 == "1" { print $5; exit }' "$1"; }
+# recv_mbit NAME: the receiving side's Real-MBit/s from run NAME's JSON
+# (gput --json: the sides' real_mbit, the machine's interface, not the table).
+recv_mbit() {
+	jq -r '.sides[] | select(.role == "recv") | .real_mbit' "$OUT/$1.gput.json"
+}
 
 # capture_start NAME: tcpdump at b's end of the link, data direction only
 # (from a, without the control connection), into $OUT/NAME.pcap.
@@ -156,15 +159,24 @@ pcap_col() {
 	echo "${_v:--}"
 }
 
-# run_gput NAME ARGS...: gput in a against the daemon in b; table to
-# $OUT/NAME.txt and to the terminal.
+# run_gput NAME ARGS...: gput --json in a against the daemon in b, to
+# $OUT/NAME.gput.json; each side's result and the link's expectation from
+# it to the terminal.
 run_gput() {
 	_name=$1
 	shift
-	echo "\$ gput $* $ADDR_B"
-	ip netns exec "$NS_A" timeout 60 "$GPUT" -p "$PORT" "$@" "$ADDR_B" >"$OUT/$_name.txt" ||
-		{ cat "$OUT/$_name.txt"; die "gput $* failed"; }
-	cat "$OUT/$_name.txt"
+	echo "\$ gput --json $* $ADDR_B"
+	ip netns exec "$NS_A" timeout 60 "$GPUT" --json -p "$PORT" "$@" "$ADDR_B" \
+		>"$OUT/$_name.gput.json" ||
+		{ cat "$OUT/$_name.gput.json"; die "gput $* failed"; }
+	jq -r '.sides[] | [.side, .role, .bytes, .real_s, .real_mbit] | @tsv' \
+		"$OUT/$_name.gput.json" | awk -F '\t' \
+		'{ printf "%s %s: %s bytes, %.3f s, %.4f MBit/s\n", $1, $2, $3, $4, $5 }'
+	jq -r '.link // empty | [.eta, .expected_mbit, (.bound_mbit // "")] | @tsv' \
+		"$OUT/$_name.gput.json" | awk -F '\t' '{
+			printf "link: eta %.4f, expected %.4f MBit/s", $1, $2
+			if ($3 != "" && $3 + 0 < $2 + 0) printf ", bound %.4f MBit/s", $3
+			printf "\n" }'
 }
 
 demo_loopback() {
@@ -258,7 +270,7 @@ demo_testbed() {
 
 	say "TCP: 10000 x 1448 bytes (timestamps on: 1448 payload bytes per 1538-byte frame)"
 	capture_start tcp
-	run_gput tcp -T -n 10000 -l 1448 --link "$RATE"
+	run_gput tcp -n 10000 -l 1448 --link "$RATE"
 	capture_stop tcp
 
 	# 1472-byte payload = 1538 bytes on the wire (8 UDP + 20 IP + 14 MAC
@@ -268,7 +280,7 @@ demo_testbed() {
 	# the link, not the sender's pacing, sets the receiver's rate.
 	say "UDP: 4000 x 1472 bytes, one every 1200 us (the link needs 1230.4 us per frame)"
 	capture_start udp
-	run_gput udp -T -u -n 4000 -l 1472 -g 1200 --link "$RATE"
+	run_gput udp -u -n 4000 -l 1472 -g 1200 --link "$RATE"
 	capture_stop udp
 
 	say "expected (eta*C) vs measured goodput, MBit/s"
@@ -279,7 +291,7 @@ demo_testbed() {
 	for _r in "tcp TCP-l-1448 $_tx" "udp UDP-l-1472 $_ux"; do
 		# shellcheck disable=SC2086 # split the tuple
 		set -- $_r
-		_m=$(recv_mbit "$OUT/$1.txt")
+		_m=$(recv_mbit "$1")
 		awk -v n="$2" -v e="$3" -v x="$4" -v m="$_m" \
 			-v c="$(pcap_col "$1" goodput_mbit)" -v ce="$(pcap_col "$1" eta)" \
 			'BEGIN {
@@ -289,7 +301,7 @@ demo_testbed() {
 				exit m / x < 0.98
 			}' || LOW=yes
 	done
-	echo "receiver = gput's partner line (1), Real-MBit/s; capture = gput-pcap on $OUT/*.pcap"
+	echo "receiver = the receiving side's real_mbit in gput's JSON ($OUT/*.gput.json); capture = gput-pcap on $OUT/*.pcap"
 	if [ "$LOW" = yes ]; then
 		echo "note: a run fell more than 2% short of eta*C. On this emulated link that means"
 		echo "the sender or receiver did not get the CPU in time (other load on this host:"
@@ -300,7 +312,7 @@ demo_testbed() {
 	timed_run
 	demo_delay
 	echo
-	echo "demo: results in $OUT/ (tables *.txt, captures *.pcap, goodput.dat, goodput.png, goodput.svg)"
+	echo "demo: results in $OUT/ (gput's JSON *.gput.json, captures *.pcap, goodput.dat, goodput.png, goodput.svg)"
 	echo "demo: the timed run: $OUT/timed.json, its figure $OUT/timed.png and .svg"
 }
 
@@ -316,9 +328,9 @@ demo_delay() {
 		ip netns exec "$NS_A" ping -c 5 -i 0.2 "$ADDR_B" | tail -n 1
 	fi
 	say "TCP across 20 ms, with the prediction: eta*C needs a window of the BDP"
-	run_gput tcp-rtt20 -T -n 4000 -l 1448 --link "$RATE" --rtt 20
+	run_gput tcp-rtt20 -n 4000 -l 1448 --link "$RATE" --rtt 20
 	say "TCP with 16 KiB socket buffers across 20 ms: window/RTT is below eta*C"
-	run_gput tcp-rtt20-w16 -T -n 2000 -l 1448 -w 16 --link "$RATE" --rtt 20
+	run_gput tcp-rtt20-w16 -n 2000 -l 1448 -w 16 --link "$RATE" --rtt 20
 	echo "The first run fills the link after slow start: the kernel grows its window"
 	echo "past the 23537-byte bandwidth-delay product. The second is held near its"
 	echo "window per RTT: Linux doubles a socket buffer and keeps a share of it for"
@@ -334,8 +346,8 @@ command -v jq >/dev/null 2>&1 && HAVE_JQ=yes
 
 if [ "$(id -u)" -ne 0 ]; then
 	demo_loopback "not root, and the emulated link needs network namespaces (root)"
-elif [ -n "$(missing_tools ip tc ethtool)" ]; then
-	demo_loopback "$(missing_tools ip tc ethtool) not found (Debian packages iproute2, ethtool)"
+elif [ -n "$(missing_tools ip tc ethtool jq)" ]; then
+	demo_loopback "$(missing_tools ip tc ethtool jq) not found (Debian packages iproute2, ethtool, jq)"
 else
 	demo_testbed
 fi
