@@ -52,6 +52,17 @@ neigh_pin() {
 	ip -n "$1" neigh replace "$3" lladdr "$_mac" dev "$2" nud permanent
 }
 
+# pin_pair NS1 DEV1 IP4 IP6 NS2 DEV2 IP4 IP6: each end of a veth knows the
+# other's MAC for good (neigh_pin), IPv4 and IPv6: no first packet waits for
+# ARP or neighbour discovery across the delay line.
+pin_pair() {
+	neigh_pin "$1" "$2" "$7" "$5" "$6"
+	neigh_pin "$5" "$6" "$3" "$1" "$2"
+	[ "$V6" = no ] && return
+	neigh_pin "$1" "$2" "$8" "$5" "$6"
+	neigh_pin "$5" "$6" "$4" "$1" "$2"
+}
+
 # tlink_make I LNS LDEV RNS RDEV MTU: link I, through its wire PREFIX-wI.
 tlink_make() {
 	wire_make "$PREFIX-w$1" "$2" "$3" "$4" "$5" "$6"
