@@ -251,5 +251,8 @@ int ctl_error_busy(const struct ctl_msg *m);
  * CTL_DATA_HELLO_LEN, the number 1 to STREAM_MAX), else 0. The nonce
  * itself cannot be checked without READY. */
 uint32_t ctl_data_hello_stream(const uint8_t *buf, size_t n);
+/* The header for stream (1..N) with READY's nonce into buf
+ * (CTL_DATA_HELLO_LEN bytes). */
+void ctl_data_hello(const uint8_t *nonce, uint16_t stream, uint8_t *buf);
 
 #endif

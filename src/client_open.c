@@ -231,9 +231,7 @@ open_stream(struct run *r, uint32_t i, char *why, size_t whylen)
 		    whylen) == -1) || (p->cc[0] != '\0' &&
 		    tcpinfo_set_cc(st->fd, p->cc, why, whylen) == -1))
 			return -1;
-		memcpy(hello, r->ready.nonce, CTL_NONCE_LEN);
-		hello[CTL_NONCE_LEN] = (uint8_t)(st->id >> 8);
-		hello[CTL_NONCE_LEN + 1] = (uint8_t)st->id;
+		ctl_data_hello(r->ready.nonce, (uint16_t)st->id, hello);
 		if (send(st->fd, hello, sizeof hello, MSG_NOSIGNAL) != sizeof hello) {
 			snprintf(why, whylen, "sending the nonce: %s", strerror(errno));
 			return -1;

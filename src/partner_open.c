@@ -68,7 +68,7 @@ prove_tcp(struct session *s, int lfd, uint32_t *id, char *err, size_t errlen)
 			return -1;
 		r = net_read_full(fd, got, sizeof got, s->ctl, s->deadline, s->stop,
 		    err, errlen);
-		*id = (uint32_t)got[CTL_NONCE_LEN] << 8 | got[CTL_NONCE_LEN + 1];
+		*id = ctl_data_hello_stream(got, sizeof got);
 		if (r == 0 && memcmp(got, s->ready.nonce, CTL_NONCE_LEN) == 0 &&
 		    *id >= 1 && *id <= s->nst && s->st[*id - 1].fd == -1)
 			return fd;

@@ -89,13 +89,11 @@ ethertype(struct pkt *k, size_t type_off, size_t body_off, size_t *off,
 
 /* NULL and LOOP: a 4-byte address family, in the capturing host's byte order
  * (NULL) or big-endian (LOOP); 2 is IPv4, 24, 28 and 30 are IPv6 on the BSDs
- * and macOS (pcap-linktype(7)). Both byte orders are accepted. */
+ * and macOS (pcap-linktype(7)). Both byte orders are accepted: af is the
+ * field read big-endian, sw little-endian. */
 static int
-af_to_ipv(uint32_t af)
+af_to_ipv(uint32_t af, uint32_t sw)
 {
-	uint32_t sw = (af >> 24) | ((af >> 8) & 0xff00) | ((af << 8) & 0xff0000) |
-	              (af << 24);
-
 	if (af == 2 || sw == 2)
 		return 4;
 	if (af == 24 || af == 28 || af == 30 || sw == 24 || sw == 28 || sw == 30)
@@ -126,7 +124,7 @@ link_layer(int dlt, struct pkt *k, size_t *off, struct pdec_frame *fr,
 		if (bytes_bad(&k->c))
 			return missing(k, 0, 4, "loopback header", why, whylen);
 		*off = 4;
-		*ipv = af_to_ipv(af);
+		*ipv = af_to_ipv(af, bytes_le32(&k->c, 0));
 		return PDEC_OK;
 	default:  /* DLT_RAW, DLT_IPV4, DLT_IPV6: the IP header comes first */
 		v = bytes_u8(&k->c, 0);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "overhead.h"
 
 /* Memory the table may take: a, b and the bound; -1 (mem_full set) when
@@ -549,11 +550,12 @@ static void
 flow_key(const struct pdec_frame *fr, struct pflow_key *key)
 {
 	uint8_t x[18], y[18];
+	struct bytes bx = bytes_writer(x, sizeof x), by = bytes_writer(y, sizeof y);
 
-	memcpy(x, fr->src, 16);
-	x[16] = (uint8_t)(fr->sport >> 8), x[17] = (uint8_t)fr->sport;
-	memcpy(y, fr->dst, 16);
-	y[16] = (uint8_t)(fr->dport >> 8), y[17] = (uint8_t)fr->dport;
+	bytes_put(&bx, 0, fr->src, 16);
+	bytes_put_be16(&bx, 16, fr->sport);
+	bytes_put(&by, 0, fr->dst, 16);
+	bytes_put_be16(&by, 16, fr->dport);
 	memset(key, 0, sizeof(*key));
 	key->k[0] = fr->proto;
 	key->k[1] = (uint8_t)fr->ipv;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bytes.h"
 #include "pcap_decode.h"
 
 void
@@ -371,11 +372,12 @@ head_close(void *cookie)
 static size_t
 head_len(const uint8_t *b, size_t n)
 {
+	struct bytes c = bytes_reader(b, n);
 	uint32_t m;
 
 	if (n < 4)
 		return 0;
-	m = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+	m = bytes_be32(&c, 0);
 	switch (m) {
 	case 0xa1b2c3d4: case 0xd4c3b2a1: case 0xa1b23c4d: case 0x4d3cb2a1:
 		return 24;

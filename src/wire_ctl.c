@@ -812,10 +812,20 @@ ctl_type_known(uint8_t t)
 uint32_t
 ctl_data_hello_stream(const uint8_t *buf, size_t n)
 {
+	struct bytes r = bytes_reader(buf, n);
 	uint32_t id;
 
 	if (n != CTL_DATA_HELLO_LEN)
 		return 0;
-	id = (uint32_t)buf[CTL_NONCE_LEN] << 8 | buf[CTL_NONCE_LEN + 1];
+	id = bytes_be16(&r, CTL_NONCE_LEN);
 	return id >= 1 && id <= STREAM_MAX ? id : 0;
+}
+
+void
+ctl_data_hello(const uint8_t *nonce, uint16_t stream, uint8_t *buf)
+{
+	struct bytes w = bytes_writer(buf, CTL_DATA_HELLO_LEN);
+
+	bytes_put(&w, 0, nonce, CTL_NONCE_LEN);
+	bytes_put_be16(&w, CTL_NONCE_LEN, stream);
 }
