@@ -22,7 +22,8 @@ under_lines(FILE *f, const struct run_model *m, const struct table_opts *o,
 		report_udp_arrivals(f, rows[recv_side].tag, rows[recv_side].r,
 		    &rs->fig, (int)m->udp_idle_ms,
 		    rs->have_udp ? &rs->udp : NULL, o->same_clock);
-	report_win_text(f, m);
+	if (m->swin > 0)                        /* --sliding-window */
+		report_win_text(f, m);
 	for (i = 0; i < nrows && m->proto == PROTO_UDP; i++)
 		report_udp_batch(f, rows[i].tag, rows[i].r, rows[i].fig,
 		    m->side[i].batch, m->side[i].gso);
@@ -100,7 +101,8 @@ report_table(FILE *f, const struct run_model *m, const struct table_opts *o)
 		report_fairness(f, m);
 	if (o->verbose)
 		verbose_lines(f, m, rows, nrows);
-	report_lat_text(f, &m->lat, o->verbose);
+	if (m->lat.have)                        /* --latency */
+		report_lat_text(f, &m->lat, o->verbose);
 	if (m->have_pred)
 		report_link(f, m, rows, 2, m->role == ROLE_RECV ? 0 : 1);
 	if (o->verbose || m->have_pred)         /* nttcp's plain table stays */
