@@ -18,14 +18,18 @@
 #       every direction, delay lines on both directions; down leaves no
 #       namespace, state or delay line
 #   a switch: three hosts on one /24 with static fdb entries, a router
-#       behind it over a delayed link
+#       behind it over a delayed link; impair h1>s1 (at the switch's port)
+#       counts exactly the 2 lost echo requests
+#   ecn 30000/0 on r-d at 10M: 2000 ECT(0) datagrams at 13.3 Mbit/s
+#       (tests/ecnpeer): CE at d == r>d's ecn-mark, received + r>d's
+#       queue-drop == 2000, no marker on d>r
 #   up failing midway (a namespace of the name it needs exists already):
 #       exit 1, everything it made removed, the stranger's kept
 #   ^C during up: exit 130, nothing left
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-tb_init "testbed topology files" tg ip tc ethtool nft ping bridge -- tools/gput-delay
+tb_init "testbed topology files" tg ip tc ethtool nft ping bridge -- tools/gput-delay tests/ecnpeer
 
 STATEDIR=${GPUT_TESTBED_STATE:-/run/gput-testbed}/$GPUT_TESTBED_PREFIX
 ours() { ip netns list | awk -v p="$GPUT_TESTBED_PREFIX-" 'index($1, p) == 1' | wc -l; }
@@ -195,8 +199,38 @@ r=$(rtt1 h1 "$("$TESTBED" addr far)")
 check "switch: h1 pings far behind r, RTT ${r:-none} >= 7 ms" awk -v r="${r:-0}" 'BEGIN { exit !(r >= 7) }'
 eq "switch: s1's bridge has a static entry per member" \
     "$("$TESTBED" exec s1 bridge fdb show br br | grep -c 'master br static')" 4
+tb impair 'h1>s1' loss 100 meta l4proto icmp
+"$TESTBED" exec h1 ping -c 2 -i 0.2 -W 1 -q 198.18.0.2 >/dev/null 2>&1
+check "switch: impair h1>s1 loss 100% of ICMP (at the switch's port): h1 cannot ping h2" [ "$?" -ne 0 ]
+eq "switch: impair h1>s1: exactly the 2 echo requests counted" "$(counter 'h1>s1' loss)" 2
 tb down
 nothing_left "switch down"
+
+# --- a marking link, one direction only: r>d marks CE above 30000 bytes
+printf '%s\n' 'host s' 'router r' 'host d' 'link s r' 'link r d rate 10M ecn 30000/0 delay 1' >"$T_TMP/ecn.topo"
+tb up --topology "$T_TMP/ecn.topo"
+eq "ecn: links" "$("$TESTBED" links | grep '^r-d ')" \
+    "r-d mtu 1500 r>d rate 10000000 queue 200000 delay 1 jitter 0 loss 0 dup 0 reorder 0 ecn 30000 d>r rate 10000000 queue 200000 delay 1 jitter 0 loss 0 dup 0 reorder 0 ecn 0"
+"$TESTBED" exec d tests/ecnpeer recv 1000 >"$T_TMP/recv" 2>&1 &
+T_PIDS="$T_PIDS $!"
+rpid=$!
+if wait_for_line "$T_TMP/recv" '^port [0-9]+' 5; then
+	# 2000 ECT(0) datagrams of 1000 bytes every 600 us: 13.3 Mbit/s into 10
+	timeout 30 "$TESTBED" exec s tests/ecnpeer send "$("$TESTBED" addr d)" \
+		"$(sed -n 's/^port //p' "$T_TMP/recv")" 2000 1000 600 2 >/dev/null
+	wait "$rpid"
+	read -r _ n _ _ _ _ _ _ _ ce <<<"$(grep '^received ' "$T_TMP/recv")"
+	mk=$(counter 'r>d' ecn-mark) qd=$(counter 'r>d' queue-drop)
+	echo "ecn: received ${n:-none} of 2000, CE ${ce:-none}; r>d marked $mk, its queue dropped $qd"
+	check "ecn: r>d marked some (${mk:-none})" [ "${mk:-0}" -gt 0 ]
+	eq "ecn: CE at d == r>d's ecn-mark" "${ce:-none}" "$mk"
+	eq "ecn: received + r>d's queue-drop == 2000" "$(( ${n:-0} + ${qd:-0} ))" 2000
+	eq "ecn: d>r marks nothing (no marker: no ecn-mark line)" "$(counter 'd>r' ecn-mark)" ""
+else
+	fail "ecn: ecnpeer recv in d"
+fi
+tb down
+nothing_left "ecn down"
 
 # --- up failing midway: a namespace it needs is someone else's
 ip netns add "$GPUT_TESTBED_PREFIX-h5"
