@@ -10,8 +10,8 @@
 int client_transfer(struct run *r);
 
 /* Do the partner's results fit the test and what arrived or was sent
- * here, stream by stream, and do its side's totals add up? NULL, or what
- * is wrong ("": r->err names the field). */
-const char *client_partner_invalid(struct run *r);
+ * here, stream by stream, and do its side's totals add up? 0, or -1 with
+ * r->e.text saying what does not. */
+int client_partner_check(struct run *r);
 
 #endif

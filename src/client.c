@@ -269,7 +269,6 @@ session(struct run *r)
 {
 	const struct config *c = r->c;
 	socklen_t sl = sizeof r->local, pl = sizeof r->peer;
-	const char *bad = NULL;
 	char why[CLIENT_WHY_LEN];
 
 	if (c->start_at_ns != 0 && c->loc.verbose)
@@ -320,12 +319,8 @@ session(struct run *r)
 		report_ival_title(stdout);
 	if (client_transfer(r) == -1)
 		return r->interrupted ? print_output(r) : 1;
-	if ((bad = client_partner_invalid(r)) != NULL) {
-		if (bad[0] != '\0')            /* else r->e.text names the field */
-			snprintf(r->e.text, sizeof r->e.text, "the partner's results do not "
-			         "fit the test: it reports %s", bad);
+	if (client_partner_check(r) == -1)
 		return 1;
-	}
 	if (r->have_lat && c->same_clock) {     /* every echo in first */
 		prober_finish(&r->lat);
 		if (prober_stamps_check(&r->lat, r->e.text, sizeof r->e.text) == -1)

@@ -290,42 +290,59 @@ result_invalid(const struct xfer_params *p, const struct gput_result *r)
 	return NULL;
 }
 
-/* Do the partner's results fit the test and what arrived or was sent
- * here, stream by stream, and do its side's totals add up? NULL, or what
- * is wrong. */
-const char *
-client_partner_invalid(struct run *r)
+/* The partner's results do not fit the test: bad says how. Returns -1. */
+static int
+unfit(struct run *r, const char *bad)
 {
-	const struct side *l = &r->model.side[0], *p = &r->model.side[1];
+	snprintf(r->e.text, sizeof r->e.text, "the partner's results do not fit "
+	         "the test: it reports %s", bad);
+	return -1;
+}
+
+/* Do the partner's stream i's results fit the test and what arrived or
+ * was sent here? 0, or -1 with r->e.text saying what does not. */
+static int
+stream_check(struct run *r, uint32_t i)
+{
+	const struct side *ps = &r->model.side[1].st[i];
+	const struct side *ls = &r->model.side[0].st[i];
 	const char *bad;
 	char why[CLIENT_WHY_LEN];
+
+	if (plaus_stream(&r->rp, ps, ls, why, sizeof why) == -1) {
+		if (r->nst > 1)
+			snprintf(r->e.text, sizeof r->e.text, "the partner's %s "
+			         "(stream %u)", why, i + 1);
+		else
+			snprintf(r->e.text, sizeof r->e.text, "the partner's %s", why);
+		return -1;
+	}
+	/* TCP moves every byte or fails: both ends count the same */
+	if (r->lp.proto == PROTO_TCP && !(ps->r.flags & RES_STOPPED) &&
+	    ps->r.bytes != ls->r.bytes)
+		return unfit(r, "a different number of bytes than arrived or were "
+		             "sent here");
+	if (ps->have_udp && ps->udp.unique != ps->r.dgrams)
+		return unfit(r, "an accounting that disagrees with its datagram "
+		             "count");
+	if ((bad = result_invalid(&r->rp, &ps->r)) != NULL ||
+	    (bad = model_ivals_invalid(ps)) != NULL)
+		return unfit(r, bad);
+	return 0;
+}
+
+int
+client_partner_check(struct run *r)
+{
+	const struct side *p = &r->model.side[1];
+	const char *bad;
 	uint32_t i;
 
-	for (i = 0; i < r->nst; i++) {
-		const struct side *ps = &p->st[i], *ls = &l->st[i];
-
-		if (plaus_stream(&r->rp, ps, ls, why, sizeof why) == -1) {
-			if (r->nst > 1)
-				snprintf(r->e.text, sizeof r->e.text, "the partner's %s "
-				         "(stream %u)", why, i + 1);
-			else
-				snprintf(r->e.text, sizeof r->e.text, "the partner's %s", why);
-			return "";
-		}
-
-		/* TCP moves every byte or fails: both ends count the same */
-		if (r->lp.proto == PROTO_TCP && !(ps->r.flags & RES_STOPPED) &&
-		    ps->r.bytes != ls->r.bytes)
-			return "a different number of bytes than arrived or were sent "
-			       "here";
-		if (ps->have_udp && ps->udp.unique != ps->r.dgrams)
-			return "an accounting that disagrees with its datagram count";
-		if ((bad = result_invalid(&r->rp, &ps->r)) != NULL ||
-		    (bad = model_ivals_invalid(ps)) != NULL)
-			return bad;
-	}
+	for (i = 0; i < r->nst; i++)
+		if (stream_check(r, i) == -1)
+			return -1;
 	if ((bad = model_sum_invalid(p, &p->r)) != NULL ||
 	    (bad = model_ivals_invalid(p)) != NULL)
-		return bad;
-	return NULL;
+		return unfit(r, bad);
+	return 0;
 }
