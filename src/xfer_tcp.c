@@ -300,6 +300,7 @@ xfer_tcp_recv(struct stream *s)
 	if (rc == 0 && p->duration_ms != 0 && bytes == 0 && !stop_requested(st)) {
 		snprintf(err, errlen, "received nothing in its --time (the sender "
 		         "closed at once)");
+		s->peer_ended = 1;
 		rc = -1;                        /* never 0 bytes as a success */
 	} else if (rc == 0 && p->duration_ms != 0 && bytes < want &&
 	    !stop_requested(st)) {
