@@ -24,6 +24,12 @@
  *                      sender whose srtt stood >= QUEUE_RTT x its minimum
  *                      RTT + 1 ms (a standing queue at a busy bottleneck)
  *                      with no window, buffer or CPU limit is link too
+ *   2b sliding_window  UDP --sliding-window N: its bound N x -l x 8 / SRTT
+ *                      (the sender's smoothed RTT at the end) is below
+ *                      eta*C (or no --link) and goodput >= KEPT of it; or
+ *                      goodput below KEPT of it and datagrams were sent
+ *                      again after a timeout: network_loss (timeouts held
+ *                      the window)
  *   3 receiver_socket_buffer  UDP: lost >= LOSS_SHARE of sent and the
  *                      receiving socket's own drops are at least half of
  *                      the lost
@@ -71,7 +77,7 @@ enum verdict_limit {
 	VL_UNKNOWN = 0, VL_LINK, VL_RECEIVE_WINDOW, VL_SEND_BUFFER,
 	VL_CONGESTION, VL_SLOW_START, VL_PACING, VL_SENDER_CPU,
 	VL_RECEIVER_CPU, VL_SENDER, VL_RECEIVER_SOCKET_BUFFER,
-	VL_NETWORK_LOSS, VL_COUNT
+	VL_NETWORK_LOSS, VL_SLIDING_WINDOW, VL_COUNT
 };
 
 enum verdict_warning {

@@ -87,8 +87,21 @@ cause(FILE *f, const struct verdict *v)
 		else
 			fputs(" and the path lost nothing", f);
 		break;
-	case VL_RECEIVER_SOCKET_BUFFER:
+	case VL_SLIDING_WINDOW:
+		fprintf(f, "limited by the sliding window: %.0f datagrams per "
+		        "round trip of %.2f ms, %.4f MBit/s", e(v, "window"),
+		        e(v, "srtt_ms"), e(v, "window_mbit"));
+		break;
 	case VL_NETWORK_LOSS:
+		if (has(v, "timeouts") && !has(v, "lost")) {
+			fprintf(f, "limited by loss in the network: %.0f timeouts "
+			        "held the sliding window of %.0f (%.0f datagrams "
+			        "sent)", e(v, "timeouts"), e(v, "window"),
+			        e(v, "first_sends"));
+			break;
+		}
+		/* FALLTHROUGH */
+	case VL_RECEIVER_SOCKET_BUFFER:
 		fprintf(f, "limited by %s: %.0f of %.0f datagrams lost (%.2f%%)",
 		        v->limit == VL_NETWORK_LOSS ? "loss in the network" :
 		        "the receiver's socket buffer", e(v, "lost"), e(v, "sent"),

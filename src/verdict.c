@@ -19,6 +19,7 @@ static const char *const names[VL_COUNT] = {
 	[VL_RECEIVER_CPU] = "receiver_cpu", [VL_SENDER] = "sender",
 	[VL_RECEIVER_SOCKET_BUFFER] = "receiver_socket_buffer",
 	[VL_NETWORK_LOSS] = "network_loss",
+	[VL_SLIDING_WINDOW] = "sliding_window",
 };
 
 const char *
@@ -179,6 +180,39 @@ r_link(const struct vin *in, struct verdict *v)
 	if (in->expected > 0 && in->goodput >= VERDICT_LINK_MARGIN * in->expected)
 		return 1;
 	return 0;
+}
+
+/* Rule 2b: a UDP sliding window (--sliding-window N) holds at most N
+ * datagrams of -l bytes per round trip: N x -l x 8 / SRTT, below eta*C;
+ * kept, it is the limit; not kept for timeouts, loss held the window. */
+static int
+r_swin(const struct vin *in, struct verdict *v)
+{
+	const struct win_stats *w;
+	double srtt, bound;
+
+	if (in->m->proto != PROTO_UDP || in->m->swin == 0 || in->snd == NULL ||
+	    !in->snd->have_win || in->snd->win.srtt_ns == 0)
+		return 0;
+	w = &in->snd->win;
+	srtt = (double)w->srtt_ns / 1e9;
+	bound = (double)w->window * in->m->data_len * 8 / srtt;
+	if (in->expected > 0 && bound >= in->expected)
+		return 0;
+	ev(v, "window", w->window);
+	ev(v, "srtt_ms", srtt * 1e3);
+	ev(v, "window_mbit", bound / 1e6);
+	ev(v, "timeouts", (double)w->timeouts);
+	ev(v, "first_sends", (double)w->firsts);
+	if (in->goodput >= VERDICT_KEPT * bound) {
+		set_ratio(v, bound, "window/RTT");
+		return 1;
+	}
+	if (w->timeouts == 0)
+		return 0;
+	set_ratio(v, bound, "window/RTT");
+	v->limit = VL_NETWORK_LOSS;
+	return 2;
 }
 
 /* Rules 3 and 4: UDP datagrams lost, by the receiving socket or on the
@@ -381,8 +415,8 @@ r_sender(const struct vin *in, struct verdict *v)
 {
 	double pace = in->m->pace_bps / (in->stream ? in->m->streams : 1);
 
-	if (in->m->proto != PROTO_UDP || in->snd == NULL)
-		return 0;
+	if (in->m->proto != PROTO_UDP || in->snd == NULL || in->m->swin > 0)
+		return 0;       /* a sliding window's sender waits on purpose */
 	if (pace > 0 && in->snd_bps < VERDICT_KEPT * pace) {
 		ev(v, "pace_mbit", pace / 1e6);
 		ev(v, "sender_mbit", in->snd_bps / 1e6);
@@ -400,6 +434,7 @@ static const struct rule {
 	int (*holds)(const struct vin *, struct verdict *);
 } rules[] = {
 	{ VL_LINK, r_link },
+	{ VL_SLIDING_WINDOW, r_swin },
 	{ VL_RECEIVER_SOCKET_BUFFER, r_socket },
 	{ VL_NETWORK_LOSS, r_netloss },
 	{ VL_PACING, r_pacing },
@@ -484,8 +519,13 @@ apply(const struct vin *in, struct verdict *v)
 			v->limit = VL_LINK;
 			return;
 		}
-		if (rules[i].holds(in, v)) {
+		switch (rules[i].holds(in, v)) {
+		case 0:
+			continue;
+		case 1:
 			v->limit = rules[i].limit;
+			return;
+		default:        /* the rule named a limit of its own */
 			return;
 		}
 	}

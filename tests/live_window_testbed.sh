@@ -38,6 +38,7 @@ j() {
 	python3 -c 'import json, sys
 d = json.load(open(sys.argv[1])); s, r = d["sides"]
 w, v = s["window"], r["window"]
+x = d.get("explain", {})
 print(eval(sys.argv[2]))' "$T_TMP/$1.json" "$2"
 }
 # whole NAME N: every one of N datagrams delivered once, counted both ways.
@@ -58,6 +59,9 @@ whole clean 100
 eq "clean: no retransmission" "$(j clean 'w["retransmissions"]')" 0
 check "clean: goodput $(j clean 's["real_mbit"]') Mbit/s within 5 x 1440 x 8 / 60 ms" \
 	test "$(j clean 'int(s["real_mbit"] <= 5 * 1440 * 8 / 0.060 / 1e6)')" = 1
+eq "clean: the verdict names the sliding window, its ratio of window/RTT" \
+	"$(j clean 'x["limit"], x["bound"], x["ratio"] >= 0.95, x["evidence"]["window"]')" \
+	"('sliding_window', 'window/RTT', True, 5)"
 
 # --- loss: each lost copy is a timeout and a send again
 tb impair 'a>b' loss 2
@@ -69,6 +73,9 @@ eq "loss 2%: copies received = sends - lost" "$(j loss 'r["udp"]["received"]')" 
 	"$(j loss "w['first_sends'] + w['retransmissions'] - ${LOSS:-0}")"
 eq "loss 2%: duplicates = retransmissions - lost" "$(j loss 'v["duplicates"]')" \
 	"$(j loss "w['retransmissions'] - ${LOSS:-0}")"
+eq "loss 2%: the verdict is loss where timeouts held the window under its bound" \
+	"$(j loss 'x["limit"] == ("network_loss" if x["ratio"] < 0.95 else "sliding_window"), x["evidence"]["timeouts"] == w["timeouts"] > 0')" \
+	"(True, True)"
 tb impair ab clear
 
 # --- go-back-N under loss: a timeout sends the window again from the

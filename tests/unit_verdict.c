@@ -608,6 +608,56 @@ test_text_flows(void **state)
 	free(buf);
 }
 
+/* Rule 2b: --sliding-window N's bound N x -l x 8 / SRTT: kept (0.95 of it)
+ * it is the limit; under it with timeouts, loss held the window; a bound
+ * at or above eta*C leaves the rule out, and the unpaced window's sender
+ * is never "the sender". */
+static void
+test_swin(void **state)
+{
+	static const struct {
+		double goodput, eta_c;
+		uint64_t timeouts;
+		enum verdict_limit want;
+	} t[] = {
+		{ 0.95 * 960000, 0, 0, VL_SLIDING_WINDOW },
+		{ 0.949 * 960000, 0, 0, VL_UNKNOWN },
+		{ 0.949 * 960000, 0, 3, VL_NETWORK_LOSS },
+		{ 0.95 * 960000, 10e6, 0, VL_SLIDING_WINDOW },
+		{ 0.5e6, 0.9e6, 0, VL_UNKNOWN },        /* bound above eta*C */
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		struct ex e = { "swin", UDP, t[i].eta_c, 0, t[i].goodput, 0, .1,
+		    .1, 0, 0, 0, 0, 0, 0, 0, 1000, 0, 0, 0, 0, VL_UNKNOWN, NULL, 0 };
+		struct run_model m;
+		struct verdict v;
+		int ok;
+
+		build(&e, &m);
+		/* 5 datagrams of 1440 bytes per 60 ms: 0.96 MBit/s */
+		m.swin = 5;
+		m.data_len = 1440;
+		m.side[0].have_win = 1;
+		m.side[0].win = (struct win_stats){ .window = 5, .firsts = 1000,
+		    .srtt_ns = 60000000, .timeouts = t[i].timeouts,
+		    .resends = t[i].timeouts };
+		model_figures(&m);
+		verdict_run(&m, &v);
+		if (v.limit != t[i].want)
+			fail_msg("case %zu: %s, not %s", i, verdict_name(v.limit),
+			         verdict_name(t[i].want));
+		if (t[i].want == VL_UNKNOWN)
+			continue;
+		assert_string_equal(v.bound, "window/RTT");
+		assert_true(fabs(v.ratio - t[i].goodput / 960000) < 1e-9);
+		assert_true(fabs(verdict_ev(&v, "window_mbit", &ok) - 0.96) < 1e-9);
+		assert_true(ok);
+	}
+}
+
 static void
 test_names(void **state)
 {
@@ -616,6 +666,7 @@ test_names(void **state)
 	assert_string_equal(verdict_name(VL_RECEIVER_SOCKET_BUFFER),
 	                    "receiver_socket_buffer");
 	assert_string_equal(verdict_name(VL_NETWORK_LOSS), "network_loss");
+	assert_string_equal(verdict_name(VL_SLIDING_WINDOW), "sliding_window");
 	assert_string_equal(verdict_name(VL_COUNT), "unknown");
 	assert_string_equal(verdict_name((enum verdict_limit)-1), "unknown");
 }
@@ -635,6 +686,7 @@ main(void)
 		cmocka_unit_test(test_streams),
 		cmocka_unit_test(test_line),
 		cmocka_unit_test(test_text_flows),
+		cmocka_unit_test(test_swin),
 		cmocka_unit_test(test_names),
 	};
 
