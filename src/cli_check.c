@@ -250,9 +250,11 @@ static int
 check_local_cpus(const struct config *c, char *err, size_t errlen)
 {
 	char have[192];
-	int miss = affinity_unavailable(c->loc.cpus, have, sizeof have);
+	int miss;
 
-	if (miss == -1)
+	if (c->loc.cpus == 0)           /* no --affinity: anywhere */
+		return 0;
+	if ((miss = affinity_unavailable(c->loc.cpus, have, sizeof have)) == -1)
 		return 0;
 	snprintf(err, errlen, "--affinity: CPU %d is not available here (this "
 	         "process may run on %s)", miss, have);

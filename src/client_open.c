@@ -236,7 +236,7 @@ open_stream(struct run *r, uint32_t i, char *why, size_t whylen)
 			snprintf(why, whylen, "sending the nonce: %s", strerror(errno));
 			return -1;
 		}
-		if (i == 0)
+		if (i == 0 && r->c->link_bps > 0)       /* --link's counts */
 			linkpred_tcp_sent(st->fd, &r->nonce_bytes, &r->nonce_segs);
 	}
 	return net_set_timeouts(st->fd, DATA_IDLE_TIMEOUT_MS, DATA_IDLE_TIMEOUT_MS,

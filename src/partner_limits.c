@@ -158,9 +158,11 @@ int
 partner_cpus_refused(uint64_t cpus, char *err, size_t errlen)
 {
 	char have[192];
-	int miss = affinity_unavailable(cpus, have, sizeof have);
+	int miss;
 
-	if (miss == -1)
+	if (cpus == 0)                  /* no --affinity: anywhere */
+		return 0;
+	if ((miss = affinity_unavailable(cpus, have, sizeof have)) == -1)
 		return 0;
 	snprintf(err, errlen, "--affinity: CPU %d is not available to this "
 	         "partner (it may run on %s)", miss, have);

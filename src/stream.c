@@ -76,7 +76,7 @@ static void *
 stream_thread(void *arg)
 {
 	struct stream *s = arg;
-	int cpu = affinity_cpu(s->p.cpus, s->id - 1);
+	int cpu = s->p.cpus ? affinity_cpu(s->p.cpus, s->id - 1) : -1;
 
 	if (cpu >= 0 && affinity_pin(cpu, s->err, sizeof s->err) == -1) {
 		s->rc = -1;
@@ -99,7 +99,7 @@ stream_thread(void *arg)
 static int
 run_one(struct stream *s, char *err, size_t errlen)
 {
-	int cpu = affinity_cpu(s->p.cpus, 0);
+	int cpu = s->p.cpus ? affinity_cpu(s->p.cpus, 0) : -1;
 	cpu_set_t old;
 
 	if (cpu >= 0 && pthread_getaffinity_np(pthread_self(), sizeof old,
