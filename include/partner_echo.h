@@ -14,13 +14,16 @@
  * The partner's half of --latency: a UDP socket of its own and a thread of
  * its own (never the data's) that sends each latency probe back. It is
  * bounded as the partner's data path is:
- * - it answers only the proven sender: the first well-formed request that
- *   carries the session's nonce and comes from the control connection's
- *   address, from a port of at least ECHO_MIN_PORT, fixes the address and
- *   port; nothing from anywhere else is answered. The port is the
- *   client's word (unlike the UDP data path's, it is not validated by a
- *   cookie): a client that forges the first request can aim the echoes
- *   at another unprivileged port of its own address (gput(1) SECURITY);
+ * - it answers only the proven sender: a well-formed request that carries
+ *   the session's nonce and comes from the control connection's address,
+ *   from a port of at least ECHO_MIN_PORT, gets the echo's cookie (GPUC,
+ *   44 bytes, at most one per PATH_RESEND_MS), and the cookie's echo
+ *   (GPUK) from that port fixes it, as the UDP data path's return path is
+ *   validated (xfer_path.h); only then are requests echoed, and only from
+ *   there. A client that forges a request from another port gets one
+ *   cookie there, smaller than the request, and no echo. (A client that
+ *   does not echo cookies, PARAMS without CTL_XF_ECHOCOOKIE, is refused
+ *   latency probes.);
  * - an echo is its request, PROBE_LEN bytes, stamped: never longer than what
  *   arrived, and nothing else is ever sent;
  * - at most one echo per agreed interval on average (a token bucket of
@@ -57,6 +60,14 @@ struct echo {
 	_Atomic int holding;             /* 1 until echo_unhold */
 	_Atomic int hold_expired;        /* the gap was too long: stopped */
 	_Atomic uint64_t last_ns;        /* the last probe's arrival (mono) */
+	/* the return path's validation (echo_start's validate) */
+	int      validate;
+	uint8_t  cookie[16];
+	struct sockaddr_storage cand;    /* where the cookie went */
+	int      have_cand;
+	uint64_t last_cookie;            /* mono ns */
+	uint64_t cookies;                /* sent; the thread's, read after stop */
+	uint64_t unvalidated;            /* requests before the path was valid */
 };
 
 /* Open the echo's socket on local's address (the control connection's),
@@ -65,9 +76,10 @@ struct echo {
 int  echo_open(struct echo *e, const struct sockaddr_storage *local,
                const struct sockaddr_storage *peer, char *err, size_t errlen);
 /* Start echoing the session's nonce's probes at most once per interval_us
- * on average. Returns 0, or -1 with err filled. */
+ * on average; with validate, only once the return path is validated (the
+ * cookie, above). Returns 0, or -1 with err filled. */
 int  echo_start(struct echo *e, const uint8_t *nonce, uint32_t interval_us,
-                char *err, size_t errlen);
+                int validate, char *err, size_t errlen);
 /* Before echo_start: hold the session's place only while probes arrive,
  * a gap of at most quiet_ns (counted from echo_start) between them;
  * else stop_request(stop) and hold_expired = 1. */

@@ -82,7 +82,7 @@ cli_params(const struct config *c, struct xfer_params *local,
 		remote->xflags |= CTL_XF_WINDOW;
 	}
 	if (c->latency) {                       /* the partner echoes */
-		remote->xflags |= CTL_XF_LATENCY;
+		remote->xflags |= CTL_XF_LATENCY | CTL_XF_ECHOCOOKIE;
 		local->lat_interval_us = remote->lat_interval_us = c->lat_interval_us;
 		local->lat_idle_ms = remote->lat_idle_ms = c->lat_idle_ms;
 	}

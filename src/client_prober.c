@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "net.h"
+#include "wire_udp.h"
 
 #define DRAIN_MIN_NS  200000000ull
 #define DRAIN_MAX_NS 3000000000ull
@@ -65,6 +66,21 @@ on_echo(struct prober *p, const uint8_t *b, size_t n, mono_ns now)
 	atomic_store_explicit(&p->narr, k + 1, memory_order_release);
 }
 
+/* b[0..n) is the echo's cookie (GPUC): send its echo (GPUK) back, from
+ * this socket, which validates the return path (partner_echo.h). */
+static int
+answer_cookie(struct prober *p, const uint8_t *b, size_t n)
+{
+	struct wire_cookie k;
+	uint8_t out[CECHO_BASE_LEN];
+
+	if (wire_gpuc_decode(b, n, n, &k) != WIRE_OK)
+		return 0;
+	wire_gpuk_encode(out, sizeof out, &k);
+	(void)send(p->fd, out, sizeof out, MSG_NOSIGNAL | MSG_DONTWAIT);
+	return 1;
+}
+
 static void
 receive_all(struct prober *p)
 {
@@ -72,7 +88,46 @@ receive_all(struct prober *p)
 	ssize_t n;
 
 	while ((n = recv(p->fd, b, sizeof b, MSG_DONTWAIT | MSG_TRUNC)) >= 0)
-		on_echo(p, b, (size_t)n, mono_now());
+		if (!answer_cookie(p, b, (size_t)n))
+			on_echo(p, b, (size_t)n, mono_now());
+}
+
+/* Before the first probe: a request of no probe's number (seq 2^64-1)
+ * every PROBER_HELLO_MS until the partner's echo answers it with its
+ * cookie (echoed: the return path is valid, and the probes that follow are
+ * echoed from the first) or with an echo (a partner that does not
+ * validate), at most PROBER_HELLO_WAIT_MS (then the probes go anyway:
+ * the cookie they get is answered). */
+#define PROBER_HELLO_MS      200u
+#define PROBER_HELLO_WAIT_MS 1000u
+static void
+validate_path(struct prober *p)
+{
+	struct probe q = { .kind = PROBE_REQ, .seq = UINT64_MAX };
+	uint8_t b[PROBE_LEN], in[PROBE_LEN + 1];
+	mono_ns now = mono_now(), end = now + PROBER_HELLO_WAIT_MS * 1000000ull,
+	    next = now;
+
+	memcpy(q.nonce, p->nonce, PROBE_NONCE_LEN);
+	probe_encode(&q, b);
+	while ((now = mono_now()) < end) {
+		struct pollfd pf = { .fd = p->fd, .events = POLLIN };
+		mono_ns until = next < end ? next : end;
+		ssize_t n;
+
+		if (now >= next) {
+			(void)send(p->fd, b, sizeof b, MSG_NOSIGNAL | MSG_DONTWAIT);
+			next = now + PROBER_HELLO_MS * 1000000ull;
+			continue;
+		}
+		if (poll(&pf, 1, (int)((until - now + 999999u) / 1000000u)) <= 0)
+			continue;
+		n = recv(p->fd, in, sizeof in, MSG_DONTWAIT | MSG_TRUNC);
+		if (n >= 0) {
+			(void)answer_cookie(p, in, (size_t)n);
+			return;                 /* the cookie answered, or an echo */
+		}
+	}
 }
 
 /* Send probe number p->nsent now. */
@@ -210,6 +265,7 @@ prober_start(struct prober *p, const uint8_t *nonce, uint32_t interval_us,
 		p->wake[0] = p->wake[1] = -1;
 		return -1;
 	}
+	validate_path(p);
 	p->off0 = meter_real_offset();
 	p->t_start = mono_now();
 	atomic_store(&p->state, PR_IDLE);

@@ -10,8 +10,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "net.h"
 #include "stop.h"
+#include "wire_udp.h"
+#include "xfer_path.h"
 
 int
 echo_open(struct echo *e, const struct sockaddr_storage *local,
@@ -43,6 +46,62 @@ same_port(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
 	return net_same_addr(a, b) && net_port(a) == net_port(b);
 }
 
+static void
+count(struct echo *e, int why)
+{
+	pthread_mutex_lock(&e->lock);
+	e->st.received++;
+	e->st.strangers += why == 1;
+	e->st.malformed += why == 2;
+	pthread_mutex_unlock(&e->lock);
+}
+
+/* Before the return path is validated (echo_start's validate): a request
+ * of the client's gets the cookie, at most one per PATH_RESEND_MS, no
+ * echo; the cookie's echo (GPUK) from the port it went to validates the
+ * port. As the data path's (xfer_path.h): a forged request buys one
+ * cookie, 44 bytes, smaller than itself, and no echo. */
+static void
+validate(struct echo *e, const uint8_t *b, size_t n,
+         const struct sockaddr_storage *from, socklen_t fl)
+{
+	struct wire_cookie k;
+	struct probe q;
+	uint8_t c[COOKIE_BASE_LEN];
+	mono_ns now = mono_now();
+
+	if (e->have_cand && same_port(from, &e->cand) &&
+	    wire_gpuk_decode(b, n, n, &k) == WIRE_OK &&
+	    memcmp(k.cookie, e->cookie, WIRE_COOKIE_LEN) == 0) {
+		memcpy(&e->proven, from, fl);
+		e->have_proven = 1;             /* the path is valid */
+		return;
+	}
+	if (!net_same_addr(from, &e->peer) || net_port(from) < ECHO_MIN_PORT) {
+		count(e, 1);
+		return;
+	}
+	if (probe_decode(b, n, &q) == -1 || q.kind != PROBE_REQ ||
+	    memcmp(q.nonce, e->nonce, PROBE_NONCE_LEN) != 0) {
+		count(e, 2);
+		return;
+	}
+	/* not among the probes received (ECHOSTATS adds those up): apart */
+	atomic_store(&e->last_ns, now);
+	e->unvalidated++;
+	if (e->have_cand && now - e->last_cookie < (mono_ns)PATH_RESEND_MS * 1000000u)
+		return;
+	k.stream = 1;
+	memcpy(k.cookie, e->cookie, WIRE_COOKIE_LEN);
+	wire_gpuc_encode(c, sizeof c, &k);
+	memcpy(&e->cand, from, fl);
+	e->have_cand = 1;
+	e->last_cookie = now;
+	if (sendto(e->fd, c, sizeof c, MSG_DONTWAIT | MSG_NOSIGNAL,
+	    (const struct sockaddr *)from, fl) == (ssize_t)sizeof c)
+		e->cookies++;
+}
+
 /* One datagram b[0..n) from from: echo it, or count why not. */
 static void
 on_datagram(struct echo *e, uint8_t *b, size_t n,
@@ -51,6 +110,10 @@ on_datagram(struct echo *e, uint8_t *b, size_t n,
 	uint64_t t = real_now();
 	int ok = 0, why = 0;    /* 1 stranger, 2 malformed, 3 over the rate */
 
+	if (e->validate && !e->have_proven) {
+		validate(e, b, n, from, fl);
+		return;
+	}
 	/* the first request fixes the port (partner_echo.h): never a
 	 * privileged one, where the client's host keeps its services */
 	if (e->have_proven ? !same_port(from, &e->proven) :
@@ -154,9 +217,13 @@ echo_hold_expired(struct echo *e)
 
 int
 echo_start(struct echo *e, const uint8_t *nonce, uint32_t interval_us,
-           char *err, size_t errlen)
+           int validate_path, char *err, size_t errlen)
 {
 	memcpy(e->nonce, nonce, PROBE_NONCE_LEN);
+	e->validate = validate_path;
+	if (validate_path && auth_random(e->cookie, sizeof e->cookie, err,
+	    errlen) == -1)
+		return -1;
 	atomic_store(&e->last_ns, mono_now());
 	probe_bucket_init(&e->bucket, (uint64_t)interval_us * 1000u, mono_now());
 	if (pipe2(e->wake, O_CLOEXEC | O_NONBLOCK) == -1) {

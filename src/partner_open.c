@@ -176,7 +176,7 @@ send_ready(struct session *s, char *err, size_t errlen)
 	 * holds the place only while they come */
 	ep.echo_port = s->echo.port;
 	echo_hold(&s->echo, s->stop, (uint64_t)PARTNER_HOLD_QUIET_MS * 1000000u);
-	if (echo_start(&s->echo, s->ready.nonce, p->lat_interval_us, err,
+	if (echo_start(&s->echo, s->ready.nonce, p->lat_interval_us, 1, err,
 	    errlen) == -1)
 		return -1;
 	return ctl_send(s->ctl, &ep, err, errlen);

@@ -104,6 +104,15 @@ handshake(struct session *s)
 		     "echoes its cookie (return-path validation): use a newer gput");
 		return -1;
 	}
+	/* the echo answers only a validated return path: a client that
+	 * cannot echo its cookie gets no echo */
+	if ((s->req.params.xflags & CTL_XF_LATENCY) &&
+	    !(s->req.params.xflags & CTL_XF_ECHOCOOKIE)) {
+		fail(s, "refused", "this partner echoes latency probes only to a "
+		     "client that echoes its cookie (return-path validation): use "
+		     "a newer gput");
+		return -1;
+	}
 	/* --latency: the idle phase's probes come before the data path */
 	if (s->req.params.xflags & CTL_XF_LATENCY)
 		s->deadline += (mono_ns)s->req.params.lat_idle_ms * 1000000u;
@@ -567,9 +576,13 @@ session_serve(int cfd, const struct sockaddr_storage *peer,
 	}
 	if (s.echo.fd != -1) {                  /* the echo ends with the session */
 		echo_stop(&s.echo);
-		plog("client %s: echo: %llu probes received, %llu echoed, %llu over "
-		     "the rate, %llu from strangers, %llu malformed, %llu unsent",
-		     s.who, (unsigned long long)s.echo.st.received,
+		plog("client %s: echo: %llu requests before the return path was "
+		     "validated (%llu cookies sent); %llu probes received, %llu "
+		     "echoed, %llu over the rate, %llu from strangers, %llu "
+		     "malformed, %llu unsent",
+		     s.who, (unsigned long long)s.echo.unvalidated,
+		     (unsigned long long)s.echo.cookies,
+		     (unsigned long long)s.echo.st.received,
 		     (unsigned long long)s.echo.st.echoed,
 		     (unsigned long long)s.echo.st.over_rate,
 		     (unsigned long long)s.echo.st.strangers,

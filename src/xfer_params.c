@@ -151,6 +151,8 @@ xfer_params_invalid(const struct xfer_params *x)
 		return "--full-reads with --zerocopy";
 	if ((x->xflags & CTL_XF_COOKIE) && x->proto != PROTO_UDP)
 		return "cookie echo for TCP";
+	if ((x->xflags & CTL_XF_ECHOCOOKIE) && !(x->xflags & CTL_XF_LATENCY))
+		return "the echo's cookie without latency probes";
 	/* acknowledgements: a UDP receiver's, to a validated return path, each
 	 * no longer than the datagram it answers (which has the header) */
 	if ((x->xflags & CTL_XF_WINDOW) && (x->proto != PROTO_UDP ||

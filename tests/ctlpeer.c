@@ -115,11 +115,18 @@
  *                   from the probe socket, which the first ok proves),
  *                   badnonce, big (1400 bytes), short (20 bytes), stranger
  *                   (well-formed, from another port of this address),
- *                   other (well-formed, from 127.0.0.2), lowport
+ *                   forged (as stranger: a port that never echoes a
+ *                   cookie), other (well-formed, from 127.0.0.2), lowport
  *                   (well-formed, from a port below 1024 of this
  *                   address; root); prints
  *                   "ok probes KIND sent N echoes E min L max M" (the
  *                   echoes' lengths; 0 0 with none)
+ *                   "ok probes KIND sent N echoes E min L max M cookies C":
+ *                   the echo's cookies (GPUC) are counted apart, and echoed
+ *                   (GPUK) only on the proven probe socket (ok)
+ *   validate        the probe socket's return path: an ok request every
+ *                   200 ms until the echo's cookie comes, echoed; prints
+ *                   "ok validate after N requests"
  *   closed          close the control connection, then send an ok probe
  *                   every 20 ms, counting their echoes (E), until the
  *                   echo's port is closed (ICMP port unreachable); then 5
@@ -225,7 +232,7 @@ set_params(struct peer *p, const char *arg)
 	if (x->proto == PROTO_UDP && x->role == ROLE_SEND && !p->nocookie)
 		x->xflags |= CTL_XF_COOKIE;
 	if (p->lat_us) {
-		x->xflags |= CTL_XF_LATENCY;
+		x->xflags |= CTL_XF_LATENCY | CTL_XF_ECHOCOOKIE;
 		x->lat_interval_us = p->lat_us;
 		x->lat_idle_ms = p->lat_ms;
 	}
@@ -631,18 +638,43 @@ send_probe(struct peer *p, int fd, const char *k)
 	return send(fd, b, n, 0) == (ssize_t)n ? 0 : -1;
 }
 
-/* Echoes on fd until want came or PROBE_WAIT_MS passed without one. */
+/* b[0..n) is the echo's cookie (GPUC)? With answer, its echo goes back
+ * on fd (the return path's validation, partner_echo.h). */
+static int
+cookie_in(int fd, const uint8_t *b, size_t n, int answer)
+{
+	struct wire_cookie k;
+	uint8_t out[CECHO_BASE_LEN];
+
+	if (wire_gpuc_decode(b, n, n, &k) != WIRE_OK)
+		return 0;
+	if (answer) {
+		wire_gpuk_encode(out, sizeof out, &k);
+		(void)send(fd, out, sizeof out, 0);
+	}
+	return 1;
+}
+
+static uint64_t cookies_seen;   /* by count_echoes, for its caller's line */
+
+/* Echoes on fd until want came or PROBE_WAIT_MS passed without one; a
+ * cookie is counted apart (cookies_seen) and, with answer, echoed. */
 static uint64_t
-count_echoes(int fd, uint64_t want, size_t *minl, size_t *maxl)
+count_echoes(int fd, uint64_t want, size_t *minl, size_t *maxl, int answer)
 {
 	uint64_t got = 0;
 	uint8_t b[2048];
 
+	cookies_seen = 0;
 	while (got < want && net_wait_readable(fd, -1, PROBE_WAIT_MS, NULL) == 1) {
 		ssize_t n = recv(fd, b, sizeof b, MSG_DONTWAIT);
 
 		if (n < 0)
 			continue;               /* an ICMP error: nothing */
+		if (cookie_in(fd, b, (size_t)n, answer)) {
+			cookies_seen++;
+			continue;
+		}
 		got++;
 		if (*minl == 0 || (size_t)n < *minl)
 			*minl = (size_t)n;
@@ -663,7 +695,7 @@ step_probes(struct peer *p, const char *arg)
 
 	if (sscanf(arg, "%lu,%15s", &n, kind) != 2)
 		die(p, "want probes=N,KIND");
-	if (strcmp(kind, "stranger") == 0)
+	if (strcmp(kind, "stranger") == 0 || strcmp(kind, "forged") == 0)
 		fd = probe_socket(p, NULL);
 	else if (strcmp(kind, "lowport") == 0)
 		fd = lowport_socket(p);
@@ -675,14 +707,41 @@ step_probes(struct peer *p, const char *arg)
 		fd = p->probe_fd;
 	for (i = 0; i < n; i++)
 		if (send_probe(p, fd, strcmp(kind, "stranger") == 0 ||
-		    strcmp(kind, "other") == 0 || strcmp(kind, "lowport") == 0 ?
+		    strcmp(kind, "forged") == 0 || strcmp(kind, "other") == 0 ||
+		    strcmp(kind, "lowport") == 0 ?
 		    "ok" : kind) == -1)
 			die(p, strerror(errno));
-	got = count_echoes(fd, n, &minl, &maxl);
-	printf("ok probes %s sent %lu echoes %llu min %zu max %zu\n", kind, n,
-	       (unsigned long long)got, minl, maxl);
+	got = count_echoes(fd, n, &minl, &maxl, fd == p->probe_fd);
+	printf("ok probes %s sent %lu echoes %llu min %zu max %zu cookies %llu\n",
+	       kind, n, (unsigned long long)got, minl, maxl,
+	       (unsigned long long)cookies_seen);
 	if (fd != p->probe_fd)
 		close(fd);
+}
+
+/* validate: the probe socket's return path, as the client does: a request
+ * every 200 ms (2 s at most) until the echo's cookie comes; it is echoed */
+static void
+step_validate(struct peer *p)
+{
+	uint8_t b[2048];
+	int i;
+
+	if (p->probe_fd == -1)
+		p->probe_fd = probe_socket(p, NULL);
+	for (i = 0; i < 10; i++) {
+		if (send_probe(p, p->probe_fd, "ok") == -1)
+			die(p, strerror(errno));
+		while (net_wait_readable(p->probe_fd, -1, 200, NULL) == 1) {
+			ssize_t n = recv(p->probe_fd, b, sizeof b, MSG_DONTWAIT);
+
+			if (n >= 0 && cookie_in(p->probe_fd, b, (size_t)n, 1)) {
+				printf("ok validate after %d requests\n", i + 1);
+				return;
+			}
+		}
+	}
+	die(p, "no cookie from the echo in 2 s");
 }
 
 static void
@@ -719,7 +778,7 @@ step_closed(struct peer *p)
 	for (i = 0; i < 5; i++)
 		if (send_probe(p, p->probe_fd, "ok") == -1 && errno != ECONNREFUSED)
 			die(p, strerror(errno));
-	got = count_echoes(p->probe_fd, 5, &minl, &maxl);
+	got = count_echoes(p->probe_fd, 5, &minl, &maxl, 1);
 	printf("ok closed echoes %llu then %llu\n", (unsigned long long)echoes,
 	       (unsigned long long)got);
 }
@@ -1044,6 +1103,8 @@ run_step(struct peer *p, const char *s)
 		printf("ok echoport %u\n", m.echo_port);
 	} else if (strncmp(s, "probes=", 7) == 0) {
 		step_probes(p, s + 7);
+	} else if (strcmp(s, "validate") == 0) {
+		step_validate(p);
 	} else if (strcmp(s, "closed") == 0) {
 		step_closed(p);
 	} else if (strncmp(s, "params=", 7) == 0) {

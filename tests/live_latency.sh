@@ -93,32 +93,40 @@ usage_err "--latency: more than 1000000 probes; raise --latency-interval or shor
 usage_err "--latency probes a partner that echoes: not with -m" -u -m 239.1.2.3 --time 1 --latency host
 usage_err "--same-clock applies to UDP or --latency" --same-clock --time 1 host
 
-# --- the echo cannot reflect or amplify; a first request from a privileged
-# port of the client's address (a forged one, as from its DNS or NTP
-# service) does not fix the echo's port: the client's own probes do
+# --- the echo cannot reflect or amplify. Forged first requests from
+# another port of the client's address (one that does not echo the
+# cookie: a UDP service's) get one cookie, smaller than they are, and no
+# echo; from a privileged port, nothing; the client's own probe socket,
+# which echoes the cookie, is validated and echoed
 start_daemon --once || { fail "daemon announces its port"; t_done; }
 run_t 60 "$CTLPEER" client "$D_PORT" hello latency=10000,0 params=udp,recv,100,1000 \
-	ready echoport probes=3,badnonce probes=2,other probes=3,lowport probes=5,ok probes=3,stranger \
+	ready echoport probes=3,forged probes=3,badnonce probes=2,other probes=3,lowport \
+	validate probes=5,ok probes=3,stranger \
 	probes=2,big probes=2,short probes=200,ok closed
 eq "attack: the scripted client ran" "$RC" 0
 [ "$RC" -eq 0 ] || cat "$ERR"
 ln() { sed -n "s/^ok probes $1 sent //p" "$OUT"; }
-eq "a wrong nonce: nothing back" "$(ln badnonce)" "3 echoes 0 min 0 max 0"
-eq "another address (127.0.0.2), right nonce: nothing back" "$(ln other)" "2 echoes 0 min 0 max 0"
-eq "a first request from a privileged port of the client's address: nothing back" "$(ln lowport)" "3 echoes 0 min 0 max 0"
-eq "the client's probes: every one back, 48 bytes as sent" "$(sed -n 's/^ok probes ok sent 5 //p' "$OUT")" "echoes 5 min 48 max 48"
-eq "another port of the proven address: nothing back" "$(ln stranger)" "3 echoes 0 min 0 max 0"
-eq "1400 bytes: nothing back (no reply larger or smaller than 48)" "$(ln big)" "2 echoes 0 min 0 max 0"
-eq "20 bytes: nothing back" "$(ln short)" "2 echoes 0 min 0 max 0"
-BURST=$(sed -n 's/^ok probes ok sent 200 echoes \([0-9]*\) min 48 max 48$/\1/p' "$OUT")
+eq "forged first requests from another port: one cookie (44 bytes), no echo" "$(ln forged)" "3 echoes 0 min 0 max 0 cookies 1"
+check "the client's probe socket echoed the cookie: validated" grep -q '^ok validate after [0-9]* requests$' "$OUT"
+eq "a wrong nonce: nothing back" "$(ln badnonce)" "3 echoes 0 min 0 max 0 cookies 0"
+eq "another address (127.0.0.2), right nonce: nothing back" "$(ln other)" "2 echoes 0 min 0 max 0 cookies 0"
+eq "a first request from a privileged port of the client's address: nothing back" "$(ln lowport)" "3 echoes 0 min 0 max 0 cookies 0"
+eq "the client's probes: every one back, 48 bytes as sent" "$(sed -n 's/^ok probes ok sent 5 //p' "$OUT")" "echoes 5 min 48 max 48 cookies 0"
+eq "another port of the proven address: nothing back" "$(ln stranger)" "3 echoes 0 min 0 max 0 cookies 0"
+eq "1400 bytes: nothing back (no reply larger or smaller than 48)" "$(ln big)" "2 echoes 0 min 0 max 0 cookies 0"
+eq "20 bytes: nothing back" "$(ln short)" "2 echoes 0 min 0 max 0 cookies 0"
+BURST=$(sed -n 's/^ok probes ok sent 200 echoes \([0-9]*\) min 48 max 48 cookies 0$/\1/p' "$OUT")
 check "a burst of 200: cut to the bucket (1..199 back, each 48 bytes)" \
 	test -n "$BURST" -a "${BURST:-0}" -ge 1 -a "${BURST:-200}" -lt 200
 CLOSED=$(sed -n 's/^ok closed echoes \([0-9]*\) then \([0-9]*\)$/\1 \2/p' "$OUT")
 check "after the session the echo's port is closed: 5 more probes, no echo" \
 	test -n "$CLOSED" -a "${CLOSED#* }" = 0
-wait_for_line "$D_LOG" 'echo: [0-9]+ probes received' 10 || fail "the partner logs its echo's counts"
-LOG=$(sed -n 's/.*echo: \([0-9]*\) probes received, \([0-9]*\) echoed, \([0-9]*\) over the rate, \([0-9]*\) from strangers, \([0-9]*\) malformed, \([0-9]*\) unsent$/\1 \2 \3 \4 \5 \6/p' "$D_LOG")
-read -r RCV ECH OVR STR MAL UNS <<<"$LOG"
+wait_for_line "$D_LOG" 'echo: [0-9]+ requests before the return path' 10 || fail "the partner logs its echo's counts"
+LOG=$(sed -n 's/.*echo: \([0-9]*\) requests before the return path was validated (\([0-9]*\) cookies sent); \([0-9]*\) probes received, \([0-9]*\) echoed, \([0-9]*\) over the rate, \([0-9]*\) from strangers, \([0-9]*\) malformed, \([0-9]*\) unsent$/\1 \2 \3 \4 \5 \6 \7 \8/p' "$D_LOG")
+read -r UNV COOK RCV ECH OVR STR MAL UNS <<<"$LOG"
+VREQ=$(sed -n 's/^ok validate after \([0-9]*\) requests$/\1/p' "$OUT")
+eq "before validation: the 3 forged and the client's requests, 2 cookies (one per 200 ms)" \
+	"${UNV:-} ${COOK:-}" "$((3 + ${VREQ:-0})) 2"
 E=${CLOSED% *}     # echoes of probes sent after the close, before the session ended
 # the attack arrived (else this test proves nothing): the partner counted it
 eq "the partner saw every stranger's probe (2 other address + 3 privileged port + 3 other port)" "${STR:-}" 8

@@ -968,8 +968,11 @@ static const struct wcase cases[] = {
 	{ .name = "PARAMS latency with multicast: nothing echoes",
 	  .type = CTL_PARAMS, .msg = LMSG(), .poke = { B(131, 1) },
 	  .err = "bad PARAMS message: latency probes with multicast" },
+	MSG("PARAMS the echo's cookie without latency probes", CTL_PARAMS,
+	    LMSG(.xflags = CTL_XF_ECHOCOOKIE),
+	    BADP("the echo's cookie without latency probes")),
 	MSG("PARAMS latency, an unknown xflag", CTL_PARAMS,
-	    LMSG(.xflags = CTL_XF_LATENCY | 0x40u), BADP("reserved bits set")),
+	    LMSG(.xflags = CTL_XF_LATENCY | 0x80u), BADP("reserved bits set")),
 	/* ---- PARAMS: params_invalid, field by field ---- */
 	PRM("tcp receiver", TCPR(),
 	    NULL),
