@@ -12,11 +12,16 @@
  * partner's process hands its model to the parent over a pipe, and the
  * parent renders it (gput(1), SEVERAL PARTNERS). Both ends are the same
  * program (fork), so the record holds the structures as they are in
- * memory, their pointers replaced by what they point to:
+ * memory, their pointers replaced by what they point to, in the writer's
+ * byte order, which the header marks; the framing is little-endian
+ * (bytes.h):
  *
- *   header      magic "mrec", the record's length in bytes (u64)
- *   run_model   as in memory (its pointers not used)
- *   host        u32 length with its NUL (0: NULL), the bytes
+ *   0  magic "mrec"
+ *   4  u32 0x01020304 in the writer's byte order: a reader of another
+ *      order refuses the record ("a model record of another byte order")
+ *   8  u64 LE: the record's length in bytes
+ *   16 run_model   as in memory (its pointers not used)
+ *   host        u32 LE length with its NUL (0: NULL), the bytes
  *   error       the same
  *   side 0, 1   its intervals (niv struct ival), then its nst streams,
  *               each a struct side followed by its intervals

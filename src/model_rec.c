@@ -6,14 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "growbuf.h"
 
-#define REC_MAGIC 0x6d726563u          /* "mrec" */
-#define REC_HEAD  (sizeof(uint32_t) + sizeof(uint64_t))
+#define REC_MAGIC "mrec"
+#define REC_ORDER 0x01020304u          /* the byte-order mark, host order */
+#define REC_HEAD  16                   /* magic, mark, total */
 
 static void
 put_str(struct growbuf *w, const char *s)
 {
+	uint8_t b[4];
+	struct bytes c = bytes_writer(b, sizeof b);
 	uint32_t n = 0;
 
 	if (s != NULL) {
@@ -21,7 +25,8 @@ put_str(struct growbuf *w, const char *s)
 
 		n = l > UINT32_MAX ? UINT32_MAX : (uint32_t)l;
 	}
-	growbuf_add(w, &n, sizeof n);
+	bytes_put_le32(&c, 0, n);
+	growbuf_add(w, b, sizeof b);
 	growbuf_add(w, s, n);                   /* cut at 4 GiB: take finds no NUL */
 }
 
@@ -49,16 +54,18 @@ model_rec_put(const struct run_model *m, int ivals, uint8_t **buf,
               size_t *len)
 {
 	struct growbuf w = { NULL, 0, 0, 0 };
-	uint32_t magic = REC_MAGIC;
-	uint64_t total = 0;
+	uint32_t order = REC_ORDER;
+	uint8_t total[8] = { 0 };
 	struct run_model h = *m;
+	struct bytes c;
 	uint32_t k;
 	int i;
 
 	for (i = 0; i < 2 && !ivals; i++)
 		h.side[i].niv = 0;
-	growbuf_add(&w, &magic, sizeof magic);
-	growbuf_add(&w, &total, sizeof total);  /* filled in below */
+	growbuf_add(&w, REC_MAGIC, 4);
+	growbuf_add(&w, &order, sizeof order);  /* the structures' order */
+	growbuf_add(&w, total, sizeof total);   /* filled in below */
 	growbuf_add(&w, &h, sizeof h);
 	put_str(&w, m->host);
 	put_str(&w, m->error);
@@ -71,8 +78,8 @@ model_rec_put(const struct run_model *m, int ivals, uint8_t **buf,
 		free(w.p);
 		return -1;
 	}
-	total = w.len;
-	memcpy(w.p + sizeof magic, &total, sizeof total);
+	c = bytes_writer(w.p, w.len);
+	bytes_put_le64(&c, 8, w.len);
 	*buf = (uint8_t *)w.p;
 	*len = w.len;
 	return 0;
@@ -98,10 +105,12 @@ take(struct rbuf *r, void *d, size_t n)
 static int
 take_str(struct rbuf *r, const char **s)
 {
+	uint8_t b[4];
+	struct bytes c = bytes_reader(b, sizeof b);
 	uint32_t n;
 
 	*s = NULL;
-	if (take(r, &n, sizeof n) == -1 || n > r->left)
+	if (take(r, b, sizeof b) == -1 || (n = bytes_le32(&c, 0)) > r->left)
 		return -1;
 	if (n == 0)
 		return 0;
@@ -168,19 +177,25 @@ model_rec_take(const uint8_t *buf, size_t len, size_t *used,
                struct run_model *out, char *err, size_t errlen)
 {
 	struct rbuf r = { buf, len };
-	uint32_t magic;
-	uint64_t total;
+	struct bytes c = bytes_reader(buf, len);
+	uint64_t total = bytes_le64(&c, 8);     /* short of 16: bad */
+	uint32_t order;
 	size_t niv[2];
 	uint32_t nst[2];
 	int i;
 
 	memset(out, 0, sizeof *out);
-	if (take(&r, &magic, sizeof magic) == -1 ||
-	    take(&r, &total, sizeof total) == -1 || magic != REC_MAGIC ||
-	    total < REC_HEAD || total > len) {
+	if (bytes_bad(&c) || memcmp(buf, REC_MAGIC, 4) != 0 || total < REC_HEAD ||
+	    total > len) {
 		snprintf(err, errlen, "not a whole model record");
 		return -1;
 	}
+	memcpy(&order, buf + 4, sizeof order);  /* the writer's byte order */
+	if (order != REC_ORDER) {
+		snprintf(err, errlen, "a model record of another byte order");
+		return -1;
+	}
+	r.p += REC_HEAD;
 	r.left = (size_t)total - REC_HEAD;      /* the rest is the next one's */
 	if (take(&r, out, sizeof *out) == -1) {
 		memset(out, 0, sizeof *out);

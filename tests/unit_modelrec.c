@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "bytes.h"
 #include "config.h"
 #include "model.h"
 #include "model_rec.h"
@@ -327,19 +328,39 @@ test_refused(void **state)
 	assert_int_equal(model_rec_take(rec, len, &used, &got, err, sizeof err), -1);
 	assert_string_equal(err, "not a whole model record");
 	rec[0] ^= 1;
-	/* the record's own length one short of its contents */
-	rec[4] -= 1;
-	assert_int_equal(model_rec_take(rec, len, &used, &got, err, sizeof err), -1);
-	assert_string_equal(err, "a model record that does not add up");
-	rec[4] += 1;
+	/* the record's own length (u64 LE at 8) one short of its contents */
+	{
+		struct bytes c = bytes_writer(rec, len);
+
+		assert_true(bytes_le64(&c, 8) == len);
+		bytes_put_le64(&c, 8, len - 1);
+		assert_int_equal(model_rec_take(rec, len, &used, &got, err,
+		    sizeof err), -1);
+		assert_string_equal(err, "a model record that does not add up");
+		bytes_put_le64(&c, 8, len);
+	}
+	/* the structures written in the other byte order (the mark at 4) */
+	{
+		uint8_t t = rec[4];
+
+		rec[4] = rec[7], rec[7] = t, t = rec[5], rec[5] = rec[6], rec[6] = t;
+		assert_int_equal(model_rec_take(rec, len, &used, &got, err,
+		    sizeof err), -1);
+		assert_string_equal(err, "a model record of another byte order");
+		t = rec[4], rec[4] = rec[7], rec[7] = t, t = rec[5], rec[5] = rec[6],
+		rec[6] = t;
+		assert_int_equal(model_rec_take(rec, len, &used, &got, err,
+		    sizeof err), 0);
+		model_free(&got);
+	}
 	/* side 1 claims a million streams */
 	{
 		struct run_model *h = (struct run_model *)malloc(sizeof *h);
 
 		assert_non_null(h);
-		memcpy(h, rec + 12, sizeof *h);
+		memcpy(h, rec + 16, sizeof *h);
 		h->side[1].nst = 1000000;
-		memcpy(rec + 12, h, sizeof *h);
+		memcpy(rec + 16, h, sizeof *h);
 		free(h);
 	}
 	assert_int_equal(model_rec_take(rec, len, &used, &got, err, sizeof err), -1);
