@@ -131,7 +131,7 @@ graph_up() {
 		need_tools nft
 		delay_bin >/dev/null
 	fi
-	trap 'trap - EXIT; teardown; rm -rf "$_gtmp"; echo "$PROG: interrupted; testbed removed" >&2; exit 130' INT TERM HUP
+	trap 'trap - EXIT; teardown; rm -rf "$_gtmp"; echo "$PROG: interrupted; testbed removed" >&2; exit 130' INT TERM HUP PIPE
 	# shellcheck disable=SC2154 # _grc is set in the trap itself
 	trap '_grc=$?; rm -rf "$_gtmp"; up_failed $_grc' EXIT
 	teardown
@@ -143,7 +143,7 @@ graph_up() {
 	[ ! -d /proc/sys/net/ipv6 ] || V6=yes
 	# shellcheck source=/dev/null # the plan graph_plan wrote
 	. "$STATE/plan"
-	trap - INT TERM HUP EXIT
+	trap - INT TERM HUP PIPE EXIT
 	rm -rf "$_gtmp"
 	awk '$2 == "host" { h++ } $2 == "router" { r++ } $2 == "switch" { s++ }
 	    END { printf "%d hosts, %d routers, %d switches", h, r, s }' "$STATE/nodes" >"$STATE/summary"
