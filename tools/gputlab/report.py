@@ -145,6 +145,10 @@ def step_md(sr, level):
         out.append("Expected, by formula:")
         out += ["- " + f for f in formulas]
         out.append("")
+    if sr.get("missed_starts"):
+        out.append("Runs begun again because a handshake ended after the "
+                   "shared start (nothing measured): %d." % sr["missed_starts"])
+        out.append("")
     t = sr["target"]
     if t.get("wanted_pct") is not None:
         out.append("CI target: %s, %g%% CI at most %g%% of the mean wide: "
