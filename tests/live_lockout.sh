@@ -6,8 +6,9 @@
 # namespace) in loops that reconnect at once, is verified to hold what it
 # aims at before a real client tries, and the real client (127.0.0.1, or
 # another /64) must have at least half of its tries served:
-#  - ten handshake squatters from five addresses (HELLO, never PARAMS):
-#    a newcomer takes over a squatter's place (partner_gate.h);
+#  - ten handshake squatters from five addresses (HELLO, never PARAMS),
+#    and six from three: a newcomer takes over a squatter's place
+#    (partner_gate.h);
 #  - four tests held from two addresses by --latency-idle 60000 with no
 #    probe: each is ended 4 s after READY, and a newcomer takes one over;
 #  - ten squatters from five addresses of one IPv6 /64: one source.
@@ -62,6 +63,23 @@ N=$(served 127.0.0.1)
 echo "squatters (10 from 5 addresses): real client served $N of $TRIES"
 check "squatters: a real client served at least half its tries ($N of $TRIES)" [ "$N" -ge $((TRIES / 2)) ]
 check "squatters: places were taken over" grep -q "evicted: session [0-9]*: its place went to a client of another source" "$D_LOG"
+stop_attack
+
+# --- six handshake squatters from three addresses: the random early
+# refusal alone let half of a real client's tries through
+start_daemon || { fail "daemon announces its port"; t_done; }
+PORT=$D_PORT
+for a in 127.0.0.2 127.0.0.3 127.0.0.4; do
+	attack "$a" hello eof
+	attack "$a" hello eof
+done
+for a in 127.0.0.2 127.0.0.3 127.0.0.4; do
+	check "squatters from 3: $a holds its two handshakes (the attack runs)" \
+		wait_until 20 refused_per_source "$a"
+done
+N=$(served 127.0.0.1)
+echo "squatters (6 from 3 addresses): real client served $N of $TRIES"
+check "squatters from 3: a real client served at least half its tries ($N of $TRIES)" [ "$N" -ge $((TRIES / 2)) ]
 stop_attack
 
 # --- four test places held by --latency-idle 60000 without a probe
