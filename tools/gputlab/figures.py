@@ -14,7 +14,7 @@ MODEL_TITLE = {
     "fair": "fair share of eta*C",
     "mathis": "Mathis bound",
     "window": "window/RTT",
-    "rtt": "RTT from the links' delays",
+    "rtt": "RTT: 2 x the one-way delays",
 }
 Y_LABEL = {
     "goodput": "goodput, sum of the step's connections (MBit/s)",
