@@ -113,6 +113,10 @@ void     udpacct_add(struct udpacct *a, uint64_t seq, uint64_t send_ns, uint64_t
 void     udpacct_marker(struct udpacct *a);
 /* sent - unique, 0 if unique >= sent. */
 uint64_t udpacct_lost(const struct udpacct *a, uint64_t sent);
+/* The one definition of datagrams lost: sent - unique, 0 when no more
+ * were sent than arrived (a sender that does not know says 0). gput's
+ * model (model_loss) and gput-pcap take it from here. */
+uint64_t udpacct_lost_of(uint64_t sent, uint64_t unique);
 /* mean(transit) - min(transit), ns; 0 with no data. */
 double   udpacct_delay_var_mean_ns(const struct udpacct *a);
 /* max(transit) - min(transit), ns; 0 with no data. */

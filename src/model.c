@@ -112,7 +112,7 @@ model_loss(uint64_t sent, uint64_t unique, struct figures *fig)
 {
 	fig->have_loss = 1;
 	fig->udp_sent = sent;
-	fig->udp_lost = sent > unique ? sent - unique : 0;
+	fig->udp_lost = udpacct_lost_of(sent, unique);
 	fig->loss_pct.ok = sent != 0;
 	fig->loss_pct.v = sent ? 100.0 * (double)fig->udp_lost / (double)sent : 0;
 }

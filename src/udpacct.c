@@ -136,9 +136,15 @@ udpacct_marker(struct udpacct *a)
 }
 
 uint64_t
+udpacct_lost_of(uint64_t sent, uint64_t unique)
+{
+	return unique >= sent ? 0 : sent - unique;
+}
+
+uint64_t
 udpacct_lost(const struct udpacct *a, uint64_t sent)
 {
-	return a->n.unique >= sent ? 0 : sent - a->n.unique;
+	return udpacct_lost_of(sent, a->n.unique);
 }
 
 double
