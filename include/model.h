@@ -296,9 +296,9 @@ struct fig model_ratio(struct fig got, double of);
  * result that is not a side of a model (the sums of several partners). */
 void model_rates(const struct gput_result *r, struct figures *fig);
 /* A UDP receiver's loss into fig: sent less unique (udpacct_lost_of: 0
- * when fewer were sent, a sender that does not know says 0), and that in % of sent (no
- * value when sent is 0). The arrival line, JSON, CSV, Prometheus and
- * --repeat read this one definition. */
+ * when fewer were sent; a sender that does not know says 0), and that in
+ * % of sent (no value when sent is 0). The arrival line, JSON,
+ * Prometheus and --repeat read this one definition. */
 void model_loss(uint64_t sent, uint64_t unique, struct figures *fig);
 /* When a side has one stream (-P 1), the side's TCP_INFO and UDP
  * accounting are its stream's. */
