@@ -148,7 +148,10 @@ tests/unit_prober: private FINAL_CFLAGS += -fsanitize=undefined \
                    -fno-sanitize-recover=undefined
 tests/unit_prober: private FINAL_LDFLAGS += -fsanitize=undefined
 
-tools/gput-delay tools/gput-textfile: %: %.c
+tools/gput-delay: tools/gput-delay.c tools/gput-delay-ring.c tools/gput-delay.h
+	$(CC) $(FINAL_CFLAGS) -o $@ tools/gput-delay.c tools/gput-delay-ring.c $(FINAL_LDFLAGS)
+
+tools/gput-textfile: %: %.c
 	$(CC) $(FINAL_CFLAGS) -o $@ $< $(FINAL_LDFLAGS)
 
 # make check: unit tests (cmocka), then live tests with real processes.

@@ -14,7 +14,12 @@
 #                         (a's egress == delay-fwd == b's ingress, deltas);
 #                         the error percentiles are ordered (p50 <= p99 <=
 #                         max); status shows the delay lines
-#   impair ab delay 30, ba delay 5: minimum RTT >= 35 ms; status says so
+#                         both lines on the packet-ring path; counters'
+#                         delay-late a count no larger than delay-fwd
+#   impair ab delay 30, ba delay 5: minimum RTT >= 35 ms; status says so;
+#                         a>b on the copy path (GPUT_DELAY_PATH=copy, said
+#                         in its statistics); GPUT_DELAY_PATH=bogus refused
+#                         with one line, exit 1
 #   --jitter 5: minimum RTT >= 30 ms, the RTTs spread; gput -u sees no
 #               datagram out of order; with --jitter-reorder it does
 #   --queue 100p / 64K: the tbf limit is 100 x 1514 / 65536 bytes (tc, to
@@ -95,6 +100,13 @@ eq "delay 20: a's and b's neighbour entries are still the static ones (no ARP ac
 check "delay 20: error percentiles ordered (p50 $(counter 'a>b' delay-err-p50-us) <= p99 $(counter 'a>b' delay-err-p99-us) <= max $(counter 'a>b' delay-err-max-us))" \
 	awk -v a="$(counter 'a>b' delay-err-p50-us)" -v b="$(counter 'a>b' delay-err-p99-us)" \
 	    -v c="$(counter 'a>b' delay-err-max-us)" 'BEGIN { exit !(a != "" && a <= b && b <= c + 1) }'
+for d in ab ba; do
+	eq "delay 20: $d runs the packet-ring path" \
+		"$(awk '$1 == "path" { print $2 }' "/run/gput-testbed/$GPUT_TESTBED_PREFIX/$d.stats")" ring
+done
+check "delay 20: counters' a>b delay-late ($(counter 'a>b' delay-late)) is a count, at most delay-fwd" \
+	awk -v l="$(counter 'a>b' delay-late)" -v f="$(counter 'a>b' delay-fwd)" \
+	    'BEGIN { exit !(l ~ /^[0-9]+$/ && l + 0 <= f + 0) }'
 
 # every frame a sends passes the a>b delay line and reaches b
 tb_daemon
@@ -135,7 +147,14 @@ check "delay 20: more than the 1000 datagrams crossed ($F)" [ "${F:-0}" -gt 1000
 eq "delay 20: a>b delay-drop" "$(counter 'a>b' delay-drop)" 0
 
 # --- asymmetric, changed on the running testbed
-tb impair ab delay 30
+GPUT_DELAY_PATH=bogus "$TESTBED" impair ab delay 30 >"$OUT" 2>&1
+eq "GPUT_DELAY_PATH=bogus: exit" "$?" 1
+eq "GPUT_DELAY_PATH=bogus: one line" "$(cat "$OUT")" \
+	"gput-testbed: GPUT_DELAY_PATH must be ring or copy, not 'bogus'"
+# a>b on the copy path (recvmmsg/sendmmsg) from here on
+GPUT_DELAY_PATH=copy tb impair ab delay 30
+eq "GPUT_DELAY_PATH=copy: a>b runs the copy path" \
+	"$(awk '$1 == "path" { print $2 }' "/run/gput-testbed/$GPUT_TESTBED_PREFIX/ab.stats")" copy
 tb impair 'b>a' delay 5ms
 "$TESTBED" status >"$T_TMP/st" 2>&1
 check "impair: status shows a>b 30 ms" grep -q '^a>b: delay 30 ms' "$T_TMP/st"

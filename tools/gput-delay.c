@@ -4,13 +4,20 @@
  * tools/gput-testbed on kernels without netem.
  *
  *   gput-delay -i IN -o OUT [-d NS] [-j NS [-R]] [-r BITS -q BYTES [-e BYTES]]
- *              [-n SLOTS] [-m BYTES] [-s FILE] [-S NS] [-P PRIO]
+ *              [-n SLOTS] [-m BYTES] [-s FILE] [-S NS] [-P PRIO] [-L NS] [-C]
  *
  * Every frame that arrives on interface IN (an AF_PACKET socket, so the
  * frame as it was on the wire: Ethernet header on) leaves on interface OUT
  * at its departure time, arrival + delay, on CLOCK_MONOTONIC in ns. The
- * arrival time is the kernel's receive timestamp (SO_TIMESTAMPNS), so the
- * time this program takes to notice a frame counts against it as error.
+ * arrival time is the kernel's receive timestamp (the packet ring's, or
+ * SO_TIMESTAMPNS), so the time this program takes to notice a frame counts
+ * against it as error.
+ *
+ * Two paths: packet rings (tools/gput-delay-ring.c: frames wait in a
+ * memory-mapped receive ring and leave through a transmit ring, a system
+ * call per batch and none per frame), and the copy path (recvmmsg and
+ * sendmmsg, a copy each way), which runs with -C or when the kernel refuses
+ * a ring (said once on stderr). The statistics name the path that runs.
  *
  *   -d NS      one-way delay added to every frame (ns)
  *   -j NS      jitter: each frame's delay is uniform in [d-j, d+j] (never
@@ -31,7 +38,11 @@
  *   -m BYTES   largest frame (default 9018: MTU 9000 + header + VLAN tag)
  *   -s FILE    statistics file, rewritten on SIGUSR1 and at exit
  *   -S NS      how long before a departure it stops sleeping and spins
- *              (default 50000)
+ *              (default 50000 on the copy path, 0 on the ring path: a
+ *              timer wake-up; see the testbed's manual for the figures)
+ *   -L NS      the error budget: a frame that leaves more than NS after its
+ *              departure time counts as late (default 100000)
+ *   -C         the copy path, not the packet rings
  *   -P PRIO    run SCHED_FIFO at PRIO (1..99; 0: an ordinary process).
  *              On a loaded host an ordinary process is woken milliseconds
  *              late now and then (p99 error 3.4 ms at 100 Mbit/s with
@@ -64,58 +75,18 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 
-#define BATCH     64
-#define HIST_US   20000            /* error histogram: 1 us buckets to 20 ms */
-#define MEM_CAP   (256UL << 20)
+#include "gput-delay.h"
 
-typedef uint64_t mono_ns;
+#define BATCH     DL_BATCH
+#define HIST_US   DL_HIST_US
+#define MEM_CAP   DL_MEM_CAP
 
-struct slot {
-	mono_ns due;                /* departure time */
-	uint64_t seq;               /* arrival order: ties leave in order */
-	uint32_t len;
-};
+volatile sig_atomic_t dl_stop_flag, dl_dump_flag;
 
-struct cfg {
-	const char *in, *out, *stats;
-	uint64_t delay, jitter, rate, qlimit, ecn_k, spin;
-	uint32_t slots, maxframe;
-	int reorder, prio;
-};
+static void on_stop(int sig) { (void)sig; dl_stop_flag = 1; }
+static void on_dump(int sig) { (void)sig; dl_dump_flag = 1; }
 
-struct stats {
-	uint64_t received, forwarded, ring_drops, queue_drops, send_errors;
-	uint64_t marked, oversize;
-	uint64_t hist[HIST_US + 1];
-	uint64_t err_max;
-};
-
-struct line {
-	struct cfg c;
-	int rx, tx;
-	uint8_t *buf;               /* slots x stride bytes */
-	size_t stride;
-	struct slot *slot;
-	uint32_t *heap, nheap;      /* slots waiting, min-heap on (due, seq) */
-	uint32_t *freel, nfree;     /* free slots */
-	uint64_t seq;
-	mono_ns last_due;           /* order kept: the latest departure so far */
-	/* -r: the queue of the bottleneck, FIFO of (end of service, len) */
-	mono_ns busy_until;
-	mono_ns *q_end;
-	uint32_t *q_len, q_head, q_n;
-	uint64_t q_bytes;
-	uint64_t rng;
-	struct stats st;
-	struct tpacket_stats kst;   /* the kernel's drops at IN, summed */
-};
-
-static volatile sig_atomic_t stop_flag, dump_flag;
-
-static void on_stop(int sig) { (void)sig; stop_flag = 1; }
-static void on_dump(int sig) { (void)sig; dump_flag = 1; }
-
-static mono_ns now_ns(clockid_t id)
+mono_ns dl_now(clockid_t id)
 {
 	struct timespec ts;
 
@@ -123,7 +94,7 @@ static mono_ns now_ns(clockid_t id)
 	return (mono_ns)ts.tv_sec * 1000000000u + (mono_ns)ts.tv_nsec;
 }
 
-static void die(const char *what)
+void dl_die(const char *what)
 {
 	fprintf(stderr, "gput-delay: %s: %s\n", what, strerror(errno));
 	exit(1);
@@ -160,7 +131,7 @@ static int before(const struct line *l, uint32_t a, uint32_t b)
 	return x->due < y->due || (x->due == y->due && x->seq < y->seq);
 }
 
-static void heap_push(struct line *l, uint32_t s)
+void dl_heap_push(struct line *l, uint32_t s)
 {
 	uint32_t i = l->nheap++;
 
@@ -175,7 +146,7 @@ static void heap_push(struct line *l, uint32_t s)
 	l->heap[i] = s;
 }
 
-static void heap_pop(struct line *l)
+void dl_heap_pop(struct line *l)
 {
 	uint32_t s = l->heap[--l->nheap], i = 0, n = l->nheap;
 
@@ -195,47 +166,79 @@ static void heap_pop(struct line *l)
 		l->heap[i] = s;
 }
 
-static int open_dev(const char *dev, int rx)
+/* open_dev: an AF_PACKET socket for DEV, not yet bound (protocol 0: it
+ * takes no frame until bind_dev names the device) */
+static int open_dev(int rx, int ring)
 {
-	struct sockaddr_ll sa;
 	int fd, one = 1, buf = 8 << 20;
 
-	fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK, htons(rx ? ETH_P_ALL : 0));
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK, 0);
 	if (fd < 0)
-		die("socket(AF_PACKET)");
+		dl_die("socket(AF_PACKET)");
+	if (rx) {
+		/* the frames this host sends on IN are not arrivals */
+		if (setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one)) < 0)
+			dl_die("PACKET_IGNORE_OUTGOING");
+		if (ring)           /* the ring's frames carry their time */
+			return fd;
+		if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) < 0)
+			dl_die("SO_TIMESTAMPNS");
+		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &buf, sizeof(buf)) < 0)
+			dl_die("SO_RCVBUFFORCE");
+	} else {
+		if (setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one)) < 0)
+			dl_die("PACKET_QDISC_BYPASS");
+		if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &buf, sizeof(buf)) < 0)
+			dl_die("SO_SNDBUFFORCE");
+	}
+	return fd;
+}
+
+static void bind_dev(int fd, const char *dev, int rx)
+{
+	struct sockaddr_ll sa;
+
 	memset(&sa, 0, sizeof(sa));
 	sa.sll_family = AF_PACKET;
 	sa.sll_protocol = htons(rx ? ETH_P_ALL : 0);
 	sa.sll_ifindex = (int)if_nametoindex(dev);
 	if (sa.sll_ifindex == 0)
-		die(dev);
+		dl_die(dev);
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-		die("bind");
-	if (rx) {
-		/* the frames this host sends on IN are not arrivals */
-		if (setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one)) < 0)
-			die("PACKET_IGNORE_OUTGOING");
-		if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) < 0)
-			die("SO_TIMESTAMPNS");
-		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &buf, sizeof(buf)) < 0)
-			die("SO_RCVBUFFORCE");
-	} else {
-		if (setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one)) < 0)
-			die("PACKET_QDISC_BYPASS");
-		if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &buf, sizeof(buf)) < 0)
-			die("SO_SNDBUFFORCE");
-	}
-	return fd;
+		dl_die("bind");
 }
 
-static void *alloc(size_t n)
+void *dl_alloc(size_t n)
 {
 	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (p == MAP_FAILED)
-		die("mmap");
+		dl_die("mmap");
 	memset(p, 0, n);            /* every page touched now, not per frame */
 	return p;
+}
+
+/* open_lines: the ring path's sockets, or (-C, or rings refused) the copy
+ * path's, said once on stderr */
+static void open_lines(struct line *l)
+{
+	const char *why = "";
+
+	l->rx = open_dev(1, !l->c.copy);
+	l->tx = open_dev(0, !l->c.copy);
+	if (l->c.copy)
+		return;
+	if (dl_ring_open(l, &why) == 0) {
+		l->ring = 1;
+		return;
+	}
+	fprintf(stderr, "gput-delay: packet rings unavailable (%s: %s): "
+	    "copying frames with recvmmsg/sendmmsg instead\n", why, strerror(errno));
+	close(l->rx);
+	close(l->tx);
+	l->c.copy = 1;
+	l->rx = open_dev(1, 0);
+	l->tx = open_dev(0, 0);
 }
 
 static void setup(struct line *l)
@@ -252,20 +255,23 @@ static void setup(struct line *l)
 
 		l->c.slots = (uint32_t)(n < 4096 ? 4096 : n > 1u << 20 ? 1u << 20 : n);
 	}
-	if ((uint64_t)l->c.slots * l->stride > MEM_CAP)
+	open_lines(l);              /* the ring path sets c.slots to its frames */
+	if (!l->ring && (uint64_t)l->c.slots * l->stride > MEM_CAP)
 		l->c.slots = (uint32_t)(MEM_CAP / l->stride);
-	l->buf = alloc((size_t)l->c.slots * l->stride);
-	l->slot = alloc((size_t)l->c.slots * sizeof(*l->slot));
-	l->heap = alloc((size_t)l->c.slots * sizeof(*l->heap));
-	l->freel = alloc((size_t)l->c.slots * sizeof(*l->freel));
-	l->q_end = alloc((size_t)l->c.slots * sizeof(*l->q_end));
-	l->q_len = alloc((size_t)l->c.slots * sizeof(*l->q_len));
-	for (i = 0; i < l->c.slots; i++)
-		l->freel[i] = l->c.slots - 1 - i;
-	l->nfree = l->c.slots;
-	l->rng = now_ns(CLOCK_MONOTONIC) | 1;
-	l->rx = open_dev(l->c.in, 1);
-	l->tx = open_dev(l->c.out, 0);
+	if (!l->ring) {
+		l->buf = dl_alloc((size_t)l->c.slots * l->stride);
+		l->freel = dl_alloc((size_t)l->c.slots * sizeof(*l->freel));
+		for (i = 0; i < l->c.slots; i++)
+			l->freel[i] = l->c.slots - 1 - i;
+		l->nfree = l->c.slots;
+	}
+	l->slot = dl_alloc((size_t)l->c.slots * sizeof(*l->slot));
+	l->heap = dl_alloc((size_t)l->c.slots * sizeof(*l->heap));
+	l->q_end = dl_alloc((size_t)l->c.slots * sizeof(*l->q_end));
+	l->q_len = dl_alloc((size_t)l->c.slots * sizeof(*l->q_len));
+	l->rng = dl_now(CLOCK_MONOTONIC) | 1;
+	bind_dev(l->rx, l->c.in, 1);
+	bind_dev(l->tx, l->c.out, 0);
 }
 
 /* mark_ce: set CE in an ECN-capable IPv4 or IPv6 packet (RFC 3168 5),
@@ -312,7 +318,7 @@ static int mark_ce(uint8_t *f, uint32_t len)
 
 /* bottleneck: with -r, put a frame arriving at ARR through the queue; 0 and
  * *due set when it is kept, -1 when dropped. */
-static int bottleneck(struct line *l, uint8_t *f, uint32_t len, mono_ns arr, mono_ns *due)
+int dl_bottleneck(struct line *l, uint8_t *f, uint32_t len, mono_ns arr, mono_ns *due)
 {
 	uint32_t wire = len + 24 < 84 ? 84 : len + 24;
 	mono_ns start, slot;
@@ -340,7 +346,7 @@ static int bottleneck(struct line *l, uint8_t *f, uint32_t len, mono_ns arr, mon
 }
 
 /* depart: the departure time of a frame that arrived at ARR */
-static mono_ns depart(struct line *l, mono_ns base)
+mono_ns dl_depart(struct line *l, mono_ns base)
 {
 	mono_ns d = base + l->c.delay;
 
@@ -386,8 +392,8 @@ static int receive(struct line *l)
 	int n, i, k, total = 0;
 
 	do {
-		mono_ns mono = now_ns(CLOCK_MONOTONIC);
-		mono_ns off = now_ns(CLOCK_REALTIME) - mono;   /* realtime - mono */
+		mono_ns mono = dl_now(CLOCK_MONOTONIC);
+		mono_ns off = dl_now(CLOCK_REALTIME) - mono;   /* realtime - mono */
 
 		for (k = 0; k < BATCH; k++) {
 			if (l->nfree > (uint32_t)k) {
@@ -409,7 +415,7 @@ static int receive(struct line *l)
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				break;
-			die("recvmmsg");
+			dl_die("recvmmsg");
 		}
 		for (i = 0; i < n; i++) {
 			uint32_t len = m[i].msg_len, s = idx[i];
@@ -427,27 +433,30 @@ static int receive(struct line *l)
 				l->st.oversize++;
 				continue;
 			}
-			if (l->c.rate && bottleneck(l, l->buf + (size_t)s * l->stride, len, arr, &base) < 0)
+			if (l->c.rate && dl_bottleneck(l, l->buf + (size_t)s * l->stride, len, arr, &base) < 0)
 				continue;
 			l->slot[s].len = len;
+			l->slot[s].data = l->buf + (size_t)s * l->stride;
 			l->slot[s].seq = l->seq++;
-			l->slot[s].due = depart(l, base);
+			l->slot[s].due = dl_depart(l, base);
 			/* take slot s off the free list (it is among the top n) */
 			for (k = (int)l->nfree - 1; k >= 0 && l->freel[k] != s; k--)
 				;
 			l->freel[k] = l->freel[--l->nfree];
-			heap_push(l, s);
+			dl_heap_push(l, s);
 		}
 		total += n;
 	} while (n == BATCH);
 	return total;
 }
 
-static void record(struct line *l, mono_ns late)
+void dl_record(struct line *l, mono_ns late)
 {
 	uint64_t us = late / 1000;
 
 	l->st.hist[us > HIST_US ? HIST_US : us]++;
+	if (late > l->c.budget)
+		l->st.late++;
 	if (late > l->st.err_max)
 		l->st.err_max = late;
 }
@@ -465,14 +474,14 @@ static int transmit(struct line *l, mono_ns now)
 		while (n < BATCH && l->nheap && l->slot[l->heap[0]].due <= now) {
 			uint32_t s = l->heap[0];
 
-			heap_pop(l);
+			dl_heap_pop(l);
 			idx[n] = s;
 			iov[n].iov_base = l->buf + (size_t)s * l->stride;
 			iov[n].iov_len = l->slot[s].len;
 			memset(&m[n].msg_hdr, 0, sizeof(m[n].msg_hdr));
 			m[n].msg_hdr.msg_iov = &iov[n];
 			m[n].msg_hdr.msg_iovlen = 1;
-			record(l, now - l->slot[s].due);
+			dl_record(l, now - l->slot[s].due);
 			n++;
 		}
 		if (n == 0)
@@ -516,7 +525,7 @@ static uint64_t pct(const struct stats *st, uint64_t total, double p)
 
 /* write_stats: the counters and the error's percentiles, to FILE.tmp and
  * renamed, so a reader never sees half a file. */
-static void write_stats(struct line *l)
+void dl_write_stats(struct line *l)
 {
 	char tmp[PATH_MAX];
 	struct tpacket_stats ks;
@@ -540,11 +549,13 @@ static void write_stats(struct line *l)
 	fprintf(f, "pid %ld\nreceived %" PRIu64 "\nforwarded %" PRIu64 "\n"
 	    "dropped %" PRIu64 "\nring-drop %" PRIu64 "\nqueue-drop %" PRIu64 "\n"
 	    "socket-drop %u\nsend-error %" PRIu64 "\noversize %" PRIu64 "\n"
-	    "marked %" PRIu64 "\nqueued %u\n",
+	    "marked %" PRIu64 "\nqueued %u\npath %s\nlate %" PRIu64 "\n"
+	    "late-budget-us %" PRIu64 "\n",
 	    (long)getpid(), l->st.received, l->st.forwarded,
 	    l->st.ring_drops + l->st.queue_drops + l->kst.tp_drops + l->st.send_errors +
 	    l->st.oversize, l->st.ring_drops, l->st.queue_drops, l->kst.tp_drops,
-	    l->st.send_errors, l->st.oversize, l->st.marked, l->nheap);
+	    l->st.send_errors, l->st.oversize, l->st.marked, l->nheap,
+	    l->ring ? "ring" : "copy", l->st.late, l->c.budget / 1000);
 	fprintf(f, "err-frames %" PRIu64 "\nerr-p50-us %" PRIu64 "\nerr-p99-us %" PRIu64 "\n"
 	    "err-max-us %.1f\n", total, pct(&l->st, total, 0.50), pct(&l->st, total, 0.99),
 	    (double)l->st.err_max / 1000.0);
@@ -563,18 +574,23 @@ static void run(struct line *l)
 	struct timespec zero = { 0, 0 };
 	unsigned spins = 0;
 
+	if (l->ring) {
+		dl_ring_run(l);
+		dl_write_stats(l);
+		return;
+	}
 	sigemptyset(&none);
-	while (!stop_flag) {
-		mono_ns now = now_ns(CLOCK_MONOTONIC), next;
+	while (!dl_stop_flag) {
+		mono_ns now = dl_now(CLOCK_MONOTONIC), next;
 		int busy;
 
 		/* signals are blocked but while in ppoll: a line that is never
 		 * idle still looks at them every 1024 turns */
 		if (++spins % 1024 == 0)
 			ppoll(NULL, 0, &zero, &none);
-		if (dump_flag) {
-			dump_flag = 0;
-			write_stats(l);
+		if (dl_dump_flag) {
+			dl_dump_flag = 0;
+			dl_write_stats(l);
 		}
 		busy = transmit(l, now);
 		busy += receive(l);
@@ -593,10 +609,10 @@ static void run(struct line *l)
 			}
 			/* signals are blocked outside ppoll: no wake-up lost */
 			if (ppoll(&pfd, 1, tp, &none) < 0 && errno != EINTR)
-				die("ppoll");
+				dl_die("ppoll");
 		}
 	}
-	write_stats(l);
+	dl_write_stats(l);
 }
 
 /* close_fds: close every descriptor above stderr */
@@ -613,7 +629,7 @@ static void close_fds(void)
 static void usage(void)
 {
 	fprintf(stderr, "usage: gput-delay -i IN -o OUT [-d NS] [-j NS [-R]] "
-	    "[-r BITS -q BYTES [-e BYTES]] [-n SLOTS] [-m BYTES] [-s FILE] [-S NS] [-P PRIO]\n");
+	    "[-r BITS -q BYTES [-e BYTES]] [-n SLOTS] [-m BYTES] [-s FILE] [-S NS] [-P PRIO] [-L NS] [-C]\n");
 	exit(2);
 }
 
@@ -630,7 +646,8 @@ int main(int argc, char **argv)
 	close_fds();
 	l.c.maxframe = 9018;
 	l.c.spin = 50000;
-	while ((o = getopt(argc, argv, "i:o:d:j:Rr:q:e:n:m:s:S:P:")) != -1) {
+	l.c.budget = 100000;
+	while ((o = getopt(argc, argv, "i:o:d:j:Rr:q:e:n:m:s:S:P:CL:")) != -1) {
 		switch (o) {
 		case 'i': l.c.in = optarg; break;
 		case 'o': l.c.out = optarg; break;
@@ -643,7 +660,9 @@ int main(int argc, char **argv)
 		case 'n': l.c.slots = (uint32_t)num(optarg, "slots", 16, 1u << 22); break;
 		case 'm': l.c.maxframe = (uint32_t)num(optarg, "frame size", 64, 65535); break;
 		case 's': l.c.stats = optarg; break;
-		case 'S': l.c.spin = num(optarg, "spin", 0, 10000000); break;
+		case 'S': l.c.spin = num(optarg, "spin", 0, 10000000); l.c.spin_set = 1; break;
+		case 'C': l.c.copy = 1; break;
+		case 'L': l.c.budget = num(optarg, "late budget", 1000, 1000000000); break;
 		case 'P': l.c.prio = (int)num(optarg, "priority", 0, 99); break;
 		default: usage();
 		}
@@ -667,6 +686,8 @@ int main(int argc, char **argv)
 	sigaddset(&block, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &block, NULL);
 	setup(&l);
+	if (l.ring && !l.c.spin_set)
+		l.c.spin = 0;       /* the ring path sleeps to the departure */
 	if (l.c.prio) {
 		struct sched_param sp = { .sched_priority = l.c.prio };
 
@@ -676,7 +697,7 @@ int main(int argc, char **argv)
 	}
 	if (mlockall(MCL_CURRENT | MCL_FUTURE) < 0)
 		fprintf(stderr, "gput-delay: mlockall: %s\n", strerror(errno));
-	write_stats(&l);
+	dl_write_stats(&l);
 	run(&l);
 	return 0;
 }

@@ -106,7 +106,14 @@ dl_stop() {
 # bytes (0: never). With delay, jitter and rate 0 the wire forwards in the
 # kernel and no delay line runs.
 dl_set() {
-	_rt=${5:-0} _qb=${6:-0} _ek=${7:-0}
+	_rt=${5:-0} _qb=${6:-0} _ek=${7:-0} _path=${GPUT_DELAY_PATH:-ring}
+	case $_path in
+	ring | copy) ;;
+	*) die "GPUT_DELAY_PATH must be ring or copy, not '$_path'" ;;
+	esac
+	case ${GPUT_DELAY_SPIN:-0} in
+	*[!0-9]* | '') die "GPUT_DELAY_SPIN must be a number of ns, not '$GPUT_DELAY_SPIN'" ;;
+	esac
 	dl_ends "$1"
 	dl_stop "$1"
 	mkdir -p "$STATE"
@@ -122,6 +129,8 @@ dl_set() {
 	set -- -i "$DL_IN" -o "$DL_OUT" -d "$2" -j "$3" -m "$(( _mtu + 18 ))" -s "$STATE/$1.stats" \
 		-P "${GPUT_DELAY_PRIO:-10}"
 	[ "$_ro" != yes ] || set -- "$@" -R
+	[ "$_path" = ring ] || set -- "$@" -C
+	[ -z "${GPUT_DELAY_SPIN:-}" ] || set -- "$@" -S "$GPUT_DELAY_SPIN"
 	[ "$_rt" = 0 ] || set -- "$@" -r "$_rt" -q "$_qb"
 	[ "$_ek" = 0 ] || set -- "$@" -e "$_ek"
 	# setsid: its own session, so the shell that ran up can end; no fork in
@@ -167,13 +176,13 @@ dl_counters() {
 	_rt=$(awk '{ print $4 + 0 }' "$STATE/$1.conf" 2>/dev/null)
 	awk -v d="$2" -v rt="${_rt:-0}" '
 	    $1 == "forwarded" { f = $2 } $1 == "dropped" { x = $2 } $1 == "marked" { m = $2 }
-	    $1 == "queue-drop" { q = $2 }
+	    $1 == "queue-drop" { q = $2 } $1 == "late" { lt = $2 }
 	    $1 == "err-p50-us" { p50 = $2 } $1 == "err-p99-us" { p99 = $2 } $1 == "err-max-us" { mx = $2 }
 	    END {
 		if (rt > 0) { print d " queue-drop " q; print d " ecn-mark " m }
 		print d " delay-fwd " f; print d " delay-drop " x - q
 		print d " delay-err-p50-us " p50; print d " delay-err-p99-us " p99
-		print d " delay-err-max-us " mx
+		print d " delay-err-max-us " mx; print d " delay-late " lt + 0
 	    }' "$STATE/$1.read"
 }
 
