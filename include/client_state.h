@@ -33,7 +33,8 @@ struct client_hooks;
 struct run_err {
 	enum run_error code;            /* what it is (RUN_OK: not set) */
 	int  said;                      /* text is on stderr already */
-	char text[512];                 /* the words ("": none yet) */
+	char text[CLIENT_WHY_LEN + 320];/* the words ("": none yet): a
+	                                   reason, the partner's words */
 };
 
 struct run {

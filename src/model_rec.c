@@ -106,11 +106,14 @@ static int
 take_str(struct rbuf *r, const char **s)
 {
 	uint8_t b[4];
-	struct bytes c = bytes_reader(b, sizeof b);
+	struct bytes c;
 	uint32_t n;
 
 	*s = NULL;
-	if (take(r, b, sizeof b) == -1 || (n = bytes_le32(&c, 0)) > r->left)
+	if (take(r, b, sizeof b) == -1)
+		return -1;
+	c = bytes_reader(b, sizeof b);
+	if ((n = bytes_le32(&c, 0)) > r->left)
 		return -1;
 	if (n == 0)
 		return 0;

@@ -15,10 +15,11 @@ static int
 next_rec(FILE *f, struct rec *r)
 {
 	uint8_t b[UDP_LOG_REC];
-	struct bytes c = bytes_reader(b, sizeof b);
+	struct bytes c;
 
 	if (fread(b, 1, sizeof b, f) != sizeof b)
 		return 0;
+	c = bytes_reader(b, sizeof b);
 	r->seq = bytes_le64(&c, UDPLOG_SEQ);
 	r->send = bytes_le64(&c, UDPLOG_SEND);
 	r->at = bytes_le64(&c, UDPLOG_AT);
