@@ -18,7 +18,7 @@
 #include "linkconn.h"
 #include "meter.h"
 #include "model.h"
-#include "partner_watch.h"
+#include "watch.h"
 #include "stop.h"
 #include "stream.h"
 #include "xfer_params.h"

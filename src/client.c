@@ -23,7 +23,7 @@
 #include "report_ival.h"
 #include "startat.h"
 #include "stream.h"
-#include "partner_watch.h"
+#include "watch.h"
 #include "xfer_udp.h"
 
 /* --start-at, after START: wait for the moment; the transfer's window

@@ -5,7 +5,7 @@
 #include "model.h"
 #include "stream.h"
 #include "udpacct.h"
-#include "partner_watch.h"
+#include "watch.h"
 #include "xfer_batch.h"
 
 /* A stream's thread stack (stream.c); its table entries, results and

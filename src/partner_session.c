@@ -19,7 +19,7 @@
 #include "partner_state.h"
 #include "stream.h"
 #include "tcpinfo.h"
-#include "partner_watch.h"
+#include "watch.h"
 #include "xfer_udp.h"
 
 /* Log a failure and, best effort, tell the client. */

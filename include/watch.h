@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#ifndef GPUT_PARTNER_WATCH_H
-#define GPUT_PARTNER_WATCH_H
+#ifndef GPUT_WATCH_H
+#define GPUT_WATCH_H
 
 #include <pthread.h>
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* partner_watch.c: a thread that watches the control connection during a transfer. */
-#include "partner_watch.h"
+/* watch.c: the watcher of a transfer, on both sides (the client's and the
+ * partner's): a thread that watches the control connection. */
+#include "watch.h"
 
 #include <errno.h>
 #include <fcntl.h>
