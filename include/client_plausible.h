@@ -85,6 +85,14 @@ int plaus_tcpinfo(const struct plaus_run *pr, const struct tcp_stats *t,
 int plaus_echo(const struct plaus_run *pr, const struct echo_stats *e,
                uint64_t idle_answered, char *err, size_t errlen);
 
+/* HOSTUDP: only when the test asked for it (CTL_XF_HOSTUDP: the partner
+ * receives UDP); each delta at most hostudp_bound() of the window with its
+ * slack (the host's counters may hold other sockets' drops too, but not
+ * more than the host can receive). Returns 0 or -1 with err filled. */
+struct hostudp;
+int plaus_hostudp(const struct plaus_run *pr, const struct hostudp *h,
+                  char *err, size_t errlen);
+
 
 /* The most data calls streams streams of the partner can have made so far
  * (INTERVAL sums; a UDP receiver's RESULT): a TCP call moves a byte at

@@ -14,6 +14,7 @@
 #include "auth.h"
 #include "client_prober.h"
 #include "config.h"
+#include "hostudp.h"
 #include "ctl.h"
 #include "linkconn.h"
 #include "meter.h"
@@ -41,6 +42,9 @@ struct run {
 	const struct config *c;
 	const struct client_hooks *hooks;   /* several partners (NULL: none) */
 	struct xfer_params lp, rp;      /* local and partner halves */
+	struct hostudp hu0;             /* -r -u: this host's UDP counters
+	                                   before the data path opened */
+	int hu_ok;                      /*   (read: hu0 holds them) */
 	int ctl;
 	struct stream *st;              /* the local streams, nst of them */
 	uint32_t nst;

@@ -122,6 +122,12 @@ struct side {
 	uint64_t udp_sent;           /* UDP receiver: datagrams the sender sent */
 	int      have_udp;           /* UDP receiver: udp is filled */
 	struct udp_stats udp;
+	int      have_host_udp;      /* UDP receiver: its host's UDP drop
+	                                counters' deltas over the run (hostudp.h:
+	                                the host's, every socket's) */
+	uint64_t host_rcvbuf_errors; /*   RcvbufErrors */
+	uint64_t host_in_errors;     /*   InErrors */
+	int      host_udp_v6;        /*   of Udp6 (/proc/net/snmp6) */
 	int      have_win;           /* --sliding-window: win is filled (a
 	                                sender's counts, or a receiver's
 	                                acks_sent) */

@@ -17,6 +17,7 @@
 #include "net.h"
 #include "partner_echo.h"
 #include "partner_gate.h"
+#include "hostudp.h"
 #include "stop.h"
 #include "stream.h"
 
@@ -40,6 +41,10 @@ struct session {
 	                                           lengths (xfer_path.h) */
 	struct run_model model;                 /* the streams, their sums */
 	struct echo echo;                       /* --latency (fd -1: none) */
+	struct hostudp hu;                      /* CTL_XF_HOSTUDP: the host's
+	                                           UDP counters before the
+	                                           transfer, then their deltas */
+	int hu_ok;                              /* hu holds them: HOSTUDP goes */
 	char who[NET_ADDRSTRLEN + 16];          /* "ADDR port N" */
 };
 

@@ -31,8 +31,10 @@
  *                      again after a timeout: network_loss (timeouts held
  *                      the window)
  *   3 receiver_socket_buffer  UDP: lost >= LOSS_SHARE of sent and the
- *                      receiving socket's own drops are at least half of
- *                      the lost
+ *                      receiving socket's own drops (SO_MEMINFO) are at
+ *                      least half of the lost; where those are absent, the
+ *                      receiving host's RcvbufErrors over the run (every
+ *                      socket's: hostudp.h)
  *   4 network_loss     UDP: lost >= LOSS_SHARE of sent (the rest)
  *   5 pacing           the sender was paced (--rate, -g) below eta*C (or
  *                      with no --link), kept its schedule (its rate >=

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hostudp.h"
 #include "latstat.h"
 #include "mcast_group.h"
 #include "meter.h"
@@ -44,6 +45,7 @@
 #define CTL_LAT_MAX_IDLE_MS 60000u     /* --latency-idle: at most a minute */
 #define CTL_ECHOPORT_LEN  4
 #define CTL_ECHOSTATS_LEN 48
+#define CTL_HOSTUDP_LEN  24
 #define CTL_PX_AFFINITY  168     /* 8 bytes: --affinity, CPUs 0..63 (affinity.h) */
 #define CTL_PX_HARDEN    176     /* 8 bytes */
 #define CTL_INTERVAL_LEN 64
@@ -156,6 +158,12 @@
 #define CTL_EPORT_PORT     0
 #define CTL_EPORT_RSVD     2
 #define CTL_ESTATS_COUNTS  0
+/* HOSTUDP (CTL_XF_HOSTUDP): the receiving host's UDP drop counters' deltas
+ * (hostudp.h); each at most HOSTUDP_MAX. */
+#define CTL_HUDP_RCVBUF    0     /* u64: RcvbufErrors */
+#define CTL_HUDP_INERR     8     /* u64: InErrors */
+#define CTL_HUDP_FLAGS     16    /* u32: HOSTUDP_V6 */
+#define CTL_HUDP_RSVD      20    /* u32: zero */
 
 enum ctl_type {
 	CTL_PARAMS = 1,
@@ -170,11 +178,13 @@ enum ctl_type {
 	CTL_UDPSTATS = 10,
 	CTL_ECHOPORT = 13,
 	CTL_ECHOSTATS = 14,
+	CTL_HOSTUDP = 17,
 };
 /* Types 11..16 are set aside for extensions of version 4 (11, 12: the
  * partner's return-path check; 13, 14: latency probes; 15, 16: the data
- * path); until a build defines them they are unknown and refused. */
-#define CTL_TYPE_MAX CTL_ECHOSTATS   /* the largest; ctl_type_known() says
+ * path); until a build defines them they are unknown and refused. 17:
+ * HOSTUDP, sent only to a client that set CTL_XF_HOSTUDP. */
+#define CTL_TYPE_MAX CTL_HOSTUDP   /* the largest; ctl_type_known() says
                                         which below it exist */
 
 struct ctl_msg {
@@ -198,6 +208,7 @@ struct ctl_msg {
 	struct udp_stats udp;                  /* CTL_UDPSTATS */
 	uint16_t echo_port;                    /* CTL_ECHOPORT */
 	struct echo_stats echo;                /* CTL_ECHOSTATS */
+	struct hostudp hostudp;                /* CTL_HOSTUDP */
 	char text[CTL_MAX_TEXT + 1];           /* CTL_ERROR, NUL-terminated */
 };
 
@@ -227,7 +238,7 @@ int ctl_decode_payload(uint8_t type, const uint8_t *p, size_t plen,
                        struct ctl_msg *m, char *err, size_t errlen);
 
 /* Is t a message type this build knows (types 11, 12, 15, 16 are set
- * aside for other extensions)? */
+ * aside for other extensions; 17 is HOSTUDP)? */
 int ctl_type_known(uint8_t t);
 
 /* "PARAMS", "READY", ..., or "unknown". */

@@ -44,9 +44,13 @@ enum { ROLE_SEND = 0, ROLE_RECV = 1 };
                                     sender's (CTL_XF_COOKIE asked too) */
 #define CTL_XF_ECHOCOOKIE 0x0040u /* with CTL_XF_LATENCY: the client echoes
                                     the echo's cookie (partner_echo.h) */
+#define CTL_XF_HOSTUDP   0x0080u /* the client takes the UDP receiving
+                                    partner's host counters (HOSTUDP,
+                                    wire_ctl.h); asked only of a UDP
+                                    receiver */
 #define CTL_XF_KNOWN     (CTL_XF_LATENCY | CTL_XF_ECN | CTL_XF_ZEROCOPY | \
                           CTL_XF_COOKIE | CTL_XF_FULLREADS | CTL_XF_WINDOW | \
-                          CTL_XF_ECHOCOOKIE) /* the bits this
+                          CTL_XF_ECHOCOOKIE | CTL_XF_HOSTUDP) /* the bits this
                                     build accepts */
 
 /* Everything one side needs to run its half of a transfer. The data_* fields

@@ -102,6 +102,9 @@ session(struct run *r)
 			return stop_requested(r->stop) ? 130 : 1;
 	}
 	r->t_open = mono_now();
+	/* -r -u: this host's UDP counters, before any datagram can come */
+	r->hu_ok = r->lp.proto == PROTO_UDP && r->lp.role == ROLE_RECV &&
+	    hostudp_read(hostudp_family(&r->local), &r->hu0) == 0;
 	if (client_open_data(r) == -1 || start_at(r) == -1)
 		return stop_requested(r->stop) ? 130 : 1;
 	if (r->have_lat)

@@ -69,6 +69,10 @@ client_handshake(struct run *r)
 		         "shared secret, so it cannot prove it knows it (--key-file)");
 		return -1;
 	}
+	/* a UDP receiving partner: its host's drop counters (HOSTUDP), taken
+	 * by the checks (plaus_hostudp) as asked */
+	if (r->rp.proto == PROTO_UDP && r->rp.role == ROLE_RECV)
+		r->rp.xflags |= CTL_XF_HOSTUDP;
 	r->params.type = CTL_PARAMS;
 	r->params.params = r->rp;
 	if (cookies_due(r))                     /* this client echoes them */

@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdio.h>
 
+#include "hostudp.h"
 #include "udpacct.h"
 #include "wire_udp.h"
 #include "xfer_batch.h"
@@ -494,6 +495,29 @@ plaus_echo(const struct plaus_run *pr, const struct echo_stats *e,
 		         "echoed here before the data path opened (%llu)",
 		         (unsigned long long)e->echoed,
 		         (unsigned long long)idle_answered);
+		return -1;
+	}
+	return 0;
+}
+
+int
+plaus_hostudp(const struct plaus_run *pr, const struct hostudp *h, char *err,
+              size_t errlen)
+{
+	uint64_t most = hostudp_bound(plaus_window(pr));
+
+	if (!(pr->p->xflags & CTL_XF_HOSTUDP)) {
+		snprintf(err, errlen, "HOSTUDP came in a test that did not ask for "
+		         "it (the partner does not receive UDP)");
+		return -1;
+	}
+	if (h->rcvbuf_errors > most || h->in_errors > most) {
+		snprintf(err, errlen, "HOSTUDP %s %llu is more than %llu, what "
+		         "%.3f s allows at %llu datagrams/s", h->rcvbuf_errors > most ?
+		         "RcvbufErrors" : "InErrors", (unsigned long long)(
+		         h->rcvbuf_errors > most ? h->rcvbuf_errors : h->in_errors),
+		         (unsigned long long)most, (double)plaus_window(pr) / 1e9,
+		         (unsigned long long)HOSTUDP_MAX_PPS);
 		return -1;
 	}
 	return 0;

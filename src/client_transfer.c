@@ -12,6 +12,7 @@
 
 #include "client_hooks.h"
 #include "client_plausible.h"
+#include "hostudp.h"
 #include "client_wait.h"
 #include "net.h"
 #include "xfer_batch.h"
@@ -69,6 +70,7 @@ collect_result(struct run *r, struct watch *w, int timeout_ms,
 		case CTL_TCPINFO:
 		case CTL_UDPSTATS:
 		case CTL_ECHOSTATS:
+		case CTL_HOSTUDP:
 			if (watch_peer_msg(w, m, why, whylen) == -1)
 				return -1;
 			continue;
@@ -180,8 +182,9 @@ client_transfer(struct run *r)
 	struct meter mt;
 	struct gput_result whole = { 0 };
 	char why[CLIENT_WHY_LEN] = "";
+	struct hostudp hu1, hu;
 	uint32_t i;
-	int rc;
+	int rc, hu_ok;
 
 	for (i = 0; i < r->nst && r->lp.verbose; i++)
 		describe_data(r, &r->st[i]);
@@ -193,6 +196,8 @@ client_transfer(struct run *r)
 	meter_start_at(&mt, r->t0);
 	rc = stream_run_all(r->st, r->nst, why, sizeof why);
 	meter_stop(&mt, &whole);
+	hu_ok = r->hu_ok && hostudp_read(r->hu0.flags, &hu1) == 0 &&
+	    hostudp_delta(&r->hu0, &hu1, &hu) == 0;
 	if (r->have_lat)
 		prober_unload(&r->lat);         /* the loaded phase is over */
 	watch_end(w);
@@ -202,6 +207,12 @@ client_transfer(struct run *r)
 	if (rc == -1 && why[0] == '\0')
 		stream_failure(r->st, r->nst, why, sizeof why);
 	stream_sum(r->st, r->nst, r->t0, whole.cpu_ns, &r->model.side[0]);
+	if (hu_ok) {            /* this host's UDP counters (-r -u) */
+		r->model.side[0].host_rcvbuf_errors = hu.rcvbuf_errors;
+		r->model.side[0].host_in_errors = hu.in_errors;
+		r->model.side[0].host_udp_v6 = (hu.flags & HOSTUDP_V6) != 0;
+		r->model.side[0].have_host_udp = 1;
+	}
 	for (i = 0; i < r->nst && r->lp.win > 0; i++) {  /* --sliding-window */
 		r->model.side[0].st[i].win = r->st[i].win;
 		r->model.side[0].st[i].have_win = 1;

@@ -264,6 +264,12 @@ send_stream_info(struct session *s)
 		if (ctl_send(s->ctl, &m, err, sizeof err) == -1)
 			return -1;
 	}
+	if (s->hu_ok) {                         /* CTL_XF_HOSTUDP: once */
+		struct ctl_msg m = { .type = CTL_HOSTUDP, .hostudp = s->hu };
+
+		if (ctl_send(s->ctl, &m, err, sizeof err) == -1)
+			return -1;
+	}
 	if (s->echo.fd != -1) {                 /* --latency: the echo so far */
 		struct ctl_msg m = { .type = CTL_ECHOSTATS };
 
@@ -403,6 +409,32 @@ unstarted(struct session *s, const char *err)
 	return 1;
 }
 
+/* CTL_XF_HOSTUDP (a UDP receiver's, xfer_params_invalid): the host's UDP
+ * counters before the transfer (the family of the data path: the group's,
+ * or the control connection's local address'). */
+static void
+host_udp_before(struct session *s)
+{
+	uint32_t fam = s->req.mcast.family == 6 ? HOSTUDP_V6 :
+	    s->req.mcast.family == 4 ? 0 : hostudp_family(&s->local);
+
+	s->hu_ok = (s->req.params.xflags & CTL_XF_HOSTUDP) &&
+	    hostudp_read(fam, &s->hu) == 0;
+}
+
+/* ... and after it: hu becomes the deltas (a counter that went back: none). */
+static void
+host_udp_after(struct session *s)
+{
+	struct hostudp now, before = s->hu;
+
+	if (s->hu_ok)
+		s->hu_ok = hostudp_read(before.flags, &now) == 0 &&
+		    hostudp_delta(&before, &now, &s->hu) == 0 &&
+		    s->hu.rcvbuf_errors <= HOSTUDP_MAX &&
+		    s->hu.in_errors <= HOSTUDP_MAX;  /* the codec's limit */
+}
+
 /* START, the transfer under a watcher, then RESULT or ERROR. */
 static int
 transfer(struct session *s)
@@ -416,6 +448,7 @@ transfer(struct session *s)
 	uint32_t flags = 0, i;
 	int rc;
 
+	host_udp_before(s);                     /* before any data can come */
 	if (ctl_send(s->ctl, &start, err, sizeof err) == -1) {
 		plog("client %s: start: %s", s->who, err);
 		return 1;
@@ -429,6 +462,7 @@ transfer(struct session *s)
 	meter_start_at(&mt, s->t0);
 	rc = stream_run_all(s->st, s->nst, err, sizeof err);
 	meter_stop(&mt, &whole);
+	host_udp_after(s);
 	watch_end(&w);
 	if (rc == -1 && err[0] != '\0') {
 		watch_free(&w);

@@ -258,6 +258,14 @@ put_udp(struct json *j, const struct side *s, int ecn)
 	json_kv_u64(j, "late", s->have_udp ? u->late : 0);
 	json_kv_u64(j, "too_old", s->have_udp ? u->too_old : 0);
 	json_kv_bool(j, "sequenced", s->have_udp && (u->flags & UDPS_SEQ));
+	/* the receiving host's counters (every UDP socket's), null unknown */
+	if (s->have_host_udp) {
+		json_kv_u64(j, "host_rcvbuf_errors", s->host_rcvbuf_errors);
+		json_kv_u64(j, "host_in_errors", s->host_in_errors);
+	} else {
+		json_kv_null(j, "host_rcvbuf_errors");
+		json_kv_null(j, "host_in_errors");
+	}
 	if (timed) {
 		json_kv_double(j, "jitter_ms", u->jitter_ns / 1e6);
 		json_kv_double(j, "delay_var_ms", u->delay_var_ns / 1e6);

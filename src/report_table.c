@@ -34,6 +34,13 @@ under_lines(FILE *f, const struct run_model *m, const struct table_opts *o,
 		if (o->verbose)
 			report_service_demand(f, rows[i].tag, rows[i].r);
 	}
+	for (i = 0; i < 2 && o->verbose; i++)
+		if (m->side[i].have_host_udp)
+			fprintf(f, "%c: the receiving host's UDP%s counters over the "
+			        "run (all its sockets): RcvbufErrors %llu, InErrors "
+			        "%llu\n", m->side[i].tag, m->side[i].host_udp_v6 ? "6" :
+			        "", (unsigned long long)m->side[i].host_rcvbuf_errors,
+			        (unsigned long long)m->side[i].host_in_errors);
 	if (m->side[1].have_result && o->verbose &&
 	    (m->side[1].r.flags & RES_BUFS))
 		fprintf(f, "%c: data socket buffers: send %u, receive %u bytes "

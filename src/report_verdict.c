@@ -109,6 +109,10 @@ cause(FILE *f, const struct verdict *v)
 		if (has(v, "socket_drops"))
 			fprintf(f, ", %.0f dropped by the receiving socket",
 			        e(v, "socket_drops"));
+		else if (has(v, "host_rcvbuf_errors"))
+			fprintf(f, ", %.0f receive buffer overflows on the "
+			        "receiving host (all its UDP sockets)",
+			        e(v, "host_rcvbuf_errors"));
 		break;
 	default:
 		fputs("limit unknown: no rule held", f);

@@ -38,6 +38,8 @@ struct vin {
 	double goodput, snd_bps;          /* bit/s: receiver's, sender's */
 	double expected;                  /* eta*C for this flow, 0: none */
 	uint64_t lost, sent, drops;       /* UDP receiver */
+	int    drops_host;                /* drops are the host's RcvbufErrors
+	                                     (no SO_MEMINFO count) */
 	int    stream;                    /* a stream's verdict */
 };
 
@@ -234,6 +236,8 @@ r_udp_loss(const struct vin *in, struct verdict *v, int socket)
 	ev(v, "loss_pct", share * 100);
 	if (in->rcv->r.flags & RES_DROPS)
 		ev(v, "socket_drops", (double)in->drops);
+	else if (in->drops_host)
+		ev(v, "host_rcvbuf_errors", (double)in->drops);
 	ev(v, "sender_mbit", in->snd_bps / 1e6);
 	return 1;
 }
@@ -471,6 +475,11 @@ gather(const struct run_model *m, const struct side *snd,
 		in->sent = in->rcv->fig.udp_sent;
 		in->lost = in->rcv->fig.udp_lost;
 		in->drops = in->rcv->r.flags & RES_DROPS ? in->rcv->r.sock_drops : 0;
+		/* no count of the socket's own: the host's (an upper bound) */
+		in->drops_host = !(in->rcv->r.flags & RES_DROPS) &&
+		    in->rcv->have_host_udp;
+		if (in->drops_host)
+			in->drops = in->rcv->host_rcvbuf_errors;
 	}
 }
 

@@ -64,6 +64,7 @@ on_partner_msg(struct watch *w, mono_ns dl)
 	case CTL_TCPINFO:
 	case CTL_UDPSTATS:
 	case CTL_ECHOSTATS:
+	case CTL_HOSTUDP:
 	case CTL_RESULT:                        /* the local side may still run */
 		if (watch_peer_msg(w, &m, why, sizeof why) == 0)
 			return 0;
@@ -678,6 +679,28 @@ peer_result(struct watch *w, struct side *sd, const struct ctl_msg *m,
 	return 0;
 }
 
+/* HOSTUDP: once, asked for, within its bounds (plaus_hostudp). */
+static int
+peer_hostudp(struct watch *w, struct side *sd, const struct ctl_msg *m,
+             char *err, size_t errlen)
+{
+	char why[200];
+
+	if (sd->have_host_udp)
+		snprintf(why, sizeof why, "HOSTUDP came twice");
+	if (sd->have_host_udp || (w->plaus.p != NULL &&
+	    plaus_hostudp(&w->plaus, &m->hostudp, why, sizeof why) == -1)) {
+		snprintf(err, errlen, "the partner's %s", why);
+		w->lied = 1;
+		return -1;
+	}
+	sd->host_rcvbuf_errors = m->hostudp.rcvbuf_errors;
+	sd->host_in_errors = m->hostudp.in_errors;
+	sd->host_udp_v6 = (m->hostudp.flags & HOSTUDP_V6) != 0;
+	sd->have_host_udp = 1;
+	return 0;
+}
+
 int
 watch_peer_msg(struct watch *w, const struct ctl_msg *m, char *err,
                size_t errlen)
@@ -693,6 +716,8 @@ watch_peer_msg(struct watch *w, const struct ctl_msg *m, char *err,
 	w->plaus.window_ns = now > w->t_open ? now - w->t_open : 0;
 	if (m->type == CTL_RESULT)
 		return peer_result(w, sd, m, err, errlen);
+	if (m->type == CTL_HOSTUDP)             /* the host's UDP counters */
+		return peer_hostudp(w, sd, m, err, errlen);
 	if (m->type == CTL_ECHOSTATS) {         /* --latency: the echo's counts */
 		if (w->model->lat.have_echo)
 			snprintf(why, sizeof why, "ECHOSTATS came twice");

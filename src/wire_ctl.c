@@ -172,6 +172,18 @@ encode_echostats(const struct echo_stats *e, uint8_t *p)
 	return CTL_ECHOSTATS_LEN;
 }
 
+static size_t
+encode_hostudp(const struct hostudp *h, uint8_t *p)
+{
+	struct bytes w = bytes_writer(p, CTL_HOSTUDP_LEN);
+
+	bytes_put_be64(&w, CTL_HUDP_RCVBUF, h->rcvbuf_errors);
+	bytes_put_be64(&w, CTL_HUDP_INERR, h->in_errors);
+	bytes_put_be32(&w, CTL_HUDP_FLAGS, h->flags);
+	bytes_put_be32(&w, CTL_HUDP_RSVD, 0);
+	return CTL_HOSTUDP_LEN;
+}
+
 size_t
 ctl_encode(const struct ctl_msg *m, uint8_t *buf)
 {
@@ -215,6 +227,9 @@ ctl_encode(const struct ctl_msg *m, uint8_t *buf)
 		break;
 	case CTL_ECHOSTATS:
 		n = encode_echostats(&m->echo, p);
+		break;
+	case CTL_HOSTUDP:
+		n = encode_hostudp(&m->hostudp, p);
 		break;
 	case CTL_ERROR:
 		n = strnlen(m->text, CTL_MAX_TEXT);
@@ -700,6 +715,28 @@ decode_echostats(struct bytes *r, struct ctl_msg *m, char *err, size_t errlen)
 	return 0;
 }
 
+/* HOSTUDP: flags known, the reserved word zero, each count at most
+ * HOSTUDP_MAX (the client bounds them by the run's time on top). */
+static int
+decode_hostudp(struct bytes *r, struct ctl_msg *m, char *err, size_t errlen)
+{
+	struct hostudp *h = &m->hostudp;
+	const char *why = NULL;
+
+	h->rcvbuf_errors = bytes_be64(r, CTL_HUDP_RCVBUF);
+	h->in_errors = bytes_be64(r, CTL_HUDP_INERR);
+	h->flags = bytes_be32(r, CTL_HUDP_FLAGS);
+	if ((h->flags & ~HOSTUDP_ALL) != 0 || bytes_be32(r, CTL_HUDP_RSVD) != 0)
+		why = "reserved bits set";
+	else if (h->rcvbuf_errors > HOSTUDP_MAX || h->in_errors > HOSTUDP_MAX)
+		why = "a count over 2^32";
+	if (why != NULL) {
+		snprintf(err, errlen, "bad HOSTUDP message: %s", why);
+		return -1;
+	}
+	return 0;
+}
+
 int
 ctl_decode_payload(uint8_t type, const uint8_t *p, size_t plen,
                    struct ctl_msg *m, char *err, size_t errlen)
@@ -709,7 +746,7 @@ ctl_decode_payload(uint8_t type, const uint8_t *p, size_t plen,
 	    [CTL_HELLO] = CTL_HELLO_LEN, [CTL_START] = 0, [CTL_STOP] = 0,
 	    [CTL_INTERVAL] = CTL_INTERVAL_LEN, [CTL_TCPINFO] = CTL_TCPINFO_LEN,
 	    [CTL_UDPSTATS] = CTL_UDPSTATS_LEN, [CTL_ECHOPORT] = CTL_ECHOPORT_LEN,
-	    [CTL_ECHOSTATS] = CTL_ECHOSTATS_LEN };
+	    [CTL_ECHOSTATS] = CTL_ECHOSTATS_LEN, [CTL_HOSTUDP] = CTL_HOSTUDP_LEN };
 	struct bytes r = bytes_reader(p, plen);
 	int rc = 0;
 
@@ -757,6 +794,9 @@ ctl_decode_payload(uint8_t type, const uint8_t *p, size_t plen,
 	case CTL_ECHOSTATS:
 		rc = decode_echostats(&r, m, err, errlen);
 		break;
+	case CTL_HOSTUDP:
+		rc = decode_hostudp(&r, m, err, errlen);
+		break;
 	case CTL_ERROR:
 		rc = decode_text(&r, m, err, errlen);
 		break;
@@ -797,7 +837,7 @@ ctl_type_name(uint8_t type)
 	    [CTL_HELLO] = "HELLO", [CTL_START] = "START", [CTL_STOP] = "STOP",
 	    [CTL_INTERVAL] = "INTERVAL", [CTL_TCPINFO] = "TCPINFO",
 	    [CTL_UDPSTATS] = "UDPSTATS", [CTL_ECHOPORT] = "ECHOPORT",
-	    [CTL_ECHOSTATS] = "ECHOSTATS" };
+	    [CTL_ECHOSTATS] = "ECHOSTATS", [CTL_HOSTUDP] = "HOSTUDP" };
 
 	return ctl_type_known(type) ? names[type] : "unknown";
 }
@@ -806,7 +846,7 @@ int
 ctl_type_known(uint8_t t)
 {
 	return (t >= CTL_PARAMS && t <= CTL_UDPSTATS) || t == CTL_ECHOPORT ||
-	    t == CTL_ECHOSTATS;
+	    t == CTL_ECHOSTATS || t == CTL_HOSTUDP;
 }
 
 uint32_t

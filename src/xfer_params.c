@@ -153,6 +153,9 @@ xfer_params_invalid(const struct xfer_params *x)
 		return "cookie echo for TCP";
 	if ((x->xflags & CTL_XF_ECHOCOOKIE) && !(x->xflags & CTL_XF_LATENCY))
 		return "the echo's cookie without latency probes";
+	if ((x->xflags & CTL_XF_HOSTUDP) &&
+	    (x->proto != PROTO_UDP || x->role != ROLE_RECV))
+		return "host UDP counters of a side that does not receive UDP";
 	/* acknowledgements: a UDP receiver's, to a validated return path, each
 	 * no longer than the datagram it answers (which has the header) */
 	if ((x->xflags & CTL_XF_WINDOW) && (x->proto != PROTO_UDP ||

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "client_plausible.h"
+#include "hostudp.h"
 #include "udpacct.h"
 #include "params.h"
 
@@ -509,6 +510,38 @@ test_echo(void **state)
 	assert_int_equal(plaus_echo(&r, &e, 0, err, sizeof err), -1);
 }
 
+/* HOSTUDP: asked for only of a UDP receiver; each count at most what the
+ * window with its slack (WIN) and a second allow at 150 million a second. */
+static void
+test_hostudp(void **state)
+{
+	struct xfer_params p = params(PROTO_UDP, ROLE_RECV);
+	struct plaus_run r = run(&p);
+	const uint64_t most = (WIN / 1000000u + 1000u) * 150000u;
+	struct hostudp h = { .rcvbuf_errors = most, .in_errors = most };
+	char err[256];
+
+	(void)state;
+	assert_int_equal(plaus_hostudp(&r, &h, err, sizeof err), -1);
+	assert_string_equal(err, "HOSTUDP came in a test that did not ask for it "
+	                    "(the partner does not receive UDP)");
+	p.xflags |= CTL_XF_HOSTUDP;
+	assert_int_equal(plaus_hostudp(&r, &h, err, sizeof err), 0);
+	h.in_errors = most + 1;
+	assert_int_equal(plaus_hostudp(&r, &h, err, sizeof err), -1);
+	assert_string_equal(err, "HOSTUDP InErrors 157650001 is more than "
+	                    "157650000, what 0.051 s allows at 150000000 "
+	                    "datagrams/s");
+	h.in_errors = 0;
+	h.rcvbuf_errors = HOSTUDP_MAX;
+	assert_int_equal(plaus_hostudp(&r, &h, err, sizeof err), -1);
+	assert_string_equal(err, "HOSTUDP RcvbufErrors 4294967296 is more than "
+	                    "157650000, what 0.051 s allows at 150000000 "
+	                    "datagrams/s");
+	r.window_ns = 3600ull * 1000000000u;    /* an hour: 2^32 at most */
+	assert_int_equal(plaus_hostudp(&r, &h, err, sizeof err), 0);
+}
+
 /* --sliding-window: a receiving partner's counts against the sends made
  * here (8 first sends, 2 again; 8 acknowledged). */
 static void
@@ -734,6 +767,7 @@ main(void)
 		cmocka_unit_test(test_result_bounds),
 		cmocka_unit_test(test_udpstats_rate),
 		cmocka_unit_test(test_echo),
+		cmocka_unit_test(test_hostudp),
 		cmocka_unit_test(test_udpstats),
 		cmocka_unit_test(test_tcpinfo),
 		cmocka_unit_test(test_stream),

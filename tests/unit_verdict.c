@@ -199,6 +199,50 @@ build(const struct ex *e, struct run_model *m)
 	model_figures(m);
 }
 
+/* Rule 3 without the socket's own drops (no SO_MEMINFO): the receiving
+ * host's RcvbufErrors decide, named as such; without them, the loss is the
+ * network's. */
+static void
+test_host_drops(void **state)
+{
+	const struct ex e = { "host drops", UDP, 0, 0, 5e6, 0, .1, .1, 0, 0, 0,
+	    0, 0, 0, 0, 1000, 10, 0, 0, 0, VL_RECEIVER_SOCKET_BUFFER, NULL, 0 };
+	struct run_model m;
+	struct verdict v;
+	int ok;
+
+	(void)state;
+	build(&e, &m);
+	m.side[1].r.flags &= ~RES_DROPS;
+	m.side[1].have_host_udp = 1;
+	m.side[1].host_rcvbuf_errors = 5;       /* half the lost */
+	m.side[1].host_in_errors = 6;
+	verdict_run(&m, &v);
+	assert_int_equal(v.limit, VL_RECEIVER_SOCKET_BUFFER);
+	assert_true(verdict_ev(&v, "host_rcvbuf_errors", &ok) == 5 && ok);
+	(void)verdict_ev(&v, "socket_drops", &ok);
+	assert_false(ok);
+	m.side[1].host_rcvbuf_errors = 4;       /* under half */
+	verdict_run(&m, &v);
+	assert_int_equal(v.limit, VL_NETWORK_LOSS);
+	assert_true(verdict_ev(&v, "host_rcvbuf_errors", &ok) == 4 && ok);
+	m.side[1].have_host_udp = 0;            /* nothing known */
+	m.side[1].host_rcvbuf_errors = 10;
+	verdict_run(&m, &v);
+	assert_int_equal(v.limit, VL_NETWORK_LOSS);
+	(void)verdict_ev(&v, "host_rcvbuf_errors", &ok);
+	assert_false(ok);
+	/* the socket's own count, where there is one, is the one used */
+	m.side[1].have_host_udp = 1;
+	m.side[1].r.flags |= RES_DROPS;
+	m.side[1].r.sock_drops = 0;
+	verdict_run(&m, &v);
+	assert_int_equal(v.limit, VL_NETWORK_LOSS);
+	assert_true(verdict_ev(&v, "socket_drops", &ok) == 0 && ok);
+	(void)verdict_ev(&v, "host_rcvbuf_errors", &ok);
+	assert_false(ok);
+}
+
 static void
 test_examples(void **state)
 {
@@ -676,6 +720,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_examples),
+		cmocka_unit_test(test_host_drops),
 		cmocka_unit_test(test_ratio),
 		cmocka_unit_test(test_mss),
 		cmocka_unit_test(test_sndbuf),

@@ -387,6 +387,19 @@ static const uint8_t echostats_wire[] = {
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08,
 };
 
+/* HOSTUDP: 2^32 RcvbufErrors, 0x0102030405 would be over; InErrors
+ * 0x01020304, IPv6. */
+#define HOSTUDP(...) (&(const struct ctl_msg){ .type = CTL_HOSTUDP, \
+	.hostudp = { __VA_ARGS__ } })
+#define HU_BASE .rcvbuf_errors = 1ull << 32, .in_errors = 0x01020304, \
+	.flags = HOSTUDP_V6
+static const uint8_t hostudp_wire[] = { 'G', 'P', 'U', 'T', 4, 17, 0, 24,
+	0, 0, 0, 1, 0, 0, 0, 0,
+	0, 0, 0, 0, 1, 2, 3, 4,
+	0, 0, 0, 1,
+	0, 0, 0, 0,
+};
+
 /* The TCPINFO test_cc_names puts a name into: stream 1, the rest 0. */
 static const uint8_t tcpinfo_one[CTL_TCPINFO_LEN] = { [75] = 1 };
 
@@ -972,7 +985,16 @@ static const struct wcase cases[] = {
 	    LMSG(.xflags = CTL_XF_ECHOCOOKIE),
 	    BADP("the echo's cookie without latency probes")),
 	MSG("PARAMS latency, an unknown xflag", CTL_PARAMS,
-	    LMSG(.xflags = CTL_XF_LATENCY | 0x80u), BADP("reserved bits set")),
+	    LMSG(.xflags = CTL_XF_LATENCY | 0x100u), BADP("reserved bits set")),
+	MSG("PARAMS latency, every unknown xflag", CTL_PARAMS,
+	    LMSG(.xflags = CTL_XF_LATENCY | ~CTL_XF_KNOWN), BADP("reserved bits set")),
+	/* host UDP counters: a UDP receiver's only */
+	PRM("hostudp: a UDP receiver", UDPR(.xflags = CTL_XF_HOSTUDP), NULL),
+	PRM("hostudp: a UDP sender", UDPR(.role = ROLE_SEND, .xflags =
+	    CTL_XF_HOSTUDP | CTL_XF_COOKIE), BADP("host UDP counters of a side "
+	    "that does not receive UDP")),
+	PRM("hostudp: a TCP receiver", TCPR(.xflags = CTL_XF_HOSTUDP),
+	    BADP("host UDP counters of a side that does not receive UDP")),
 	/* ---- PARAMS: params_invalid, field by field ---- */
 	PRM("tcp receiver", TCPR(),
 	    NULL),
@@ -1916,6 +1938,44 @@ static const struct wcase cases[] = {
 	MSG("ECHOSTATS, a sum that wraps to 1", CTL_ECHOSTATS, ECHOSTATS(
 	    .received = 1, .echoed = UINT64_MAX, .over_rate = 2),
 	    "bad ECHOSTATS message: counts that do not add up"),
+	/* ---- HOSTUDP (17) ---- */
+	{ .name = "HOSTUDP", .type = CTL_HOSTUDP, .msg = HOSTUDP(HU_BASE),
+	  .wire = hostudp_wire, .wire_len = sizeof hostudp_wire },
+	MSG("HOSTUDP, zeros, IPv4", CTL_HOSTUDP, HOSTUDP(.in_errors = 0), NULL),
+	MSG("HOSTUDP RcvbufErrors 2^32 + 1", CTL_HOSTUDP, HOSTUDP(HU_BASE,
+	    .rcvbuf_errors = (1ull << 32) + 1), "bad HOSTUDP message: a count "
+	    "over 2^32"),
+	MSG("HOSTUDP InErrors 2^64 - 1", CTL_HOSTUDP, HOSTUDP(HU_BASE,
+	    .in_errors = UINT64_MAX), "bad HOSTUDP message: a count over 2^32"),
+	{ .name = "HOSTUDP RcvbufErrors, each high byte", .type = CTL_HOSTUDP,
+	  .msg = HOSTUDP(.flags = 0), .poke = { B(0, 1) }, .each_end = 3,
+	  .err = "bad HOSTUDP message: a count over 2^32" },
+	{ .name = "HOSTUDP InErrors, each high byte", .type = CTL_HOSTUDP,
+	  .msg = HOSTUDP(.flags = 0), .poke = { B(8, 1) }, .each_end = 11,
+	  .err = "bad HOSTUDP message: a count over 2^32" },
+	{ .name = "HOSTUDP flags 2", .type = CTL_HOSTUDP,
+	  .msg = HOSTUDP(.flags = 0), .poke = { U32(16, 2) },
+	  .err = "bad HOSTUDP message: reserved bits set" },
+	{ .name = "HOSTUDP flags, each high byte", .type = CTL_HOSTUDP,
+	  .msg = HOSTUDP(.flags = 0), .poke = { B(16, 1) }, .each_end = 19,
+	  .err = "bad HOSTUDP message: reserved bits set" },
+	{ .name = "HOSTUDP RcvbufErrors 2^33", .type = CTL_HOSTUDP,
+	  .msg = HOSTUDP(.flags = 0), .poke = { B(3, 2) },
+	  .err = "bad HOSTUDP message: a count over 2^32" },
+	{ .name = "HOSTUDP flags 0x80000000", .type = CTL_HOSTUDP,
+	  .msg = HOSTUDP(.flags = 0), .poke = { U32(16, 0x80000000u) },
+	  .err = "bad HOSTUDP message: reserved bits set" },
+	{ .name = "HOSTUDP reserved, each byte", .type = CTL_HOSTUDP,
+	  .msg = HOSTUDP(.flags = 0), .poke = { B(20, 1) }, .each_end = 24,
+	  .err = "bad HOSTUDP message: reserved bits set" },
+	FILL("HOSTUDP of 23 bytes", CTL_HOSTUDP, 0, 23,
+	    "control message type 17 has 23 bytes, expected 24"),
+	FILL("HOSTUDP of 25 bytes", CTL_HOSTUDP, 0, 25,
+	    "control message type 17 has 25 bytes, expected 24"),
+	RAW("HOSTUDP of 1 byte", CTL_HOSTUDP, "", 1,
+	    "control message type 17 has 1 bytes, expected 24"),
+	HDR_OK("header type 17", "GPUT\x04\x11\x00\x18", CTL_HOSTUDP, 24),
+	HDR("header type 18", "GPUT\x04\x12\x00\x00", "unknown control message type 18"),
 	HDR("header type 11", "GPUT\x04\x0b\x00\x00", "unknown control message type 11"),
 	HDR("header type 12", "GPUT\x04\x0c\x00\x00", "unknown control message type 12"),
 	HDR_OK("header type 13", "GPUT\x04\x0d\x00\x00", CTL_ECHOPORT, 0),
@@ -2245,6 +2305,7 @@ test_type_name(void **state)
 	assert_string_equal(ctl_type_name(10), "UDPSTATS");
 	assert_string_equal(ctl_type_name(CTL_UDPSTATS), "UDPSTATS");
 	assert_string_equal(ctl_type_name(CTL_ECHOSTATS), "ECHOSTATS");
+	assert_string_equal(ctl_type_name(CTL_HOSTUDP), "HOSTUDP");
 	assert_string_equal(ctl_type_name(11), "unknown");
 	assert_string_equal(ctl_type_name(11), "unknown");
 	assert_string_equal(ctl_type_name(128), "unknown");
