@@ -207,6 +207,8 @@ def head_md(lab, res, net):
     values = res["points"][0]["values"] if res["points"] else {}
     for line, text in lab.about:
         md += [lab.subst(text, values, line), ""]
+    for n in (res["points"][0]["notes"] if res["points"] else []):
+        md += ["> " + n, ""]
     md += ["Run with `gput-lab run %s%s` from %s to %s, %s%s." % (
         os.path.basename(lab.path), " --quick" if res["quick"] else "",
         res.get("started"), res.get("finished"), res["gput"],
@@ -235,8 +237,6 @@ def head_md(lab, res, net):
 def point_md(p, level):
     md = ["## Point %s" % (" ".join("%s=%s" % kv for kv in p["point"].items())
                            or "(no sweep)"), ""]
-    for n in p["notes"]:
-        md += ["> " + n, ""]
     if p["idle"]:
         md.append("Idle RTT per path, after one ping resolved the neighbours "
                   "(the model's RTT comes from the delays, not from this):")
