@@ -25,21 +25,64 @@ enum { OPT_LINK = 256, OPT_PREDICT, OPT_MTU, OPT_NOTS, OPT_VLAN, OPT_PPPOE,
        OPT_PROMETHEUS, OPT_ECN, OPT_ALLOW_CC, OPT_ZEROCOPY, OPT_MAX_PER_SOURCE,
        OPT_MAX_HANDSHAKES, OPT_FULL_READS, OPT_START_AT, OPT_SWIN, OPT_RTO,
        OPT_RETRIES, OPT_GBN, OPT_SOURCE_PREFIX, OPT_MAX };
-/* Options of gput -i alone. */
-#define IS_PARTNER_OPT(o) (((o) >= OPT_MAX_SESSIONS && (o) <= OPT_INETD) || \
-	(o) == OPT_MAX_STREAMS || (o) == OPT_NO_MCAST || (o) == OPT_ALLOW_CC || \
-	(o) == OPT_MAX_PER_SOURCE || (o) == OPT_MAX_HANDSHAKES || \
-	(o) == OPT_SOURCE_PREFIX)
+struct cli_state;
 
-/* Long options that set one side, like -l: they may follow a partner name. */
-#define IS_SIDE_OPT(o) ((o) == OPT_BATCH || (o) == OPT_GSO || \
-	(o) == OPT_DISCARD || (o) == OPT_AFFINITY || (o) == OPT_ZEROCOPY || \
-	(o) == OPT_FULL_READS)
+/* Where an option may stand (struct cli_opt's scope): anywhere before the
+ * partners and for every mode (0), after a partner's name too, for that
+ * partner's side (CLI_SIDE), or with gput -i alone (CLI_PARTNER).
+ * CLI_HELP_ONLY: a line of -h that is no option of its own. */
+#define CLI_SIDE      0x1u
+#define CLI_PARTNER   0x2u
+#define CLI_HELP_ONLY 0x4u
 
-#define CLI_SHORTOPTS "+:46cDf:g:hil:m:n:p:P:qrsS:tTuvVw:x:"
+/* The trivial values an option's row keeps itself (struct cli_opt's to):
+ * a constant into a field (a flag, or one of an enum's values), or a
+ * number in [min, max] (units_parse_int; _SIZE: units_parse_size, with
+ * B, K, M, G) into a field of 1, 2, 4 or 8 bytes. CLI_FN: the row's
+ * function does it. Fields live in the side (ps->s) or the config (ps->c). */
+enum cli_to { CLI_FN, CLI_SET_SIDE, CLI_SET_CONF, CLI_INT_SIDE, CLI_INT_CONF,
+              CLI_SIZE_SIDE,
+              CLI_SIZE_CONF };
 
-/* getopt_long's table, ending in a NULL name. */
-extern const struct option cli_opts_long[];
+/* The -h groups, in their order. */
+enum cli_group { CLI_G_TEST, CLI_G_OUTPUT, CLI_G_UDP, CLI_G_STREAMS,
+                 CLI_G_REPEAT, CLI_G_PARTNER, CLI_G_LINK, CLI_G_LATENCY,
+                 CLI_G_N };
+
+/* One option: the one table the parser (getopt's short string and long
+ * array), -h and the scope checks read. */
+struct cli_opt {
+	const char *name;       /* long name; NULL: a help line of no option */
+	int code;               /* its letter, or an OPT_* code */
+	const char *arg;        /* its value's name in -h; NULL: takes none */
+	unsigned scope;         /* CLI_SIDE, CLI_PARTNER, CLI_HELP_ONLY */
+	enum cli_group group;   /* -h's group; its line in table order */
+	const char *help;       /* -h's line */
+	enum cli_to to;
+	size_t off;             /* the field (offsetof) */
+	unsigned char width;    /* its size */
+	uint64_t min, max;      /* CLI_SET_*: max is the value set */
+	int (*fn)(struct cli_state *ps, int o, const char *arg);
+};
+
+/* The table, ending in a row of code 0. */
+extern const struct cli_opt cli_opts[];
+
+/* Option code o's row (never a help-only one), or NULL. */
+const struct cli_opt *cli_opt_find(int o);
+
+/* Option code o's scope (CLI_SIDE, CLI_PARTNER), 0 for none or unknown. */
+unsigned cli_opt_scope(int o);
+
+/* getopt_long's short string and long array (ending in a NULL name), made
+ * from the table. */
+const char *cli_shortopts(void);
+const struct option *cli_opts_long(void);
+
+/* Apply option o's value from its row: the trivial cases here, the rest
+ * by the row's function. Returns 0, or -1 with ps->err filled. */
+int cli_opt_apply(struct cli_state *ps, const struct cli_opt *r,
+                  const char *arg);
 
 /* One parse pass: the command line's or an environment variable's words,
  * before the partners (local) or after one (remote). */

@@ -19,12 +19,14 @@ int cli_value_port(struct cli_state *ps, const char *arg, uint16_t *port);
 int cli_value_streams(struct cli_state *ps, const char *arg,
                       uint16_t *streams);
 
-/* An option of one side (-l, -n, -c, --batch, ...) into ps->s; 1: o is
- * not one. */
+/* The options of one side that are more than a flag or a number (-n, -w,
+ * -f, -S, --affinity) into ps->s. */
 int cli_value_side(struct cli_state *ps, int o, const char *arg);
 
-/* An option of the whole run (-u, --time, --rate, -m, ...) into ps->c;
- * 1: o is not one (the partner's own ones are cli_partner.h's). */
+/* The options of the whole run that are more than a flag or a number
+ * (-p, -P, --time, --rate, -m, ...) into ps->c; -p and -P after a
+ * partner's name into its ps->rport, ps->rstreams. The partner's own ones
+ * are cli_partner.h's; the trivial ones cli_opts.c's table keeps. */
 int cli_value_global(struct cli_state *ps, int o, const char *arg);
 
 /* --cc, --allow-cc: one name, or a comma list the streams take in turn;

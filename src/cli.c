@@ -11,18 +11,12 @@
 #include "cli_check.h"
 #include "cli_hints.h"
 #include "cli_opts.h"
-#include "cli_partner.h"
 #include "cli_repeat.h"
-#include "cli_value.h"
-
-/* Options that may follow a partner name: they set the partner's side, and
- * -p its control port. */
-static const char remote_ok[] = "cDfglnpPsSvwx";
 
 const struct option *
 cli_longopts(void)
 {
-	return cli_opts_long;
+	return cli_opts_long();
 }
 
 void
@@ -62,12 +56,13 @@ cli_usage(FILE *f)
 static int
 parse_opts(struct cli_state *ps, int argc, char **argv)
 {
+	const struct cli_opt *r;
 	char nm[32];
 	int o, li;
 
 	optind = 0;                             /* GNU: fully reinitialise */
 	opterr = 0;
-	while ((o = getopt_long(argc, argv, CLI_SHORTOPTS, cli_opts_long,
+	while ((o = getopt_long(argc, argv, cli_shortopts(), cli_opts_long(),
 	    &li)) != -1) {
 		if (o == '?' || o == ':') {
 			/* glibc sets optopt for long options too: look at the word */
@@ -80,33 +75,15 @@ parse_opts(struct cli_state *ps, int argc, char **argv)
 				         : "option -%c needs a value", optopt);
 			return -1;
 		}
-		if (ps->remote && (o >= 256 ? !IS_SIDE_OPT(o) :
-		    strchr(remote_ok, o) == NULL)) {
+		r = cli_opt_find(o);
+		if (ps->remote && !(r->scope & CLI_SIDE)) {
 			snprintf(ps->err, ps->errlen, "%s must come before the partner "
 			         "name (it applies to both sides)",
 			         cli_opt_name(o, nm, sizeof nm));
 			return -1;
 		}
 		ps->seen[o] = 1;
-		if (ps->remote && o == 'p') {   /* this partner's control port */
-			if (cli_value_port(ps, optarg, ps->rport) == -1)
-				return -1;
-			continue;
-		}
-		if (ps->remote && o == 'P') {   /* this partner's streams */
-			if (cli_value_streams(ps, optarg, ps->rstreams) == -1)
-				return -1;
-			continue;
-		}
-		switch (cli_value_side(ps, o, optarg)) {
-		case -1: return -1;
-		case 0:  continue;
-		}
-		switch (cli_value_global(ps, o, optarg)) {
-		case -1: return -1;
-		case 0:  continue;
-		}
-		if (cli_partner_opt(ps, o, optarg) == -1)
+		if (cli_opt_apply(ps, r, optarg) == -1)
 			return -1;
 	}
 	return optind;
@@ -305,7 +282,7 @@ cli_parse(int argc, char **argv, const char *loc_env, const char *rem_env,
 	side_defaults(&c->loc);
 	err[0] = '\0';
 	/* iperf's habits first: "-t 10 host" must not test a partner "10" */
-	if (cli_hint(argc, argv, CLI_SHORTOPTS, cli_opts_long, err, errlen))
+	if (cli_hint(argc, argv, cli_shortopts(), cli_opts_long(), err, errlen))
 		return -1;
 	/* Local options: the environment's first, then the command line's. */
 	if (parse_env(c, &c->loc, NULL, NULL, "GPUT_LOC_OPT", loc_env,

@@ -47,7 +47,7 @@ check_mode(const struct config *c, const unsigned char *seen, char *err,
 	int o;
 
 	for (o = OPT_MAX_SESSIONS; o < OPT_MAX && c->mode != MODE_DAEMON; o++) {
-		if (seen[o] && IS_PARTNER_OPT(o) && c->mode != MODE_HELP &&
+		if (seen[o] && (cli_opt_scope(o) & CLI_PARTNER) && c->mode != MODE_HELP &&
 		    c->mode != MODE_VERSION) {
 			snprintf(err, errlen, "%s only applies to the partner (-i)",
 			         cli_opt_name(o, nm, sizeof nm));
@@ -82,7 +82,7 @@ check_mode(const struct config *c, const unsigned char *seen, char *err,
 		    o == OPT_LINK || o == OPT_VLAN || o == OPT_PPPOE ||
 		    o == OPT_RTT || o == OPT_LOSS || o == OPT_SWIN))
 			continue;
-		if (c->mode == MODE_DAEMON && (IS_PARTNER_OPT(o) ||
+		if (c->mode == MODE_DAEMON && ((cli_opt_scope(o) & CLI_PARTNER) ||
 		    o == OPT_KEY_FILE))
 			continue;
 		if (o < 256 && strchr(ok, o) != NULL)

@@ -39,12 +39,8 @@ cli_partner_opt(struct cli_state *ps, int o, const char *arg)
 	struct config *c = ps->c;
 	struct partner_limits *l = &c->lim;
 	char why[160];
-	uint64_t v;
 
 	switch (o) {
-	case OPT_ONCE: c->once = 1; return 0;
-	case OPT_INETD: c->inetd = 1; return 0;
-	case OPT_NO_MCAST: c->no_multicast = 1; return 0;
 	case OPT_USER:
 		if (*arg == '\0')
 			return cli_bad_value(ps, o, "empty user name");
@@ -59,43 +55,8 @@ cli_partner_opt(struct cli_state *ps, int o, const char *arg)
 			return cli_bad_value(ps, o, why);
 		c->allow_cc = arg;
 		return 0;
-	case OPT_MAX_SESSIONS:
-		if (units_parse_int(arg, 1, 1024, &v, why, sizeof why) == -1)
-			return cli_bad_value(ps, o, why);
-		l->max_sessions = (unsigned)v;
-		return 0;
-	case OPT_MAX_PER_SOURCE:
-		if (units_parse_int(arg, 1, 1024, &v, why, sizeof why) == -1)
-			return cli_bad_value(ps, o, why);
-		l->max_per_source = (unsigned)v;
-		return 0;
 	case OPT_SOURCE_PREFIX:
 		return source_prefix(ps, o, arg, l);
-	case OPT_MAX_HANDSHAKES:
-		if (units_parse_int(arg, 1, 1024, &v, why, sizeof why) == -1)
-			return cli_bad_value(ps, o, why);
-		l->max_handshakes = (unsigned)v;
-		return 0;
-	case OPT_MAX_STREAMS:
-		if (units_parse_int(arg, 1, STREAM_MAX, &v, why, sizeof why) == -1)
-			return cli_bad_value(ps, o, why);
-		l->max_streams = (unsigned)v;
-		return 0;
-	case OPT_MAX_TIME:
-		if (units_parse_int(arg, 1, 86400, &v, why, sizeof why) == -1)
-			return cli_bad_value(ps, o, why);
-		l->max_time_s = (unsigned)v;
-		return 0;
-	case OPT_MAX_BYTES:
-		if (units_parse_size(arg, 0, 1ULL << 62, &v, why, sizeof why) == -1)
-			return cli_bad_value(ps, o, why);
-		l->max_bytes = v;
-		return 0;
-	case OPT_MAX_BUFFER:
-		if (units_parse_size(arg, 1, XFER_TCP_MAX, &v, why, sizeof why) == -1)
-			return cli_bad_value(ps, o, why);
-		l->max_buffer = (uint32_t)v;
-		return 0;
 	case OPT_MAX_RATE:
 		if (strcmp(arg, "0") == 0) {
 			l->max_rate = 0;

@@ -78,22 +78,9 @@ cli_value_side(struct cli_state *ps, int o, const char *arg)
 	uint64_t v;
 
 	switch (o) {
-	case 'c': s->verify = 1; return 0;
-	case 'D': s->nodelay = 1; return 0;
-	case 's': s->pattern_spans = 1; return 0;
-	case 'v': s->verbose = 1; return 0;
-	case OPT_GSO: s->gso = 1; return 0;
-	case OPT_DISCARD: s->discard = 1; return 0;
-	case OPT_ZEROCOPY: s->zerocopy = 1; return 0;
-	case OPT_FULL_READS: s->fullreads = 1; return 0;
 	case OPT_AFFINITY:
 		if (affinity_parse(arg, &s->cpus, why, sizeof why) == -1)
 			return cli_bad_value(ps, o, why);
-		return 0;
-	case OPT_BATCH:
-		if (units_parse_int(arg, 1, XFER_BATCH_MAX, &v, why, sizeof why) == -1)
-			return cli_bad_value(ps, o, why);
-		s->batch = (uint8_t)v;
 		return 0;
 	case 'S':
 		if (*arg == '\0' || strlen(arg) > 256)
@@ -105,34 +92,19 @@ cli_value_side(struct cli_state *ps, int o, const char *arg)
 			return cli_bad_value(ps, o, why);
 		s->format = arg;
 		return 0;
-	case 'l':
-		if (units_parse_size(arg, 1, XFER_TCP_MAX, &v, why, sizeof why) == -1)
-			return cli_bad_value(ps, o, why);
-		s->len = (uint32_t)v;
-		return 0;
 	case 'n':
 		if (units_parse_int(arg, 1, 1ULL << 62, &v, why, sizeof why) == -1)
 			return cli_bad_value(ps, o, why);
 		s->count = v;
 		s->total = 0;                   /* -n replaces an inherited -x */
 		return 0;
-	case 'x':
-		if (units_parse_size(arg, 1, 1ULL << 62, &v, why, sizeof why) == -1)
-			return cli_bad_value(ps, o, why);
-		s->total = v;
-		return 0;
 	case 'w':
 		if (units_parse_kbytes(arg, 1, 1u << 20, &v, why, sizeof why) == -1)
 			return cli_bad_value(ps, o, why);
 		s->window = (uint32_t)v;
 		return 0;
-	case 'g':
-		if (units_parse_int(arg, 0, 10000000, &v, why, sizeof why) == -1)
-			return cli_bad_value(ps, o, why);
-		s->gap_us = (uint32_t)v;
-		return 0;
 	}
-	return 1;                               /* not a per-side option */
+	return cli_bad_value(ps, o, "unknown option");
 }
 
 /* Seconds with up to three decimals ("2.5") into ms, in [min_ms, a day].
@@ -216,13 +188,6 @@ value_path(struct cli_state *ps, int o, const char *arg)
 	double d;
 
 	switch (o) {
-	case OPT_NOTS: c->no_ts = 1; return 0;
-	case OPT_PPPOE: c->pppoe = 1; return 0;
-	case OPT_VLAN:
-		if (units_parse_int(arg, 0, 8, &v, why, sizeof why) == -1)
-			return cli_bad_value(ps, o, why);
-		c->vlan_tags = (unsigned)v;
-		return 0;
 	case OPT_MTU:
 		if (units_parse_int(arg, 68, 65535, &v, why, sizeof why) == -1)
 			return cli_bad_value(ps, o, why);
@@ -257,8 +222,6 @@ value_latency(struct cli_state *ps, int o, const char *arg)
 	uint64_t v;
 
 	switch (o) {
-	case OPT_SAME_CLOCK: c->same_clock = 1; return 0;
-	case OPT_LATENCY: c->latency = 1; return 0;
 	case OPT_LAT_IDLE:
 		if (parse_seconds(arg, 0, &v, why, sizeof why) == -1)
 			return cli_bad_value(ps, o, why);
@@ -271,11 +234,6 @@ value_latency(struct cli_state *ps, int o, const char *arg)
 		    &v, why, sizeof why) == -1)
 			return cli_bad_value(ps, o, why);
 		c->lat_interval_us = (uint32_t)v * 1000u;
-		return 0;
-	case OPT_QUEUE_BYTES:
-		if (units_parse_size(arg, 1, UINT32_MAX, &v, why, sizeof why) == -1)
-			return cli_bad_value(ps, o, why);
-		c->queue_bytes = v;
 		return 0;
 	}
 	return 1;
@@ -296,11 +254,6 @@ value_timing(struct cli_state *ps, int o, const char *arg)
 		    why, sizeof why) == -1)
 			return cli_bad_value(ps, o, why);
 		return 0;
-	case OPT_BURST:
-		if (units_parse_int(arg, 1, XFER_MAX_BURST, &v, why, sizeof why) == -1)
-			return cli_bad_value(ps, o, why);
-		c->burst = (uint32_t)v;
-		return 0;
 	case OPT_REPEAT:
 		if (repeat_parse_count(arg, &c->rep, why, sizeof why) == -1)
 			return cli_bad_value(ps, o, why);
@@ -314,21 +267,6 @@ value_timing(struct cli_state *ps, int o, const char *arg)
 			return cli_bad_value(ps, o, why);
 		c->rep.pause_ms = (uint32_t)v;
 		c->rep.pause_set = 1;
-		return 0;
-	case OPT_SWIN:
-	case OPT_RETRIES:
-		if (units_parse_int(arg, o == OPT_SWIN ? 1 : 0, o == OPT_SWIN ?
-		    SWIN_MAX : SWIN_RETRIES_MAX, &v, why, sizeof why) == -1)
-			return cli_bad_value(ps, o, why);
-		*(o == OPT_SWIN ? &c->swin : &c->retries) = (uint32_t)v;
-		return 0;
-	case OPT_GBN:
-		c->gbn = 1;
-		return 0;
-	case OPT_RTO:
-		if (units_parse_int(arg, 1, SWIN_RTO_MAX_MS, &v, why, sizeof why) == -1)
-			return cli_bad_value(ps, o, why);
-		c->rto_ms = (uint32_t)v;
 		return 0;
 	case OPT_START_AT:
 		if (startat_parse(arg, startat_now(), &c->start_at_ns, why,
@@ -356,25 +294,12 @@ cli_value_global(struct cli_state *ps, int o, const char *arg)
 	int r;
 
 	switch (o) {
-	case '4': c->family = AF_INET; return 0;
-	case '6': c->family = AF_INET6; return 0;
-	case 'h': c->mode = MODE_HELP; return 0;
-	case 'V': c->mode = MODE_VERSION; return 0;
-	case 'i': c->mode = MODE_DAEMON; return 0;
-	case OPT_PREDICT: c->mode = MODE_PREDICT; return 0;
-	case 'r': c->role = ROLE_RECV; return 0;
-	case 't': c->role = ROLE_SEND; return 0;
-	case 'T': c->title = 1; return 0;
-	case 'u': c->proto = PROTO_UDP; return 0;
-	case 'p':
+	case 'p':                       /* after a partner's name: its own */
+		if (ps->remote)
+			return cli_value_port(ps, arg, ps->rport);
 		c->port_set = 1;
 		return cli_value_port(ps, arg, &c->port);
 	case OPT_KEY_FILE: c->key_file = arg; return 0;
-	case 'q': c->quiet = 1; return 0;
-	case OPT_JSON: c->out = OUT_JSON; return 0;
-	case OPT_JSON_LINES: c->out = OUT_JSON_LINES; return 0;
-	case OPT_CSV: c->out = OUT_CSV; return 0;
-	case OPT_PROMETHEUS: c->out = OUT_PROM; return 0;
 	case 'm':
 	case OPT_TTL:
 	case OPT_MPORT:
@@ -392,17 +317,14 @@ cli_value_global(struct cli_state *ps, int o, const char *arg)
 			return cli_bad_value(ps, o, why);
 		c->cc = arg;
 		return 0;
-	case OPT_BIDIR:
-		c->bidir = 1;
-		return 0;
-	case OPT_ECN:
-		c->ecn = 1;
-		return 0;
-	case 'P':
-		return cli_value_streams(ps, arg, &c->streams);
+	case 'P':                       /* after a partner's name: its own */
+		return cli_value_streams(ps, arg, ps->remote ? ps->rstreams :
+		    &c->streams);
 	}
 	if ((r = value_path(ps, o, arg)) != 1 ||
 	    (r = value_latency(ps, o, arg)) != 1)
 		return r;
-	return value_timing(ps, o, arg);        /* 1: not one of the run's */
+	if ((r = value_timing(ps, o, arg)) != 1)
+		return r;
+	return cli_bad_value(ps, o, "unknown option");
 }
