@@ -40,7 +40,7 @@ PCAP_OBJS  := $(PCAP_SRCS:.c=.o)
 UNIT_SRCS  := $(wildcard tests/unit_*.c)
 UNIT_BINS  := $(UNIT_SRCS:.c=)
 TEST_TOOLS := tests/ctlpeer tests/spoofproof tests/nogso.so tests/ecnpeer tests/framegen \
-              tests/inetdlog tests/flood
+              tests/inetdlog tests/flood tests/optlist
 PROGS      := gput gput-pcap
 # The testbed's delay line (tools/gput-testbed runs it; installed beside it).
 TOOLS      := tools/gput-delay tools/gput-textfile
@@ -117,6 +117,11 @@ tests/unit_%: tests/unit_%.c src/libgputpcap.a src/libgput.a | need-cmocka need-
 
 # A scripted control-protocol peer the live tests drive (not installed).
 tests/ctlpeer: tests/ctlpeer.c src/libgput.a | need-crypto
+	$(CC) $(FINAL_CFLAGS) -o $@ $^ $(FINAL_LDFLAGS) $(CRYPTO_LIBS) -lm
+
+# The option table, a spelling a line, for tests/live_docs.sh and
+# tests/live_completion.sh (gput itself has no option that lists it).
+tests/optlist: tests/optlist.c src/libgput.a | need-crypto
 	$(CC) $(FINAL_CFLAGS) -o $@ $^ $(FINAL_LDFLAGS) $(CRYPTO_LIBS) -lm
 
 # A client that spoofs its proof's source port, for tests/live_spoof.sh.

@@ -100,6 +100,16 @@ wait_for_text() {
 	return 0
 }
 
+# need_optlist: set OPTLIST to the option table's lister (tests/optlist),
+# building it if need be.
+need_optlist() {
+	OPTLIST=${OPTLIST:-tests/optlist}
+	if [ ! -x "$OPTLIST" ] && ! make -s tests/optlist >/dev/null; then
+		fail "tests/optlist builds"
+		t_done
+	fi
+}
+
 # need_ctlpeer: set CTLPEER to the scripted control-protocol peer, building
 # it when missing; a test that cannot have it fails and ends here.
 need_ctlpeer() {

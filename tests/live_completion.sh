@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # bash completion (tools/gput.bash, made by tools/gen-completion.sh from
-# gput -h): valid bash, every long option of gput's table (cli_opts.c)
-# offered, and what it completes in a real bash: options after "-", no
-# guess after an option that takes a number, files after --key-file.
+# gput -h): valid bash, every option of gput's table (cli_opts.c, as
+# tests/optlist prints it) offered, and what it completes in a real bash:
+# options after "-", no guess after an option that takes a number, files
+# after --key-file.
 . "$(dirname "$0")/lib.sh"
 
 COMP=$T_TMP/gput.bash
@@ -13,10 +14,11 @@ check "the completion is valid bash" bash -n "$COMP"
 check "its first line is the SPDX tag" grep -qx '# SPDX-License-Identifier: BSD-2-Clause' "$COMP"
 OFFERED=$(sed -n 's/.*compgen -W "\([^"]*\)".*/\1/p' "$COMP")
 missing=
-for o in $(sed -n 's/^[[:space:]]*{ "\([a-z0-9-]*\)",.*/\1/p' src/cli_opts.c); do
-	case " $OFFERED " in *" --$o "*) ;; *) missing="$missing --$o" ;; esac
+need_optlist
+for o in $("$OPTLIST"); do
+	case " $OFFERED " in *" $o "*) ;; *) missing="$missing $o" ;; esac
 done
-eq "every long option of cli_opts.c is offered" "$missing" ""
+eq "every option of the table (cli_opts.c, tests/optlist) is offered" "$missing" ""
 check "... and there are many ($(echo "$OFFERED" | wc -w) words)" \
 	[ "$(echo "$OFFERED" | wc -w)" -gt 80 ]
 # complete WORDS...: what bash offers for the last word after the others

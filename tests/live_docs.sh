@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # The documentation says what the programs do: man pages lint-clean, usage()
-# equal to SYNOPSIS, every long option documented.
+# equal to SYNOPSIS, gput.1's option list the option table's.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v mandoc >/dev/null; then
@@ -37,12 +37,21 @@ if [ -x "$GPUT_PCAP" ] && [ -f man/gput-pcap.1 ]; then
 	    "$(synopsis man/gput-pcap.1)"
 fi
 
-# Every long option in the source (the parser's table) is in the man page.
-longs=$(sed -n 's/^[[:space:]]*{ "\([a-z0-9-]*\)",.*/\1/p' src/cli_opts.c)
-check "src/cli_opts.c: the table of long options read" \
-    [ "$(echo "$longs" | wc -w)" -gt 60 ]
-for o in $longs; do
-	check "gput.1 documents --$o" grep -q "^\.It .*Fl -$o\b" man/gput.1
+# The man page's option list and the option table (src/cli_opts.c, as
+# tests/optlist prints it) name the same options: every spelling of every
+# option has its .It entry, and every .It Fl entry is an option of the table.
+need_optlist
+table=$("$OPTLIST" | sort -u)
+check "tests/optlist: the option table read" [ "$(echo "$table" | wc -w)" -gt 100 ]
+manopts=$(grep '^\.It Fl' man/gput.1 |
+    awk '{ for (i = 1; i < NF; i++) if ($i == "Fl") print "-" $(i + 1) }' | sort -u)
+check "gput.1: the option list read" [ "$(echo "$manopts" | wc -w)" -gt 100 ]
+eq "every option of the table has its .It entry in gput.1" \
+    "$(comm -23 <(echo "$table") <(echo "$manopts") | tr '\n' ' ')" ""
+eq "every .It Fl entry of gput.1 is an option of the table" \
+    "$(comm -13 <(echo "$table") <(echo "$manopts") | tr '\n' ' ')" ""
+for o in $table; do
+	case $o in --*) nm=${o#--}; check "gput.1 documents $o" grep -q "^\.It .*Fl -$nm\b" man/gput.1 ;; esac
 done
 # Every PARAMS extension flag (CTL_XF_* in include/xfer_params.h) is in the
 # control protocol's document (doc/control-protocol.md, PARAMS byte 152), by
