@@ -40,9 +40,11 @@ enum watch_event {
  * more, and the client is taken not to read at all. */
 #define WATCH_OUT_MAX (64u << 10)
 
-/* How the watcher shows this side's intervals (and, on the client, the
- * partner's). */
-enum watch_show { SHOW_NONE, SHOW_TEXT, SHOW_JSON_LINES };
+/* Where the watcher hands each interval it shows (this side's and, on
+ * the client, the partner's, in step): the driver renders it. sd is the
+ * side or stream of m it belongs to. */
+typedef void watch_ival_fn(void *arg, const struct run_model *m,
+                           const struct side *sd, const struct ival *iv);
 
 /* What the sampler remembers of a stream between samples. */
 struct watch_stream {
@@ -70,8 +72,8 @@ struct watch {
 	mono_ns  t0;         /* the transfer began (START) */
 	mono_ns  end_at;     /* --time, sending side: xfer_end then */
 	int      tcp_info;   /* TCP senders: sample each stream's TCP_INFO */
-	enum watch_show show;
-	FILE    *out;        /* where SHOW_* lines go */
+	watch_ival_fn *on_ival;  /* each interval to show (NULL: none) */
+	void    *ival_arg;
 	int      send_ivals; /* partner: send each interval as INTERVAL */
 	int      progress;   /* show progress on stderr (a terminal) */
 	int      udp_seq;    /* a UDP receiver of headed datagrams: count copies

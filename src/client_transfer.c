@@ -15,6 +15,8 @@
 #include "hostudp.h"
 #include "client_wait.h"
 #include "net.h"
+#include "report_ival.h"
+#include "report_json.h"
 #include "xfer_batch.h"
 #include "xfer_udp.h"
 
@@ -102,6 +104,23 @@ collect_stopped(struct run *r, struct watch *w)
 		r->have_rr = 1;
 }
 
+/* An interval the watcher shows, as the live line (--interval with the
+ * table) or a JSON line (--json-lines), to standard output or several
+ * partners' pipe. */
+static void
+show_ival(void *arg, const struct run_model *m, const struct side *sd,
+          const struct ival *iv)
+{
+	const struct run *r = arg;
+	FILE *out = r->hooks != NULL ? r->hooks->ival_out : stdout;
+
+	if (r->c->out == OUT_TABLE)
+		report_ival_line(out, sd, iv);
+	else
+		report_json_stream_ival(out, m, sd, iv);
+	fflush(out);
+}
+
 /* The watcher of the local side: --time when we send, the sampler with
  * --interval or --omit, progress on a terminal, and for a timed receiver a
  * deadline: a sender that goes on past --time is an error. */
@@ -132,9 +151,11 @@ watch_setup(struct run *r, struct watch *w)
 	if (c->duration_ms && !sending)
 		w->deadline = w->t0 + (mono_ns)(c->duration_ms + DATA_IDLE_TIMEOUT_MS) *
 		    1000000u;
-	w->out = r->hooks != NULL ? r->hooks->ival_out : stdout;  /* several partners */
-	w->show = c->interval_ms == 0 ? SHOW_NONE : c->out == OUT_TABLE ?
-	    SHOW_TEXT : c->out == OUT_JSON_LINES ? SHOW_JSON_LINES : SHOW_NONE;
+	if (c->interval_ms > 0 && (c->out == OUT_TABLE ||
+	    c->out == OUT_JSON_LINES)) {        /* the live interval lines */
+		w->on_ival = show_ival;
+		w->ival_arg = r;
+	}
 	w->progress = !c->quiet && c->interval_ms == 0 && isatty(STDERR_FILENO);
 }
 

@@ -15,9 +15,6 @@
 
 #include "ctl.h"
 #include "net.h"
-#include "report.h"
-#include "report_ival.h"
-#include "report_json.h"
 #include "tcpinfo.h"
 #include "xfer.h"
 
@@ -144,11 +141,7 @@ on_stop(struct watch *w)
 static void
 put_line(struct watch *w, const struct side *sd, const struct ival *iv)
 {
-	if (w->show == SHOW_TEXT)
-		report_ival_line(w->out, sd, iv);
-	else if (w->show == SHOW_JSON_LINES)
-		report_json_stream_ival(w->out, w->model, sd, iv);
-	fflush(w->out);
+	w->on_ival(w->ival_arg, w->model, sd, iv);
 }
 
 /* Is sd the partner's side or one of its streams? */
@@ -199,7 +192,7 @@ show(struct watch *w, struct side *sd, const struct ival *iv)
 {
 	size_t k = sd->niv - 1;
 
-	if (w->show == SHOW_NONE)
+	if (w->on_ival == NULL)
 		return;
 	if (is_peer(w, sd) && !self_past(w, k)) {
 		if (w->nheld == w->held_cap) {
