@@ -141,8 +141,12 @@ report_verdict_line(FILE *f, const char *label, const struct verdict *v)
 	if (v->cc[0] != '\0')
 		fprintf(f, " (%s)", v->cc);
 	fputc('\n', f);
+	/* a short run's bias has its own, longer line in the --link report
+	 * just above (report_link.c), which every run with eta*C prints: said
+	 * once there, it stays in JSON's warnings */
 	for (i = 0; i < v->nwarn; i++)
-		fprintf(f, "%s: warning: %s\n", label, v->warn[i]);
+		if (v->wcode[i] != VW_SHORT_RUN)
+			fprintf(f, "%s: warning: %s\n", label, v->warn[i]);
 }
 
 /* A figure that differs between the flows' verdicts as printed (prec

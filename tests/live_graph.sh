@@ -243,13 +243,32 @@ eq "up failing midway: only the stranger's namespace is left" \
 ip netns del "$GPUT_TESTBED_PREFIX-h5"
 nothing_left "up failing midway"
 
-# --- ^C during up (job control: a background job's SIGINT is not ignored)
+# --- ^C during up (job control: a background job's SIGINT is not ignored).
+# The build is held at its first tc (a tc of the test's own, first on PATH,
+# waits for a release file) so the ^C surely lands in the middle of it: a
+# race against a build that finished first left it up once, exit 0.
+realtc=$(command -v tc)
+mkdir -p "$T_TMP/bin"
+cat >"$T_TMP/bin/tc" <<EOF
+#!/bin/sh
+if mkdir "$T_TMP/tc.held" 2>/dev/null; then
+	: >"$T_TMP/tc.waiting"
+	i=0
+	while [ ! -e "$T_TMP/tc.go" ] && [ \$i -lt 1500 ]; do
+		sleep 0.02      # poll for the release; bounded (30 s)
+		i=\$((i + 1))
+	done
+fi
+exec $realtc "\$@"
+EOF
+chmod +x "$T_TMP/bin/tc"
 set -m
-"$TESTBED" up --topology "$T_TMP/lab000.topo" >/dev/null 2>"$T_TMP/err" &
+PATH="$T_TMP/bin:$PATH" "$TESTBED" up --topology "$T_TMP/lab000.topo" >/dev/null 2>"$T_TMP/err" &
 upid=$!
 set +m
-wait_until 20 sh -c "[ \$(wc -l 2>/dev/null <'$STATEDIR/ns' || echo 0) -ge 5 ]"
+check "^C during up: the build reached its first tc" wait_until 30 test -e "$T_TMP/tc.waiting"
 kill -INT "$upid"
+: >"$T_TMP/tc.go"
 wait "$upid"
 eq "^C during up: exit 130" "$?" 130
 eq "^C during up: says so" "$(cat "$T_TMP/err")" "gput-testbed: interrupted; testbed removed"

@@ -139,7 +139,13 @@ eq "--link, 52 datagrams of one frame: 2/50 = 4%, under the receiver's ratio" \
 	"$(grep -A1 '^1: measured' "$OUT" | tail -n 1)" \
 	"1: a run of 52 frames: its ratio may read up to 4.00% high (52 frames in 50 frame times: the window opens at the first byte, a shaper may pass the first frame at once)"
 run_t 30 "$GPUT" -u -n 45000 -l 64 -w 4096 --link 10M -p "$P" 127.0.0.1
-eq "--link, 45000 frames: no such line" "$RC $(grep -c 'a run of' "$OUT")" "0 0"
+# (the frames are the receiver's: a loaded host may drop datagrams on
+# loopback, and under 40000 received the line is due, once)
+got=$(awk '$1 == "1" && $2 ~ /^[0-9]+$/ { print $2 / 64 }' "$OUT")
+want=0
+[ "${got:-0}" -lt 40000 ] && want=1
+eq "--link, 45000 frames ($got received): the line only under 40000, once" \
+	"$RC $(grep -c 'a run of' "$OUT")" "0 $want"
 if command -v jq >/dev/null; then
 	run_t 30 "$GPUT" -u -n 52 -l 1000 -w 1024 --link 10M --json -p "$P" 127.0.0.1
 	check "--link --json: frames and the bias" jq -e '.link.frames == 52 and .link.ratio_may_read_high == 0.04' "$OUT"
