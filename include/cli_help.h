@@ -4,7 +4,8 @@
 
 #include <stdio.h>
 
-/* gput -h: the synopsis (cli_usage), then every option with a line of
+/* gput -h: the synopsis (cli_usage, cli.h: its synopses' words are the
+ * option table's, cli_opts.c), then every option with a line of
  * description, in groups: the test, output, pacing and UDP, streams and
  * partners, the partner, link prediction. */
 void cli_help(FILE *f);

@@ -19,38 +19,6 @@ cli_longopts(void)
 	return cli_opts_long();
 }
 
-void
-cli_usage(FILE *f)
-{
-	fputs("usage: gput [-46cDqrsTtuv] [-f format] [-g gap] [-l length] [-m group]\n"
-	      "            [-n count] [-p port] [-P streams] [-S seed] [-w kbytes]\n"
-	      "            [-x bytes] [--affinity cpus] [--batch n] [--bidir] [--burst n]\n"
-	      "            [--cc algo[,algo ...]] [--ci level[,width]]\n"
-	      "            [--csv | --json | --json-lines | --prometheus]\n"
-	      "            [--discard] [--ecn] [--full-reads] [--go-back-n] [--gso]\n"
-	      "            [--interval s]\n"
-	      "            [--key-file file]\n"
-	      "            [--latency] [--latency-idle s] [--latency-interval ms]\n"
-	      "            [--link rate] [--log file] [--loss pct] [--mport port]\n"
-	      "            [--omit s] [--pause s] [--pppoe] [--queue-bytes size]\n"
-	      "            [--rate rate] [--repeat n | min,max] [--retries n] [--rto ms]\n"
-	      "            [--rtt ms] [--same-clock] [--sliding-window n]\n"
-	      "            [--start-at epoch] [--time s] [--ttl n] [--vlan tags]\n"
-	      "            [--zerocopy]\n"
-	      "            partner [remote options] ...\n"
-	      "       gput -i [-v] [-p port] [--allow cidr] [--inetd] [--key-file file]\n"
-	      "            [--max-buffer size] [--max-bytes size] [--max-handshakes n]\n"
-	      "            [--max-per-source n] [--max-rate rate]\n"
-	      "            [--max-sessions n] [--max-streams n] [--max-time s]\n"
-	      "            [--no-multicast] [--once] [--source-prefix v4,v6]\n"
-	      "            [--allow-cc algo[,algo ...]] [--user name]\n"
-	      "       gput --predict [-46Du] [-l length] [-n count] [-w kbytes]\n"
-	      "            [--link rate] [--loss pct] [--mtu mtu] [--no-timestamps]\n"
-	      "            [--pppoe] [--rtt ms] [--sliding-window n] [--vlan tags]\n"
-	      "       gput -h | -V\n", f);
-}
-
-
 /* Parse argv[0..argc) (argv[0] is a placeholder). Returns the index of the
  * first operand, or -1 with err filled. */
 static int

@@ -6,6 +6,9 @@
  * the table. */
 #include "cli_help.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
 #include "cli_opts.h"
 
@@ -28,6 +31,115 @@ help_column(const struct cli_opt *r, char *buf, size_t len)
 		snprintf(buf, len, "--%s%s%s", r->name, r->arg ? " " : "",
 		         r->arg ? r->arg : "");
 	return buf;
+}
+
+/* The synopses of usage(), a line of words each: "-46cD" a cluster of
+ * flags, "l" or "rate" an option of the table with its value's name, "a|b"
+ * alternatives, "!i" an option without brackets, "@..." words as they
+ * stand, "/" a new line. Every option is the table's (cli_opts.c). */
+static const char *const synopses[] = {
+	"-46cDqrsTtuv f g l m / n p P S w / x affinity batch bidir burst / "
+	"cc ci / csv|json|json-lines|prometheus / "
+	"discard ecn full-reads go-back-n gso / interval / key-file / "
+	"latency latency-idle latency-interval / link log loss mport / "
+	"omit pause pppoe queue-bytes / rate repeat retries rto / "
+	"rtt same-clock sliding-window / start-at time ttl vlan / zerocopy / "
+	"@partner @[remote @options] @...",
+	"!i v p allow inetd key-file / max-buffer max-bytes max-handshakes / "
+	"max-per-source max-rate / max-sessions max-streams max-time / "
+	"no-multicast once source-prefix / "
+	"allow-cc user",
+	"!predict -46Du l n w / link loss mtu no-timestamps / "
+	"pppoe rtt sliding-window vlan",
+	"!h|V",
+	NULL,
+};
+
+/* The row of option nm (a letter or a long name); a name not in the table
+ * is a defect of synopses[] that every test printing usage() meets. */
+static const struct cli_opt *
+usage_opt(const char *nm, size_t len)
+{
+	const struct cli_opt *r;
+
+	for (r = cli_opts; r->help != NULL; r++) {
+		if (r->name == NULL || (r->scope & CLI_HELP_ONLY))
+			continue;
+		if (len == 1 ? r->code == nm[0] : strlen(r->name) == len &&
+		    strncmp(r->name, nm, len) == 0)
+			return r;
+	}
+	fprintf(stderr, "cli_help.c: '%.*s' is no option\n", (int)len, nm);
+	abort();
+}
+
+/* One option of a synopsis: "-l length", "--rate rate". */
+static void
+usage_one(FILE *f, const char *nm, size_t len)
+{
+	const struct cli_opt *r = usage_opt(nm, len);
+
+	if (r->code < 256)
+		fprintf(f, "-%c", r->code);
+	else
+		fprintf(f, "--%s", r->name);
+	if (r->arg != NULL)
+		fprintf(f, " %s", r->arg);
+}
+
+/* One word of a synopsis (see synopses[]). */
+static void
+usage_word(FILE *f, const char *w, size_t len)
+{
+	int bare = w[0] == '!';
+	size_t n;
+
+	if (w[0] == '@') {
+		fprintf(f, "%.*s", (int)len - 1, w + 1);
+		return;
+	}
+	if (w[0] == '-') {                      /* a cluster of flags */
+		for (n = 1; n < len; n++)
+			(void)usage_opt(w + n, 1);
+		fprintf(f, "[%.*s]", (int)len, w);
+		return;
+	}
+	w += bare;
+	len -= (size_t)bare;
+	fputs(bare ? "" : "[", f);
+	for (;;) {
+		n = strcspn(w, "| ");
+		n = n < len ? n : len;
+		usage_one(f, w, n);
+		if (n == len || w[n] != '|')
+			break;
+		fputs(" | ", f);
+		w += n + 1;
+		len -= n + 1;
+	}
+	fputs(bare ? "" : "]", f);
+}
+
+void
+cli_usage(FILE *f)
+{
+	const char *const *syn;
+	const char *w;
+	size_t n;
+
+	for (syn = synopses; *syn != NULL; syn++) {
+		fputs(syn == synopses ? "usage: gput" : "       gput", f);
+		for (w = *syn; *w != '\0'; w += n + (w[n] == ' ')) {
+			n = strcspn(w, " ");
+			if (n == 1 && w[0] == '/')
+				fputs("\n           ", f);
+			else {
+				fputc(' ', f);
+				usage_word(f, w, n);
+			}
+		}
+		fputc('\n', f);
+	}
 }
 
 void

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* unit_hints.c: iperf's habits caught before a test runs (one line saying
  * what to type instead, a usage error), nttcp's meanings kept where the
- * line is gput's; -w with units; -P after a partner's name. */
+ * line is gput's; -w with units; -P after a partner's name; -h and
+ * usage() name the parser's options. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -386,6 +387,70 @@ test_help(void **state)
 	MISSED();
 }
 
+/* The options usage() names: its words that start with '-', without the
+ * brackets and bars; a cluster ("-46cD") a name for each letter. */
+static void
+usage_names(struct names *s, const char *text)
+{
+	const char *w = text;
+	size_t n, k;
+
+	while (*w != '\0') {
+		w += strspn(w, " \n[]|");
+		n = strcspn(w, " \n[]|");
+		if (n > 2 && w[0] == '-' && w[1] != '-') {
+			for (k = 1; k < n; k++) {
+				char nm[3] = { '-', w[k], '\0' };
+
+				names_add(s, nm, 2);
+			}
+		} else if (n > 1 && w[0] == '-') {
+			names_add(s, w, n);
+		}
+		w += n;
+	}
+}
+
+/* usage() (made from the option table's synopses) names every option of
+ * the parser, by its letter where it has one, and nothing else. */
+static void
+test_usage(void **state)
+{
+	static struct names usage, parser, spell;
+	const struct option *o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	cli_usage(f);
+	fclose(f);
+	assert_int_equal(strncmp(buf, "usage: gput [-46cDqrsTtuv] [-f format]",
+	                 38), 0);
+	assert_non_null(strstr(buf, "\n       gput -i [-v] [-p port] [--allow cidr]"));
+	assert_non_null(strstr(buf, "[--csv | --json | --json-lines | --prometheus]\n"));
+	assert_non_null(strstr(buf, "\n       gput -h | -V\n"));
+	usage_names(&usage, buf);
+	free(buf);
+	for (o = cli_longopts(); o->name != NULL; o++) {
+		char nm[40];
+
+		if (o->val < 256)
+			snprintf(nm, sizeof nm, "-%c", o->val);
+		else
+			snprintf(nm, sizeof nm, "--%s", o->name);
+		names_add(&parser, nm, strlen(nm));
+		names_add(&spell, nm, strlen(nm));
+		snprintf(nm, sizeof nm, "--%s", o->name);
+		names_add(&spell, nm, strlen(nm));
+	}
+	assert_true(usage.n > 60);
+	names_missing(&parser, "the parser", &usage, "usage()");
+	names_missing(&usage, "usage()", &spell, "the parser (src/cli_opts.c)");
+	MISSED();
+}
+
 int
 main(void)
 {
@@ -394,6 +459,7 @@ main(void)
 		cmocka_unit_test(test_window_units),
 		cmocka_unit_test(test_streams_per_partner),
 		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_usage),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
