@@ -194,12 +194,14 @@ def gnuplot_script(o, lab, dat, series, models, rows, term, outfile):
                                    o.name)
     g = []
     if term == "png":
-        g.append("set terminal pngcairo size 1100,650 font 'sans,10'")
+        g.append("set terminal pngcairo size 1100,750 font 'sans,10'")
     else:
-        g.append("set terminal svg size 1100,650 font 'sans,10' dynamic")
+        g.append("set terminal svg size 1100,750 font 'sans,10' dynamic")
     g += ["set output '%s'" % outfile,
           "set title '%s' noenhanced" % safe(title, 150),
-          "set key outside right top box noenhanced",
+          # the legend in rows above the plot: beside it, it took more
+          # than a quarter of the figure's width from the data
+          "set key outside top center horizontal box noenhanced",
           "set grid",
           "set xlabel '%s' noenhanced" % safe("step" if o.x == "step" else o.x),
           "set ylabel '%s' noenhanced" % safe(Y_LABEL[o.y]),
