@@ -284,7 +284,7 @@ MAN8          := man/gput-testbed.8 man/gput-probe.8
 LIBEXEC_FILES := $(TOOLS) tools/gput-probe tools/gput-testbed-parse.sh \
                  tools/gput-testbed-delay.sh tools/gput-testbed-impair.sh \
                  tools/gput-testbed-topo.sh tools/gput-testbed-graph.sh \
-                 tools/gput-testbed-build.sh
+                 tools/gput-testbed-build.sh tools/gput-testbed-calib.sh
 SHARE_FILES   := $(wildcard tools/plot-* tools/*.gp tools/gput-plot)
 # Examples for Prometheus: its configuration, gput's alerting rules, a probe.
 PROM_FILES    := $(wildcard tools/prometheus/*)

@@ -36,6 +36,7 @@ for f in /usr/bin/gput /usr/bin/gput-pcap /usr/share/man/man1/gput.1 \
     /usr/libexec/gput/gput-testbed-parse.sh /usr/libexec/gput/gput-testbed-delay.sh \
     /usr/libexec/gput/gput-testbed-impair.sh /usr/libexec/gput/gput-testbed-topo.sh \
     /usr/libexec/gput/gput-testbed-graph.sh /usr/libexec/gput/gput-testbed-build.sh \
+    /usr/libexec/gput/gput-testbed-calib.sh \
     /usr/lib/systemd/system/gput.socket /usr/lib/systemd/system/gput-probe@.timer \
     /usr/share/gput/prometheus/gput-alerts.yml; do
 	check "make install puts $f under DESTDIR" test -f "$D$f"
@@ -49,7 +50,7 @@ check "installed gput runs" "$D/usr/bin/gput" -V
 check "installed gput-testbed sources its parts from LIBEXECDIR" \
 	grep -q '^	for _f in .* /usr/libexec/gput/gput-testbed-\$_part.sh; do' "$D/usr/sbin/gput-testbed"
 parts=$(sed -n 's/^for _part in \(.*\); do$/\1/p' "$D/usr/sbin/gput-testbed")
-eq "installed gput-testbed's parts" "$parts" "parse delay impair topo graph build"
+eq "installed gput-testbed's parts" "$parts" "parse delay impair topo graph build calib"
 for p in $parts; do
 	check "make install puts gput-testbed's part $p in LIBEXECDIR" \
 		test -f "$D/usr/libexec/gput/gput-testbed-$p.sh"

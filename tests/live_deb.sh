@@ -67,6 +67,7 @@ for f in /usr/bin/gput /usr/bin/gput-pcap /usr/sbin/gput-testbed \
     /usr/libexec/gput/gput-testbed-parse.sh /usr/libexec/gput/gput-testbed-delay.sh \
     /usr/libexec/gput/gput-testbed-impair.sh /usr/libexec/gput/gput-testbed-topo.sh \
     /usr/libexec/gput/gput-testbed-graph.sh /usr/libexec/gput/gput-testbed-build.sh \
+    /usr/libexec/gput/gput-testbed-calib.sh \
     /usr/share/man/man1/gput.1.gz /usr/share/man/man1/gput-pcap.1.gz \
     /usr/share/man/man8/gput-testbed.8.gz /usr/share/man/man8/gput-probe.8.gz \
     /usr/share/man/man1/gput-plot.1.gz /usr/share/man/man1/plot-seq.1.gz \

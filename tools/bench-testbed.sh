@@ -64,6 +64,7 @@ for v in $VARIANTS; do
 	esac
 	_path=$v _spin=
 	[ "$v" != spin ] || _path=ring _spin=50000
+	echo "$_path $_spin" >"$TMP/$v.path"
 	GPUT_DELAY_SPIN=$_spin GPUT_DELAY_PATH=$_path GPUT_TESTBED_PREFIX=$BASE-$v "$TB" up "$RATE" "$@" >/dev/null 2>"$TMP/err" ||
 		{ cat "$TMP/err" >&2; exit 1; }
 	GPUT_TESTBED_PREFIX=$BASE-$v "$TB" exec b "$GPUT" -i </dev/null >/dev/null 2>&1 &
@@ -74,7 +75,14 @@ while [ "$r" -le "$ROUNDS" ]; do
 	for v in $VARIANTS; do
 		P=$BASE-$v
 		export GPUT_TESTBED_PREFIX="$P"
-		"$TB" counters >/dev/null 2>&1 || true
+		# fresh delay lines: their counters and histograms are this run's
+		if [ "$v" != none ]; then
+			read -r _path _spin <"$TMP/$v.path" || true
+			for _d in ab ba; do
+				GPUT_DELAY_PATH=$_path GPUT_DELAY_SPIN=${_spin:-} "$TB" impair "$_d" delay 0.5 >/dev/null ||
+					exit 1
+			done
+		fi
 		c0=$(cpu "$P") b0=$(rx "$P-b" veth-b) a0=$(rx "$P-a" veth-a) t0=$(date +%s%N)
 		"$TB" exec a "$GPUT" -T --time "$SECS" --cc cubic 198.18.0.2 >"$TMP/out" 2>&1 ||
 			{ cat "$TMP/out" >&2; exit 1; }

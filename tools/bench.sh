@@ -78,6 +78,13 @@
 #   BENCH_UDP_WIN=4096  KiB of UDP socket buffers for every row; 0: the
 #                       system's defaults (net.core.rmem_max caps it)
 #   BENCH_PCAP=0        1: also time the pcap readers; only: just them
+#   BENCH_TESTBED=1     0: leave out the testbed rows (as root only):
+#                       tools/bench-testbed.sh, one round of one cubic flow
+#                       at BENCH_TESTBED_RATE (1G) across the testbed
+#                       without a delay line (the ceiling) and with a
+#                       0.5 ms one on each path (ring, copy): frames/s each
+#                       way at once, the lines' p99 error and late frames,
+#                       ratios to the ceiling
 #   BENCH_PCAP_MB=1024  MiB of payload in the generated capture
 #   BENCH_PCAP_REPS=3   rounds of the pcap readers (tshark takes a minute)
 #   BENCH_JSON=file     where the JSON goes (default bench-out/bench.json)
@@ -776,6 +783,15 @@ fi
 
 [ -z "${BENCH_RAW:-}" ] || cp "$RAW" "$BENCH_RAW"
 mkdir -p "$(dirname "$JSON")"
+if [ "${BENCH_TESTBED:-1}" != 0 ] && [ "$PCAP" != only ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		note "testbed rows: not root, skipped"
+	else
+		note "testbed rows (load $(cut -d' ' -f1-3 /proc/loadavg)):"
+		sh tools/bench-testbed.sh -r 1 -t 4 "${BENCH_TESTBED_RATE:-1G}" none ring copy >&2 ||
+			die "the testbed rows broke"
+	fi
+fi
 awk -v place="$PLACE; CPUs ${BUSY:-?} busy before the runs" -v ceil="$LOSS" \
     -v json="$JSON" -v steps="$STEPS" -v udpmb="$UDP_MB" -v uwin="${UWIN:-0}" \
     -v took=$(( $(date +%s) - T_START )) -f "$REPORT" "$RAW"
