@@ -68,6 +68,12 @@ struct cli_opt {
 /* The table, ending in a row of code 0. */
 extern const struct cli_opt cli_opts[];
 
+/* usage()'s synopses, ending in NULL: a line of words each: "-46cD" a
+ * cluster of flags, "l" or "rate" an option of the table (with its value's
+ * name), "a|b" alternatives, "!i" an option without brackets, "@..." words
+ * as they stand, "/" a new line. cli_help.c prints them. */
+extern const char *const cli_synopses[];
+
 /* Option code o's row (never a help-only one), or NULL. */
 const struct cli_opt *cli_opt_find(int o);
 

@@ -33,30 +33,8 @@ help_column(const struct cli_opt *r, char *buf, size_t len)
 	return buf;
 }
 
-/* The synopses of usage(), a line of words each: "-46cD" a cluster of
- * flags, "l" or "rate" an option of the table with its value's name, "a|b"
- * alternatives, "!i" an option without brackets, "@..." words as they
- * stand, "/" a new line. Every option is the table's (cli_opts.c). */
-static const char *const synopses[] = {
-	"-46cDqrsTtuv f g l m / n p P S w / x affinity batch bidir burst / "
-	"cc ci / csv|json|json-lines|prometheus / "
-	"discard ecn full-reads go-back-n gso / interval / key-file / "
-	"latency latency-idle latency-interval / link log loss mport / "
-	"omit pause pppoe queue-bytes / rate repeat retries rto / "
-	"rtt same-clock sliding-window / start-at time ttl vlan / zerocopy / "
-	"@partner @[remote @options] @...",
-	"!i v p allow inetd key-file / max-buffer max-bytes max-handshakes / "
-	"max-per-source max-rate / max-sessions max-streams max-time / "
-	"no-multicast once source-prefix / "
-	"allow-cc user",
-	"!predict -46Du l n w / link loss mtu no-timestamps / "
-	"pppoe rtt sliding-window vlan",
-	"!h|V",
-	NULL,
-};
-
 /* The row of option nm (a letter or a long name); a name not in the table
- * is a defect of synopses[] that every test printing usage() meets. */
+ * is a defect of cli_synopses that every test printing usage() meets. */
 static const struct cli_opt *
 usage_opt(const char *nm, size_t len)
 {
@@ -87,7 +65,7 @@ usage_one(FILE *f, const char *nm, size_t len)
 		fprintf(f, " %s", r->arg);
 }
 
-/* One word of a synopsis (see synopses[]). */
+/* One word of a synopsis (see cli_synopses, cli_opts.h). */
 static void
 usage_word(FILE *f, const char *w, size_t len)
 {
@@ -127,8 +105,8 @@ cli_usage(FILE *f)
 	const char *w;
 	size_t n;
 
-	for (syn = synopses; *syn != NULL; syn++) {
-		fputs(syn == synopses ? "usage: gput" : "       gput", f);
+	for (syn = cli_synopses; *syn != NULL; syn++) {
+		fputs(syn == cli_synopses ? "usage: gput" : "       gput", f);
 		for (w = *syn; *w != '\0'; w += n + (w[n] == ' ')) {
 			n = strcspn(w, " ");
 			if (n == 1 && w[0] == '/')

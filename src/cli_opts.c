@@ -239,6 +239,25 @@ const struct cli_opt cli_opts[] = {
 	{ NULL, 0, NULL, 0, CLI_G_N, NULL, FN(NULL) },
 };
 
+/* usage()'s synopses (cli_opts.h): a new option is a word here too. */
+const char *const cli_synopses[] = {
+	"-46cDqrsTtuv f g l m / n p P S w / x affinity batch bidir burst / "
+	"cc ci / csv|json|json-lines|prometheus / "
+	"discard ecn full-reads go-back-n gso / interval / key-file / "
+	"latency latency-idle latency-interval / link log loss mport / "
+	"omit pause pppoe queue-bytes / rate repeat retries rto / "
+	"rtt same-clock sliding-window / start-at time ttl vlan / zerocopy / "
+	"@partner @[remote @options] @...",
+	"!i v p allow inetd key-file / max-buffer max-bytes max-handshakes / "
+	"max-per-source max-rate / max-sessions max-streams max-time / "
+	"no-multicast once source-prefix / "
+	"allow-cc user",
+	"!predict -46Du l n w / link loss mtu no-timestamps / "
+	"pppoe rtt sliding-window vlan",
+	"!h|V",
+	NULL,
+};
+
 /* An option's row: one that getopt knows. */
 static int
 is_opt(const struct cli_opt *r)
