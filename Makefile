@@ -39,8 +39,8 @@ CORE_OBJS  := $(CORE_SRCS:.c=.o)
 PCAP_OBJS  := $(PCAP_SRCS:.c=.o)
 UNIT_SRCS  := $(wildcard tests/unit_*.c)
 UNIT_BINS  := $(UNIT_SRCS:.c=)
-TEST_TOOLS := tests/ctlpeer tests/spoofproof tests/nogso.so tests/ecnpeer tests/framegen \
-              tests/inetdlog tests/flood tests/optlist
+TEST_TOOLS := tests/ctlpeer tests/spoofproof tests/nogso.so tests/nomeminfo.so tests/ecnpeer \
+              tests/framegen tests/inetdlog tests/flood tests/optlist
 PROGS      := gput gput-pcap
 # The testbed's delay line (tools/gput-testbed runs it; installed beside it).
 TOOLS      := tools/gput-delay tools/gput-textfile
@@ -135,6 +135,10 @@ tests/ecnpeer tests/framegen tests/inetdlog tests/flood: %: %.c
 
 # A preload shim: a kernel without UDP GSO/GRO, for tests/live_fast.sh.
 tests/nogso.so: tests/nogso.c
+	$(CC) $(FINAL_CFLAGS) -shared -fPIC -o $@ $< $(FINAL_LDFLAGS) -ldl
+
+# A preload shim: a kernel without SO_MEMINFO, for tests/live_hostudp.sh.
+tests/nomeminfo.so: tests/nomeminfo.c
 	$(CC) $(FINAL_CFLAGS) -shared -fPIC -o $@ $< $(FINAL_LDFLAGS) -ldl
 
 # Tests of gput-pcap share the capture builders of tests/capbuild.c.

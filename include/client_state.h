@@ -45,6 +45,8 @@ struct run {
 	struct hostudp hu0;             /* -r -u: this host's UDP counters
 	                                   before the data path opened */
 	int hu_ok;                      /*   (read: hu0 holds them) */
+	int hostudp_off;                /* an older partner refused
+	                                   CTL_XF_HOSTUDP: asked no more */
 	int ctl;
 	struct stream *st;              /* the local streams, nst of them */
 	uint32_t nst;

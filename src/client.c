@@ -54,6 +54,17 @@ start_at(struct run *r)
 	return 0;
 }
 
+/* Did a partner of an older gput refuse PARAMS for CTL_XF_HOSTUDP, a bit
+ * it does not know (it refuses every such bit with these words)? Then the
+ * test is asked again without it, once: such a partner sends no HOSTUDP. */
+static int
+older_partner(const struct run *r)
+{
+	return !r->hostudp_off && (r->rp.xflags & CTL_XF_HOSTUDP) &&
+	    r->e.code == RUN_ERR_PARTNER && strstr(r->e.text,
+	    "bad PARAMS message: reserved bits set") != NULL;
+}
+
 /* Connect, agree, prove, transfer, check. Returns the exit status. */
 static int
 session(struct run *r)
@@ -70,6 +81,7 @@ session(struct run *r)
 		snprintf(r->e.text, sizeof r->e.text, "interrupted waiting for --start-at");
 		return 130;
 	}
+again:
 	r->ctl = net_connect(c->host, c->port, c->family, CLIENT_CTL_TIMEOUT_MS,
 	    r->stop, r->e.text, sizeof r->e.text);
 	if (r->ctl == -1) {
@@ -93,8 +105,16 @@ session(struct run *r)
 		snprintf(r->e.text, sizeof r->e.text, "control connection: %s", why);
 		return 1;
 	}
-	if (client_handshake(r) == -1)
-		return stop_requested(r->stop) ? 130 : 1;
+	if (client_handshake(r) == -1) {
+		if (!older_partner(r))
+			return stop_requested(r->stop) ? 130 : 1;
+		close(r->ctl);                  /* once more, without HOSTUDP */
+		r->ctl = -1;
+		r->hostudp_off = 1;
+		r->e.text[0] = '\0';
+		r->e.code = RUN_OK;
+		goto again;
+	}
 	if (c->latency) {                       /* the idle phase, then data */
 		r->have_lat = 1;
 		if (latency_begin(&r->lat, r->ctl, r->stop, &r->local, &r->peer,

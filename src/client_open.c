@@ -71,8 +71,11 @@ client_handshake(struct run *r)
 	}
 	/* a UDP receiving partner: its host's drop counters (HOSTUDP), taken
 	 * by the checks (plaus_hostudp) as asked */
-	if (r->rp.proto == PROTO_UDP && r->rp.role == ROLE_RECV)
+	if (r->rp.proto == PROTO_UDP && r->rp.role == ROLE_RECV &&
+	    !r->hostudp_off)
 		r->rp.xflags |= CTL_XF_HOSTUDP;
+	else
+		r->rp.xflags &= ~CTL_XF_HOSTUDP;
 	r->params.type = CTL_PARAMS;
 	r->params.params = r->rp;
 	if (cookies_due(r))                     /* this client echoes them */

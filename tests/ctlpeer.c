@@ -54,6 +54,10 @@
  *                   a TCP test), dups (UDPSTATS 2^62 duplicates),
  *                   echostats (ECHOSTATS of zeros without --latency),
  *                   echotwice (a second ECHOSTATS),
+ *                   hostudp (HOSTUDP of RcvbufErrors 1: fits any run but
+ *                   one that did not ask for it), hostudpbig (HOSTUDP of
+ *                   RcvbufErrors 2^32: more than a short run allows),
+ *                   hostudptwice (a second HOSTUDP of 1),
  *                   ivcalls (INTERVAL calls 2^64-1); nothing and none
  *                   are no lies: the RESULTs of a partner that moved no
  *                   data, or the data in 0.5 s
@@ -88,7 +92,12 @@
  *   data=bad        the same with a wrong nonce (no cookie waited for)
  *   start           receive START
  *   sendhello       (partner) send HELLO
- *   getparams       (partner) receive PARAMS
+ *   getparams       (partner) receive PARAMS; prints "ok getparams xflags 0xN"
+ *   oldparams       (partner) receive PARAMS as a gput that knows xflags
+ *                   up to 0x40 does: PARAMS with a bit above refused
+ *                   with its ERROR, the connection closed, the next one
+ *                   accepted, HELLO sent and PARAMS received again; prints
+ *                   "ok oldparams refused N xflags 0xM"
  *   sendready       (partner) open the data socket, send READY
  *   acceptdata      (partner) accept the data connection and read its nonce
  *                   (TCP), or wait for the proof datagram and connect (UDP)
@@ -160,6 +169,7 @@
 
 struct peer {
 	int ctl, data, lfd, family;
+	int ctl_lfd;                    /* partner: the control listener (oldparams) */
 	struct sockaddr_storage local, remote;
 	struct ctl_msg params;          /* what was sent or received */
 	uint8_t challenge[CTL_CHALLENGE_LEN];
@@ -346,6 +356,40 @@ step_data(struct peer *p, int bad)
 		}                               /* the others stay open, unread */
 	}
 	printf("ok data %u\n", net_local_port(p->data));
+}
+
+/* oldparams: PARAMS as an older partner takes them (step list above). */
+static void
+step_oldparams(struct peer *p)
+{
+	char err[256];
+	int refused = 0;
+
+	for (;;) {
+		struct ctl_msg m;
+
+		if (ctl_recv_type(p->ctl, CTL_PARAMS, &p->params, TIMEOUT_MS, NULL,
+		    err, sizeof err) == -1)
+			die(p, err);
+		if (!(p->params.params.xflags & ~0x7fu))
+			break;
+		if (refused++ > 0)
+			die(p, "PARAMS with a bit an older partner refuses, again");
+		ctl_error(&m, "bad request: bad PARAMS message: reserved bits set");
+		if (ctl_send(p->ctl, &m, err, sizeof err) == -1)
+			die(p, err);
+		close(p->ctl);
+		p->ctl = net_accept_from(p->ctl_lfd, NULL, -1, TIMEOUT_MS, NULL, err,
+		    sizeof err);
+		if (p->ctl < 0)
+			die(p, err);
+		memset(&m, 0, sizeof m);
+		m.type = CTL_HELLO;
+		if (ctl_send(p->ctl, &m, err, sizeof err) == -1)
+			die(p, err);
+	}
+	printf("ok oldparams refused %d xflags 0x%x\n", refused,
+	       p->params.params.xflags);
 }
 
 static void
@@ -938,6 +982,16 @@ step_lie(struct peer *p, const char *kind)
 		}
 		put_msg(p, &e);
 		told(kind);
+	} else if (strncmp(kind, "hostudp", 7) == 0) {
+		struct ctl_msg h = { .type = CTL_HOSTUDP };
+
+		h.hostudp.rcvbuf_errors = h.hostudp.in_errors = 1;
+		if (strcmp(kind + 7, "big") == 0)
+			h.hostudp.rcvbuf_errors = HOSTUDP_MAX;
+		if (strcmp(kind + 7, "twice") == 0)
+			put_msg(p, &h);
+		put_msg(p, &h);
+		told(kind);
 	} else if (strcmp(kind, "ivcalls") == 0) {
 		struct ctl_msg iv = { .type = CTL_INTERVAL, .stream = 1 };
 
@@ -1145,7 +1199,9 @@ run_step(struct peer *p, const char *s)
 		if (ctl_recv_type(p->ctl, CTL_PARAMS, &p->params, TIMEOUT_MS, NULL, err,
 		    sizeof err) == -1)
 			die(p, err);
-		printf("ok getparams\n");
+		printf("ok getparams xflags 0x%x\n", p->params.params.xflags);
+	} else if (strcmp(s, "oldparams") == 0) {
+		step_oldparams(p);
 	} else if (strcmp(s, "sendready") == 0) {
 		step_sendready(p);
 	} else if (strcmp(s, "acceptdata") == 0) {
@@ -1293,7 +1349,7 @@ int
 main(int argc, char **argv)
 {
 	struct peer p = { .ctl = -1, .data = -1, .lfd = -1, .family = AF_INET,
-	    .probe_fd = -1, .step = "start" };
+	    .ctl_lfd = -1, .probe_fd = -1, .step = "start" };
 	socklen_t sl = sizeof p.local, rl = sizeof p.remote;
 	char err[256], *end;
 	const char *src = NULL;
@@ -1331,7 +1387,7 @@ main(int argc, char **argv)
 		p.ctl = net_accept_from(lfd, NULL, -1, TIMEOUT_MS, NULL, err, sizeof err);
 		if (p.ctl < 0)
 			die(&p, err);
-		close(lfd);
+		p.ctl_lfd = lfd;                /* oldparams accepts again */
 		partner = 1;
 		i++;
 	} else {

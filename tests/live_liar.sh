@@ -88,6 +88,16 @@ lie "UDPSTATS 2^62 duplicates of 100 datagrams" -u -t -n 100 -l 1000 -- $A drain
 	"UDPSTATS received 46116860184273(87|88)[0-9]{3} is more than datagrams can arrive in the run so far \($N\)"
 lie "ECHOSTATS without --latency" -t -n 10 -l 1000 -- $A drain lie=echostats hold -- \
 	"ECHOSTATS came in a test without --latency"
+# HOSTUDP (the receiving host's UDP counters): only where asked, once,
+# bounded by the run's time
+lie "HOSTUDP in a TCP test (not asked)" -t -n 10 -l 1000 -- $A drain lie=hostudp hold -- \
+	"HOSTUDP came in a test that did not ask for it \(the partner does not receive UDP\)"
+lie "HOSTUDP from a UDP sender (not asked)" -u -r -n 10 -l 1000 -- $A send lie=hostudp hold -- \
+	"HOSTUDP came in a test that did not ask for it \(the partner does not receive UDP\)"
+lie "HOSTUDP RcvbufErrors 2^32 in a short run" -u -t -n 10 -l 1000 -- $A drain lie=hostudpbig hold -- \
+	"HOSTUDP RcvbufErrors 4294967296 is more than $N, what [0-9]+\.[0-9]{3} s allows at 150000000 datagrams/s"
+lie "HOSTUDP twice" -u -t -n 10 -l 1000 -- $A drain lie=hostudptwice hold -- \
+	"HOSTUDP came twice"
 lie "INTERVAL calls 2^64-1" -r -n 10 -l 1000 --interval 0.1 -- $A send lie=ivcalls hold -- \
 	"INTERVAL calls that add up to more than the run so far can make \(0 \+ 18446744073709551615 > 10000\)"
 # a timed run that moved nothing is no success (before: 0 bytes, exit 0;
