@@ -35,6 +35,10 @@ eq "overflow: the verdict" "$(jq -r '.explain.limit' "$OUT")" receiver_socket_bu
 run_t 60 "${G[@]}" -v 127.0.0.1
 check "overflow: -v names the host's counters" grep -Eq \
 	'^1: the receiving host.s UDP counters over the run \(all its sockets\): RcvbufErrors [1-9][0-9]*, InErrors [1-9][0-9]*$' "$OUT"
+# over IPv6: the Udp6 counters of /proc/net/snmp6
+run_t 60 "${G[@]}" -v ::1
+check "IPv6: -v names the host's UDP6 counters" grep -Eq \
+	'^1: the receiving host.s UDP6 counters over the run \(all its sockets\): RcvbufErrors [1-9][0-9]*, InErrors [1-9][0-9]*$' "$OUT"
 
 # no SO_MEMINFO on the partner's host: the host's count decides
 kill "$D_PID"; wait "$D_PID" 2>/dev/null
