@@ -4,8 +4,9 @@
 
 /*
  * The command line's options, for the parser's files (cli*.c) alone: the
- * codes of the long options, getopt's tables, and the state a parse pass
- * keeps. Nothing outside the command line includes this.
+ * codes of the long options, the option table's rows (cli_table.c) and
+ * what is made of them (cli_opts.c), and the state a parse pass keeps.
+ * Nothing outside the command line includes this.
  */
 
 #include <getopt.h>
@@ -65,14 +66,14 @@ struct cli_opt {
 	int (*fn)(struct cli_state *ps, int o, const char *arg);
 };
 
-/* The table, ending in a row of code 0. */
+/* The table (cli_table.c), ending in a row of help NULL. */
 extern const struct cli_opt cli_opts[];
 
 /* usage()'s synopses, ending in NULL: a line of words each: "-46cD" a
  * cluster of flags, "l" or "rate" an option of the table (with its value's
  * name), "a|b" alternatives, "!i" an option without brackets, "@..." words
  * as they stand, "/" a new line. cli_help.c prints them. */
-extern const char *const cli_synopses[];
+extern const char *const cli_synopses[];  /* cli_table.c */
 
 /* Option code o's row (never a help-only one), or NULL. */
 const struct cli_opt *cli_opt_find(int o);

@@ -26,7 +26,8 @@ int cli_value_side(struct cli_state *ps, int o, const char *arg);
 /* The options of the whole run that are more than a flag or a number
  * (-p, -P, --time, --rate, -m, ...) into ps->c; -p and -P after a
  * partner's name into its ps->rport, ps->rstreams. The partner's own ones
- * are cli_partner.h's; the trivial ones cli_opts.c's table keeps. */
+ * are cli_partner.h's; the trivial ones the option table
+ * (cli_table.c) keeps. */
 int cli_value_global(struct cli_state *ps, int o, const char *arg);
 
 /* --cc, --allow-cc: one name, or a comma list the streams take in turn;

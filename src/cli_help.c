@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* cli_help.c: gput -h, the synopsis and every option in one line, in
- * groups, from the option table (cli_opts.c). gput(1) holds the whole
+ * groups, from the option table (cli_table.c). gput(1) holds the whole
  * story; tests/unit_hints.c checks that -h, the parser's options and the
  * man page's name the same ones, tests/live_docs.sh the man page against
  * the table. */

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # bash completion (tools/gput.bash, made by tools/gen-completion.sh from
-# gput -h): valid bash, every option of gput's table (cli_opts.c, as
+# gput -h): valid bash, every option of gput's table (cli_table.c, as
 # tests/optlist prints it) offered, and what it completes in a real bash:
 # options after "-", no guess after an option that takes a number, files
 # after --key-file.
@@ -18,7 +18,7 @@ need_optlist
 for o in $("$OPTLIST"); do
 	case " $OFFERED " in *" $o "*) ;; *) missing="$missing $o" ;; esac
 done
-eq "every option of the table (cli_opts.c, tests/optlist) is offered" "$missing" ""
+eq "every option of the table (cli_table.c, tests/optlist) is offered" "$missing" ""
 check "... and there are many ($(echo "$OFFERED" | wc -w) words)" \
 	[ "$(echo "$OFFERED" | wc -w)" -gt 80 ]
 # complete WORDS...: what bash offers for the last word after the others

@@ -37,7 +37,7 @@ if [ -x "$GPUT_PCAP" ] && [ -f man/gput-pcap.1 ]; then
 	    "$(synopsis man/gput-pcap.1)"
 fi
 
-# The man page's option list and the option table (src/cli_opts.c, as
+# The man page's option list and the option table (src/cli_table.c, as
 # tests/optlist prints it) name the same options: every spelling of every
 # option has its .It entry, and every .It Fl entry is an option of the table.
 need_optlist

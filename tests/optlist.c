@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* optlist.c: the option table (src/cli_opts.c) as tests read it, one
+/* optlist.c: the option table (src/cli_table.c) as tests read it, one
  * spelling a line ("-l", "--length"), for tests/live_docs.sh and
  * tests/live_completion.sh; "optlist -v" a line per option with its value's
  * name and scope ("-l --length length side", "--bidir - global"). Not installed: gput has no such option. */

@@ -381,7 +381,7 @@ test_help(void **state)
 	}
 	assert_true(help.n > 60);
 	names_missing(&parser, "the parser", &help, "gput -h (src/cli_help.c)");
-	names_missing(&help, "gput -h", &parser, "the parser (src/cli_opts.c)");
+	names_missing(&help, "gput -h", &parser, "the parser (src/cli_table.c)");
 	names_missing(&man, "gput(1)", &help, "gput -h (src/cli_help.c)");
 	names_missing(&help, "gput -h", &man, "gput(1)'s option list");
 	MISSED();
@@ -447,7 +447,7 @@ test_usage(void **state)
 	}
 	assert_true(usage.n > 60);
 	names_missing(&parser, "the parser", &usage, "usage()");
-	names_missing(&usage, "usage()", &spell, "the parser (src/cli_opts.c)");
+	names_missing(&usage, "usage()", &spell, "the parser (src/cli_table.c)");
 	MISSED();
 }
 
