@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 
 #include "cli.h"
+#include "cli_opts.h"
 #include "pattern.h"
 #include "wire_ctl.h"
 
@@ -971,6 +972,50 @@ test_usage(void **state)
 	free(buf);
 }
 
+/* The option table's scope is the parser's: after a partner's name an
+ * option of one side (CLI_SIDE) is taken, any other refused, as it was
+ * by name ("cDfglnpPsSvwx", --batch, --gso, ...) before the table. */
+static void
+test_table_scope(void **state)
+{
+	static const char side[] = " -c -D -f -g -l -n -p -P -s -S -v -w -x "
+	    "--verify --nodelay --format --gap --length --count --port "
+	    "--parallel --stream --seed --verbose --window --bytes --batch "
+	    "--gso --discard --affinity --zerocopy --full-reads ";
+	const struct cli_opt *r;
+	char line[96], nm[40], want[160], err[256];
+	struct config c;
+	int n = 0, nside = 0;
+
+	(void)state;
+	for (r = cli_opts; r->help != NULL; r++) {
+		if (r->name == NULL || (r->scope & CLI_HELP_ONLY))
+			continue;
+		if (r->code < 256)
+			snprintf(nm, sizeof nm, "-%c", r->code);
+		else
+			snprintf(nm, sizeof nm, "--%s", r->name);
+		snprintf(line, sizeof line, "host %s%s", nm, r->arg ? " 1" : "");
+		snprintf(want, sizeof want, " %s ", nm);
+		assert_int_equal(!!(r->scope & CLI_SIDE), strstr(side, want) != NULL);
+		parse(line, NULL, NULL, &c, err, sizeof err);
+		snprintf(want, sizeof want, "%s must come before the partner name "
+		         "(it applies to both sides)", nm);
+		if (r->scope & CLI_SIDE) {
+			if (strcmp(err, want) == 0)
+				MISS("%s: refused after a partner's name", line);
+			nside++;
+		} else if (strcmp(err, want) != 0) {
+			MISS("%s: '%s', not refused by scope", line, err);
+		}
+		cli_free(&c);
+		n++;
+	}
+	assert_int_equal(nside, 19);
+	assert_true(n > 80);
+	MISSED();
+}
+
 int
 main(void)
 {
@@ -985,6 +1030,7 @@ main(void)
 		cmocka_unit_test(test_seed_hash),
 		cmocka_unit_test(test_reparse),
 		cmocka_unit_test(test_usage),
+		cmocka_unit_test(test_table_scope),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
