@@ -71,34 +71,7 @@ eq "bad file on stdin: named stdin" "$(cat "$T_TMP/err")" "stdin:2: a link from 
 nothing_left "after the bad files"
 
 # --- lab 000
-cat >"$T_TMP/lab000.topo" <<'EOF'
-# lab 000: nine hosts, four routers
-host h1
-host h2
-host h3
-host h4
-host h5
-host h6
-host h7
-host h8
-host h9
-router r1
-router r2
-router r3
-router r4
-link r1 r2 rate 40M delay 10 queue 67p
-link r2 r3 rate 30M delay 20 queue 100p
-link r3 r4 rate 20M delay 10 queue 33p
-link h1 r1
-link h2 r1
-link h3 r1
-link h7 r2
-link h4 r3
-link h5 r3
-link h6 r3
-link h8 r3
-link h9 r4
-EOF
+cp tests/data/lab000.topo "$T_TMP/lab000.topo"
 t0=$(date +%s%N)
 tb up --topology "$T_TMP/lab000.topo"
 t1=$(date +%s%N)

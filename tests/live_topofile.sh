@@ -22,34 +22,7 @@ TB=tools/gput-testbed
 plan() { "$TB" plan "$@" >"$T_TMP/plan" 2>"$T_TMP/err"; }
 routes() { awk -v n="$1" '$1 == "route" && $2 == n { print $3, $5, $7 }' "$T_TMP/plan"; }
 
-cat >"$T_TMP/lab000.topo" <<'EOF'
-# lab 000
-host h1
-host h2
-host h3
-host h4
-host h5
-host h6
-host h7
-host h8
-host h9
-router r1
-router r2
-router r3
-router r4
-link r1 r2 rate 40M delay 10 queue 67p
-link r2 r3 rate 30M delay 20 queue 100p
-link r3 r4 rate 20M delay 10 queue 33p
-link h1 r1
-link h2 r1
-link h3 r1
-link h7 r2
-link h4 r3
-link h5 r3
-link h6 r3
-link h8 r3
-link h9 r4
-EOF
+cp tests/data/lab000.topo "$T_TMP/lab000.topo"
 before=$(ip netns list 2>/dev/null | wc -l)
 plan "$T_TMP/lab000.topo"
 eq "lab 000: plan exits 0" "$?" 0
