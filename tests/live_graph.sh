@@ -236,7 +236,10 @@ exec $realtc "\$@"
 EOF
 chmod +x "$T_TMP/bin/tc"
 set -m
-PATH="$T_TMP/bin:$PATH" "$TESTBED" up --topology "$T_TMP/lab000.topo" >/dev/null 2>"$T_TMP/err" &
+# env: SIGINT back to its default, as a terminal's ^C finds it (a shell
+# cannot trap a signal ignored when it started, and a background job of a
+# non-interactive shell, as CI may run the tests, starts with SIGINT ignored)
+PATH="$T_TMP/bin:$PATH" env --default-signal=INT "$TESTBED" up --topology "$T_TMP/lab000.topo" >/dev/null 2>"$T_TMP/err" &
 upid=$!
 set +m
 check "^C during up: the build reached its first tc" wait_until 30 test -e "$T_TMP/tc.waiting"
