@@ -187,7 +187,7 @@ unit: $(UNIT_BINS)
 ASAN_DIR   ?= build/asan
 SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=all \
               -fno-omit-frame-pointer
-ASAN_COPY  := Makefile include src tests man tools
+ASAN_COPY  := Makefile include src tests man tools doc
 
 check-asan:
 	rm -rf $(ASAN_DIR)
