@@ -42,6 +42,21 @@ run_a() {
 	LIMIT=$(jq -r '.explain.limit' "$J" 2>/dev/null)
 	[ "$RC" = 0 ] || { cat "$ERR"; fail "gput $* (exit $RC)"; }
 }
+# eq_link NAME: the run's verdict is link. That rests on a rate held against
+# physics (goodput >= 0.95 of eta*C), which a sanitizers' build measures with
+# its own slowness (the Makefile's GPUT_SANITIZED): there, a run that fell
+# below it must instead have the verdict its figures give (the next rule's,
+# sender), said as a SKIP. Any failure shows the run's figures.
+eq_link() {
+	if [ -n "${GPUT_SANITIZED:-}" ] && [ "$LIMIT" != link ] &&
+	    ! ge "$(jq -r '.explain.ratio // 0' "$J")" 0.95; then
+		skip "$1 (a sanitizers' build reached $(jq -r .explain.ratio "$J") of eta*C)"
+		eq "$1: below 0.95 of eta*C, the sender's verdict" "$LIMIT" sender
+	else
+		eq "$1" "$LIMIT" link
+	fi
+	[ "$LIMIT" = link ] || jq -c '[.sides[].real_s, .sides[1].udp, .explain]' "$J"
+}
 # ev NAME: the run's evidence NAME (null when absent).
 ev() { jq -r ".explain.evidence.$1" "$J"; }
 # ge A B: A >= B (numbers).
@@ -81,7 +96,7 @@ check "10M, UDP --rate 20M: under 1% lost, the sender under 0.95 of its schedule
 check "10M, UDP --rate 20M: held by its own send queue" \
 	eval 'jq -r ".explain.warnings[]" "$J" | grep -q "held by its own send queue"'
 run_a -u --link 10M --rate 20M -n 1500 -l 1400 "$ADDR_B"
-eq "10M, UDP --rate 20M --link 10M: link" "$LIMIT" link
+eq_link "10M, UDP --rate 20M --link 10M: link"
 check "10M, UDP --rate 20M --link 10M: behind its schedule, by how much" \
 	eval 'jq -r ".explain.warnings[]" "$J" | grep -Eq "^the sender kept [0-9.]+% of its schedule .* ms behind at its end"'
 
