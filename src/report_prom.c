@@ -133,6 +133,29 @@ get_jitter(const struct side *s, struct pval *v)
 	    nsv(v, s->udp.jitter_ns);
 }
 
+/* Why a UDP receiver lost what it lost: its own socket's drop count, and
+ * its host's UDP drop counters over the run (every socket's). */
+static int
+get_sock_drops(const struct side *s, struct pval *v)
+{
+	return udp_receiver(s) && (s->r.flags & RES_DROPS) &&
+	    u64v(v, s->r.sock_drops);
+}
+
+static int
+get_host_rcvbuf(const struct side *s, struct pval *v)
+{
+	return udp_receiver(s) && s->have_host_udp &&
+	    u64v(v, s->host_rcvbuf_errors);
+}
+
+static int
+get_host_inerr(const struct side *s, struct pval *v)
+{
+	return udp_receiver(s) && s->have_host_udp &&
+	    u64v(v, s->host_in_errors);
+}
+
 /* --sliding-window: a sender's counts, a receiver's. */
 static int
 win_sender(const struct side *s)
@@ -206,6 +229,15 @@ static const struct prom_metric side_metrics[] = {
 	{ "gput_udp_jitter_seconds", "gauge",
 	  "UDP interarrival jitter (RFC 3550) at the end of the run.", get_jitter,
 	  0 },
+	{ "gput_udp_socket_drops", "gauge",
+	  "UDP datagrams the receiving socket dropped in the run (its buffer "
+	  "was full; SO_RXQ_OVFL).", get_sock_drops, 0 },
+	{ "gput_udp_host_rcvbuf_errors", "gauge",
+	  "The receiving host's UDP RcvbufErrors over the run (every socket's).",
+	  get_host_rcvbuf, 0 },
+	{ "gput_udp_host_in_errors", "gauge",
+	  "The receiving host's UDP InErrors over the run (every socket's).",
+	  get_host_inerr, 0 },
 	{ "gput_window_first_sends", "gauge",
 	  "Data datagrams the sliding-window sender sent for the first time.",
 	  get_win_firsts, 0 },

@@ -84,6 +84,14 @@ eq "udp -r -P 2 --rate 20M: offered 2 x 20 Mbit/s in bytes/s" \
 	"$(sample gput_offered_goodput_bytes_per_second "$URUN")" 5000000
 check "udp -r -P 2: jitter per stream" grep -q \
 	"^gput_udp_jitter_seconds{$URUN,side=\"local\",role=\"recv\",stream=\"1\"} " "$OUT"
+# the receiver's drops: its sockets' (per stream, summed) at most what was
+# lost; its host's counters once, for the side
+DROPS=$(sample gput_udp_socket_drops "$URUN,side=\"local\",role=\"recv\",stream=\"sum\"")
+check "udp -r -P 2: socket drops ($DROPS), at most the lost ($LOST)" \
+	eval '[ -n "$DROPS" ] && [ "$DROPS" -le "$LOST" ]'
+check "udp -r -P 2: the host's RcvbufErrors and InErrors, for the side only" \
+	eval '[ "$(grep -Ec "^gput_udp_host_(rcvbuf|in)_errors\{$URUN,side=\"local\",role=\"recv\",stream=\"sum\"\} [0-9]+$" "$OUT")" = 2 ] &&
+	    [ "$(grep -c "^gput_udp_host_" "$OUT")" = 2 ]'
 
 # --latency: the probes' round trips by phase, and their counts
 run_t 30 "$GPUT" --prometheus --latency --latency-idle 0.5 --time 1 -p "$P" 127.0.0.1

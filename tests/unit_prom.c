@@ -280,6 +280,40 @@ test_udp_streams(void **state)
 	model_free(&m);
 }
 
+/* The receiver's own drops (its socket's counter, per stream and summed)
+ * and its host's UDP drop counters (the side's only: they are the host's). */
+static void
+test_udp_drops(void **state)
+{
+	struct run_model m;
+	struct side *l;
+	char *got;
+
+	(void)state;
+	model_udp(&m);
+	l = &m.side[0];
+	l->st[0].r.flags |= RES_DROPS;
+	l->st[0].r.sock_drops = 10;
+	l->st[1].r.flags |= RES_DROPS;
+	model_sum(l);
+	l->have_host_udp = 1;
+	l->host_rcvbuf_errors = 12;
+	l->host_in_errors = 13;
+	got = render(&m);
+	assert_non_null(strstr(got, "# HELP gput_udp_socket_drops UDP datagrams "
+	    "the receiving socket dropped in the run (its buffer was full; "
+	    "SO_RXQ_OVFL).\n# TYPE gput_udp_socket_drops gauge\n"
+	    "gput_udp_socket_drops{" U_L("sum") "} 10\n"
+	    "gput_udp_socket_drops{" U_L("1") "} 10\n"
+	    "gput_udp_socket_drops{" U_L("2") "} 0\n# HELP "));
+	assert_non_null(strstr(got, "# TYPE gput_udp_host_rcvbuf_errors gauge\n"
+	    "gput_udp_host_rcvbuf_errors{" U_L("sum") "} 12\n# HELP "));
+	assert_non_null(strstr(got, "# TYPE gput_udp_host_in_errors gauge\n"
+	    "gput_udp_host_in_errors{" U_L("sum") "} 13\n# HELP "));
+	free(got);
+	model_free(&m);
+}
+
 /* --latency: percentiles of each phase with answers, probes of both; the
  * idle phase here lost every probe, so it has no round trip to rank. */
 static void
@@ -388,6 +422,7 @@ main(void)
 		cmocka_unit_test(test_tcp),
 		cmocka_unit_test(test_no_partner_no_time),
 		cmocka_unit_test(test_udp_streams),
+		cmocka_unit_test(test_udp_drops),
 		cmocka_unit_test(test_latency),
 		cmocka_unit_test(test_failed),
 		cmocka_unit_test(test_escaping),
