@@ -14,12 +14,15 @@
 #                         (a's egress == delay-fwd == b's ingress, deltas);
 #                         the error percentiles are ordered (p50 <= p99 <=
 #                         max); status shows the delay lines
-#                         both lines on the packet-ring path; counters'
+#                         both lines on the packet-ring path, the wake
+#                         margin at most its 200 us cap; counters'
 #                         delay-late a count no larger than delay-fwd
 #   impair ab delay 30, ba delay 5: minimum RTT >= 35 ms; status says so;
 #                         a>b on the copy path (GPUT_DELAY_PATH=copy, said
 #                         in its statistics); GPUT_DELAY_PATH=bogus refused
-#                         with one line, exit 1
+#                         with one line, exit 1; b>a with GPUT_DELAY_SPIN=0
+#                         woke on its timer and spun 0 us, margin 0; the
+#                         copy path has no wake-up statistics
 #   --jitter 5: minimum RTT >= 30 ms, the RTTs spread; gput -u sees no
 #               datagram out of order; with --jitter-reorder it does
 #   --queue 100p / 64K: the tbf limit is 100 x 1514 / 65536 bytes (tc, to
@@ -104,6 +107,9 @@ for d in ab ba; do
 	eq "delay 20: $d runs the packet-ring path" \
 		"$(awk '$1 == "path" { print $2 }' "/run/gput-testbed/$GPUT_TESTBED_PREFIX/$d.stats")" ring
 done
+check "delay 20: the ring path's wake margin ($(awk '$1 == "wake-margin-us" { print $2 }' "/run/gput-testbed/$GPUT_TESTBED_PREFIX/ab.stats") us) is at most its cap, 200 us" \
+	awk '$1 == "wake-margin-us" { n++; ok = $2 <= 200 } END { exit !(n == 1 && ok) }' \
+	    "/run/gput-testbed/$GPUT_TESTBED_PREFIX/ab.stats"
 check "delay 20: counters' a>b delay-late ($(counter 'a>b' delay-late)) is a count, at most delay-fwd" \
 	awk -v l="$(counter 'a>b' delay-late)" -v f="$(counter 'a>b' delay-fwd)" \
 	    'BEGIN { exit !(l ~ /^[0-9]+$/ && l + 0 <= f + 0) }'
@@ -155,12 +161,19 @@ eq "GPUT_DELAY_PATH=bogus: one line" "$(cat "$OUT")" \
 GPUT_DELAY_PATH=copy tb impair ab delay 30
 eq "GPUT_DELAY_PATH=copy: a>b runs the copy path" \
 	"$(awk '$1 == "path" { print $2 }' "/run/gput-testbed/$GPUT_TESTBED_PREFIX/ab.stats")" copy
-tb impair 'b>a' delay 5ms
+GPUT_DELAY_SPIN=0 tb impair 'b>a' delay 5ms
 "$TESTBED" status >"$T_TMP/st" 2>&1
 check "impair: status shows a>b 30 ms" grep -q '^a>b: delay 30 ms' "$T_TMP/st"
 check "impair: status shows b>a 5 ms" grep -q '^b>a: delay 5 ms' "$T_TMP/st"
 rtt 20 0.05
 check "delay 30/5: ping's minimum RTT $RMIN >= 35 ms" ge "$RMIN" 35
+"$TESTBED" counters >/dev/null 2>&1
+# stat DIR KEY: a key of that direction's delay line statistics
+stat() { awk -v k="$2" '$1 == k { print $2 }' "/run/gput-testbed/$GPUT_TESTBED_PREFIX/$1.stats"; }
+check "GPUT_DELAY_SPIN=0: b>a woke on its timer ($(stat ba wakes) times)" [ "$(stat ba wakes)" -gt 0 ]
+eq "GPUT_DELAY_SPIN=0: b>a never spun (spin-us)" "$(stat ba spin-us)" 0
+eq "GPUT_DELAY_SPIN=0: b>a wakes early by 0 us" "$(stat ba wake-margin-us)" 0
+eq "the copy path has no wake-up statistics" "$(stat ab wakes)" ""
 eq "impair: a fresh delay line counts from 0" \
 	"$(awk '$1 == "received" { print ($2 < 100) }' "/run/gput-testbed/$GPUT_TESTBED_PREFIX/ab.stats")" 1
 

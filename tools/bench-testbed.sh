@@ -6,8 +6,8 @@
 #   sh tools/bench-testbed.sh [-r ROUNDS] [-t SECONDS] [-q] RATE VARIANT...
 #
 # VARIANT: none (up RATE: the same path without a delay line, the ceiling),
-# ring or copy (up RATE --delay 0.5 with that gput-delay path), spin (the
-# ring path spinning the last 50 us before a departure, GPUT_DELAY_SPIN). Each variant
+# ring or copy (up RATE --delay 0.5 with that gput-delay path), timer (the
+# ring path on timer wake-ups alone, GPUT_DELAY_SPIN=0). Each variant
 # gets its own testbed (prefix PREFIX-<variant>, from GPUT_TESTBED_PREFIX,
 # default gbt$$), all up at once; every round runs one cubic flow a>b of
 # SECONDS through each in turn (interleaved), with gput -i in b. Per run:
@@ -59,11 +59,11 @@ rx() { ip netns exec "$1" cat "/sys/class/net/$2/statistics/rx_packets"; }
 
 for v in $VARIANTS; do
 	case $v in
-	none) set -- ;; ring | copy | spin) set -- --delay 0.5 ;;
-	*) echo "bench-testbed: variant none, ring, spin or copy, not '$v'" >&2; exit 2 ;;
+	none) set -- ;; ring | copy | timer) set -- --delay 0.5 ;;
+	*) echo "bench-testbed: variant none, ring, timer or copy, not '$v'" >&2; exit 2 ;;
 	esac
 	_path=$v _spin=
-	[ "$v" != spin ] || _path=ring _spin=50000
+	[ "$v" != timer ] || _path=ring _spin=0
 	echo "$_path $_spin" >"$TMP/$v.path"
 	GPUT_DELAY_SPIN=$_spin GPUT_DELAY_PATH=$_path GPUT_TESTBED_PREFIX=$BASE-$v "$TB" up "$RATE" "$@" >/dev/null 2>"$TMP/err" ||
 		{ cat "$TMP/err" >&2; exit 1; }

@@ -37,9 +37,11 @@
  *              frames; at least 4096; at most 256 MiB)
  *   -m BYTES   largest frame (default 9018: MTU 9000 + header + VLAN tag)
  *   -s FILE    statistics file, rewritten on SIGUSR1 and at exit
- *   -S NS      how long before a departure it stops sleeping and spins
- *              (default 50000 on the copy path, 0 on the ring path: a
- *              timer wake-up; see the testbed's manual for the figures)
+ *   -S NS      the copy path: how long before a departure it stops
+ *              sleeping and spins (default 50000); the ring path: the most
+ *              it wakes early to spin, a margin it learns from its timer's
+ *              lateness (default 200000; 0: timer wake-ups only). See
+ *              tools/gput-delay-ring.c and the testbed's manual.
  *   -L NS      the error budget: a frame that leaves more than NS after its
  *              departure time counts as late (default 100000)
  *   -C         the copy path, not the packet rings
@@ -556,6 +558,10 @@ void dl_write_stats(struct line *l)
 	    l->st.oversize, l->st.ring_drops, l->st.queue_drops, l->kst.tp_drops,
 	    l->st.send_errors, l->st.oversize, l->st.marked, l->nheap,
 	    l->ring ? "ring" : "copy", l->st.late, l->c.budget / 1000);
+	if (l->ring)
+		fprintf(f, "wakes %" PRIu64 "\nwake-p99-us %" PRIu64 "\nwake-margin-us %" PRIu64 "\n"
+		    "spin-us %" PRIu64 "\nspin-capped %" PRIu64 "\n", l->w.timed, l->w.p99 / 1000,
+		    l->w.margin / 1000, l->w.spin_total / 1000, l->w.quota_hit);
 	fprintf(f, "err-frames %" PRIu64 "\nerr-p50-us %" PRIu64 "\nerr-p99-us %" PRIu64 "\n"
 	    "err-max-us %.1f\n", total, pct(&l->st, total, 0.50), pct(&l->st, total, 0.99),
 	    (double)l->st.err_max / 1000.0);
@@ -687,7 +693,7 @@ int main(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &block, NULL);
 	setup(&l);
 	if (l.ring && !l.c.spin_set)
-		l.c.spin = 0;       /* the ring path sleeps to the departure */
+		l.c.spin = 200000;  /* the ring path: the most it wakes early */
 	if (l.c.prio) {
 		struct sched_param sp = { .sched_priority = l.c.prio };
 

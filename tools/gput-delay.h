@@ -48,11 +48,29 @@ struct ring {
 	uint64_t tx_head, tx_done;  /* frames filled, frames accounted */
 };
 
+/* the ring path's wake-ups: how late the timer wakes it (a histogram of
+ * DL_WAKE_BUCKETS buckets of 4 us, halved every DL_WAKE_EPOCH samples),
+ * the margin it wakes early by and spins, and the spin time it may use */
+#define DL_WAKE_BUCKETS 256
+#define DL_WAKE_EPOCH   256
+struct wake {
+	uint32_t hist[DL_WAKE_BUCKETS];
+	uint32_t samples;           /* since the last estimate */
+	mono_ns margin;             /* wake this early, then spin */
+	mono_ns p99;                /* the last estimate of the lateness */
+	mono_ns win_start, win_spin; /* this window's spin time */
+	mono_ns last_spin;          /* the previous turn spun at this time */
+	uint64_t spin_total;        /* ns spun, all told */
+	uint64_t timed;             /* timed wake-ups */
+	uint64_t quota_hit;         /* windows whose spin time ran out */
+};
+
 struct line {
 	struct cfg c;
 	int rx, tx;
 	int ring;                   /* 1: the ring path runs */
 	struct ring r;
+	struct wake w;
 	uint8_t *buf;               /* copy path: slots x stride bytes */
 	size_t stride;
 	struct slot *slot;
