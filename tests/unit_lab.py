@@ -7,8 +7,10 @@ ask gput --predict (make check builds it first)."""
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
@@ -116,7 +118,7 @@ class Parser(unittest.TestCase):
     def test_errors_name_file_and_line(self):
         self.refused("host a\nhots b\n", 2, "unknown keyword 'hots' (one of "
                      "title, about, note, host, router, switch, link, set, "
-                     "sweep, repeat, step, plot, table)")
+                     "sweep, label, repeat, step, plot, table)")
         self.refused("host a\nhost a\nstep s: ping a a\n", 2,
                      "node a is defined twice")
         self.refused("host a\nlink a b\nstep s: ping a a\n", 2,
@@ -163,6 +165,44 @@ class Parser(unittest.TestCase):
     def test_no_path(self):
         self.refused("host a\nhost b\nhost c\nhost d\nlink a b\nlink c d\n"
                      "step s: gput a -> c\n", 7, "no path from a to c")
+
+    def test_axis_labels(self):
+        """A variable's words on an axis: from its label line, else from
+        where the lab uses it, else its name; the shipped labs' swept x."""
+        want = {("lab001", "OWD"): "one-way delay (ms)",
+                ("lab002", "LOSS"): "loss per link (%)",
+                ("lab002", "CC"): "congestion control",
+                ("lab004", "L"): "message size -l (bytes)",
+                ("exp-size", "L"): "message size -l (bytes)",
+                ("exp-streams", "P"): "parallel streams -P",
+                ("exp-rtt", "D"): "one-way delay (ms)",
+                ("exp-loss", "P"): "loss from a to b (%)",
+                ("lab003", "QUEUE"): "queue",
+                ("lab003", "K"): "ECN marking threshold"}
+        for (n, var), text in want.items():
+            with open(os.path.join(LABS, n + ".lab")) as f:
+                lab = parse(f.read())
+            self.assertEqual(lab.axis_label(var), text, (n, var))
+        lab = parse(TINY.replace("delay 10ms", "delay ${D}us queue ${Q}p") +
+                    "sweep D 1 2\nsweep Q 10 20\nsweep Z 1 2\n"
+                    "label Z the zeta's size unit furlongs\n")
+        self.assertEqual([lab.axis_label(v) for v in ("D", "Q", "Z", "step")],
+                         ["one-way delay (us)", "queue (packets)",
+                          "the zeta's size (furlongs)", "step"])
+        self.assertEqual(lab.value_label("D", "2"), "one-way delay 2 us")
+        lab = parse(TINY.replace("delay 10ms", "loss ${P}%") + "sweep P 1\n"
+                    "sweep X 1 2\n")
+        self.assertEqual((lab.value_label("P", "2"), lab.axis_label("X")),
+                         ("loss per link 2%", "X"))
+        self.refused(TINY + "label NOPE words\n", 6,
+                     "label NOPE: no such variable (set or sweep it)")
+        self.refused(TINY + "set A 1\nlabel A a\nlabel A b\n", 8,
+                     "label A given twice (line 7)")
+        self.refused(TINY + "set A 1\nlabel A unit ms\n", 7,
+                     "label A: TEXT, then unit and one word")
+        self.refused(TINY + "set A 1\nlabel A\n", 7, "label NAME TEXT "
+                     "[unit UNIT]: the words for a variable on axes and in "
+                     "legends")
 
 
 class Physics(unittest.TestCase):
@@ -239,28 +279,79 @@ def fake_result(lab, means):
     return {"points": pts}
 
 
+def fake_steps(steps, values):
+    """A results document of one point: steps is [(name, [flow label, ...])],
+    each flow's goodput the next list of runs from values, its eta*C 9.4
+    and its fair share 9.4 over the step's flows."""
+    out, it = [], iter(values)
+    for name, flows in steps:
+        acts, conns = [], []
+        for i, f in enumerate(flows):
+            acts.append({"kind": "gput", "src": f[0], "dst": f[2],
+                         "model": {"etac": (9.4, "eta*C"),
+                                   "fair": (9.4 / len(flows), "fair")}})
+            s = stats.summary(next(it), 95)
+            conns.append({"label": f, "action": i, "goodput": s, "share": s,
+                          "fct": s})
+        out.append({"step": name, "line": 1, "target": {"met": True},
+                    "actions": acts, "stats": {
+                        "conns": conns, "actions": [{}] * len(acts),
+                        "jain": stats.summary([0.9, 1.0], 95)}})
+    return {"points": [{"point": {}, "steps": out}]}
+
+
+def draw(test, gp, dat, text):
+    """gnuplot runs the script on the .dat's text: no error, no warning,
+    and a PNG."""
+    d = tempfile.mkdtemp(prefix="unit_lab.")
+    try:
+        with open(os.path.join(d, dat), "w") as f:
+            f.write(text)
+        p = subprocess.run(["gnuplot"], input=gp, cwd=d,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True)
+        test.assertEqual((p.returncode, p.stderr), (0, ""))
+        with open(os.path.join(d, "g.png"), "rb") as f:
+            test.assertEqual(f.read(4), b"\x89PNG")
+    finally:
+        shutil.rmtree(d)
+
+
+def script(lab, o, res, term="png"):
+    """(the gnuplot script, the .dat's text, its series) for output o."""
+    rows = figures.collect(res, o, lab)
+    d = tempfile.mkdtemp(prefix="unit_lab.")
+    try:
+        series = figures.write_dat(os.path.join(d, "g.dat"), lab, o, rows,
+                                   o.models)
+        with open(os.path.join(d, "g.dat")) as f:
+            text = f.read()
+    finally:
+        shutil.rmtree(d)
+    return (figures.gnuplot_script(o, lab, "g.dat", series, o.models, rows,
+                                   term, "g.%s" % term), text, series, rows)
+
+
 class Figures(unittest.TestCase):
-    LAB = TINY.replace("--time 1", "--cc ${CC}").replace(
-        "step s:", "sweep P 0 1\nsweep CC cubic bbr\nrepeat 3 ci 90\nstep bulk:") + \
+    LAB = TINY.replace("delay 10ms", "delay 10ms loss ${P}%").replace(
+        "--time 1", "--cc ${CC}").replace(
+        "step s:", "sweep P 0 1\nsweep CC cubic bbr\nrepeat 3 ci 90\n"
+        "step bulk:") + \
         "plot g: x P, y conn, series CC, model etac mathis, title it's `x`\n"
 
     def test_dat_and_script(self):
         lab = parse(self.LAB)
         o = lab.outputs[0]
         res = fake_result(lab, [9.0, 3.1, 9.2, 8.8])
-        rows = figures.collect(res, o)
+        gp, text, series, rows = script(lab, o, res)
         self.assertEqual([(r["x"], r["series"], r["met"]) for r in rows],
-                         [(0.0, "CC=cubic", True), (0.0, "CC=bbr", False),
-                          (1.0, "CC=cubic", True), (1.0, "CC=bbr", True)])
-        d = os.environ.get("TMPDIR", "/tmp")
-        dat = os.path.join(d, "unit_lab.%d.dat" % os.getpid())
-        try:
-            series = figures.write_dat(dat, lab, o, rows, o.models)
-            with open(dat) as f:
-                text = f.read()
-        finally:
-            os.unlink(dat)
-        self.assertEqual(series, ["CC=cubic", "CC=bbr"])
+                         [(0.0, "congestion control cubic", True),
+                          (0.0, "congestion control bbr", False),
+                          (1.0, "congestion control cubic", True),
+                          (1.0, "congestion control bbr", True)])
+        self.assertEqual(series, ["congestion control cubic",
+                                  "congestion control bbr"])
+        self.assertIn("#  1 x        P: loss per link (%)\n", text)
         self.assertIn("#  9 etac ", text)
         self.assertIn("# 10 mathis ", text)
         body = [l.split("\t") for l in text.split("\n")
@@ -268,17 +359,101 @@ class Figures(unittest.TestCase):
         self.assertEqual([(b[0], b[2], b[7], b[9]) for b in body],
                          [("0.0", "3", "1", "3.0"), ("1.0", "3", "1", "3.0"),
                           ("0.0", "3", "0", "NaN"), ("1.0", "3", "1", "NaN")])
-        gp = figures.gnuplot_script(o, lab, "g.dat", series, o.models, rows,
-                                    "png", "g.png")
         # the lab's words reach gnuplot cut to a safe alphabet, results never
         self.assertNotIn("`", gp)
-        self.assertNotIn("it's", gp)
+        self.assertIn("set title 'it''s _x_' noenhanced\n", gp)
         self.assertIn("set yrange [0:*]", gp)
-        self.assertIn("set key outside", gp)
-        self.assertIn("title 'Mathis bound (CC=cubic)'", gp)
-        self.assertIn("title 'eta*C of the bottleneck (all)'", gp)
+        # the axes in words with units, not the variable's name
+        self.assertIn("set xlabel 'loss per link (%)' noenhanced\n", gp)
+        self.assertIn("set ylabel 'goodput per connection (MBit/s)' "
+                      "noenhanced\n", gp)
+        # the legend under the plot, the title alone above it; its head
+        # says what a point and a bar are
+        self.assertNotIn("outside top", gp)
+        self.assertIn("set key bmargin center horizontal box noenhanced "
+                      "maxcols 3 maxrows 2 title 'points: mean of 3 runs, "
+                      "bars: its 90% CI (Student t)'\n", gp)
+        self.assertIn("\nset bmargin 7.6\n", gp)
+        # Mathis beside the loss-based control only; eta*C for all, once
+        self.assertIn("keyentry with linespoints dt 3 pt 6 ps 1.5 lw 2 lc rgb "
+                      "'black' title 'Mathis bound (cubic)'", gp)
+        self.assertIn("title 'eta*C of the bottleneck'", gp)
+        self.assertNotIn("(all)", gp)
+        self.assertNotIn("bbr)", gp)
+        # the models drawn under the points, named after them
+        plot = gp[gp.index("\nplot "):]
+        self.assertLess(plot.index("using 1:9 with"),
+                        plot.index("with yerrorlines"))
+        self.assertLess(plot.index("title 'congestion control bbr'"),
+                        plot.index("keyentry"))
         self.assertIn("title 'CI target missed'", gp)
         self.assertEqual(figures.safe("a'b\"c`d$(e);f\ng"), "a_b_c_d_(e)_f_g")
+        self.assertEqual(figures.gpq("a'b\"c`d$(e);f"), "'a''b_c_d_(e)_f'")
+        draw(self, gp, "g.dat", text)
+
+    def test_cut_bars_and_single_runs(self):
+        """A CI below 0 is cut at the axis, and the figure says so; one run
+        a point draws no bars and says there is no CI."""
+        lab = parse(TINY + "plot g: x step, y conn\n")
+        o = lab.outputs[0]
+        gp, text, _, _ = script(lab, o, fake_steps([("s", ["a>b"])],
+                                                   [[0.1, 5.0]]))
+        self.assertIn("using 1:4:($6 < 0 ? 0 : $6):7 with yerrorbars", gp)
+        self.assertIn("title 'CI reaches below 0: its bar cut at 0'", gp)
+        self.assertLess(float(text.strip().split("\n")[-1].split("\t")[5]),
+                        0, "the .dat keeps the real low end")
+        draw(self, gp, "g.dat", text)
+        gp, text, _, _ = script(lab, o, fake_steps([("s", ["a>b"])], [[5.0]]))
+        self.assertIn("title 'one run per point: no CI'", gp)
+        self.assertIn("using 1:4 with points", gp)
+        self.assertNotIn("errorbars", gp)
+        draw(self, gp, "g.dat", text)
+
+    def test_steps_flows_and_models(self):
+        """x step: a flow is one series across the steps, its name once;
+        one flow's fair share (its eta*C) is not marked twice; the step
+        names turn only when they would not fit side by side."""
+        lab = parse("host a\nhost b\nhost c\nhost d\nrouter r\nlink a r\n"
+                    "link c r\nlink r b rate 10M\nlink r d\n"
+                    "step one: gput a -> b\n"
+                    "step two: gput a -> b & gput c -> d\n"
+                    "plot g: x step, y conn, series flow, model etac fair\n"
+                    "plot j: x step, y jain, model fair\n")
+        res = fake_steps([("one", ["a>b"]), ("two", ["a>b", "c>d"])],
+                         [[9, 9.2], [4.6, 4.8], [4.5, 4.7]])
+        gp, text, series, rows = script(lab, lab.outputs[0], res)
+        self.assertEqual(series, ["a>b", "c>d"])
+        self.assertIn("set xlabel 'step' noenhanced", gp)
+        self.assertIn("set xtics ('one' 1, 'two' 2) noenhanced\n", gp)
+        self.assertIn("using 1:($10 == $9 ? NaN : $10) with points", gp)
+        self.assertEqual(gp.count("keyentry"), 2)
+        draw(self, gp, "g.dat", text)
+        gp, text, _, _ = script(lab, lab.outputs[1], res)
+        self.assertIn("set ylabel 'Jain''s fairness index' noenhanced", gp)
+        self.assertIn("title 'equal shares: index 1'", gp)
+        draw(self, gp, "g.dat", text)
+        long = [("step_%02d_with_a_long_name" % i, ["a>b"]) for i in range(9)]
+        gp, text, _, _ = script(lab, lab.outputs[0],
+                                fake_steps(long, [[9, 9.1]] * 9))
+        self.assertIn(") rotate by -30 noenhanced\n", gp)
+        draw(self, gp, "g.dat", text)
+
+    def test_log_axes(self):
+        """x X log: a tic at each swept value, the axis ending at the data;
+        y Y log: a log axis, not from 0."""
+        lab = parse(TINY.replace("--time 1", "-l ${L}").replace(
+            "step s:", "sweep L 256 1448 8192\nsweep CC cubic\n"
+            "repeat 3\nstep bulk:") + "plot g: x L log, y conn log\n")
+        o = lab.outputs[0]
+        self.assertTrue(o.ylog)
+        gp, text, _, _ = script(lab, o, fake_result(lab, [3.0, 9.0, 9.3]))
+        self.assertIn("set xlabel 'message size -l (bytes)' noenhanced", gp)
+        self.assertIn("set logscale x 2\nset autoscale xfix\n", gp)
+        self.assertIn("set xtics ('256' 256.0, '1448' 1448.0, "
+                      "'8192' 8192.0)\n", gp)
+        self.assertIn("set logscale y 10\nset yrange [*:*]\n", gp)
+        self.assertNotIn("[0:*]", gp)
+        draw(self, gp, "g.dat", text)
 
 
 class Cli(unittest.TestCase):
@@ -300,6 +475,22 @@ class Cli(unittest.TestCase):
         self.assertEqual([l.split()[0] for l in p.stdout.split("\n")
                           if l.startswith("lab")],
                          ["lab000", "lab001", "lab002", "lab003", "lab004"])
+
+    def test_list_columns(self):
+        """list: the names in a column as wide as the longest (exp-streams),
+        every title beside it from one column, wrapped within 80."""
+        p = self.lab("list")
+        self.assertEqual(p.returncode, 0)
+        lines = p.stdout.rstrip("\n").split("\n")[:-1]
+        names = sorted(f[:-4] for f in os.listdir(LABS) if f.endswith(".lab"))
+        col = max(len(n) for n in names) + 2
+        self.assertEqual(col, len("exp-streams") + 2)
+        self.assertEqual([l.split()[0] for l in lines if l[0] != " "], names)
+        self.assertEqual([l for l in lines if len(l) > 80], [])
+        for l in lines:
+            self.assertTrue(l[col - 2:col] == "  " and l[col] != " ", l)
+        self.assertIn("exp-streams  experiment streams: 1 to 16 parallel",
+                      p.stdout)
 
     def test_bad_file_builds_nothing(self):
         d = os.environ.get("TMPDIR", "/tmp")

@@ -16,6 +16,12 @@ MODEL_TITLE = {
     "window": "window/RTT",
     "rtt": "RTT: 2 x the one-way delays",
 }
+# where y is not a goodput, a model means something else
+MODEL_TITLE_Y = {
+    ("jain", "fair"): "equal shares: index 1",
+    ("share", "etac"): "all of eta*C: share 1",
+    ("share", "fair"): "fair share",
+}
 Y_LABEL = {
     "goodput": "goodput, sum of the step's connections (MBit/s)",
     "conn": "goodput per connection (MBit/s)",
@@ -27,10 +33,24 @@ Y_LABEL = {
     "loss": "UDP loss (%)",
     "jitter": "UDP jitter (ms)",
 }
+# the widest a step's name may be on an unrotated x axis: the figure's
+# 1100 pixels hold about 140 characters of the 10 point font
+X_CHARS = 140
 
 
 def safe(s, n=60):
     return re.sub(r"[^A-Za-z0-9 _.,:+=#>()*/%-]", "_", str(s))[:n]
+
+
+def gpq(s, n=150):
+    """s as a gnuplot string in single quotes: the safe alphabet and the
+    apostrophe, doubled as gnuplot reads it ("Jain's" -> 'Jain''s')."""
+    t = re.sub(r"[^A-Za-z0-9 _.,:+=#>()*/%'-]", "_", str(s))[:n]
+    return "'%s'" % t.replace("'", "''")
+
+
+def model_title(m, y):
+    return MODEL_TITLE_Y.get((y, m), MODEL_TITLE[m])
 
 
 def _num(v):
@@ -84,8 +104,12 @@ def _rows_of_step(o, sr, p):
     return out
 
 
-def collect(res, o):
-    """The output's rows: dicts of x, xlabel, series, stat, models, met."""
+def collect(res, o, lab):
+    """The output's rows: dicts of x, xlabel, series, stat, models, met.
+    A series of a swept variable is named in the lab's words ("congestion
+    control cubic"); one of flows by the flow ("a1>b1 cubic"), the same
+    flow in every step, unless a step has two of that name or the steps
+    lie along a swept x (then with the step's name)."""
     rows = []
     steps = o.steps
     names = {sr["step"] for p in res["points"] for sr in p["steps"]
@@ -94,22 +118,26 @@ def collect(res, o):
         for si, sr in enumerate(p["steps"]):
             if steps and sr["step"] not in steps:
                 continue
-            for label, s, mods, met in _rows_of_step(o, sr, p):
+            mine = _rows_of_step(o, sr, p)
+            labels = [r[0] for r in mine]
+            alone = len(set(labels)) == len(labels) and (
+                o.x == "step" or len(names) == 1)
+            for label, s, mods, met in mine:
                 if o.x == "step":
                     x, xl = None, sr["step"]
                 else:
                     x, xl = p["point"][o.x], p["point"][o.x]
                 if o.series == "flow":
-                    # a flow is named with its step when several show
-                    ser = (sr["step"] + " " + label if label and
-                           len(names) > 1 else label or sr["step"])
+                    ser = (label if alone else sr["step"] + " " + label) \
+                        if label else sr["step"]
                 elif o.series == "step":
                     ser = sr["step"]
                 elif o.series:
-                    ser = "%s=%s" % (o.series, p["point"][o.series])
+                    ser = lab.value_label(o.series, p["point"][o.series])
                 else:
                     ser = label if label and o.y in ("conn", "share", "fct",
-                                                     "rtt", "srtt") else "all"
+                                                     "rtt", "srtt") \
+                        else "measured"
                 rows.append({"x": x, "xlabel": xl, "series": ser, "stat": s,
                              "models": mods, "met": met, "judged":
                              sr["target"].get("wanted_pct") is not None})
@@ -146,7 +174,8 @@ def write_dat(path, lab, o, rows, models):
         if r["series"] not in series:
             series.append(r["series"])
     cols = ["x        %s" % ("position of the step (xlabel names it)"
-                             if o.x == "step" else o.x),
+                             if o.x == "step" else "%s: %s" % (
+                                 o.x, lab.axis_label(o.x))),
             "xlabel   the x value as the lab names it",
             "n        runs in the statistics",
             "mean     %s, mean over the runs" % Y_LABEL[o.y],
@@ -155,8 +184,8 @@ def write_dat(path, lab, o, rows, models):
             % lab.repeat["level"],
             "ci_high  its high end",
             "met      1: the step met its CI target (or had none), 0: missed"]
-    cols += ["%-8s %s (NaN where it does not apply)" % (m, MODEL_TITLE[m])
-             for m in models]
+    cols += ["%-8s %s (NaN where it does not apply)" % (
+        m, model_title(m, o.y)) for m in models]
     with open(path, "w") as f:
         f.write("# gput-lab %s: %s %s of %s\n" % (
             os.path.basename(lab.path), o.kind, o.name, Y_LABEL[o.y]))
@@ -189,6 +218,77 @@ COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2",
           "#7f7f7f", "#bcbd22", "#17becf", "#ff7f0e"]
 
 
+def key_title(rows, level):
+    """What a point and its bar are, for the legend's head."""
+    ns = sorted({r["stat"]["n"] for r in rows})
+    if ns[-1] <= 1:
+        return "one run per point: no CI"
+    runs = "%d" % ns[0] if len(ns) == 1 else "%d to %d" % (ns[0], ns[-1])
+    return "points: mean of %s runs, bars: its %g%% CI (Student t)" % (
+        runs, level)
+
+
+def x_axis(o, lab, rows):
+    """The x axis's lines: its label, range and tics, and the offsets (a
+    margin above the data on a linear y axis)."""
+    # (a log axis ends at whole decades: no offset beyond them)
+    top, bottom = ("0", "0") if o.ylog else ("graph 0.05", "0")
+    g = ["set xlabel %s noenhanced" % gpq(lab.axis_label(o.x))]
+    if o.categorical:
+        tics = ", ".join("%s %d" % (gpq(l, 60), i + 1)
+                         for i, l in enumerate(o.categorical))
+        # turned only when the names would not fit side by side
+        wide = max(len(l) for l in o.categorical) + 2 > \
+            X_CHARS / len(o.categorical)
+        g.append("set xtics (%s)%s noenhanced" % (
+            tics, " rotate by -30" if wide else ""))
+        g.append("set xrange [0.5:%g]" % (len(o.categorical) + 0.5))
+        g.append("set offsets 0, 0, %s, %s" % (top, bottom))
+        return g
+    xs = sorted({r["x"] for r in rows})
+    if o.xlog:
+        g.append("set logscale x 2")
+    if len(xs) == 1:
+        v = xs[0]
+        lo, hi = (v / 2, v * 2) if o.xlog else (v - 1, v + 1) if v == 0 \
+            else (v - abs(v) / 2, v + abs(v) / 2)
+        g.append("set xrange [%g:%g]" % (lo, hi))
+        g.append("set xtics ('%g' %r)" % (v, v))
+        g.append("set offsets 0, 0, %s, %s" % (top, bottom))
+        return g
+    # the axis ends at the data (not at the next tic) with a margin
+    g.append("set autoscale xfix")
+    g.append("set offsets graph 0.04, graph 0.04, %s, %s" % (top, bottom))
+    if o.xlog and len(xs) <= 16:
+        # a tic at each swept value: 1448 is on the axis, not 1024 and 2048
+        g.append("set xtics (%s)" % ", ".join("'%g' %r" % (x, x)
+                                                for x in xs))
+    return g
+
+
+def legend(plots, rows, level, g):
+    """The legend in rows under the plot, in as many columns as its widest
+    entry lets fit (above the plot, it stood over the title; beside it, it
+    took a quarter of the figure's width from the data). gnuplot keeps too
+    little room for a legend there and lets it run into the x label: the
+    bottom margin is set here, from the rows the legend will have."""
+    titles = [re.search(r" title '(.*)'$", p).group(1) for p in plots
+              if re.search(r" title '(.*)'$", p)]
+    widest = max(len(t) for t in titles) if titles else 10
+    cols = max(1, min(len(titles), X_CHARS // (widest + 12)))
+    rows_n = -(-len(titles) // cols)
+    tics = 1.0
+    for line in g:              # turned tic labels stand taller
+        m = re.match(r"set xtics \((.*)\) rotate by -30", line)
+        if m:
+            tics += 0.5 * max(len(t) for t in re.findall(r"'([^']*)'",
+                                                          m.group(1)))
+    return ["set key bmargin center horizontal box noenhanced maxcols %d "
+            "maxrows %d title %s" % (cols, rows_n,
+                                      gpq(key_title(rows, level))),
+            "set bmargin %.1f" % (tics + 2.5 + 1.2 * (rows_n + 1) + 0.5)]
+
+
 def gnuplot_script(o, lab, dat, series, models, rows, term, outfile):
     title = o.title or "%s: %s" % (lab.title or os.path.basename(lab.path),
                                    o.name)
@@ -198,26 +298,30 @@ def gnuplot_script(o, lab, dat, series, models, rows, term, outfile):
     else:
         g.append("set terminal svg size 1100,750 font 'sans,10' dynamic")
     g += ["set output '%s'" % outfile,
-          "set title '%s' noenhanced" % safe(title, 150),
-          # the legend in rows above the plot: beside it, it took more
-          # than a quarter of the figure's width from the data
-          "set key outside top center horizontal box noenhanced",
+          "set title %s noenhanced" % gpq(title),
           "set grid",
-          "set xlabel '%s' noenhanced" % safe("step" if o.x == "step" else o.x),
-          "set ylabel '%s' noenhanced" % safe(Y_LABEL[o.y]),
-          "set yrange [0:*]"]
-    if o.xlog and not o.categorical:
-        g.append("set logscale x 2")
-        g.append("set offsets graph 0.05, graph 0.05, graph 0.05, 0")
-    else:
-        g.append("set offsets 0, 0, graph 0.05, 0")
-    if o.categorical:
-        tics = ", ".join("'%s' %d" % (safe(l), i + 1)
-                         for i, l in enumerate(o.categorical))
-        g.append("set xtics (%s) rotate by -25 noenhanced" % tics)
-        g.append("set xrange [0.5:%g]" % (len(o.categorical) + 0.5))
-    plots = []
+          "set ylabel %s noenhanced" % gpq(Y_LABEL[o.y])]
+    # y from 0; on a log axis (y Y log) over the decades the data span
+    g += ["set logscale y 10", "set yrange [*:*]"] if o.ylog \
+        else ["set yrange [0:*]"]
+    g += x_axis(o, lab, rows)
+    # a CI that reaches below 0 (few runs, a wide t) is cut at the axis
+    # (on a log axis at its mean), and a mark says so: the .dat has its
+    # real low end
+    cut = any(r["stat"]["ci_low"] is not None and r["stat"]["ci_low"] <= 0
+              and r["stat"]["n"] > 1 for r in rows)
+    low = ("($6 <= 0 ? $4 : $6)" if o.ylog else "($6 < 0 ? 0 : $6)") \
+        if cut else "6"
+    bars = any(r["stat"]["n"] > 1 for r in rows)
+    plots, under, keys, mplots = [], [], [], []
     titled = set()
+
+    def model(spec, style, title):
+        # drawn under the measurements (a mark must not hide a point),
+        # named in the legend after them
+        under.append("%s with %s notitle" % (spec, style))
+        if title:
+            keys.append("keyentry with %s title %s" % (style, gpq(title)))
     shared, has = {}, {}
     for m in models:            # the same model values for every series?
         per = {}
@@ -228,58 +332,81 @@ def gnuplot_script(o, lab, dat, series, models, rows, term, outfile):
         vals = list(per.values())
         shared[m] = len(per) >= 1 and all(v == vals[0] for v in vals)
         has[m] = [x for x in series if x in per]
+    col = {m: 9 + k for k, m in enumerate(models)}
+    # a series of a swept variable by its value alone where a model names
+    # those it applies to: "Mathis bound (reno, cubic)"
+    pre = lab.label(o.series)[0] + " " if o.series not in (
+        None, "flow", "step") else ""
+
+    def short(x):
+        return x[len(pre):] if pre and x.startswith(pre) else x
     for i, s in enumerate(series):
         c = COLORS[i % len(COLORS)]
         # points against steps are not joined: a line would mean an order
-        plots.append("'%s' index %d using 1:4:6:7 with %s pt %d ps 1.2 "
-                     "lw 1.5 lc rgb '%s' title '%s'" % (
-                         dat, i, "yerrorbars" if o.categorical else
-                         "yerrorlines", 5 + 2 * (i % 4), c, safe(s)))
+        if bars:
+            how = "1:4:%s:7 with %s" % (low, "yerrorbars" if o.categorical
+                                        else "yerrorlines")
+        else:                   # one run a point: no bar to draw
+            how = "1:4 with %s" % ("points" if o.categorical else
+                                   "linespoints")
+        plots.append("'%s' index %d using %s pt %d ps 1.2 lw 1.5 lc rgb "
+                     "'%s' title %s" % (dat, i, how, 5 + 2 * (i % 4), c,
+                                        gpq(s, 60)))
         for k, m in enumerate(models):
             vals = [r["models"].get(m) for r in rows if r["series"] == s]
             if not any(v is not None for v in vals):
                 continue
-            who = "all" if len(has[m]) == len(series) else \
-                ", ".join(safe(x) for x in has[m])
+            mt = model_title(m, o.y)
+            who = "" if len(has[m]) == len(series) else \
+                " (%s)" % ", ".join(short(x) for x in has[m])
+            use = "'%s' index %d using 1:%d" % (dat, i, col[m])
+            if o.categorical and m == "fair" and "etac" in col:
+                # one connection's fair share is eta*C: one mark, not two
+                use = "'%s' index %d using 1:($%d == $%d ? NaN : $%d)" % (
+                    dat, i, col[m], col["etac"], col[m])
             if o.categorical:
                 # one mark per point, one legend entry
-                plots.append("'%s' index %d using 1:%d with points pt %d "
-                             "ps 2 lw 2 lc rgb 'black' %s" % (
-                                 dat, i, 9 + k, 1 + k, "title '%s (%s)'" % (
-                                     safe(MODEL_TITLE[m]), who)
-                                 if m not in titled else "notitle"))
+                model(use, "points pt %d ps 1.8 lw 1.5 lc rgb 'black'"
+                      % (1 + k), mt + who if m not in titled else None)
                 titled.add(m)
             elif shared[m]:
                 # the same line for every series that has it: drawn once
                 if m not in titled:
-                    plots.append("'%s' index %d using 1:%d with linespoints "
-                                 "dt %d pt %d ps 1.5 lw 2 lc rgb 'black' "
-                                 "title '%s (%s)'" % (
-                                     dat, i, 9 + k, 2 + k, 2 + 4 * k,
-                                     safe(MODEL_TITLE[m]), who))
+                    model(use, "linespoints dt %d pt %d ps 1.5 lw 2 lc rgb "
+                          "'black'" % (2 + k, 2 + 4 * k), mt + who)
                 titled.add(m)
             else:
                 # a model that differs per series: labelled with the series
-                plots.append("'%s' index %d using 1:%d with linespoints dt %d "
-                             "pt 1 lw 2 lc rgb '%s' title '%s, %s'" % (
-                                 dat, i, 9 + k, 2 + k, c,
-                                 safe(MODEL_TITLE[m]), safe(s)))
+                model(use, "linespoints dt %d pt 1 lw 2 lc rgb '%s'"
+                      % (2 + k, c), "%s, %s" % (mt, s))
+    if cut:
+        for i, s in enumerate(series):
+            mplots.append("'%s' index %d using 1:($6 <= 0 && $3 > 1 ? %s "
+                          ": NaN) with points pt 11 ps 2 lc rgb '%s' %s" % (
+                              dat, i, "$4" if o.ylog else "0",
+                              COLORS[i % len(COLORS)],
+                              "title 'CI reaches below 0: its bar cut at %s'"
+                              % ("the mean" if o.ylog else "0")
+                              if i == 0 else "notitle"))
     if any(not r["met"] for r in rows):
         for i, s in enumerate(series):
-            plots.append("'%s' index %d using 1:($8 == 0 ? $4 : NaN) with "
-                         "points pt 6 ps 3 lw 2 lc rgb 'black' %s" % (
-                             dat, i, "title 'CI target missed'" if i == 0
-                             else "notitle"))
+            mplots.append("'%s' index %d using 1:($8 == 0 ? $4 : NaN) with "
+                          "points pt 6 ps 3 lw 2 lc rgb 'black' %s" % (
+                              dat, i, "title 'CI target missed'" if i == 0
+                              else "notitle"))
+    # the measurements first in the legend, then what physics expects
+    plots = under + plots + keys + mplots
+    g += legend(plots, rows, lab.repeat["level"], g)
     g.append("plot " + ", \\\n     ".join(plots))
     return "\n".join(g) + "\n"
 
 
 def output(out, lab, res, o, log):
-    rows = collect(res, o)
+    rows = collect(res, o, lab)
     models = list(o.models)
     dat = os.path.join(out, "%s.dat" % o.name)
     series = write_dat(dat, lab, o, rows, models)
-    md = md_rows(o, rows, models)
+    md = md_rows(o, rows, models, lab)
     pngs = []
     if o.kind == "plot" and rows:
         for term in ("png", "svg"):
@@ -299,9 +426,9 @@ def output(out, lab, res, o, log):
         [p for p in pngs if p.endswith(".svg")][:0], md
 
 
-def md_rows(o, rows, models):
-    head = ["x", "series", "n", "mean", "stdev", "CI", "CI target"] + \
-        [MODEL_TITLE[m] for m in models]
+def md_rows(o, rows, models, lab):
+    head = [lab.axis_label(o.x), "series", "n", "mean", "stdev", "CI",
+            "CI target"] + [model_title(m, o.y) for m in models]
     lines = ["| " + " | ".join(head) + " |",
              "|" + "|".join("---" for _ in head) + "|"]
     for r in rows:

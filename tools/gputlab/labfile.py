@@ -12,10 +12,41 @@ VAR_RE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 STEP_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]*$")
 KEYWORDS = ("title", "about", "note", "host", "router", "switch", "link",
-            "set", "sweep", "repeat", "step", "plot", "table")
+            "set", "sweep", "label", "repeat", "step", "plot", "table")
 Y_KINDS = ("goodput", "conn", "share", "fct", "jain", "rtt", "loss",
            "jitter", "srtt")
 MODELS = ("etac", "rtt", "window", "mathis", "fair")
+# a variable's words, where the lab has no label line for it: from where it
+# is used first, (pattern before ${V}, label, unit or a function of the
+# text just after ${V})
+DERIVED = (
+    (r"\bloss\s+", "loss per link", "%"),
+    (r"\bdelay\s+", "one-way delay",
+     lambda after: "us" if after.startswith("us") else
+     "s" if after.startswith("s") else "ms"),
+    (r"\bjitter\s+", "jitter",
+     lambda after: "us" if after.startswith("us") else
+     "s" if after.startswith("s") else "ms"),
+    (r"\brate\s+", "link rate", "bit/s"),
+    (r"\bqueue\s+", "queue",
+     lambda after: "packets" if after.startswith("p") else None),
+    (r"\becn\s+", "ECN marking threshold",
+     lambda after: "packets" if after.startswith("p") else None),
+    (r"\bmtu\s+", "MTU", "bytes"),
+    (r"\bdup\s+", "duplication per link", "%"),
+    (r"\breorder\s+", "reordering per link", "%"),
+    (r"(?:\s-l\s*|--length[ =])", "message size -l", "bytes"),
+    (r"\s-P\s*", "parallel streams -P", None),
+    (r"--cc[ =]", "congestion control", None),
+    (r"--time[ =]", "run time", "s"),
+    (r"(?:\s-w\s*|--window[ =])", "socket buffer -w", "bytes"),
+    (r"--rate[ =]", "sending rate --rate", "bit/s"),
+    (r"--sliding-window[ =]", "sliding window", "datagrams"),
+    (r"\s-x\s*", "flow size -x", "bytes"),
+    (r"\s-n\s*", "messages per flow -n", None),
+    (r"\bping\b.*\s-s\s*", "ping payload", "bytes"),
+    (r"\bping\b.*\s-c\s*", "pings", None),
+)
 
 
 class LabError(Exception):
@@ -49,6 +80,7 @@ class Output:
         self.steps = spec.get("steps", [])
         self.title = spec.get("title")
         self.xlog = spec.get("xlog", False)
+        self.ylog = spec.get("ylog", False)
 
 
 class Lab:
@@ -67,9 +99,42 @@ class Lab:
                        "quick": 1, "line": 0}
         self.steps = []
         self.outputs = []
+        self.labels = {}            # NAME -> (line, text, unit or None)
 
     def err(self, line, msg):
         return LabError(self.path, line, msg)
+
+    # ---- words for a variable ----
+
+    def label(self, name):
+        """(text, unit or None) for a variable: its label line's, else
+        derived from where the network or a step uses it first (loss ->
+        loss per link, %), else its name."""
+        if name == "step":
+            return ("step", None)
+        if name in self.labels:
+            return self.labels[name][1:]
+        texts = [t for _, t in self.net_lines] + [s.raw for s in self.steps]
+        for pat, text, unit in DERIVED:
+            for t in texts:
+                m = re.search(r"(?:%s)\$\{%s\}(\S*)" % (pat, name),
+                              " " + t)
+                if m:
+                    return (text, unit(m.group(1)) if callable(unit) else unit)
+        return (name, None)
+
+    def axis_label(self, name):
+        """The axis label for a variable: "loss per link (%)"."""
+        text, unit = self.label(name)
+        return "%s (%s)" % (text, unit) if unit else text
+
+    def value_label(self, name, value):
+        """A variable's value in words: "loss per link 2%",
+        "congestion control cubic"."""
+        text, unit = self.label(name)
+        if not unit:
+            return "%s %s" % (text, value)
+        return "%s %s%s%s" % (text, value, "" if unit == "%" else " ", unit)
 
     # ---- the plan ----
 
@@ -271,13 +336,13 @@ def _output(lab, kind, rest, line):
                           "or title" % (kind, key))
         if not vals:
             raise lab.err(line, "%s: %s needs a value" % (kind, key))
-        if key == "x" and len(vals) == 2 and vals[1] == "log":
-            spec["xlog"] = True         # x VAR log: a logarithmic x axis
+        if key in ("x", "y") and len(vals) == 2 and vals[1] == "log":
+            spec[key + "log"] = True    # x VAR log: a logarithmic axis
             vals = vals[:1]
         if key in ("x", "y", "series"):
             if len(vals) != 1:
                 raise lab.err(line, "%s: one %s%s" % (
-                    kind, key, " (and log)" if key == "x" else ""))
+                    kind, key, " (and log)" if key in ("x", "y") else ""))
             spec[key] = vals[0]
         else:
             spec[key] = vals
@@ -354,6 +419,22 @@ def parse(text, path="-"):
                 if quick is not None and not quick:
                     raise lab.err(line, "sweep %s: no quick values" % name)
                 lab.sweeps.append((name, vals, quick, line))
+        elif word == "label":
+            words = rest.split()
+            if len(words) < 2 or not NAME_RE.match(words[0]):
+                raise lab.err(line, "label NAME TEXT [unit UNIT]: the words "
+                              "for a variable on axes and in legends")
+            if words[0] in lab.labels:
+                raise lab.err(line, "label %s given twice (line %d)"
+                              % (words[0], lab.labels[words[0]][0]))
+            text, unit = words[1:], None
+            if "unit" in text:
+                k = text.index("unit")
+                if k == 0 or len(text) != k + 2:
+                    raise lab.err(line, "label %s: TEXT, then unit and one "
+                                  "word" % words[0])
+                text, unit = text[:k], text[k + 1]
+            lab.labels[words[0]] = (line, " ".join(text), unit)
         elif word == "repeat":
             if lab.repeat["line"]:
                 raise lab.err(line, "repeat given twice (line %d)"
@@ -390,6 +471,10 @@ def _check(lab):
             if v not in known:
                 raise lab.err(line, "${%s} is not set (set or sweep it)" % v)
     sweeps = {s[0] for s in lab.sweeps}
+    for name, (line, _t, _u) in lab.labels.items():
+        if name not in known:
+            raise lab.err(line, "label %s: no such variable (set or sweep "
+                          "it)" % name)
     steps = {s.name for s in lab.steps}
     for o in lab.outputs:
         if o.x != "step" and o.x not in sweeps:
