@@ -55,6 +55,14 @@ r = json.load(open(sys.argv[1]))
 s = r["points"][0]["steps"][0]
 v = [f["conns"][0]["goodput"] for run in s["runs"] for f in run["flows"]]
 print(sum(v) / len(v))' "$X/size/results.json")"
+# the figure's words: the x axis from exp-loss.lab's label line, the
+# legend's head naming the CI, Mathis beside cubic (the one control --quick
+# runs), never with bbr
+eq "loss-png.gp: the x axis from the lab's label line" \
+    "$(grep '^set xlabel' "$X/loss/loss-png.gp")" "set xlabel 'loss from a to b (%)' noenhanced"
+check "loss-png.gp: the legend's head names the runs and the 95% CI" \
+    grep -q "^set key bmargin .* title 'points: mean of 2 runs, bars: its 95% CI (Student t)'$" "$X/loss/loss-png.gp"
+check "loss-png.gp: the Mathis bound in the legend" grep -q "^ *keyentry .* title 'Mathis bound'" "$X/loss/loss-png.gp"
 eq "streams: Jain's index over 4 streams from 2 runs" \
     "$(grep -v '^#' "$X/streams/jain.dat" | awk -F'\t' '$1 == 4 { print $3 }')" 2
 t_done

@@ -131,6 +131,7 @@ fi
 for f in tools/labs/lab*.lab; do
 	n=$(basename "$f" .lab)
 	o=$T_TMP/labs/$n
+	"$LAB" check "$f" --quick >"$T_TMP/$n.check"
 	GPUT=$MYGPUT GPUT_TESTBED_PREFIX=gput-lq$$ timeout -k 10 400 "$LAB" run "$f" --quick \
 	    --out "$o" >"$T_TMP/$n.out" 2>"$T_TMP/$n.err"
 	rc=$?
@@ -141,6 +142,11 @@ for f in tools/labs/lab*.lab; do
 	for p in $(sed -n 's/^plot \([A-Za-z0-9_-]*\):.*/\1/p' "$f"); do
 		check "$n: $p.png and $p.svg" sh -c "file -b '$o/$p.png' | grep -q '^PNG image' &&
 		    grep -q '<svg' '$o/$p.svg' && grep -q '^# columns:' '$o/$p.dat'"
+		# the x axis in the words check gives it, the legend under the plot
+		eq "$n: $p's x axis in words, as check said" \
+		    "$(sed -n "s/^set xlabel '\(.*\)' noenhanced$/\1/p" "$o/$p-png.gp")" \
+		    "$(sed -n "/^  plot $p: /{n;s/^    x axis: //p;}" "$T_TMP/$n.check")"
+		check "$n: $p's legend under the plot" grep -q '^set key bmargin center horizontal' "$o/$p-png.gp"
 	done
 	eq "$n: nothing left running" "$(left)" 0
 done

@@ -371,9 +371,9 @@ class Figures(unittest.TestCase):
         # says what a point and a bar are
         self.assertNotIn("outside top", gp)
         self.assertIn("set key bmargin center horizontal box noenhanced "
-                      "maxcols 3 maxrows 2 title 'points: mean of 3 runs, "
+                      "width 2 maxcols 3 maxrows 2 title 'points: mean of 3 runs, "
                       "bars: its 90% CI (Student t)'\n", gp)
-        self.assertIn("\nset bmargin 7.6\n", gp)
+        self.assertIn("\nset bmargin 8.1\n", gp)
         # Mathis beside the loss-based control only; eta*C for all, once
         self.assertIn("keyentry with linespoints dt 3 pt 6 ps 1.5 lw 2 lc rgb "
                       "'black' title 'Mathis bound (cubic)'", gp)
@@ -470,6 +470,10 @@ class Cli(unittest.TestCase):
         self.assertIn("  router  r2\n", p.stdout)
         self.assertIn("-> r3       rate 30M, delay 20ms, queue 100p", p.stdout)
         self.assertIn("path h1 - r1 - r2 - r3 - r4 - h9; RTT 80.0 ms", p.stdout)
+        p = self.lab("check", "lab002")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("  plot goodput: x LOSS, y conn, series CC, model etac "
+                      "mathis\n    x axis: loss per link (%)\n", p.stdout)
         p = self.lab("list")
         self.assertEqual(p.returncode, 0)
         self.assertEqual([l.split()[0] for l in p.stdout.split("\n")

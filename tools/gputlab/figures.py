@@ -283,10 +283,10 @@ def legend(plots, rows, level, g):
         if m:
             tics += 0.5 * max(len(t) for t in re.findall(r"'([^']*)'",
                                                           m.group(1)))
-    return ["set key bmargin center horizontal box noenhanced maxcols %d "
-            "maxrows %d title %s" % (cols, rows_n,
-                                      gpq(key_title(rows, level))),
-            "set bmargin %.1f" % (tics + 2.5 + 1.2 * (rows_n + 1) + 0.5)]
+    return ["set key bmargin center horizontal box noenhanced width 2 "
+            "maxcols %d maxrows %d title %s" % (cols, rows_n,
+                                                gpq(key_title(rows, level))),
+            "set bmargin %.1f" % (tics + 2.5 + 1.2 * (rows_n + 1) + 1)]
 
 
 def gnuplot_script(o, lab, dat, series, models, rows, term, outfile):
@@ -382,12 +382,12 @@ def gnuplot_script(o, lab, dat, series, models, rows, term, outfile):
     if cut:
         for i, s in enumerate(series):
             mplots.append("'%s' index %d using 1:($6 <= 0 && $3 > 1 ? %s "
-                          ": NaN) with points pt 11 ps 2 lc rgb '%s' %s" % (
-                              dat, i, "$4" if o.ylog else "0",
-                              COLORS[i % len(COLORS)],
-                              "title 'CI reaches below 0: its bar cut at %s'"
-                              % ("the mean" if o.ylog else "0")
-                              if i == 0 else "notitle"))
+                          ": NaN) with points pt 11 ps 2 lc rgb '%s' "
+                          "notitle" % (dat, i, "$4" if o.ylog else "0",
+                                       COLORS[i % len(COLORS)]))
+        mplots.append("keyentry with points pt 11 ps 2 lc rgb 'black' "
+                      "title 'CI reaches below 0: its bar cut at %s'"
+                      % ("the mean" if o.ylog else "0"))
     if any(not r["met"] for r in rows):
         for i, s in enumerate(series):
             mplots.append("'%s' index %d using 1:($8 == 0 ? $4 : NaN) with "
@@ -427,9 +427,11 @@ def output(out, lab, res, o, log):
 
 
 def md_rows(o, rows, models, lab):
-    head = [lab.axis_label(o.x), "series", "n", "mean", "stdev", "CI",
-            "CI target"] + [model_title(m, o.y) for m in models]
-    lines = ["| " + " | ".join(head) + " |",
+    head = [lab.axis_label(o.x), "series", "n", "mean", "stdev",
+            "%g%% CI" % lab.repeat["level"], "CI target"] + \
+        [model_title(m, o.y) for m in models]
+    lines = ["Each row: %s, over the runs." % Y_LABEL[o.y],
+             "", "| " + " | ".join(head) + " |",
              "|" + "|".join("---" for _ in head) + "|"]
     for r in rows:
         s = r["stat"]
