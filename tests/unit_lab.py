@@ -435,7 +435,8 @@ class Figures(unittest.TestCase):
         long = [("step_%02d_with_a_long_name" % i, ["a>b"]) for i in range(9)]
         gp, text, _, _ = script(lab, lab.outputs[0],
                                 fake_steps(long, [[9, 9.1]] * 9))
-        self.assertIn(") rotate by -30 noenhanced\n", gp)
+        self.assertIn(") rotate by 90 right noenhanced\n", gp)
+        self.assertIn("set xlabel 'step' noenhanced offset 0,-1.5\n", gp)
         draw(self, gp, "g.dat", text)
 
     def test_log_axes(self):

@@ -240,8 +240,12 @@ def x_axis(o, lab, rows):
         # turned only when the names would not fit side by side
         wide = max(len(l) for l in o.categorical) + 2 > \
             X_CHARS / len(o.categorical)
+        # (upright, ending at their tic: turned less, the first or the
+        # last ran off the figure)
         g.append("set xtics (%s)%s noenhanced" % (
-            tics, " rotate by -30" if wide else ""))
+            tics, " rotate by 90 right" if wide else ""))
+        if wide:                # gnuplot set the x label over their ends
+            g[0] += " offset 0,-1.5"
         g.append("set xrange [0.5:%g]" % (len(o.categorical) + 0.5))
         g.append("set offsets 0, 0, %s, %s" % (top, bottom))
         return g
@@ -278,11 +282,11 @@ def legend(plots, rows, level, g):
     cols = max(1, min(len(titles), X_CHARS // (widest + 12)))
     rows_n = -(-len(titles) // cols)
     tics = 1.0
-    for line in g:              # turned tic labels stand taller
-        m = re.match(r"set xtics \((.*)\) rotate by -30", line)
+    for line in g:              # upright tic labels stand taller
+        m = re.match(r"set xtics \((.*)\) rotate by 90", line)
         if m:
-            tics += 0.5 * max(len(t) for t in re.findall(r"'([^']*)'",
-                                                          m.group(1)))
+            tics = 1 + 0.45 * max(len(t) for t in
+                                  re.findall(r"'([^']*)'", m.group(1)))
     return ["set key bmargin center horizontal box noenhanced width 2 "
             "maxcols %d maxrows %d title %s" % (cols, rows_n,
                                                 gpq(key_title(rows, level))),
