@@ -441,7 +441,8 @@ class Figures(unittest.TestCase):
 
     def test_log_axes(self):
         """x X log: a tic at each swept value, the axis ending at the data;
-        y Y log: a log axis, not from 0."""
+        y Y log: a log axis, not from 0, ending at the data, tics at 1, 2
+        and 5 of each decade."""
         lab = parse(TINY.replace("--time 1", "-l ${L}").replace(
             "step s:", "sweep L 256 1448 8192\nsweep CC cubic\n"
             "repeat 3\nstep bulk:") + "plot g: x L log, y conn log\n")
@@ -452,7 +453,9 @@ class Figures(unittest.TestCase):
         self.assertIn("set logscale x 2\nset autoscale xfix\n", gp)
         self.assertIn("set xtics ('256' 256.0, '1448' 1448.0, "
                       "'8192' 8192.0)\n", gp)
-        self.assertIn("set logscale y 10\nset yrange [*:*]\n", gp)
+        self.assertIn("set logscale y 10\nset yrange [*:*]\n"
+                      "set autoscale yfix\nset ytics ('1' 1.0, '2' 2.0, "
+                      "'5' 5.0, '10' 10.0, '20' 20.0, '50' 50.0)\n", gp)
         self.assertNotIn("[0:*]", gp)
         draw(self, gp, "g.dat", text)
 

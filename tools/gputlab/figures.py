@@ -5,6 +5,7 @@ SVG. Results reach gnuplot only as data in the .dat, never as code; the
 script's words (titles, series names) come from the lab file, cut to a
 safe alphabet."""
 
+import math
 import os
 import re
 import subprocess
@@ -228,11 +229,27 @@ def key_title(rows, level):
         runs, level)
 
 
+def log_tics(rows, models):
+    """A log y axis's tics at 1, 2 and 5 of each decade the data span: an
+    axis that ends at the data may hold no power of ten to read."""
+    vals = [v for r in rows for v in
+            [r["stat"]["mean"], r["stat"]["ci_low"], r["stat"]["ci_high"]] +
+            [r["models"].get(m) for m in models] if v is not None and v > 0]
+    if not vals:
+        return "set ytics"
+    lo = math.floor(math.log10(min(vals)))
+    hi = math.ceil(math.log10(max(vals)))
+    tics = [m * 10.0 ** e for e in range(lo, hi + 1) for m in (1, 2, 5)]
+    return "set ytics (%s)" % ", ".join("'%g' %r" % (t, t) for t in tics)
+
+
 def x_axis(o, lab, rows):
     """The x axis's lines: its label, range and tics, and the offsets (a
     margin above the data on a linear y axis)."""
-    # (a log axis ends at whole decades: no offset beyond them)
-    top, bottom = ("0", "0") if o.ylog else ("graph 0.05", "0")
+    # (a log y axis ends at the data, with a margin each side: at whole
+    # decades a point could sit on the frame)
+    top, bottom = ("graph 0.05", "graph 0.05") if o.ylog else \
+        ("graph 0.05", "0")
     g = ["set xlabel %s noenhanced" % gpq(lab.axis_label(o.x))]
     if o.categorical:
         tics = ", ".join("%s %d" % (gpq(l, 60), i + 1)
@@ -306,7 +323,8 @@ def gnuplot_script(o, lab, dat, series, models, rows, term, outfile):
           "set grid",
           "set ylabel %s noenhanced" % gpq(Y_LABEL[o.y])]
     # y from 0; on a log axis (y Y log) over the decades the data span
-    g += ["set logscale y 10", "set yrange [*:*]"] if o.ylog \
+    g += ["set logscale y 10", "set yrange [*:*]", "set autoscale yfix",
+          log_tics(rows, models)] if o.ylog \
         else ["set yrange [0:*]"]
     g += x_axis(o, lab, rows)
     # a CI that reaches below 0 (few runs, a wide t) is cut at the axis
