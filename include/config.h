@@ -37,6 +37,14 @@
 #define PARTNER_SRC_PREFIX6    64    /* a source: an IPv6 /64 */
 #define PARTNER_MAX_HANDSHAKES 10    /* clients not yet past PARAMS */
 #define PARTNER_MAX_TIME_S   600
+/* --max-peer-timeout: the longest dead-peer deadline a client may ask
+ * (--peer-timeout; NET_PEER_TIMEOUT_S without), s. */
+#define PARTNER_MAX_PEER_TIMEOUT_S 60
+/* --params-grace: a client's time after HELLO to send PARAMS, s, and its
+ * most (the whole handshake has SESSION_HANDSHAKE_MS more than it beyond
+ * the default's 3 s: partner_session.h). */
+#define PARTNER_PARAMS_GRACE_S     3
+#define PARTNER_PARAMS_GRACE_MAX_S 60
 #define PARTNER_MAX_BUFFER   (4u << 20)
 #define PARTNER_MAX_STREAMS  STREAM_MAX
 /* The buffers of all of a test's streams together: this many --max-buffer. */
@@ -58,6 +66,9 @@ struct partner_limits {
 	uint32_t max_buffer;    /* --max-buffer: -l, and so the -c pattern */
 	unsigned max_streams;   /* --max-streams: -P per test */
 	double   max_rate;      /* --max-rate: UDP sends, bit/s (0: none) */
+	unsigned max_peer_timeout_s; /* --max-peer-timeout: the most a client's
+	                           --peer-timeout may ask */
+	unsigned params_grace_s;/* --params-grace: after HELLO, PARAMS within */
 };
 
 /* --latency: a probe every 10 ms, after an idle phase of 1 s; room for the
@@ -153,6 +164,8 @@ struct config {
 	uint32_t lat_idle_ms; /* --latency-idle (LAT_DEFAULT_IDLE_MS) */
 	uint32_t lat_interval_us; /* --latency-interval (LAT_DEFAULT_INTERVAL_US) */
 	uint64_t queue_bytes; /* --queue-bytes: the bottleneck's queue (0: none) */
+	uint32_t peer_timeout_s; /* --peer-timeout: the dead-peer deadline, s
+	                         (NET_PEER_TIMEOUT_S) */
 	struct mcast_group mcast;  /* -m group, --ttl, --mport (family 0: no
 	                         -m; ttl, port 0: not given) */
 	/* gput -i only: */

@@ -91,18 +91,28 @@ int      net_set_window(int fd, uint32_t bytes, int force, char *err,
  * them: twice the usable bytes on Linux); 0 when it does not say. */
 void     net_get_window(int fd, uint32_t *snd, uint32_t *rcv);
 /* A control connection's options. Notice a peer that vanished without a
- * word (no FIN, no RST): keepalive probes after NET_KEEPIDLE_S idle,
- * NET_KEEPCNT of them NET_KEEPINTVL_S apart, and TCP_USER_TIMEOUT for data
- * left unacknowledged: a dead peer is seen within 10 s. And TCP_NODELAY:
- * every control message is small and awaited, and none may wait for the
- * ACK of the one before (Nagle against a delayed ACK held START back
- * 40 ms while the partner's data already flowed). Returns 0, or -1 with
- * err. */
+ * word (no FIN, no RST) within its dead-peer deadline of peer_s seconds
+ * (gput(1), --peer-timeout; NET_PEER_TIMEOUT_S, 10, unless a client asks
+ * more): keepalive probes after NET_KEEPIDLE_S idle, NET_KEEPCNT of them
+ * NET_KEEPINTVL_S apart, and TCP_USER_TIMEOUT (peer_s less
+ * NET_USER_TIMEOUT_SLACK_MS: 8000 ms at 10 s) for data left
+ * unacknowledged and unanswered probes alike: a dead peer is seen within
+ * peer_s. And TCP_NODELAY: every control message is small and awaited,
+ * and none may wait for the ACK of the one before (Nagle against a delayed
+ * ACK held START back 40 ms while the partner's data already flowed).
+ * Returns 0, or -1 with err. */
 #define NET_KEEPIDLE_S      2
 #define NET_KEEPINTVL_S     1
 #define NET_KEEPCNT         4
-#define NET_USER_TIMEOUT_MS 8000
-int      net_set_control(int fd, char *err, size_t errlen);
+#define NET_USER_TIMEOUT_SLACK_MS 2000
+#define NET_USER_TIMEOUT_MS (NET_PEER_TIMEOUT_S * 1000 - NET_USER_TIMEOUT_SLACK_MS)
+/* The dead-peer deadline, s: the default, and the range a client may ask
+ * (--peer-timeout) and a partner grant (--max-peer-timeout). A path that
+ * loses a third of its packets backs TCP's retransmission timer off past
+ * 10 s now and then (6 losses in a row of one segment); a minute covers 8. */
+#define NET_PEER_TIMEOUT_S     10
+#define NET_PEER_TIMEOUT_MAX_S 240
+int      net_set_control(int fd, unsigned peer_s, char *err, size_t errlen);
 int      net_set_nodelay(int fd, char *err, size_t errlen);
 
 #endif

@@ -34,6 +34,9 @@ struct session {
 	struct stopreq *stop;
 	struct sockaddr_storage local, peer;
 	mono_ns deadline;                       /* of the whole handshake */
+	unsigned peer_s;                        /* the dead-peer deadline, s:
+	                                           NET_PEER_TIMEOUT_S, or the
+	                                           client's --peer-timeout */
 	mono_ns t0;                             /* START went out */
 	struct ctl_msg hello, req, ready;
 	uint64_t asked_bytes;                   /* PARAMS' data_bytes, before

@@ -47,7 +47,9 @@
 #define CTL_ECHOSTATS_LEN 48
 #define CTL_HOSTUDP_LEN  24
 #define CTL_PX_AFFINITY  168     /* 8 bytes: --affinity, CPUs 0..63 (affinity.h) */
-#define CTL_PX_HARDEN    176     /* 8 bytes */
+#define CTL_PX_PEER_TIMEOUT 176  /* u32: --peer-timeout, s, with
+                                    CTL_XF_PEERTIME; else zero */
+#define CTL_PX_HARDEN    180     /* 4 bytes, zero */
 #define CTL_INTERVAL_LEN 64
 #define CTL_TCPINFO_LEN  96
 #define CTL_UDPSTATS_LEN 144

@@ -48,10 +48,14 @@ enum { ROLE_SEND = 0, ROLE_RECV = 1 };
                                     partner's host counters (HOSTUDP,
                                     wire_ctl.h); asked only of a UDP
                                     receiver */
+#define CTL_XF_PEERTIME  0x0100u /* --peer-timeout: the client asks the
+                                    partner for a dead-peer deadline other
+                                    than NET_PEER_TIMEOUT_S (bytes 176..179);
+                                    an older partner refuses the bit */
 #define CTL_XF_KNOWN     (CTL_XF_LATENCY | CTL_XF_ECN | CTL_XF_ZEROCOPY | \
                           CTL_XF_COOKIE | CTL_XF_FULLREADS | CTL_XF_WINDOW | \
-                          CTL_XF_ECHOCOOKIE | CTL_XF_HOSTUDP) /* the bits this
-                                    build accepts */
+                          CTL_XF_ECHOCOOKIE | CTL_XF_HOSTUDP | \
+                          CTL_XF_PEERTIME) /* the bits this build accepts */
 
 /* Everything one side needs to run its half of a transfer. The data_* fields
  * describe the sender's stream and are the same on both sides. */
@@ -93,6 +97,9 @@ struct xfer_params {
 	                         take in turn (affinity.h); 0: anywhere */
 	uint32_t lat_interval_us; /* --latency: a probe every this long */
 	uint32_t lat_idle_ms;     /* --latency-idle: probes before the data */
+	uint32_t peer_timeout_s;  /* --peer-timeout: the dead-peer deadline, s,
+	                         with CTL_XF_PEERTIME (NET_PEER_TIMEOUT_S <
+	                         it <= NET_PEER_TIMEOUT_MAX_S); 0 without */
 	/* Local only, never on the wire: */
 	uint32_t win;         /* --sliding-window: a UDP sender's window of
 	                         datagrams (0: none) */

@@ -12,6 +12,7 @@
 #include "cli_hints.h"
 #include "cli_opts.h"
 #include "cli_repeat.h"
+#include "net.h"
 
 const struct option *
 cli_longopts(void)
@@ -243,6 +244,9 @@ cli_parse(int argc, char **argv, const char *loc_env, const char *rem_env,
 	c->lat_idle_ms = LAT_DEFAULT_IDLE_MS;
 	c->lat_interval_us = LAT_DEFAULT_INTERVAL_US;
 	c->lim.max_time_s = PARTNER_MAX_TIME_S;
+	c->lim.max_peer_timeout_s = PARTNER_MAX_PEER_TIMEOUT_S;
+	c->lim.params_grace_s = PARTNER_PARAMS_GRACE_S;
+	c->peer_timeout_s = NET_PEER_TIMEOUT_S;
 	c->lim.max_buffer = PARTNER_MAX_BUFFER;
 	c->mtu = 1500;
 	c->retries = SWIN_RETRIES;

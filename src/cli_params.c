@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "net.h"
 #include "wire_ctl.h"
 
 uint8_t
@@ -80,6 +81,14 @@ cli_params(const struct config *c, struct xfer_params *local,
 		local->win_rto_ns = (uint64_t)c->rto_ms * 1000000u;
 		local->win_gbn = (uint8_t)c->gbn;
 		remote->xflags |= CTL_XF_WINDOW;
+	}
+	/* --peer-timeout: asked of the partner only when not the default, so
+	 * that an older partner sees the PARAMS it always saw */
+	local->peer_timeout_s = c->peer_timeout_s ? c->peer_timeout_s :
+	    NET_PEER_TIMEOUT_S;
+	if (local->peer_timeout_s != NET_PEER_TIMEOUT_S) {
+		remote->xflags |= CTL_XF_PEERTIME;
+		remote->peer_timeout_s = local->peer_timeout_s;
 	}
 	if (c->latency) {                       /* the partner echoes */
 		remote->xflags |= CTL_XF_LATENCY | CTL_XF_ECHOCOOKIE;

@@ -12,6 +12,7 @@
 
 #include "cli_partner.h"
 #include "cli_value.h"
+#include "net.h"
 #include "swin.h"
 #include "xfer_params.h"
 
@@ -56,6 +57,9 @@ const struct cli_opt cli_opts[] = {
 	  "send for s seconds instead of -n writes", FN(cli_value_global) },
 	{ "start-at", OPT_START_AT, "epoch", 0, CLI_G_TEST,
 	  "begin sending at this real-time moment (s.frac)", FN(cli_value_global) },
+	{ "peer-timeout", OPT_PEER_TIMEOUT, "s", 0, CLI_G_TEST,
+	  "a silent peer or path is given up after s (10 to 240; 10)",
+	  INT_C(peer_timeout_s, NET_PEER_TIMEOUT_S, NET_PEER_TIMEOUT_MAX_S) },
 	{ "window", 'w', "kbytes", SIDE, CLI_G_TEST,
 	  "socket buffers: kilobytes, or a size (256K, 4M)", FN(cli_value_side) },
 	{ "nodelay", 'D', NULL, SIDE, CLI_G_TEST,
@@ -197,6 +201,13 @@ const struct cli_opt cli_opts[] = {
 	  "streams per test (128)", INT_C(lim.max_streams, 1, STREAM_MAX) },
 	{ "max-time", OPT_MAX_TIME, "s", PARTNER, CLI_G_PARTNER,
 	  "longest transfer of one test (600)", INT_C(lim.max_time_s, 1, 86400) },
+	{ "max-peer-timeout", OPT_MAX_PEER_TIMEOUT, "s", PARTNER, CLI_G_PARTNER,
+	  "longest --peer-timeout a client may ask (60)",
+	  INT_C(lim.max_peer_timeout_s, NET_PEER_TIMEOUT_S,
+	        NET_PEER_TIMEOUT_MAX_S) },
+	{ "params-grace", OPT_PARAMS_GRACE, "s", PARTNER, CLI_G_PARTNER,
+	  "a client's time after HELLO to send PARAMS (3)",
+	  INT_C(lim.params_grace_s, 1, PARTNER_PARAMS_GRACE_MAX_S) },
 	{ "no-multicast", OPT_NO_MCAST, NULL, PARTNER, CLI_G_PARTNER,
 	  "refuse multicast tests", SET_C(no_multicast, 1) },
 	{ "source-prefix", OPT_SOURCE_PREFIX, "v4,v6", PARTNER, CLI_G_PARTNER,
@@ -244,12 +255,12 @@ const char *const cli_synopses[] = {
 	"cc ci / csv|json|json-lines|prometheus / "
 	"discard ecn full-reads go-back-n gso / interval / key-file / "
 	"latency latency-idle latency-interval / link log loss mport / "
-	"omit pause pppoe queue-bytes / rate repeat retries rto / "
+	"omit pause peer-timeout / pppoe queue-bytes / rate repeat retries rto / "
 	"rtt same-clock sliding-window / start-at time ttl vlan / zerocopy / "
 	"@partner @[remote @options] @...",
 	"!i v p allow inetd key-file / max-buffer max-bytes max-handshakes / "
-	"max-per-source max-rate / max-sessions max-streams max-time / "
-	"no-multicast once source-prefix / "
+	"max-peer-timeout max-per-source max-rate / max-sessions max-streams "
+	"max-time / no-multicast once params-grace / source-prefix "
 	"allow-cc user",
 	"!predict -46Du l n w / link loss mtu no-timestamps / "
 	"pppoe rtt sliding-window vlan",

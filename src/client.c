@@ -65,6 +65,20 @@ older_partner(const struct run *r)
 	    "bad PARAMS message: reserved bits set") != NULL;
 }
 
+/* A partner of an older gput refuses CTL_XF_PEERTIME as a bit it does not
+ * know (older_partner's words): say what it refused. */
+static void
+peer_timeout_refused(struct run *r)
+{
+	size_t n = strlen(r->e.text);
+
+	if ((r->rp.xflags & CTL_XF_PEERTIME) && r->e.code == RUN_ERR_PARTNER &&
+	    strstr(r->e.text, "bad PARAMS message: reserved bits set") != NULL)
+		snprintf(r->e.text + n, sizeof r->e.text - n, " (a partner older "
+		         "than --peer-timeout: without it, its deadline is %d s)",
+		         NET_PEER_TIMEOUT_S);
+}
+
 /* Connect, agree, prove, transfer, check. Returns the exit status. */
 static int
 session(struct run *r)
@@ -82,7 +96,7 @@ session(struct run *r)
 		return 130;
 	}
 again:
-	r->ctl = net_connect(c->host, c->port, c->family, CLIENT_CTL_TIMEOUT_MS,
+	r->ctl = net_connect(c->host, c->port, c->family, CLIENT_CTL_MS(c),
 	    r->stop, r->e.text, sizeof r->e.text);
 	if (r->ctl == -1) {
 		int refused = errno == ECONNREFUSED;
@@ -101,13 +115,15 @@ again:
 		         strerror(errno));
 		return 1;
 	}
-	if (net_set_control(r->ctl, why, sizeof why) == -1) {
+	if (net_set_control(r->ctl, (unsigned)CLIENT_PEER_S(c), why, sizeof why) == -1) {
 		snprintf(r->e.text, sizeof r->e.text, "control connection: %s", why);
 		return 1;
 	}
 	if (client_handshake(r) == -1) {
-		if (!older_partner(r))
+		if (!older_partner(r)) {
+			peer_timeout_refused(r);
 			return stop_requested(r->stop) ? 130 : 1;
+		}
 		close(r->ctl);                  /* once more, without HOSTUDP */
 		r->ctl = -1;
 		r->hostudp_off = 1;

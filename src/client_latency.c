@@ -60,7 +60,7 @@ latency_begin(struct prober *p, int ctl, const struct stopreq *stop,
 	struct ctl_msg m;
 	char why[256];
 
-	if (ctl_recv_type(ctl, CTL_ECHOPORT, &m, CLIENT_CTL_TIMEOUT_MS, stop, why,
+	if (ctl_recv_type(ctl, CTL_ECHOPORT, &m, CLIENT_CTL_MS(c), stop, why,
 	    sizeof why) == -1) {
 		snprintf(err, errlen, "%s%s", m.type == CTL_ERROR ?
 		         "partner refused the test: " : "", m.type == CTL_ERROR ?

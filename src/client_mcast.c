@@ -75,7 +75,7 @@ part_connect(struct mrun *r, struct mpart *p)
 	int fam = r->g.family == MCAST_V6 ? AF_INET6 : AF_INET;
 	char why[256];
 
-	p->ctl = net_connect(p->pt->host, p->pt->port, fam, CLIENT_CTL_TIMEOUT_MS,
+	p->ctl = net_connect(p->pt->host, p->pt->port, fam, CLIENT_CTL_MS(r->c),
 	    r->stop, why, sizeof why);
 	if (p->ctl == -1)
 		return part_fail(p, NULL, "", why);
@@ -84,7 +84,7 @@ part_connect(struct mrun *r, struct mpart *p)
 		snprintf(why, sizeof why, "control connection: %s", strerror(errno));
 		return part_fail(p, NULL, "", why);
 	}
-	if (net_set_control(p->ctl, why, sizeof why) == -1)
+	if (net_set_control(p->ctl, (unsigned)CLIENT_PEER_S(r->c), why, sizeof why) == -1)
 		return part_fail(p, NULL, "control connection: ", why);
 	mcast_unmap(&p->local);
 	mcast_unmap(&p->peer);
@@ -101,7 +101,7 @@ part_handshake(struct mrun *r, struct mpart *p)
 	char why[256];
 	size_t n;
 
-	if (ctl_recv_type(p->ctl, CTL_HELLO, &p->hello, CLIENT_CTL_TIMEOUT_MS,
+	if (ctl_recv_type(p->ctl, CTL_HELLO, &p->hello, CLIENT_CTL_MS(r->c),
 	    r->stop, why, sizeof why) == -1)
 		return part_fail(p, &p->hello, "partner refused the test: ", why);
 	if (!(p->hello.hello_flags & CTL_HELLO_KEY) != !r->have_key)
@@ -117,7 +117,7 @@ part_handshake(struct mrun *r, struct mpart *p)
 	    p->params.mac) == -1)
 		return part_fail(p, NULL, "", "HMAC failed");
 	if (ctl_send(p->ctl, &p->params, why, sizeof why) == -1 ||
-	    ctl_recv_type(p->ctl, CTL_READY, &p->ready, CLIENT_CTL_TIMEOUT_MS,
+	    ctl_recv_type(p->ctl, CTL_READY, &p->ready, CLIENT_CTL_MS(r->c),
 	    r->stop, why, sizeof why) == -1)
 		return part_fail(p, &p->ready, "partner refused the test: ", why);
 	n = ctl_signed_bytes(p->hello.challenge, &p->params, &p->ready, sb);
@@ -128,7 +128,7 @@ part_handshake(struct mrun *r, struct mpart *p)
 	if (p->ready.nports != 1 || p->ready.port[0] != r->g.port)
 		return part_fail(p, NULL, "", "the partner's READY does not name "
 		    "the group's port");
-	if (ctl_recv_type(p->ctl, CTL_START, &m, CLIENT_CTL_TIMEOUT_MS, r->stop,
+	if (ctl_recv_type(p->ctl, CTL_START, &m, CLIENT_CTL_MS(r->c), r->stop,
 	    why, sizeof why) == -1)
 		return part_fail(p, &m, "partner: ", why);
 	return 0;
@@ -268,7 +268,7 @@ transfer(struct mrun *r)
 		return -1;
 	}
 	deadline = mono_now() + (mono_ns)(r->interrupted ? MCAST_STOP_MS :
-	    CLIENT_RESULT_TIMEOUT_MS) * 1000000u;
+	    CLIENT_RESULT_MS(r->c)) * 1000000u;
 	for (i = 0; i < r->n; i++) {
 		struct mpart *p = &r->p[i];
 		const char *bad;
@@ -356,7 +356,7 @@ mrun(struct mrun *r)
 		return 130;
 	if (live == 0)
 		return 1;
-	if (net_set_timeouts(r->st->fd, 0, DATA_IDLE_TIMEOUT_MS, why,
+	if (net_set_timeouts(r->st->fd, 0, CLIENT_IDLE_MS(r->c), why,
 	    sizeof why) == -1 || transfer(r) == -1) {
 		if (r->err[0] == '\0')
 			snprintf(r->err, sizeof r->err, "%s", why);

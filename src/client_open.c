@@ -54,7 +54,7 @@ client_handshake(struct run *r)
 	char why[CLIENT_WHY_LEN];
 	size_t n;
 
-	if (ctl_recv_type(r->ctl, CTL_HELLO, &r->hello, CLIENT_CTL_TIMEOUT_MS,
+	if (ctl_recv_type(r->ctl, CTL_HELLO, &r->hello, CLIENT_CTL_MS(r->c),
 	    r->stop, why, sizeof why) == -1) {
 		partner_said(r, &r->hello, "partner refused the test: ", why);
 		return -1;
@@ -87,7 +87,7 @@ client_handshake(struct run *r)
 		return -1;
 	}
 	if (ctl_send(r->ctl, &r->params, why, sizeof why) == -1 ||
-	    ctl_recv_type(r->ctl, CTL_READY, &r->ready, CLIENT_CTL_TIMEOUT_MS,
+	    ctl_recv_type(r->ctl, CTL_READY, &r->ready, CLIENT_CTL_MS(r->c),
 	    r->stop, why, sizeof why) == -1) {
 		partner_said(r, &r->ready, "partner refused the test: ", why);
 		return -1;
@@ -170,7 +170,7 @@ wait_echoing(struct run *r, mono_ns until, uint8_t *quiet)
 static int
 await_start(struct run *r)
 {
-	mono_ns deadline = mono_now() + (mono_ns)CLIENT_CTL_TIMEOUT_MS * 1000000u;
+	mono_ns deadline = mono_now() + (mono_ns)CLIENT_CTL_MS(r->c) * 1000000u;
 	mono_ns next = 0;
 	int udp = r->lp.proto == PROTO_UDP, w = 0;
 	uint8_t quiet[STREAM_MAX] = { 0 };
@@ -233,7 +233,7 @@ open_stream(struct run *r, uint32_t i, char *why, size_t whylen)
 		xfer_udp_drain(st->fd);
 	} else {
 		st->fd = net_connect_sa(&to, SOCK_STREAM, p->window,
-		    CLIENT_CTL_TIMEOUT_MS, r->stop, why, whylen);
+		    CLIENT_CTL_MS(r->c), r->stop, why, whylen);
 		if (st->fd == -1 || (p->nodelay && net_set_nodelay(st->fd, why,
 		    whylen) == -1) || (p->cc[0] != '\0' &&
 		    tcpinfo_set_cc(st->fd, p->cc, why, whylen) == -1))
@@ -246,7 +246,7 @@ open_stream(struct run *r, uint32_t i, char *why, size_t whylen)
 		if (i == 0 && r->c->link_bps > 0)       /* --link's counts */
 			linkpred_tcp_sent(st->fd, &r->nonce_bytes, &r->nonce_segs);
 	}
-	return net_set_timeouts(st->fd, DATA_IDLE_TIMEOUT_MS, DATA_IDLE_TIMEOUT_MS,
+	return net_set_timeouts(st->fd, CLIENT_IDLE_MS(r->c), CLIENT_IDLE_MS(r->c),
 	    why, whylen);
 }
 

@@ -149,7 +149,7 @@ watch_setup(struct run *r, struct watch *w)
 	if (c->duration_ms && sending)
 		w->end_at = w->t0 + (mono_ns)c->duration_ms * 1000000u;
 	if (c->duration_ms && !sending)
-		w->deadline = w->t0 + (mono_ns)(c->duration_ms + DATA_IDLE_TIMEOUT_MS) *
+		w->deadline = w->t0 + (mono_ns)(c->duration_ms + CLIENT_IDLE_MS(c)) *
 		    1000000u;
 	if (c->interval_ms > 0 && (c->out == OUT_TABLE ||
 	    c->out == OUT_JSON_LINES)) {        /* the live interval lines */
@@ -273,7 +273,7 @@ client_transfer(struct run *r)
 		}
 		return -1;
 	}
-	if (collect_result(r, w, CLIENT_RESULT_TIMEOUT_MS, &m, why,
+	if (collect_result(r, w, CLIENT_RESULT_MS(r->c), &m, why,
 	    sizeof why) == -1) {
 		if (stop_requested(r->stop)) {  /* ^C while the partner finished */
 			r->interrupted = 1;

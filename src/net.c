@@ -476,10 +476,17 @@ net_get_window(int fd, uint32_t *snd, uint32_t *rcv)
 }
 
 int
-net_set_control(int fd, char *err, size_t errlen)
+net_set_control(int fd, unsigned peer_s, char *err, size_t errlen)
 {
 	int one = 1, idle = NET_KEEPIDLE_S, intvl = NET_KEEPINTVL_S,
-	    cnt = NET_KEEPCNT, uto = NET_USER_TIMEOUT_MS;
+	    cnt = NET_KEEPCNT, uto;
+
+	if (peer_s < NET_PEER_TIMEOUT_S || peer_s > NET_PEER_TIMEOUT_MAX_S) {
+		snprintf(err, errlen, "dead-peer deadline %u s out of range", peer_s);
+		errno = EINVAL;
+		return -1;
+	}
+	uto = (int)peer_s * 1000 - NET_USER_TIMEOUT_SLACK_MS;
 
 	if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one) == -1 ||
 	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle) == -1 ||

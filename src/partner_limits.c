@@ -81,6 +81,13 @@ session_check_limits(const struct partner_limits *l,
 	    p->role == ROLE_RECV ? p->data_len : p->len;
 	double secs;
 
+	if ((p->xflags & CTL_XF_PEERTIME) &&
+	    p->peer_timeout_s > l->max_peer_timeout_s) {
+		snprintf(why, len, "--peer-timeout %u s is longer than this partner "
+		         "allows, %u s (--max-peer-timeout)", p->peer_timeout_s,
+		         l->max_peer_timeout_s);
+		return -1;
+	}
 	if (l->max_time_s != 0 && p->duration_ms > l->max_time_s * 1000ull) {
 		snprintf(why, len, "the test runs %.1f s, this partner allows %u s "
 		         "(--max-time)", p->duration_ms / 1e3, l->max_time_s);

@@ -278,6 +278,8 @@ int
 partner_open_data(struct session *s, char *err, size_t errlen)
 {
 	const struct xfer_params *p = &s->req.params;
+	/* the client's --peer-timeout: its data path may be silent as long */
+	int more_ms = ((int)s->peer_s - NET_PEER_TIMEOUT_S) * 1000;
 	uint32_t i;
 
 	if ((p->proto == PROTO_TCP ? open_tcp : s->req.mcast.family ? open_mcast :
@@ -300,8 +302,8 @@ partner_open_data(struct session *s, char *err, size_t errlen)
 		 * watch_setup); a send timeout as short would return the bytes
 		 * a stalled receiver's kernel takes when pressed (a zero-window
 		 * probe) as progress, and the watcher would see some */
-		if (net_set_timeouts(st->fd, DATA_IDLE_TIMEOUT_MS,
-		    2 * DATA_IDLE_TIMEOUT_MS, err, errlen) == -1)
+		if (net_set_timeouts(st->fd, DATA_IDLE_TIMEOUT_MS + more_ms,
+		    2 * (DATA_IDLE_TIMEOUT_MS + more_ms), err, errlen) == -1)
 			return -1;
 	}
 	return 0;

@@ -48,6 +48,37 @@ tell(struct session *s, const char *text)
 	(void)ctl_send(s->ctl, &m, err, sizeof err);
 }
 
+/* --params-grace in ms (SESSION_PARAMS_MS where a config has none). */
+static unsigned
+session_grace_ms(const struct config *c)
+{
+	return c->lim.params_grace_s ? c->lim.params_grace_s * 1000u :
+	    SESSION_PARAMS_MS;
+}
+
+/* The client's --peer-timeout, within --max-peer-timeout (PARAMS passed
+ * the limits): the control connection's dead-peer deadline and its
+ * timeouts, and the rest of the handshake (the data connections' SYNs,
+ * the proofs) as long from now, if that is later. Returns 0 or -1. */
+static int
+grant_peer_timeout(struct session *s, char *err, size_t errlen)
+{
+	const struct xfer_params *p = &s->req.params;
+	mono_ns until;
+
+	s->peer_s = NET_PEER_TIMEOUT_S;
+	if (!(p->xflags & CTL_XF_PEERTIME) || p->peer_timeout_s <= s->peer_s)
+		return 0;
+	s->peer_s = p->peer_timeout_s;
+	until = mono_now() + (mono_ns)s->peer_s * 1000000000u;
+	if (until > s->deadline)
+		s->deadline = until;
+	if (net_set_timeouts(s->ctl, (int)s->peer_s * 1000,
+	    (int)s->peer_s * 1000, err, errlen) == -1)
+		return -1;
+	return net_set_control(s->ctl, s->peer_s, err, errlen);
+}
+
 /* HELLO, then PARAMS: authenticated when there is a key, within limits. */
 static int
 handshake(struct session *s)
@@ -65,7 +96,7 @@ handshake(struct session *s)
 		plog("client %s: hello: %s", s->who, err);
 		return -1;
 	}
-	grace = mono_now() + (mono_ns)SESSION_PARAMS_MS * 1000000u;
+	grace = mono_now() + (mono_ns)session_grace_ms(s->c) * 1000000u;
 	if (ctl_recv_until(s->ctl, CTL_PARAMS, &s->req, grace < s->deadline ?
 	    grace : s->deadline, s->stop, err, sizeof err) == -1) {
 		fail(s, "bad request", err);
@@ -111,6 +142,10 @@ handshake(struct session *s)
 		fail(s, "refused", "this partner echoes latency probes only to a "
 		     "client that echoes its cookie (return-path validation): use "
 		     "a newer gput");
+		return -1;
+	}
+	if (grant_peer_timeout(s, err, sizeof err) == -1) {
+		fail(s, "control connection", err);
 		return -1;
 	}
 	/* --latency: the idle phase's probes come before the data path */
@@ -159,7 +194,7 @@ flowing(struct session *s)
 }
 
 /* Keep the data socket open until the client closes the control connection
- * after reading RESULT (at most DAEMON_CTL_TIMEOUT_MS): a UDP receiver ends
+ * after reading RESULT (at most its dead-peer deadline): a UDP receiver ends
  * at the first marker or the last datagram, and closing at once would turn
  * the sender's remaining markers into ICMP port-unreachable errors. A client
  * that closes with RESULT unread resets the connection: that is logged. */
@@ -168,7 +203,7 @@ linger(const struct session *s)
 {
 	char why[128];
 
-	if (net_wait_readable(s->ctl, -1, DAEMON_CTL_TIMEOUT_MS, s->stop) == 0)
+	if (net_wait_readable(s->ctl, -1, (int)s->peer_s * 1000, s->stop) == 0)
 		return 0;
 	if (ctl_peer_state(s->ctl, why, sizeof why) != CTL_PEER_FAILED)
 		return 0;
@@ -230,7 +265,9 @@ watch_setup(struct session *s, struct watch *w)
 		w->deadline = w->t0 + (mono_ns)c->lim.max_time_s * 1000000000u;
 	if (p->duration_ms && sending)
 		w->end_at = w->t0 + (mono_ns)p->duration_ms * 1000000u;
-	w->progress_s = PARTNER_PROGRESS_S;
+	/* a lossy path's backed-off retransmissions move nothing for up to
+	 * the dead-peer deadline the client asked: as much longer */
+	w->progress_s = PARTNER_PROGRESS_S + (s->peer_s - NET_PEER_TIMEOUT_S);
 	if (p->proto == PROTO_UDP && !sending)  /* its idle end comes first */
 		w->progress_s += (unsigned)((xfer_udp_idle_ms(p) + 999u) / 1000u);
 	w->min_bytes = (uint64_t)PARTNER_MIN_RATE * PARTNER_PROGRESS_S;
@@ -584,7 +621,11 @@ session_serve(int cfd, const struct sockaddr_storage *peer,
 	uint32_t i;
 	int rc = 1;
 
-	s.deadline = mono_now() + (mono_ns)SESSION_HANDSHAKE_MS * 1000000u;
+	/* a longer --params-grace lengthens the whole handshake as much */
+	s.deadline = mono_now() + (mono_ns)(SESSION_HANDSHAKE_MS +
+	    (session_grace_ms(c) > SESSION_PARAMS_MS ? session_grace_ms(c) -
+	    SESSION_PARAMS_MS : 0)) * 1000000u;
+	s.peer_s = NET_PEER_TIMEOUT_S;
 	snprintf(s.who, sizeof s.who, "%s port %u",
 	         net_ntop(&s.peer, addr, sizeof addr), net_port(&s.peer));
 	if (stop_init(s.stop, err, sizeof err) == -1) {   /* this session's own */
@@ -595,7 +636,7 @@ session_serve(int cfd, const struct sockaddr_storage *peer,
 		plog("client %s: control connection: %s", s.who, strerror(errno));
 	} else if (net_set_timeouts(cfd, DAEMON_CTL_TIMEOUT_MS,
 	    DAEMON_CTL_TIMEOUT_MS, err, sizeof err) == -1 ||
-	    net_set_control(cfd, err, sizeof err) == -1) {
+	    net_set_control(cfd, s.peer_s, err, sizeof err) == -1) {
 		plog("client %s: control connection: %s", s.who, err);
 	} else if (handshake(&s) == -1) {
 		;                               /* logged, and told */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "net.h"
 
 static size_t
 encode_params(const struct ctl_msg *m, uint8_t *p)
@@ -52,6 +53,8 @@ encode_params(const struct ctl_msg *m, uint8_t *p)
 		bytes_put_be32(&w, CTL_PX_LAT_INTERVAL_US, x->lat_interval_us);
 		bytes_put_be32(&w, CTL_PX_LAT_IDLE_MS, x->lat_idle_ms);
 	}
+	if (x->xflags & CTL_XF_PEERTIME)
+		bytes_put_be32(&w, CTL_PX_PEER_TIMEOUT, x->peer_timeout_s);
 	bytes_put(&w, CTL_PX_MAC, m->mac, CTL_MAC_LEN);
 	return CTL_PARAMS_LEN;
 }
@@ -392,6 +395,20 @@ decode_latency(struct bytes *r, struct xfer_params *x)
 	return NULL;
 }
 
+/* PARAMS bytes 176..179: the dead-peer deadline asked (CTL_XF_PEERTIME),
+ * else zero. Returns NULL or what is wrong. */
+static const char *
+decode_peer_timeout(struct bytes *r, struct xfer_params *x)
+{
+	x->peer_timeout_s = bytes_be32(r, CTL_PX_PEER_TIMEOUT);
+	if (!(x->xflags & CTL_XF_PEERTIME))
+		return x->peer_timeout_s == 0 ? NULL : "reserved bits set";
+	if (x->peer_timeout_s < NET_PEER_TIMEOUT_S ||
+	    x->peer_timeout_s > NET_PEER_TIMEOUT_MAX_S)
+		return "peer timeout out of range";
+	return NULL;
+}
+
 static int
 decode_params(struct bytes *r, struct ctl_msg *m, char *err, size_t errlen)
 {
@@ -431,6 +448,8 @@ decode_params(struct bytes *r, struct ctl_msg *m, char *err, size_t errlen)
 	if ((flags & ~CTL_PF_ALL) != 0 || (x->xflags & ~CTL_XF_KNOWN) != 0)
 		why = "reserved bits set";
 	else if ((why = decode_latency(r, x)) != NULL)
+		;
+	else if ((why = decode_peer_timeout(r, x)) != NULL)
 		;
 	else if (!zero_bytes(r, CTL_PX_HARDEN, CTL_PARAMS_SIGNED - CTL_PX_HARDEN))
 		why = "reserved bits set";

@@ -543,7 +543,9 @@ test_send_nobufs(void **state)
 }
 
 /* A control connection: keepalive as documented, and TCP_NODELAY, or a
- * small message (START behind READY) waits 40 ms for a delayed ACK. */
+ * small message (START behind READY) waits 40 ms for a delayed ACK; a
+ * dead-peer deadline (--peer-timeout) sets TCP_USER_TIMEOUT, 2 s short of
+ * it, within 10 to 240 s. */
 static void
 test_control_options(void **state)
 {
@@ -553,7 +555,15 @@ test_control_options(void **state)
 
 	(void)state;
 	assert_true(fd >= 0);
-	assert_int_equal(net_set_control(fd, err, sizeof err), 0);
+	assert_int_equal(net_set_control(fd, 60, err, sizeof err), 0);
+	assert_int_equal(getsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &v, &l), 0);
+	assert_int_equal(v, 58000);
+	assert_int_equal(net_set_control(fd, 241, err, sizeof err), -1);
+	assert_string_equal(err, "dead-peer deadline 241 s out of range");
+	assert_int_equal(net_set_control(fd, 9, err, sizeof err), -1);
+	assert_int_equal(getsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &v, &l), 0);
+	assert_int_equal(v, 58000);
+	assert_int_equal(net_set_control(fd, NET_PEER_TIMEOUT_S, err, sizeof err), 0);
 	assert_int_equal(getsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &v, &l), 0);
 	assert_int_equal(v, 1);
 	assert_int_equal(getsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &v, &l), 0);
@@ -566,6 +576,7 @@ test_control_options(void **state)
 	assert_int_equal(v, NET_KEEPCNT);
 	assert_int_equal(getsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &v, &l), 0);
 	assert_int_equal(v, NET_USER_TIMEOUT_MS);
+	assert_int_equal(v, 8000);
 	close(fd);
 }
 

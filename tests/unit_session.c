@@ -33,7 +33,8 @@ struct lrow {
 /* The partner's defaults, one limit changed. */
 #define LIM(...) { .max_sessions = PARTNER_MAX_SESSIONS, \
 	.max_time_s = PARTNER_MAX_TIME_S, .max_buffer = PARTNER_MAX_BUFFER, \
-	.max_streams = PARTNER_MAX_STREAMS, __VA_ARGS__ }
+	.max_streams = PARTNER_MAX_STREAMS, \
+	.max_peer_timeout_s = PARTNER_MAX_PEER_TIMEOUT_S, __VA_ARGS__ }
 /* The partner receives TCP: 2048 x 4096 bytes, unpaced. */
 #define TCPR(...) { .proto = PROTO_TCP, .role = ROLE_RECV, .len = 4096, \
 	.count = 2048, .data_len = 4096, .data_bytes = 2048 * 4096, __VA_ARGS__ }
@@ -87,6 +88,21 @@ static const struct lrow rows[] = {
 	  STREAM(1250, 1 << 20), .data_gap_ps = 5000000000ull),
 	  RATE("4000000", "2000000") },
 	{ "defaults, UDP sender", LIM(), UDPS(), NULL },
+
+	/* --max-peer-timeout: a client's --peer-timeout (CTL_XF_PEERTIME)
+	 * up to it; the field counts only with the flag */
+	{ "peer timeout at the default bound", LIM(), TCPR(.xflags =
+	  CTL_XF_PEERTIME, .peer_timeout_s = 60), NULL },
+	{ "peer timeout over the default bound", LIM(), TCPS(.xflags =
+	  CTL_XF_PEERTIME, .peer_timeout_s = 61), "--peer-timeout 61 s is "
+	  "longer than this partner allows, 60 s (--max-peer-timeout)" },
+	{ "peer timeout at", LIM(.max_peer_timeout_s = 240), UDPR(.xflags =
+	  CTL_XF_PEERTIME, .peer_timeout_s = 240), NULL },
+	{ "peer timeout over", LIM(.max_peer_timeout_s = 10), TCPR(.xflags =
+	  CTL_XF_PEERTIME, .peer_timeout_s = 11), "--peer-timeout 11 s is "
+	  "longer than this partner allows, 10 s (--max-peer-timeout)" },
+	{ "peer timeout without its flag", LIM(.max_peer_timeout_s = 10),
+	  TCPR(.peer_timeout_s = 240), NULL },
 
 	/* --max-bytes: data_bytes, the whole stream; 0 = no limit */
 	{ "no byte limit, 2^62", LIM(), TCPR(.data_bytes = P62), NULL },

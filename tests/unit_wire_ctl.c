@@ -985,9 +985,40 @@ static const struct wcase cases[] = {
 	    LMSG(.xflags = CTL_XF_ECHOCOOKIE),
 	    BADP("the echo's cookie without latency probes")),
 	MSG("PARAMS latency, an unknown xflag", CTL_PARAMS,
-	    LMSG(.xflags = CTL_XF_LATENCY | 0x100u), BADP("reserved bits set")),
+	    LMSG(.xflags = CTL_XF_LATENCY | 0x200u), BADP("reserved bits set")),
 	MSG("PARAMS latency, every unknown xflag", CTL_PARAMS,
 	    LMSG(.xflags = CTL_XF_LATENCY | ~CTL_XF_KNOWN), BADP("reserved bits set")),
+	/* ---- PARAMS with CTL_XF_PEERTIME (--peer-timeout): 176 the dead-peer
+	 * deadline, s, 10 to 240; zero without the flag (the reserved
+	 * 176..183 cases above), 180..183 zero with it ---- */
+	{ .name = "PARAMS peer timeout 60 s on the wire", .type = CTL_PARAMS,
+	  .msg = PMSG(), .poke = { B(154, 0x01), B(179, 60) },
+	  .want = PMSG(.xflags = CTL_XF_PEERTIME, .peer_timeout_s = 60) },
+	{ .name = "PARAMS peer timeout 0x010000f0 s", .type = CTL_PARAMS,
+	  .msg = PMSG(), .poke = { B(154, 0x01), B(176, 0x01), B(179, 0xf0) },
+	  .err = "bad PARAMS message: peer timeout out of range" },
+	MSG("PARAMS peer timeout 10 s", CTL_PARAMS, PMSG(.xflags =
+	    CTL_XF_PEERTIME, .peer_timeout_s = 10), NULL),
+	MSG("PARAMS peer timeout 240 s", CTL_PARAMS, PMSG(.xflags =
+	    CTL_XF_PEERTIME, .peer_timeout_s = 240), NULL),
+	MSG("PARAMS peer timeout 9 s", CTL_PARAMS, PMSG(.xflags =
+	    CTL_XF_PEERTIME, .peer_timeout_s = 9),
+	    BADP("peer timeout out of range")),
+	MSG("PARAMS peer timeout 241 s", CTL_PARAMS, PMSG(.xflags =
+	    CTL_XF_PEERTIME, .peer_timeout_s = 241),
+	    BADP("peer timeout out of range")),
+	MSG("PARAMS peer timeout flag, 0 s", CTL_PARAMS, PMSG(.xflags =
+	    CTL_XF_PEERTIME), BADP("peer timeout out of range")),
+	MSG("PARAMS peer timeout max", CTL_PARAMS, PMSG(.xflags =
+	    CTL_XF_PEERTIME, .peer_timeout_s = 0xffffffffu),
+	    BADP("peer timeout out of range")),
+	{ .name = "PARAMS peer timeout, 180..183 reserved", .type = CTL_PARAMS,
+	  .msg = PMSG(.xflags = CTL_XF_PEERTIME, .peer_timeout_s = 60),
+	  .poke = { B(180, 1) }, .each_end = 184,
+	  .err = "bad PARAMS message: reserved bits set" },
+	MSG("PARAMS peer timeout with latency probes", CTL_PARAMS,
+	    LMSG(.xflags = CTL_XF_LATENCY | CTL_XF_ECHOCOOKIE |
+	    CTL_XF_PEERTIME, .peer_timeout_s = 30), NULL),
 	/* host UDP counters: a UDP receiver's only */
 	PRM("hostudp: a UDP receiver", UDPR(.xflags = CTL_XF_HOSTUDP), NULL),
 	PRM("hostudp: a UDP sender", UDPR(.role = ROLE_SEND, .xflags =
@@ -2072,7 +2103,8 @@ test_offsets(void **state)
 		O(CTL_PX_MPORT, 134), O(CTL_PX_MGROUP, 136), O(CTL_PX_XFLAGS, 152),
 		O(CTL_PX_LATENCY, 156), O(CTL_PX_LAT_INTERVAL_US, 156),
 		O(CTL_PX_LAT_IDLE_MS, 160), O(CTL_PX_LAT_RSVD, 164),
-		O(CTL_PX_AFFINITY, 168), O(CTL_PX_HARDEN, 176), O(CTL_PX_MAC, 184),
+		O(CTL_PX_AFFINITY, 168), O(CTL_PX_PEER_TIMEOUT, 176),
+		O(CTL_PX_HARDEN, 180), O(CTL_PX_MAC, 184),
 		O(CTL_RDY_PORT, 0), O(CTL_RDY_NPORTS, 2), O(CTL_RDY_NONCE, 4),
 		O(CTL_RDY_MAC, 20), O(CTL_RDY_PORTS, 52), O(CTL_RES_COUNTS, 0),
 		O(CTL_RES_FLAGS, 88), O(CTL_RES_SNDBUF, 92), O(CTL_RES_RCVBUF, 96),

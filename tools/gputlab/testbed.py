@@ -69,11 +69,14 @@ class Testbed:
         return p
 
     def partner(self, node, gput):
-        """gput -i in node on a port it picks; returns (Popen, port)."""
+        """gput -i in node on a port it picks; returns (Popen, port).
+        A lab's lossy path may hold a client's PARAMS in TCP's backed-off
+        retransmissions past the default 3 s (5 losses in a row take 7 s at
+        a 240 ms RTO): its partners give 30 s (--params-grace)."""
         errf = open(os.path.join(self.work, "partner-%s.log" % node), "w+")
         p = self.start(node, [gput, "-i", "-p", "0", "--user", "root",
                               "--max-sessions", "16", "--max-per-source", "16",
-                              "--max-handshakes", "32"],
+                              "--max-handshakes", "32", "--params-grace", "30"],
                        subprocess.DEVNULL, errf)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
