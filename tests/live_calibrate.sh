@@ -6,9 +6,12 @@
 # any capacity a 10M calibration can store, and the state file's trust:
 # a symlinked calibration is neither read nor followed when written, and a
 # state directory others may write is refused.
-#   calibrate 10M:           exit 0; rate 10000000, capacity by its rule (the
-#                            rate, 0 with frames late past the budget, else the
-#                            goodput's rate), frames > 0, late <= frames; says so
+#   calibrate 10M:           exit 0; a line per trial; rate 10000000, tried
+#                            10M (or 1M after 10M missed its budget: more than
+#                            1% of a direction's frames late, or drops),
+#                            capacity by its rule (the rate tried, 0 when no
+#                            trial kept time, else the goodput's rate),
+#                            frames > 0 each way, late <= frames; says so
 #   up 20M --delay 1:        warns (20 Mbit/s asked, above the capacity)
 #   calibration -> victim:   up ignores it (no warning though the victim
 #                            says capacity 1); calibrate replaces the name,
@@ -30,15 +33,26 @@ trap cal_cleanup EXIT
 
 "$TESTBED" calibrate 10M >"$OUT" 2>"$ERR"
 eq "calibrate 10M: exit" "$?" 0
-check "calibrate 10M: says what the host emulates" grep -Eq '^calibrate: (this host emulates up to [0-9.]* Mbit/s|the delay lines missed their 100 us budget)' "$OUT"
+check "calibrate 10M: says what the host emulates" grep -Eq '^calibrate: (this host emulates up to [0-9.]* Mbit/s|the delay lines left more than 1% of their frames over their 100 us budget)' "$OUT"
+check "calibrate 10M: a line per trial, 10M first" grep -q '^calibrate: 10 Mbit/s: goodput [0-9.]* Mbit/s' "$OUT"
 eq "calibrate 10M: its testbed is gone" "$(ip netns list | grep -c "^$GPUT_TESTBED_PREFIX-cal-")" 0
 eq "calibrate 10M: rate stored" "$(awk '$1 == "rate" { print $2 }' "$CAL")" 10000000
-# capacity: the rate when the flow reached 0.9 of eta*C and at most 0.01%
-# of the frames were late, 0 with more late, else what the goodput carries
+# capacity: the deciding trial (10M, or 1M after 10M missed its budget)
+# kept time when each direction left at most 1% of its frames late and none
+# dropped; then its rate when the flow reached 0.9 of eta*C, else what the
+# goodput carries; 0 when 1M too missed it
 check "calibrate 10M: capacity by its rule, 0 < frames, late <= frames ($(tr '\n' ' ' <"$CAL"))" \
-	awk '{ v[$1] = $2 } END { c = v["capacity"]; r = v["rate"]
-	    want = v["late"] * 10000 > v["frames"] ? c == 0 : v["ratio"] >= 0.9 ? c == r : c > 0 && c < r
-	    exit !(want && v["frames"] > 0 && v["late"] <= v["frames"] && v["date"] ~ /^20[0-9-]*T/) }' "$CAL"
+	awk '{ v[$1] = $2 } END { c = v["capacity"]; t = v["tried"]
+	    miss = v["late-ab"] * 100 > v["frames-ab"] || v["late-ba"] * 100 > v["frames-ba"] || v["drops"] > 0
+	    want = v["timed"] == !miss && (t == 10000000 || t == 1000000) && v["rate"] == 10000000 &&
+		(miss ? c == 0 && t == 1000000 : v["ratio"] >= 0.9 ? c == t : c > 0 && c < t)
+	    exit !(want && v["frames-ab"] > 0 && v["frames-ba"] > 0 && v["late"] <= v["frames"] &&
+		v["frames"] == v["frames-ab"] + v["frames-ba"] && v["date"] ~ /^20[0-9-]*T/) }' "$CAL"
+check "calibrate 10M: 1M tried only after 10M missed its budget" \
+	awk -v t="$(awk '$1 == "tried" { print $2 }' "$CAL")" '
+	    /^calibrate: 10 Mbit\/s/ { ten = $0 } /^calibrate: 1 Mbit\/s/ { one = 1 }
+	    END { if (!one) exit !(t == 10000000)
+		  exit !(t == 1000000 && match(ten, /late [0-9]+ of [0-9]+ frames a>b, [0-9]+ of [0-9]+ b>a/)) }' "$OUT"
 eq "calibrate 10M: the file is root's, mode 0644 or tighter" \
 	"$(stat -c '%u' "$CAL") $(( 0$(stat -c '%a' "$CAL") & 022 ))" "0 0"
 

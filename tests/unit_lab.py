@@ -16,7 +16,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
-from gputlab import figures, labfile, network, physics, stats  # noqa: E402
+from gputlab import figures, labfile, network, physics, report, stats  # noqa: E402
 from gputlab.runner import conns_of, parse_ping  # noqa: E402
 
 LABS = os.path.join(ROOT, "tools", "labs")
@@ -458,6 +458,35 @@ class Figures(unittest.TestCase):
                       "'5' 5.0, '10' 10.0, '20' 20.0, '50' 50.0)\n", gp)
         self.assertNotIn("[0:*]", gp)
         draw(self, gp, "g.dat", text)
+
+
+class Emulation(unittest.TestCase):
+    """report.emulation_md: whether the host kept up, from counters."""
+    KEPT = ("a>b delay-fwd 10000\na>b delay-drop 0\na>b delay-late 100\n"
+            "a>b delay-err-p99-us 80\nb>a delay-fwd 200\n"
+            "b>a delay-drop 0\nb>a delay-late 0\n")
+
+    def test_kept_up(self):
+        md = report.emulation_md(self.KEPT)
+        self.assertEqual(md[0], "The host kept up: every delay line (a>b, "
+                         "b>a) dropped nothing and left at least 99% of its "
+                         "frames within 100 us of their time.")
+
+    def test_late_past_one_percent(self):
+        md = report.emulation_md(self.KEPT.replace("late 100", "late 101"))
+        self.assertTrue(md[0].startswith(
+            "**The host did not keep up with this network**: the delay line "
+            "of a>b dropped 0 and left 101 of 10000 frames more than 100 us "
+            "late (p99 error 80 us). "), md[0])
+        self.assertNotIn("b>a dropped", md[0])
+
+    def test_drops(self):
+        md = report.emulation_md(self.KEPT.replace("b>a delay-drop 0",
+                                                   "b>a delay-drop 3"))
+        self.assertIn("of b>a dropped 3 and left 0 of 200 frames", md[0])
+
+    def test_no_delay_line(self):
+        self.assertEqual(report.emulation_md("a>b tbf-drop 0\n"), [])
 
 
 class Cli(unittest.TestCase):

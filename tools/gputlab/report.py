@@ -234,6 +234,43 @@ def head_md(lab, res, net):
     return md
 
 
+def emulation_md(counters):
+    """Whether the host kept up, in words, from gput-testbed counters'
+    delay-line lines ("DIR KEY VALUE"): a delay line that dropped frames,
+    or left more than 1% of them later than its 100 us budget (its p99
+    error past it, the accuracy the testbed promises), did not."""
+    d = {}
+    for line in counters.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[1] in ("delay-fwd", "delay-drop", "delay-late",
+                                    "delay-err-p99-us"):
+            try:
+                d.setdefault(f[0], {})[f[1]] = float(f[2])
+            except ValueError:
+                pass
+    lines = [k for k in sorted(d) if "delay-fwd" in d[k]]
+    if not lines:
+        return []
+    bad = []
+    for k in lines:
+        v = d[k]
+        fwd, late = v["delay-fwd"], v.get("delay-late", 0)
+        drop, p99 = v.get("delay-drop", 0), v.get("delay-err-p99-us")
+        if drop > 0 or late * 100 > fwd:
+            bad.append("%s dropped %d and left %d of %d frames more than "
+                       "100 us late (p99 error %s us)"
+                       % (k, drop, late, fwd,
+                          "-" if p99 is None else "%d" % p99))
+    if bad:
+        return ["**The host did not keep up with this network**: the delay "
+                "line of " + "; of ".join(bad) + ". The results may measure "
+                "the host, not the emulated link (gput-testbed calibrate "
+                "says what this host can emulate).", ""]
+    return ["The host kept up: every delay line (%s) dropped nothing and "
+            "left at least 99%% of its frames within 100 us of their time."
+            % ", ".join(lines), ""]
+
+
 def point_md(p, level):
     md = ["## Point %s" % (" ".join("%s=%s" % kv for kv in p["point"].items())
                            or "(no sweep)"), ""]
@@ -262,4 +299,5 @@ def point_md(p, level):
     if p.get("counters"):
         md += ["Testbed counters after the point:", "", "```",
                p["counters"].rstrip(), "```", ""]
+        md += emulation_md(p["counters"])
     return md
