@@ -284,6 +284,11 @@ class Runner:
                     ["-p", str(port), addr]
                 secs = physics.opt(a.opts, "--time")
                 limit = float(secs) + 90 if secs else 900
+                # gput's own waits (connect, HELLO, READY, START, the data's
+                # idle end, RESULT) each grow by --peer-timeout's excess
+                pt = physics.opt(a.opts, "--peer-timeout")
+                if pt and re.match(r"^[0-9]+$", pt) and int(pt) > 10:
+                    limit += 6 * (int(pt) - 10)
             else:
                 argv = ["ping", "-n", "-q"] + a.opts + [addr]
                 limit = 900
