@@ -108,8 +108,9 @@ class Lab:
 
     def label(self, name):
         """(text, unit or None) for a variable: its label line's, else
-        derived from where the network or a step uses it first (loss ->
-        loss per link, %), else its name."""
+        derived from how the network or a step uses it, the first of
+        DERIVED that applies (loss ${V}% -> loss per link, %), else its
+        name."""
         if name == "step":
             return ("step", None)
         if name in self.labels:
