@@ -81,10 +81,14 @@
 #   BENCH_TESTBED=1     0: leave out the testbed rows (as root only):
 #                       tools/bench-testbed.sh, one round of one cubic flow
 #                       at BENCH_TESTBED_RATE (1G) across the testbed
-#                       without a delay line (the ceiling) and with a
-#                       0.5 ms one on each path (ring, copy): frames/s each
-#                       way at once, the lines' p99 error and late frames,
-#                       ratios to the ceiling
+#                       without a delay line (the ceiling), through the
+#                       wire namespace's kernel forwarding (fwd) and with a
+#                       0.5 ms delay line on each path (ring, copy):
+#                       frames/s each way at once, the lines' p99 error and
+#                       late frames, where the CPU went, ratios to the
+#                       ceiling; then a flood of BENCH_TESTBED_FPS (83000)
+#                       frames/s each way at once (tests/framegen) through
+#                       none, fwd and ring: the share delivered
 #   BENCH_PCAP_MB=1024  MiB of payload in the generated capture
 #   BENCH_PCAP_REPS=3   rounds of the pcap readers (tshark takes a minute)
 #   BENCH_JSON=file     where the JSON goes (default bench-out/bench.json)
@@ -788,8 +792,12 @@ if [ "${BENCH_TESTBED:-1}" != 0 ] && [ "$PCAP" != only ]; then
 		note "testbed rows: not root, skipped"
 	else
 		note "testbed rows (load $(cut -d' ' -f1-3 /proc/loadavg)):"
-		sh tools/bench-testbed.sh -r 1 -t 4 "${BENCH_TESTBED_RATE:-1G}" none ring copy >&2 ||
+		sh tools/bench-testbed.sh -r 1 -t 4 "${BENCH_TESTBED_RATE:-1G}" none fwd ring copy >&2 ||
 			die "the testbed rows broke"
+		make -s tests/framegen >&2 &&
+			sh tools/bench-testbed.sh -r 1 -t 4 -f "${BENCH_TESTBED_FPS:-83000}" \
+			    "${BENCH_TESTBED_RATE:-1G}" none fwd ring >&2 ||
+			die "the testbed flood rows broke"
 	fi
 fi
 awk -v place="$PLACE; CPUs ${BUSY:-?} busy before the runs" -v ceil="$LOSS" \

@@ -60,9 +60,11 @@ struct wake {
 	mono_ns p99;                /* the last estimate of the lateness */
 	mono_ns win_start, win_spin; /* this window's spin time */
 	mono_ns last_spin;          /* the previous turn spun at this time */
+	uint64_t win_sleeps;        /* this window's timed sleeps */
+	int dense;                  /* the last window's would spin too much */
 	uint64_t spin_total;        /* ns spun, all told */
 	uint64_t timed;             /* timed wake-ups */
-	uint64_t quota_hit;         /* windows whose spin time ran out */
+	uint64_t quota_hit;         /* windows with less spin than asked */
 };
 
 struct line {
