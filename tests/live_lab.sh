@@ -7,7 +7,8 @@
 # left: every process the lab starts runs this test's own gput path). Then,
 # where tools/gput-testbed builds topologies (up --topology), every shipped
 # lab with --quick: exit 0, report.md with every step, each plot's PNG and
-# SVG, the .dat and results.json. Root only.
+# SVG, the .dat and results.json, and after every point with delay lines
+# whether the host kept up (lab 003 has them). Root only.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -148,6 +149,13 @@ for f in tools/labs/lab*.lab; do
 		    "$(sed -n "/^  plot $p: /{n;s/^    x axis: //p;}" "$T_TMP/$n.check")"
 		check "$n: $p's legend under the plot" grep -q '^set key bmargin center horizontal' "$o/$p-png.gp"
 	done
+	# whether the host kept up, in words, after every point whose network
+	# has delay lines (their counters): lab 003's 1 Gbit/s link has them
+	dl=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))
+print(sum(1 for p in r["points"] if " delay-fwd " in p.get("counters", "")))' "$o/results.json")
+	eq "$n: report.md says after each of its $dl points with delay lines whether the host kept up" \
+	    "$(grep -cE '^(The host kept up: every delay line|\*\*The host did not keep up with this network\*\*: the delay line of )' "$o/report.md")" "$dl"
+	[ "$n" != lab003 ] || check "lab003: its points have delay lines ($dl)" [ "$dl" -gt 0 ]
 	eq "$n: nothing left running" "$(left)" 0
 done
 t_done
