@@ -31,8 +31,13 @@ cal_cleanup() {
 }
 trap cal_cleanup EXIT
 
+mkdir -p "$GPUT_TESTBED_STATE"
+chmod 0755 "$GPUT_TESTBED_STATE"
+# a stored capacity of 1 bit/s: every up of calibrate's own would warn
+printf 'capacity 1\ndate then\n' >"$CAL"
 "$TESTBED" calibrate 10M >"$OUT" 2>"$ERR"
 eq "calibrate 10M: exit" "$?" 0
+eq "calibrate 10M: its own testbeds' up did not warn against the last calibration" "$(cat "$ERR")" ""
 check "calibrate 10M: says what the host emulates" grep -Eq '^calibrate: (this host emulates up to [0-9.]* Mbit/s|the delay lines left more than 1% of their frames over their 100 us budget)' "$OUT"
 check "calibrate 10M: a line per trial, 10M first" grep -q '^calibrate: 10 Mbit/s: goodput [0-9.]* Mbit/s' "$OUT"
 eq "calibrate 10M: its testbed is gone" "$(ip netns list | grep -c "^$GPUT_TESTBED_PREFIX-cal-")" 0
