@@ -124,7 +124,9 @@ cmd_calibrate() {
 			printf "calibrate: %g Mbit/s: goodput %s Mbit/s (%s of eta*C), late %d of %d frames a>b, %d of %d b>a, p99 error %s/%s us, %d dropped\n",
 			    v["tried"] / 1e6, v["goodput-mbit"], v["ratio"], v["late-ab"], v["frames-ab"],
 			    v["late-ba"], v["frames-ba"], v["p99-ab-us"], v["p99-ba-us"], v["drops"] }' "$_ct/cal"
-		[ "$(awk '$1 == "timed" { print $2 }' "$_ct/cal")" = 0 ] && [ "$_try" -ge 10000000 ] || break
+		if [ "$(awk '$1 == "timed" { print $2 }' "$_ct/cal")" = 1 ] || [ "$_try" -lt 10000000 ]; then
+			break
+		fi
 		_try=$((_try / 10))
 	done
 	awk -v r="$_cbps" -v eta="$CALIB_ETA" -v now="$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
