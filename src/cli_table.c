@@ -58,7 +58,7 @@ const struct cli_opt cli_opts[] = {
 	{ "start-at", OPT_START_AT, "epoch", 0, CLI_G_TEST,
 	  "begin sending at this real-time moment (s.frac)", FN(cli_value_global) },
 	{ "peer-timeout", OPT_PEER_TIMEOUT, "s", 0, CLI_G_TEST,
-	  "a silent peer or path is given up after s (10 to 240; 10)",
+	  "silent peer or path: give up after s (10; up to 240)",
 	  INT_C(peer_timeout_s, NET_PEER_TIMEOUT_S, NET_PEER_TIMEOUT_MAX_S) },
 	{ "window", 'w', "kbytes", SIDE, CLI_G_TEST,
 	  "socket buffers: kilobytes, or a size (256K, 4M)", FN(cli_value_side) },

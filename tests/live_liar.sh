@@ -25,6 +25,14 @@ liar() {        # GPUT-ARGS -- STEPS: the client's stdout in OUT, stderr in ERR
 	wait_for_line "$T_TMP/fp.out" '^ok listen port ' 5 || { RC=x; return 1; }
 	FPORT=$(sed -n 's/^ok listen port //p' "$T_TMP/fp.out")
 	run_t 30 ${TIMECMD:+"${TIMECMD[@]}"} "$GPUT" "${_args[@]}" -p "$FPORT" 127.0.0.1
+	# the peer says "ok lie" just after its lie is out, and the client may
+	# have acted on the lie and exited before that line was written: let
+	# the peer write it (or end) before it is stopped, within a deadline
+	_dl=$(( $(date +%s%N) / 1000000 + 5000 ))
+	while ! grep -Eq '^ok (lie|hold)' "$T_TMP/fp.out" && kill -0 "$_fp" 2>/dev/null &&
+	    [ "$(( $(date +%s%N) / 1000000 ))" -lt "$_dl" ]; do
+		sleep 0.02      # poll interval; the deadline above bounds the wait
+	done
 	kill "$_fp" 2>/dev/null; wait "$_fp" 2>/dev/null
 }
 A="sendhello getparams sendready acceptdata put=start"
