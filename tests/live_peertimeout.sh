@@ -41,11 +41,19 @@ run_t 30 "$GPUT" -u --peer-timeout 40 -n 100 -l 1000 -p "$D_PORT" 127.0.0.1
 check "-u --peer-timeout 40: exit 0, the partner's books of the 100 datagrams" \
 	eval '[ "$RC" = 0 ] && [ "$(( $(field 1 2) / 1000 + $(sed -n "s/^1: received [0-9]* of 100 datagrams, \([0-9]*\) lost .*/\1/p" "$OUT") ))" = 100 ]'
 
+# peer NAME STEPS...: ctlpeer playing a partner with STEPS, its output in
+# $T_TMP/NAME.out; PORT is where it listens (1 when it does not)
+peer() {
+	_o="$T_TMP/$1.out"; shift
+	"$CTLPEER" partner "$@" >"$_o" 2>&1 &
+	T_PIDS="$T_PIDS $!"
+	wait_for_line "$_o" '^ok listen port ' 5 || return 1
+	PORT=$(sed -n 's/^ok listen port //p' "$_o")
+}
+
 # --- a partner of an older gput refuses the bit: the client says so
-"$CTLPEER" partner sendhello oldparams >"$T_TMP/old.out" 2>&1 &
-T_PIDS="$T_PIDS $!"
-if wait_for_line "$T_TMP/old.out" '^ok listen port ' 5; then
-	OPORT=$(sed -n 's/^ok listen port //p' "$T_TMP/old.out")
+if peer old sendhello oldparams; then
+	OPORT=$PORT
 	run_t 30 "$GPUT" --peer-timeout 30 -n 10 -l 100 -p "$OPORT" 127.0.0.1
 	eq "older partner: exit 1, the refusal named" "$RC $(cat "$ERR")" \
 		"1 gput: partner 127.0.0.1 port $OPORT: partner refused the test: bad request: bad PARAMS message: reserved bits set (a partner older than --peer-timeout: without it, its deadline is 10 s)"
@@ -53,10 +61,8 @@ else
 	fail "ctlpeer listens"
 fi
 # the default asks nothing: an older partner sees the PARAMS it always saw
-"$CTLPEER" partner sendhello getparams >"$T_TMP/def.out" 2>&1 &
-T_PIDS="$T_PIDS $!"
-if wait_for_line "$T_TMP/def.out" '^ok listen port ' 5; then
-	DPORT=$(sed -n 's/^ok listen port //p' "$T_TMP/def.out")
+if peer def sendhello getparams; then
+	DPORT=$PORT
 	run_t 30 "$GPUT" --peer-timeout 10 -n 10 -l 100 -p "$DPORT" 127.0.0.1
 	check "--peer-timeout 10 (the default): PARAMS xflags 0x0" \
 		wait_for_line "$T_TMP/def.out" '^ok getparams xflags 0x0$' 10
