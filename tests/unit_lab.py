@@ -391,6 +391,24 @@ class Figures(unittest.TestCase):
         self.assertEqual(figures.gpq("a'b\"c`d$(e);f"), "'a''b_c_d_(e)_f'")
         draw(self, gp, "g.dat", text)
 
+    def test_missed_title(self):
+        """The marks of a missed CI target name what missed it on a figure
+        of another quantity (lab002's srtt figure marked the goodput's)."""
+        class O:
+            y = "srtt"
+        rows = [{"met": False, "target_of": "goodput"}, {"met": True}]
+        self.assertEqual(figures.missed_title(O, rows),
+                         "its goodput missed its CI target")
+        O.y = "conn"
+        self.assertEqual(figures.missed_title(O, rows), "CI target missed")
+        O.y = "rtt"
+        self.assertEqual(figures.missed_title(O, [{"met": False,
+                                                   "target_of": "rtt"}]),
+                         "CI target missed")
+        self.assertEqual(figures.missed_title(O, rows + [
+            {"met": False, "target_of": "rtt"}]),
+            "its goodput or ping RTT missed its CI target")
+
     def test_cut_bars_and_single_runs(self):
         """A CI below 0 is cut at the axis, and the figure says so; one run
         a point draws no bars and says there is no CI."""

@@ -141,7 +141,9 @@ def collect(res, o, lab):
                         else "measured"
                 rows.append({"x": x, "xlabel": xl, "series": ser, "stat": s,
                              "models": mods, "met": met, "judged":
-                             sr["target"].get("wanted_pct") is not None})
+                             sr["target"].get("wanted_pct") is not None,
+                             "target_of": "rtt" if "RTT" in
+                             sr["target"].get("metric", "") else "goodput"})
     # x positions: numbers as they are, else one slot per label in order
     try:
         for r in rows:
@@ -310,6 +312,22 @@ def legend(plots, rows, level, g):
             "set bmargin %.1f" % (tics + 2.5 + 1.2 * (rows_n + 1) + 1)]
 
 
+# The quantities a step's CI target judges (runner.py: its goodput, or a
+# ping step's RTT), and the y of outputs that show it.
+TARGET_SHOWN = {"goodput": ("goodput", "conn", "share"), "rtt": ("rtt",)}
+
+
+def missed_title(o, rows):
+    """The legend's words for the marks of steps that missed their CI
+    target: on a figure of another quantity, which one missed it."""
+    kinds = sorted({r.get("target_of", "goodput") for r in rows
+                    if not r["met"]})
+    if all(o.y in TARGET_SHOWN[k] for k in kinds):
+        return "CI target missed"
+    return "its %s missed its CI target" % " or ".join(
+        "goodput" if k == "goodput" else "ping RTT" for k in kinds)
+
+
 def gnuplot_script(o, lab, dat, series, models, rows, term, outfile):
     title = o.title or "%s: %s" % (lab.title or os.path.basename(lab.path),
                                    o.name)
@@ -411,10 +429,11 @@ def gnuplot_script(o, lab, dat, series, models, rows, term, outfile):
                       "title 'CI reaches below 0: its bar cut at %s'"
                       % ("the mean" if o.ylog else "0"))
     if any(not r["met"] for r in rows):
+        title = missed_title(o, rows)
         for i, s in enumerate(series):
             mplots.append("'%s' index %d using 1:($8 == 0 ? $4 : NaN) with "
                           "points pt 6 ps 3 lw 2 lc rgb 'black' %s" % (
-                              dat, i, "title 'CI target missed'" if i == 0
+                              dat, i, "title '%s'" % title if i == 0
                               else "notitle"))
     # the measurements first in the legend, then what physics expects
     plots = under + plots + keys + mplots
