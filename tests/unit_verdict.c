@@ -270,6 +270,31 @@ test_examples(void **state)
 	}
 }
 
+/* The loss share is the model's figure to the last bit, so the arrivals
+ * line and the verdict's round alike: 12631 of 20000 is 63.155%, which
+ * lost / sent x 100 makes 63.154999...: "63.16%" above, "63.15%" beside. */
+static void
+test_loss_pct_is_the_models(void **state)
+{
+	const struct ex e = { "12631 of 20000 lost, by the socket", UDP, 0, 0,
+	    5e6, 0, .1, .1, 0, 0, 0, 0, 0, 0, 0, 20000, 12631, 12631, 0, 0,
+	    VL_RECEIVER_SOCKET_BUFFER, "loss_pct", 63.155 };
+	struct run_model m;
+	struct verdict v;
+	char a[16], b[16];
+	int ok;
+
+	(void)state;
+	build(&e, &m);
+	verdict_run(&m, &v);
+	assert_int_equal(v.limit, VL_RECEIVER_SOCKET_BUFFER);
+	snprintf(a, sizeof a, "%.2f", verdict_ev(&v, "loss_pct", &ok));
+	assert_true(ok);
+	snprintf(b, sizeof b, "%.2f", m.side[1].fig.loss_pct.v);
+	assert_string_equal(a, b);
+	assert_string_equal(a, "63.16");
+}
+
 /* The ratio names its bound: eta*C by default, the schedule for pacing,
  * window/RTT for a window. */
 static void
@@ -720,6 +745,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_examples),
+		cmocka_unit_test(test_loss_pct_is_the_models),
 		cmocka_unit_test(test_host_drops),
 		cmocka_unit_test(test_ratio),
 		cmocka_unit_test(test_mss),
