@@ -14,8 +14,10 @@
 #include "client.h"
 #include "ctl.h"
 #include "mcast.h"
+#include "model.h"
 #include "net.h"
 #include "report.h"
+#include "report_verdict.h"
 #include "stream.h"
 #include "units.h"
 #include "xfer_udp.h"
@@ -285,8 +287,39 @@ transfer(struct mrun *r)
 	return 0;
 }
 
+/* -v: receiver p's verdict (gput(1), WHY A RUN FELL SHORT), on a model of
+ * its own: the group's one stream as sent, and what p received of it. */
+static void
+print_verdict(const struct mrun *r, const struct mpart *p)
+{
+	struct run_model m;
+
+	memset(&m, 0, sizeof m);
+	m.proto = PROTO_UDP;
+	m.role = ROLE_SEND;
+	m.duration_ms = r->lp.duration_ms;
+	m.data_bytes = r->lp.data_bytes;
+	m.data_len = r->lp.data_len;
+	m.streams = 1;
+	m.host = p->pt->host;
+	m.port = p->pt->port;
+	if (r->lp.data_gap_ps > 0)
+		m.pace_bps = (double)r->lp.data_len * 8e12 /
+		    (double)r->lp.data_gap_ps;
+	m.udp_idle_ms = (uint32_t)xfer_udp_idle_ms(&p->rp);
+	m.side[0] = (struct side){ .tag = 'l', .proto = PROTO_UDP,
+	    .role = ROLE_SEND, .len = r->lp.len, .count = r->lp.count,
+	    .have_result = 1, .r = r->st->r };
+	m.side[1] = (struct side){ .tag = p->tag, .proto = PROTO_UDP,
+	    .role = ROLE_RECV, .len = p->rp.len, .count = p->rp.count,
+	    .have_result = 1, .r = p->rr, .udp_sent = r->st->r.dgrams,
+	    .have_udp = p->have_udp, .udp = p->udp };
+	model_figures(&m);
+	report_verdict_text(stdout, &m);
+}
+
 /* The table: the sender once, then each partner that answered, then each
- * one's arrivals. Returns the exit status. */
+ * one's arrivals (and with -v its verdict). Returns the exit status. */
 static int
 print_table(struct mrun *r)
 {
@@ -323,6 +356,8 @@ print_table(struct mrun *r)
 		report_verify(stdout, p->tag, &p->rr);
 		if (p->rr.verify_bad)
 			rc = 1;
+		if (r->lp.verbose && !r->interrupted)
+			print_verdict(r, p);
 	}
 	if (r->interrupted)
 		fprintf(stdout, "interrupted: the lines above count what was moved "

@@ -7,7 +7,8 @@
 # private network namespace: lo with multicast on and a route for
 # 224.0.0.0/4 (IPv4), and a veth pair (IPv4 and IPv6: Linux does not loop
 # IPv6 multicast back over lo, but IP_MULTICAST_LOOP delivers a copy sent
-# out of a veth to the members on this host). Needs root; skipped otherwise.
+# out of a veth to the members on this host). With -v each receiver's
+# verdict, from its own losses. Needs root; skipped otherwise.
 . "$(dirname "$0")/lib.sh"
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -74,6 +75,24 @@ run_t 30 "${G[@]}" -T -m 239.1.2.3 "${N[@]}" 127.0.0.1 -p "$P1" 127.0.0.1 -p "$P
 exact "ipv4 lo"
 eq "ipv4 lo: both partners joined" \
 	"$(grep -c 'joined group 239.1.2.3 port' "$D1_LOG") $(grep -c 'joined group 239.1.2.3 port' "$D2_LOG")" "1 1"
+
+# --- -v: each receiver's verdict under its arrivals, on its own figures:
+# unpaced into 8 KiB receive buffers on lo, every loss is the socket's
+run_t 30 "${G[@]}" -v -m 239.1.2.3 -n 20000 -l 1000 127.0.0.1 -p "$P1" -w 8 \
+	127.0.0.1 -p "$P2" -w 8
+eq "-v: exit status" "$RC" 0
+eq "-v: a verdict per receiver, after its arrivals" \
+	"$(grep -E '^[12]: ' "$OUT" | sed -E 's/^([12]): received .*/\1 arrivals/; s/^([12]): [0-9.]+ MBit\/s: limited by the receiver.s socket buffer: .*/\1 verdict/')" \
+	"1 arrivals
+1 verdict
+2 arrivals
+2 verdict"
+for t in 1 2; do
+	check "-v: receiver $t's verdict counts its own losses, as its arrivals line" eval \
+		'[ "$(sed -nE "s/^$t: received [0-9]+ of 20000 datagrams, ([0-9]+) lost \(([0-9.]+%)\).*/\1 \2/p" "$OUT")" = \
+		   "$(sed -nE "s/^$t: .*limited by .*: ([0-9]+) of 20000 datagrams lost \(([0-9.]+%)\).*/\1 \2/p" "$OUT")" ] &&
+		 grep -Eq "^$t: received [0-9]+ of 20000 datagrams, [1-9]" "$OUT"'
+done
 
 # --- IPv4 over a veth, --ttl and --mport: the TTL and port on the wire
 if [ "$HAVE_TCPDUMP" = 1 ] && capture ttl4 mc1 'udp and dst host 239.1.2.4'; then
