@@ -16,7 +16,7 @@
  * message or a SYN that long in TCP's backed-off retransmissions. */
 #define CLIENT_PEER_S(c) ((c)->peer_timeout_s > NET_PEER_TIMEOUT_S ? \
 	(int)(c)->peer_timeout_s : NET_PEER_TIMEOUT_S)
-#define CLIENT_MORE_MS(c) ((CLIENT_PEER_S(c) - NET_PEER_TIMEOUT_S) * 1000)
+#define CLIENT_MORE_MS(c) NET_PEER_EXTRA_MS((c)->peer_timeout_s)
 #define CLIENT_CTL_MS(c)    (CLIENT_CTL_TIMEOUT_MS + CLIENT_MORE_MS(c))
 #define CLIENT_RESULT_MS(c) (CLIENT_RESULT_TIMEOUT_MS + CLIENT_MORE_MS(c))
 #define CLIENT_IDLE_MS(c)   (DATA_IDLE_TIMEOUT_MS + CLIENT_MORE_MS(c))

@@ -112,6 +112,11 @@ void     net_get_window(int fd, uint32_t *snd, uint32_t *rcv);
  * 10 s now and then (6 losses in a row of one segment); a minute covers 8. */
 #define NET_PEER_TIMEOUT_S     10
 #define NET_PEER_TIMEOUT_MAX_S 240
+/* What a dead-peer deadline of peer_s seconds adds to the default, ms: each
+ * wait sized for NET_PEER_TIMEOUT_S (a control message, a SYN, the data's
+ * idle timeouts, a partner's progress window) grows by it. */
+#define NET_PEER_EXTRA_MS(peer_s) ((peer_s) > NET_PEER_TIMEOUT_S ? \
+	((int)(peer_s) - NET_PEER_TIMEOUT_S) * 1000 : 0)
 int      net_set_control(int fd, unsigned peer_s, char *err, size_t errlen);
 int      net_set_nodelay(int fd, char *err, size_t errlen);
 

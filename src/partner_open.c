@@ -279,7 +279,7 @@ partner_open_data(struct session *s, char *err, size_t errlen)
 {
 	const struct xfer_params *p = &s->req.params;
 	/* the client's --peer-timeout: its data path may be silent as long */
-	int more_ms = ((int)s->peer_s - NET_PEER_TIMEOUT_S) * 1000;
+	int more_ms = NET_PEER_EXTRA_MS(s->peer_s);
 	uint32_t i;
 
 	if ((p->proto == PROTO_TCP ? open_tcp : s->req.mcast.family ? open_mcast :

@@ -267,7 +267,7 @@ watch_setup(struct session *s, struct watch *w)
 		w->end_at = w->t0 + (mono_ns)p->duration_ms * 1000000u;
 	/* a lossy path's backed-off retransmissions move nothing for up to
 	 * the dead-peer deadline the client asked: as much longer */
-	w->progress_s = PARTNER_PROGRESS_S + (s->peer_s - NET_PEER_TIMEOUT_S);
+	w->progress_s = PARTNER_PROGRESS_S + NET_PEER_EXTRA_MS(s->peer_s) / 1000;
 	if (p->proto == PROTO_UDP && !sending)  /* its idle end comes first */
 		w->progress_s += (unsigned)((xfer_udp_idle_ms(p) + 999u) / 1000u);
 	w->min_bytes = (uint64_t)PARTNER_MIN_RATE * PARTNER_PROGRESS_S;
